@@ -313,8 +313,10 @@ def perceive(objs: list[Obj], rng: np.random.Generator, p: float) -> list[Obj]:
     """
     out: list[Obj] = []
     used = {o.position for o in objs}
+    dropped = 0
     for o in objs:
-        if len(objs) > 1 and rng.random() < p * 0.4:
+        if len(objs) - dropped > 1 and rng.random() < p * 0.4:
+            dropped += 1
             continue  # missed object
         kw = asdict(o)
         for k, pool in (("shape", SHAPES), ("color", COLOR_NAMES), ("size", SIZES)):

@@ -1,0 +1,178 @@
+"""The tiny LLaVA-style model: a CNN vision tower + projector, and a small decoder-only transformer.
+
+Exported as the three ONNX graphs transformers.js runs for `LlavaForConditionalGeneration`:
+vision_encoder (pixel_values -> image_features), embed_tokens (input_ids -> inputs_embeds) and
+decoder_model_merged (inputs_embeds, attention_mask, position_ids, past_key_values.* -> logits, present.*).
+"""
+from __future__ import annotations
+
+import math
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+IMAGE_TOKENS = 9   # one token per cell of the 3x3 grid (LlavaProcessor: floor(64/21)^2 = 9)
+CELL = 21
+
+
+class VisionTower(nn.Module):
+    """A small CNN shared by the nine 21x21 cells, so each image token sees one grid cell."""
+
+    def __init__(self, hidden: int, width: int = 96):
+        super().__init__()
+        c = width
+        self.convs = nn.Sequential(
+            nn.Conv2d(3, 32, 3, 2, 1), nn.GELU(),          # 11x11
+            nn.Conv2d(32, 64, 3, 2, 1), nn.GELU(),         # 6x6
+            nn.Conv2d(64, c, 3, 2, 1), nn.GELU(),          # 3x3
+        )
+        self.flat = nn.Linear(c * 9, c)
+        self.pos = nn.Parameter(torch.zeros(1, IMAGE_TOKENS, c))
+        # LLaVA-1.5's projector: Linear -> GELU -> Linear.
+        self.proj = nn.Sequential(nn.GELU(), nn.Linear(c, hidden), nn.GELU(), nn.Linear(hidden, hidden))
+
+    def forward(self, pixel_values: torch.Tensor) -> torch.Tensor:
+        b = pixel_values.shape[0]
+        x = pixel_values[:, :, : 3 * CELL, : 3 * CELL]
+        x = x.reshape(b, 3, 3, CELL, 3, CELL).permute(0, 2, 4, 1, 3, 5).reshape(b * 9, 3, CELL, CELL)
+        x = self.convs(x).reshape(b, 9, -1)
+        x = self.flat(x) + self.pos
+        return self.proj(x)
+
+
+class Block(nn.Module):
+    def __init__(self, hidden: int, heads: int, ffn: int):
+        super().__init__()
+        self.heads, self.hd = heads, hidden // heads
+        self.ln1, self.ln2 = nn.LayerNorm(hidden), nn.LayerNorm(hidden)
+        self.qkv = nn.Linear(hidden, 3 * hidden)
+        self.out = nn.Linear(hidden, hidden)
+        self.ff = nn.Sequential(nn.Linear(hidden, ffn), nn.GELU(), nn.Linear(ffn, hidden))
+
+    def forward(self, x, mask_bias, past_k=None, past_v=None):
+        b, s, h = x.shape
+        q, k, v = self.qkv(self.ln1(x)).split(h, dim=-1)
+        q = q.view(b, s, self.heads, self.hd).transpose(1, 2)
+        k = k.view(b, s, self.heads, self.hd).transpose(1, 2)
+        v = v.view(b, s, self.heads, self.hd).transpose(1, 2)
+        if past_k is not None:
+            k = torch.cat([past_k, k], dim=2)
+            v = torch.cat([past_v, v], dim=2)
+        att = (q @ k.transpose(-1, -2)) / math.sqrt(self.hd) + mask_bias
+        y = att.softmax(-1) @ v
+        y = y.transpose(1, 2).reshape(b, s, h)
+        x = x + self.out(y)
+        x = x + self.ff(self.ln2(x))
+        return x, k, v
+
+
+class Decoder(nn.Module):
+    def __init__(self, vocab: int, hidden: int, layers: int, heads: int, ffn: int, max_pos: int):
+        super().__init__()
+        self.embed = nn.Embedding(vocab, hidden)
+        self.pos = nn.Embedding(max_pos, hidden)
+        self.blocks = nn.ModuleList(Block(hidden, heads, ffn) for _ in range(layers))
+        self.ln = nn.LayerNorm(hidden)
+        self.head = nn.Linear(hidden, vocab, bias=False)
+
+    def forward(self, inputs_embeds, attention_mask, position_ids, past=None):
+        """past: list of (k, v) per layer or None. Returns logits and the new (k, v) per layer."""
+        b, s, _ = inputs_embeds.shape
+        past_len = past[0][0].shape[2] if past is not None else 0
+        x = inputs_embeds + self.pos(position_ids)
+        q_idx = torch.arange(s, device=x.device) + past_len
+        k_idx = torch.arange(past_len + s, device=x.device)
+        causal = k_idx[None, :] <= q_idx[:, None]                       # [s, total]
+        keep = causal[None, None, :, :] & (attention_mask[:, None, None, :] > 0)
+        mask_bias = torch.where(keep, torch.zeros((), dtype=x.dtype), torch.full((), -1e9, dtype=x.dtype))
+        presents = []
+        for i, blk in enumerate(self.blocks):
+            pk, pv = (past[i] if past is not None else (None, None))
+            x, k, v = blk(x, mask_bias, pk, pv)
+            presents.append((k, v))
+        return self.head(self.ln(x)), presents
+
+
+class TinyLlava(nn.Module):
+    def __init__(self, vocab: int, hidden=128, layers=3, heads=4, ffn=512, max_pos=160, vision_width=96):
+        super().__init__()
+        self.cfg = dict(vocab=vocab, hidden=hidden, layers=layers, heads=heads, ffn=ffn, max_pos=max_pos,
+                        vision_width=vision_width)
+        self.vision = VisionTower(hidden, vision_width)
+        self.decoder = Decoder(vocab, hidden, layers, heads, ffn, max_pos)
+
+    def merged_embeds(self, pixel_values, input_ids, image_token_id):
+        """Token embeddings with the image features written over the <image> positions (as transformers.js does)."""
+        emb = self.decoder.embed(input_ids)
+        feats = self.vision(pixel_values)                               # [B, 16, H]
+        is_img = input_ids == image_token_id
+        emb = emb.clone()
+        emb[is_img] = feats.reshape(-1, feats.shape[-1]).to(emb.dtype)
+        return emb
+
+    def forward(self, pixel_values, input_ids, attention_mask, image_token_id):
+        emb = self.merged_embeds(pixel_values, input_ids, image_token_id)
+        pos = (attention_mask.long().cumsum(-1) - 1).clamp(min=0)
+        logits, _ = self.decoder(emb, attention_mask, pos)
+        return logits
+
+
+# ---------------------------------------------------------------- ONNX wrappers
+
+class _Vision(nn.Module):
+    def __init__(self, m): super().__init__(); self.m = m
+    def forward(self, pixel_values): return self.m.vision(pixel_values)
+
+
+class _Embed(nn.Module):
+    def __init__(self, m): super().__init__(); self.m = m
+    def forward(self, input_ids): return self.m.decoder.embed(input_ids)
+
+
+class _Dec(nn.Module):
+    def __init__(self, m): super().__init__(); self.m = m; self.n = len(m.decoder.blocks)
+    def forward(self, inputs_embeds, attention_mask, position_ids, *flat_past):
+        past = [(flat_past[2 * i], flat_past[2 * i + 1]) for i in range(self.n)]
+        logits, presents = self.m.decoder(inputs_embeds, attention_mask, position_ids, past)
+        out = [logits]
+        for k, v in presents:
+            out += [k, v]
+        return tuple(out)
+
+
+def export_onnx(m: TinyLlava, out_dir: str, opset: int = 17) -> None:
+    import os
+    os.makedirs(out_dir, exist_ok=True)
+    m = m.eval()
+    c = m.cfg
+    with torch.no_grad():
+        torch.onnx.export(_Vision(m), (torch.zeros(1, 3, 64, 64),), f"{out_dir}/vision_encoder.onnx",
+                          input_names=["pixel_values"], output_names=["image_features"],
+                          dynamic_axes={"pixel_values": {0: "batch_size"}, "image_features": {0: "batch_size"}},
+                          opset_version=opset)
+        torch.onnx.export(_Embed(m), (torch.zeros(1, 4, dtype=torch.long),), f"{out_dir}/embed_tokens.onnx",
+                          input_names=["input_ids"], output_names=["inputs_embeds"],
+                          dynamic_axes={"input_ids": {0: "batch_size", 1: "sequence_length"},
+                                        "inputs_embeds": {0: "batch_size", 1: "sequence_length"}},
+                          opset_version=opset)
+        n, hd = c["layers"], c["hidden"] // c["heads"]
+        b, s, p = 2, 3, 5
+        past = []
+        names_in = ["inputs_embeds", "attention_mask", "position_ids"]
+        names_out = ["logits"]
+        dyn = {"inputs_embeds": {0: "batch_size", 1: "sequence_length"},
+               "attention_mask": {0: "batch_size", 1: "total_sequence_length"},
+               "position_ids": {0: "batch_size", 1: "sequence_length"},
+               "logits": {0: "batch_size", 1: "sequence_length"}}
+        for i in range(n):
+            for kv in ("key", "value"):
+                past.append(torch.zeros(b, c["heads"], p, hd))
+                names_in.append(f"past_key_values.{i}.{kv}")
+                names_out.append(f"present.{i}.{kv}")
+                dyn[f"past_key_values.{i}.{kv}"] = {0: "batch_size", 2: "past_sequence_length"}
+                dyn[f"present.{i}.{kv}"] = {0: "batch_size", 2: "total_sequence_length"}
+        args = (torch.zeros(b, s, c["hidden"]), torch.ones(b, p + s, dtype=torch.long),
+                torch.arange(p, p + s).repeat(b, 1), *past)
+        torch.onnx.export(_Dec(m), args, f"{out_dir}/decoder_model_merged.onnx", input_names=names_in,
+                          output_names=names_out, dynamic_axes=dyn, opset_version=opset)

@@ -1,0 +1,130 @@
+"""Training of the two tiny models on examples drawn from the shapes world."""
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+import world as w
+from model import IMAGE_TOKENS, TinyLlava
+from tokenizer import EOS, IMAGE, PAD, Tokenizer, prompt_text
+
+MEAN, STD = 0.5, 0.5
+
+
+def to_pixels(imgs: np.ndarray) -> torch.Tensor:
+    """uint8 [N, 64, 64, 3] -> normalised float [N, 3, 64, 64], exactly as the CLIP image processor does."""
+    x = torch.from_numpy(imgs).permute(0, 3, 1, 2).float() / 255.0
+    return (x - MEAN) / STD
+
+
+def render_pool(n: int, seed: int) -> tuple[np.ndarray, list[list[w.Obj]]]:
+    rng = np.random.default_rng(seed)
+    imgs = np.zeros((n, 64, 64, 3), dtype=np.uint8)
+    objs = []
+    for i in range(n):
+        o = w.sample_objects(rng)
+        imgs[i] = np.asarray(w.render(o, rng))
+        objs.append(o)
+    return imgs, objs
+
+
+def encode_example(tok: Tokenizer, question: str, answer: str) -> tuple[list[int], int]:
+    """Token ids of prompt + answer + </s>, and where the answer starts."""
+    p = tok.encode(prompt_text(question).replace("<image>", "<image>" * IMAGE_TOKENS))
+    a = tok.encode(" " + answer) + [EOS]
+    return p + a, len(p)
+
+
+def labeler_examples(tok, objs, per_image: int, seed: int):
+    rng = np.random.default_rng(seed)
+    out = []
+    for i, o in enumerate(objs):
+        for j in range(per_image):
+            want = (j % 2 == 0)
+            for _ in range(50):  # balance yes and no
+                q, ans, _form = w.make_question(o, rng)
+                if ans == want:
+                    break
+            ids, start = encode_example(tok, q + " Please answer yes or no.", "Yes." if ans else "No.")
+            out.append((i, ids, start))
+    return out
+
+
+def policy_examples(tok, objs, per_image: int, seed: int, noise: float):
+    rng = np.random.default_rng(seed)
+    out = []
+    for i, o in enumerate(objs):
+        for _ in range(per_image):
+            kind = w.KINDS[int(rng.choice(5, p=[0.4, 0.15, 0.15, 0.15, 0.15]))]
+            q, target = w.make_instruction(o, kind, rng)
+            seen = w.perceive(o, rng, noise) if rng.random() < 0.85 else o
+            ids, start = encode_example(tok, q, w.answer(seen, target))
+            out.append((i, ids, start))
+    return out
+
+
+def batch(examples, idx, pixels):
+    rows = [examples[k] for k in idx]
+    L = max(len(r[1]) for r in rows)
+    ids = torch.full((len(rows), L), PAD, dtype=torch.long)
+    mask = torch.zeros((len(rows), L), dtype=torch.long)
+    loss_mask = torch.zeros((len(rows), L), dtype=torch.bool)
+    for b, (_img, seq, start) in enumerate(rows):
+        ids[b, :len(seq)] = torch.tensor(seq)
+        mask[b, :len(seq)] = 1
+        loss_mask[b, start:len(seq)] = True  # predict answer tokens (targets are shifted below)
+    img = pixels[torch.tensor([r[0] for r in rows])]
+    return img, ids, mask, loss_mask
+
+
+def train(model: TinyLlava, examples, pixels: torch.Tensor, steps: int, bs: int, lr: float, seed: int,
+          log=print) -> None:
+    g = np.random.default_rng(seed)
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.01, betas=(0.9, 0.98))
+    warm = max(1, steps // 20)
+    model.train()
+    t0 = time.time()
+    run = 0.0
+    for step in range(steps):
+        f = (step + 1) / warm if step < warm else 0.5 * (1 + math.cos(math.pi * (step - warm) / (steps - warm)))
+        for pg in opt.param_groups:
+            pg["lr"] = lr * max(f, 0.02)
+        idx = g.integers(len(examples), size=bs)
+        img, ids, mask, lmask = batch(examples, idx, pixels)
+        logits = model(img, ids, mask, IMAGE)
+        tgt = ids[:, 1:]
+        sel = lmask[:, 1:]
+        loss = F.cross_entropy(logits[:, :-1][sel], tgt[sel])
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        opt.step()
+        run = loss.item() if step == 0 else 0.98 * run + 0.02 * loss.item()
+        if step % 250 == 0 or step == steps - 1:
+            log(f"  step {step:5d}/{steps} loss {run:.4f} ({time.time() - t0:.0f}s)")
+    model.eval()
+
+
+@torch.no_grad()
+def yes_no_probs(model, tok, pixels, questions: list[str], bs: int = 256) -> np.ndarray:
+    """p_yes, p_no at the first answer position (full-vocabulary softmax), for each (image, question)."""
+    yes = [tok.stoi[t] for t in ("Yes", "yes")]
+    no = [tok.stoi[t] for t in ("No", "no")]
+    out = []
+    for s in range(0, len(questions), bs):
+        chunk = questions[s:s + bs]
+        seqs = [tok.encode(prompt_text(q).replace("<image>", "<image>" * IMAGE_TOKENS)) for q in chunk]
+        L = max(len(x) for x in seqs)
+        ids = torch.full((len(seqs), L), PAD, dtype=torch.long)
+        mask = torch.zeros_like(ids)
+        for b, x in enumerate(seqs):  # left padding, as at inference
+            ids[b, L - len(x):] = torch.tensor(x)
+            mask[b, L - len(x):] = 1
+        logits = model(pixels[s:s + bs], ids, mask, IMAGE)[:, -1]
+        p = logits.softmax(-1)
+        out.append(torch.stack([p[:, yes].sum(-1), p[:, no].sum(-1)], -1).numpy())
+    return np.concatenate(out)
