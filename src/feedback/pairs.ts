@@ -1,0 +1,151 @@
+// Preference pairs within one prompt (REFERENCE §5), behind a small strategy seam.
+
+import { createRng, hashSeed, sampleWithoutReplacement } from './rng.js';
+import { VALUE_EPSILON } from './scores.js';
+
+/** One scored answer of a prompt, as pairing sees it. */
+export interface ScoredAnswer {
+  id: string;
+  text: string;
+  /** Length in whitespace words (see wordCount). */
+  words: number;
+  nClaims: number;
+  /** Claims that got a verdict; a pair needs every claim of both sides judged. */
+  nJudged: number;
+  /** The score as "higher is better" (see rankValue). */
+  value: number;
+}
+
+/** Settings for pairing one prompt's answers. */
+export interface PairOptions {
+  /** Minimum value gap for a pair; default 1 (the scripts' diff1). */
+  diff?: number;
+  /** Pairs kept per prompt, sampled at random; default 2 (the scripts' samp2). */
+  maxPairs?: number | 'all';
+  /** The round's seed; with promptId it seeds the sampling. */
+  seed: number;
+  promptId: string;
+}
+
+/** One preference pair: the higher value is chosen. */
+export interface Pair {
+  chosenId: string;
+  rejectedId: string;
+  chosenValue: number;
+  rejectedValue: number;
+  /** chosenValue − rejectedValue, always > 0. */
+  margin: number;
+  chosenWords: number;
+  rejectedWords: number;
+}
+
+/** Why a combination of two answers did not become a kept pair. */
+export type DropReason = 'below_diff' | 'unjudged' | 'identical' | 'sampled_out';
+
+/** Every drop reason, in the order they are tested. */
+export const DROP_REASONS: readonly DropReason[] = ['below_diff', 'unjudged', 'identical', 'sampled_out'];
+
+/** The pairs of one prompt and what happened to every combination: considered = pairs.length + Σ dropped. */
+export interface PairResult {
+  pairs: Pair[];
+  /** Unordered combinations of the answers that have claims: n(n−1)/2. */
+  considered: number;
+  dropped: Record<DropReason, number>;
+}
+
+/** A way of turning one prompt's scored answers into pairs; the seam for other methods (e.g. a holistic judge score). */
+export interface PairStrategy {
+  name: string;
+  makePairs(answers: readonly ScoredAnswer[], opts: PairOptions): PairResult;
+}
+
+/** Minimum value gap by default, as in the released scripts (get_preference_pairs.py: diff=1). */
+export const DEFAULT_PAIR_DIFF = 1;
+
+/** Pairs kept per prompt by default, as in the released scripts (get_preference_pairs.py: sample_num=2). */
+export const DEFAULT_MAX_PAIRS = 2;
+
+/**
+ * RLAIF-V pairing: every combination whose values differ by ≥ diff (ties never), the higher value chosen;
+ * drops pairs with an unjudged claim or identical trimmed texts, then samples at most maxPairs with
+ * a PRNG seeded by hashSeed(seed, promptId). Answers without claims are ignored (never scored, REFERENCE §4).
+ * The result does not depend on the input order: answers are sorted by id first.
+ * @example makeRlaifvPairs(answers, { seed: 1, promptId: 'p1' }) // { pairs: [≤ 2 pairs], considered: 45, dropped: {...} }
+ */
+export function makeRlaifvPairs(answers: readonly ScoredAnswer[], opts: PairOptions): PairResult {
+  const diff = opts.diff ?? DEFAULT_PAIR_DIFF;
+  const maxPairs = opts.maxPairs ?? DEFAULT_MAX_PAIRS;
+  checkOptions(diff, maxPairs);
+  const sorted = answers.filter((a) => a.nClaims > 0).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  for (let i = 1; i < sorted.length; i++) {
+    if (sorted[i]!.id === sorted[i - 1]!.id) throw new Error(`makePairs: duplicate answer id "${sorted[i]!.id}" in prompt "${opts.promptId}".`);
+  }
+
+  const dropped: Record<DropReason, number> = { below_diff: 0, unjudged: 0, identical: 0, sampled_out: 0 };
+  const candidates: Pair[] = [];
+  let considered = 0;
+  for (let i = 0; i < sorted.length; i++) {
+    for (let j = i + 1; j < sorted.length; j++) {
+      considered++;
+      const reason = dropReason(sorted[i]!, sorted[j]!, diff);
+      if (reason) dropped[reason]++;
+      else candidates.push(toPair(sorted[i]!, sorted[j]!));
+    }
+  }
+
+  let pairs = candidates;
+  if (maxPairs !== 'all' && candidates.length > maxPairs) {
+    const rng = createRng(hashSeed(opts.seed, opts.promptId));
+    // Sample indices, then restore combination order so the output reads the same way as the input.
+    const picked = sampleWithoutReplacement(candidates.map((_, k) => k), maxPairs, rng).sort((a, b) => a - b);
+    pairs = picked.map((k) => candidates[k]!);
+    dropped.sampled_out = candidates.length - pairs.length;
+  }
+  return { pairs, considered, dropped };
+}
+
+/** The RLAIF-V divide-and-conquer pairing (REFERENCE §5), the default strategy. */
+export const rlaifvPairStrategy: PairStrategy = { name: 'rlaifv', makePairs: makeRlaifvPairs };
+
+/** Every pair strategy by name; a new one is one more entry here. */
+export const PAIR_STRATEGIES: Readonly<Record<string, PairStrategy>> = { [rlaifvPairStrategy.name]: rlaifvPairStrategy };
+
+/**
+ * A pair strategy by name; the error lists the valid names.
+ * @example getPairStrategy('rlaifv').makePairs(answers, { seed: 1, promptId: 'p1' })
+ */
+export function getPairStrategy(name: string): PairStrategy {
+  const s = Object.hasOwn(PAIR_STRATEGIES, name) ? PAIR_STRATEGIES[name] : undefined;
+  if (!s) throw new Error(`Unsupported pair strategy: ${name}. Must be one of [${Object.keys(PAIR_STRATEGIES).join(', ')}].`);
+  return s;
+}
+
+// The first failing rule names the drop, in DROP_REASONS order; null means the combination is a pair.
+function dropReason(a: ScoredAnswer, b: ScoredAnswer, diff: number): DropReason | null {
+  const gap = Math.abs(a.value - b.value);
+  // Tolerance both ways: REJ-P gaps such as 0.3 − 0.1 fall just short of 0.2 in floating point, and a tie is never a pair.
+  if (gap < diff - VALUE_EPSILON || gap < VALUE_EPSILON) return 'below_diff';
+  if (a.nJudged !== a.nClaims || b.nJudged !== b.nClaims) return 'unjudged';
+  if (a.text.trim() === b.text.trim()) return 'identical';
+  return null;
+}
+
+function toPair(a: ScoredAnswer, b: ScoredAnswer): Pair {
+  const [ch, rej] = a.value > b.value ? [a, b] : [b, a];
+  return {
+    chosenId: ch.id,
+    rejectedId: rej.id,
+    chosenValue: ch.value,
+    rejectedValue: rej.value,
+    margin: ch.value - rej.value,
+    chosenWords: ch.words,
+    rejectedWords: rej.words,
+  };
+}
+
+function checkOptions(diff: number, maxPairs: number | 'all'): void {
+  if (!Number.isFinite(diff) || diff <= 0) throw new RangeError(`Pair diff must be a positive number, got ${diff}.`);
+  if (maxPairs !== 'all' && (!Number.isInteger(maxPairs) || maxPairs < 0)) {
+    throw new RangeError(`maxPairs must be a non-negative integer or 'all', got ${String(maxPairs)}.`);
+  }
+}

@@ -1,0 +1,61 @@
+// The labeler's answer as numbers: p(yes) and p(no) from the first generated position (REFERENCE §3).
+
+/** Normalises a token's text for the yes/no test: drops SentencePiece/byte-BPE space markers, trims, lower-cases. */
+export function normaliseTokenText(text: string): string {
+  return text.replace(/^[\u2581\u0120\s]+/u, '').trim().toLowerCase();
+}
+
+/** Token ids of every vocabulary entry that reads "yes" or "no" (Yes, yes, ▁Yes, ĠNo, ...). */
+export function yesNoTokenIds(vocab: Iterable<[string, number]>): { yes: number[]; no: number[] } {
+  const yes: number[] = [];
+  const no: number[] = [];
+  for (const [text, id] of vocab) {
+    const n = normaliseTokenText(text);
+    if (n === 'yes') yes.push(id);
+    else if (n === 'no') no.push(id);
+  }
+  if (yes.length === 0 || no.length === 0) {
+    throw new Error(`The labeler's vocabulary has no ${yes.length === 0 ? '"yes"' : '"no"'} token; it cannot answer yes/no.`);
+  }
+  return { yes: yes.sort((a, b) => a - b), no: no.sort((a, b) => a - b) };
+}
+
+/** One token of the labeler's first-position distribution. */
+export interface TopToken {
+  token: string;
+  p: number;
+}
+
+/** p(yes), p(no) and the top tokens from one row of logits (softmax over the full vocabulary). */
+export interface YesNoProbs {
+  pYes: number;
+  pNo: number;
+  top: TopToken[];
+}
+
+/**
+ * Softmax over the whole vocabulary, then sums the yes and no variants.
+ * @example yesNoFromLogits(Float32Array.of(2, 0, 1), { yes: [0], no: [2] }, ['Yes', 'x', 'No']) // pYes ≈ 0.665
+ */
+export function yesNoFromLogits(
+  logits: ArrayLike<number>,
+  ids: { yes: number[]; no: number[] },
+  vocabText?: (id: number) => string,
+  topK = 5,
+): YesNoProbs {
+  let max = -Infinity;
+  for (let i = 0; i < logits.length; i++) if (logits[i]! > max) max = logits[i]!;
+  let sum = 0;
+  for (let i = 0; i < logits.length; i++) sum += Math.exp(logits[i]! - max);
+  const p = (i: number) => Math.exp(logits[i]! - max) / sum;
+  const pYes = ids.yes.reduce((a, i) => a + p(i), 0);
+  const pNo = ids.no.reduce((a, i) => a + p(i), 0);
+  const top: TopToken[] = [];
+  if (vocabText && topK > 0) {
+    const order = Array.from({ length: logits.length }, (_, i) => i)
+      .sort((a, b) => logits[b]! - logits[a]!)
+      .slice(0, topK);
+    for (const i of order) top.push({ token: vocabText(i), p: p(i) });
+  }
+  return { pYes, pNo, top };
+}
