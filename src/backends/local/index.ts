@@ -1,0 +1,55 @@
+// Local backends: the policy, labeler and rules divider run in worker threads of one pool.
+import { inspectLlavaFolder } from './model-folder.js';
+import type { WorkerPool } from './pool.js';
+import type { Divider, DivideOutput, GenerateRequest, GenerateResult, Generator, LabelResult, Labeler } from '../types.js';
+
+/** The policy model run in-process. */
+export class LocalGenerator implements Generator {
+  readonly id: string;
+  constructor(
+    private readonly pool: WorkerPool,
+    private readonly dir: string,
+  ) {
+    this.id = inspectLlavaFolder(dir).modelId;
+  }
+  generate(req: GenerateRequest): Promise<GenerateResult[]> {
+    return this.pool.run({ kind: 'generate', model: this.dir, threads: this.pool.size.threadsPerWorker, ...req });
+  }
+  async close(): Promise<void> {}
+}
+
+/** The labeler model run in-process. */
+export class LocalLabeler implements Labeler {
+  readonly id: string;
+  constructor(
+    private readonly pool: WorkerPool,
+    private readonly dir: string,
+    private readonly suffix: string,
+  ) {
+    this.id = `${inspectLlavaFolder(dir).modelId}|${JSON.stringify(suffix)}`;
+  }
+  label(imagePath: string, questions: string[]): Promise<LabelResult[]> {
+    return this.pool.run({
+      kind: 'label',
+      model: this.dir,
+      threads: this.pool.size.threadsPerWorker,
+      imagePath,
+      questions,
+      suffix: this.suffix,
+    });
+  }
+  async close(): Promise<void> {}
+}
+
+/** The built-in English rules divider, run in the pool so dividing never blocks the main thread. */
+export class RulesDivider implements Divider {
+  readonly id = 'rules';
+  constructor(
+    private readonly pool: WorkerPool,
+    private readonly maxWords: number | null,
+  ) {}
+  divide(items: { question: string; answer: string }[]): Promise<DivideOutput[]> {
+    return this.pool.run({ kind: 'divide', items, maxWords: this.maxWords });
+  }
+  async close(): Promise<void> {}
+}

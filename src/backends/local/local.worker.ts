@@ -1,0 +1,99 @@
+// Piscina entry point: CPU work only (model inference, dividing). Never touches the store.
+import { LlavaModel, readImage } from './llava.js';
+import { yesNoFromLogits, yesNoTokenIds } from '../../feedback/yes-no.js';
+import { divideRules } from '../../divide/rules.js';
+import type { Decoding, DivideOutput, GenerateResult, LabelResult } from '../types.js';
+
+/** A task for a worker thread. */
+export type WorkerTask =
+  | { kind: 'generate'; model: string; threads: number; imagePath: string; question: string; samples: { index: number; seed: number }[]; decoding: Decoding }
+  | { kind: 'label'; model: string; threads: number; imagePath: string; questions: string[]; suffix: string }
+  | { kind: 'divide'; items: { question: string; answer: string }[]; maxWords: number | null }
+  | { kind: 'info'; model: string; threads: number };
+
+// Each thread loads a model once and keeps it for every later task.
+const models = new Map<string, Promise<LlavaModel>>();
+function model(dir: string, threads: number): Promise<LlavaModel> {
+  let m = models.get(dir);
+  if (!m) {
+    m = LlavaModel.load(dir, { threads });
+    models.set(dir, m);
+    m.catch(() => models.delete(dir));
+  }
+  return m;
+}
+
+const yesNoIds = new Map<string, { yes: number[]; no: number[] }>();
+
+async function generate(t: Extract<WorkerTask, { kind: 'generate' }>): Promise<GenerateResult[]> {
+  const m = await model(t.model, t.threads);
+  const image = await readImage(t.imagePath);
+  const out: GenerateResult[] = [];
+  for (const s of t.samples) {
+    try {
+      const r = await m.sample(image, t.question, {
+        seed: s.seed,
+        temperature: t.decoding.temperature,
+        topP: t.decoding.top_p,
+        maxNewTokens: t.decoding.max_new_tokens,
+      });
+      out.push({
+        index: s.index,
+        seed: s.seed,
+        text: r.text,
+        finishReason: r.finishReason,
+        promptTokens: r.promptTokens,
+        completionTokens: r.tokenIds.length + (r.finishReason === 'stop' ? 1 : 0),
+      });
+    } catch (e) {
+      out.push({ index: s.index, seed: s.seed, error: (e as Error).message });
+    }
+  }
+  return out;
+}
+
+async function label(t: Extract<WorkerTask, { kind: 'label' }>): Promise<LabelResult[]> {
+  const m = await model(t.model, t.threads);
+  let ids = yesNoIds.get(t.model);
+  if (!ids) yesNoIds.set(t.model, (ids = yesNoTokenIds(m.vocabulary())));
+  const image = await readImage(t.imagePath);
+  const out: LabelResult[] = [];
+  for (const q of t.questions) {
+    const logits = await m.firstTokenLogits(image, q + t.suffix);
+    const r = yesNoFromLogits(logits, ids, (i) => m.tokenText(i), 5);
+    out.push({ pYes: r.pYes, pNo: r.pNo, top: r.top, boundUsed: false });
+  }
+  return out;
+}
+
+function divide(t: Extract<WorkerTask, { kind: 'divide' }>): DivideOutput[] {
+  return t.items.map(({ question, answer }) => {
+    let text = answer;
+    let truncated = false;
+    if (t.maxWords !== null) {
+      const words = answer.split(/\s+/).filter(Boolean);
+      if (words.length > t.maxWords) {
+        text = words.slice(0, t.maxWords).join(' ');
+        truncated = true;
+      }
+    }
+    const r = divideRules(text, { question });
+    return { claims: r.claims, skipped: r.skipped, truncated };
+  });
+}
+
+/** Runs one task. */
+export default async function run(t: WorkerTask): Promise<unknown> {
+  switch (t.kind) {
+    case 'generate':
+      return generate(t);
+    case 'label':
+      return label(t);
+    case 'divide':
+      return divide(t);
+    case 'info': {
+      const m = await model(t.model, t.threads);
+      return m.info;
+    }
+  }
+}

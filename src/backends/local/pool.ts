@@ -1,0 +1,55 @@
+// The worker-thread pool shared by the local generator, labeler and divider of a run.
+import { existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
+import type { WorkerTask } from './local.worker.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+// Workers always run the compiled JavaScript, also when the caller runs from TypeScript sources (tests).
+const WORKER = path.resolve(here, '..', '..', '..', 'dist', 'backends', 'local', 'local.worker.js');
+
+/** Sizing of the pool: workers × onnxruntime threads per worker stays within the cores. */
+export interface PoolSize {
+  workers: number;
+  threadsPerWorker: number;
+}
+
+/** Chooses the pool size: `workers` defaults to the core count, threads per worker = cores / workers (at least 1). */
+export function poolSize(workers: number | null | undefined): PoolSize {
+  const cores = os.availableParallelism();
+  const w = Math.max(1, workers ?? cores);
+  return { workers: w, threadsPerWorker: Math.max(1, Math.floor(cores / w)) };
+}
+
+/** A pool of worker threads, each loading its models once. */
+export class WorkerPool {
+  private readonly pool: Piscina;
+  readonly size: PoolSize;
+
+  constructor(workers: number | null | undefined) {
+    if (!existsSync(WORKER)) {
+      throw new Error(`Worker script ${WORKER} is missing: run \`npm run build\` first.`);
+    }
+    this.size = poolSize(workers);
+    this.pool = new Piscina({
+      filename: WORKER,
+      minThreads: this.size.workers,
+      maxThreads: this.size.workers,
+      // Queue depth: enough to keep every worker busy without holding the whole round in memory.
+      maxQueue: this.size.workers * 64,
+      idleTimeout: 60_000,
+    });
+  }
+
+  /** Runs one task on a worker. */
+  run<T>(task: WorkerTask): Promise<T> {
+    return this.pool.run(task) as Promise<T>;
+  }
+
+  /** Stops every worker. */
+  async close(): Promise<void> {
+    await this.pool.destroy();
+  }
+}

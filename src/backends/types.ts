@@ -1,0 +1,67 @@
+// The three roles a model plays in a round. A backend implements one role; stages only see these interfaces.
+
+/** Decoding settings, the same for every sample of a round. */
+export interface Decoding {
+  temperature: number;
+  top_p: number;
+  max_new_tokens: number;
+}
+
+/** One prompt's request for samples, each with its own recorded seed. */
+export interface GenerateRequest {
+  imagePath: string;
+  question: string;
+  samples: { index: number; seed: number }[];
+  decoding: Decoding;
+}
+
+/** One sampled answer, or the reason it could not be had. */
+export type GenerateResult =
+  | {
+      index: number;
+      seed: number;
+      text: string;
+      finishReason: string;
+      promptTokens: number | null;
+      completionTokens: number | null;
+    }
+  | { index: number; seed: number; error: string };
+
+/** The policy: answers a prompt N times. */
+export interface Generator {
+  readonly id: string;
+  generate(req: GenerateRequest): Promise<GenerateResult[]>;
+  close(): Promise<void>;
+}
+
+/** The labeler's reading of one question; p_yes/p_no are null when its top tokens had neither. */
+export interface LabelResult {
+  pYes: number | null;
+  pNo: number | null;
+  top: { token: string; p: number }[];
+  boundUsed: boolean;
+  error?: string;
+}
+
+/** The labeler: p(yes), p(no) for questions about one image. */
+export interface Labeler {
+  readonly id: string;
+  label(imagePath: string, questions: string[]): Promise<LabelResult[]>;
+  close(): Promise<void>;
+}
+
+/** A divided answer (claims with their yes/no questions), or the reason it could not be divided. */
+export type DivideOutput =
+  | {
+      claims: { sentence: string; claim: string; question: string }[];
+      skipped: { sentence: string; reason: string }[];
+      truncated: boolean;
+    }
+  | { error: string; raw?: string };
+
+/** The divider: answers -> atomic claims -> yes/no questions. */
+export interface Divider {
+  readonly id: string;
+  divide(items: { question: string; answer: string }[]): Promise<DivideOutput[]>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,66 @@
+// Flags every command shares, and turning them into a loaded config.
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { loadConfig, type ConfigOverrides, type LoadedConfig } from '../config/load.js';
+import type { RoundChoice } from '../round.js';
+
+/** Parses a positive whole number flag. */
+export function positiveInt(name: string) {
+  return (v: string): number => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`${name} must be a whole number ≥ 1, got "${v}".`);
+    return n;
+  };
+}
+
+/** Parses --round: a number, "next" or "latest". */
+export function roundArg(v: string): RoundChoice {
+  if (v === 'next' || v === 'latest') return v;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`--round must be a round number, "next" or "latest", got "${v}".`);
+  return n;
+}
+
+/** Adds the common flags to a command. */
+export function withCommonFlags(cmd: Command): Command {
+  return cmd
+    .option('--config <file>', 'config JSON file (default: the embedded demo config)')
+    .option('--db <file>', 'SQLite database (default: db/rlaifv.sqlite)')
+    .option('--prompts <file>', 'prompts JSONL file, instead of the config\'s')
+    .option('--limit <n>', 'only the first N prompts', positiveInt('--limit'))
+    .option('--seed <s>', 'round seed', (v) => {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 0 || n > 2 ** 31 - 1) throw new InvalidArgumentError(`--seed must be a whole number from 0 to 2147483647, got "${v}".`);
+      return n;
+    })
+    .option('--workers <n>', 'worker threads (default: the number of cores)', positiveInt('--workers'))
+    .addOption(new Option('--on-error <mode>', 'a bad prompt stops the run, or is recorded and skipped').choices(['stop', 'skip']))
+    .option('--quiet', 'no progress output');
+}
+
+/** The flags shared by every command, as commander parses them. */
+export interface CommonFlags {
+  config?: string;
+  db?: string;
+  prompts?: string;
+  limit?: number;
+  seed?: number;
+  workers?: number;
+  onError?: 'stop' | 'skip';
+  quiet?: boolean;
+  policy?: string;
+  samples?: number;
+  round?: RoundChoice;
+}
+
+/** Loads the config the flags point at, with the flags applied. */
+export function configFromFlags(f: CommonFlags): LoadedConfig {
+  const o: ConfigOverrides = {};
+  if (f.prompts) o.prompts = f.prompts;
+  if (f.db) o.db = f.db;
+  if (f.seed !== undefined) o.seed = f.seed;
+  if (f.workers !== undefined) o.workers = f.workers;
+  if (f.policy) o.policy = f.policy;
+  if (f.samples !== undefined) o.samples = f.samples;
+  if (f.onError) o.onError = f.onError;
+  return loadConfig(f.config, o);
+}

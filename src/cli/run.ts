@@ -1,0 +1,76 @@
+// `rlaifv run` and the per-stage commands: parse flags, call the library, render a summary.
+import type { Command } from 'commander';
+import { openDb, roundStats } from '../store/index.js';
+import { createBackends, ingestPrompts, runStages, selectRound, STAGES, type StageName } from '../round.js';
+import { configFromFlags, positiveInt, roundArg, withCommonFlags, type CommonFlags } from './common.js';
+import { terminalProgress } from './progress.js';
+import type { StageResult } from '../stages/context.js';
+
+async function execute(stages: readonly StageName[], f: CommonFlags, defaultRound: 'latest' | 'next'): Promise<void> {
+  const { config } = configFromFlags(f);
+  const progress = terminalProgress(f.quiet);
+  const backends = createBackends(config);
+  const db = openDb(config.db);
+  try {
+    const round = selectRound(db, config, f.round ?? defaultRound, {
+      policy: backends.generator.id,
+      labeler: backends.labeler.id,
+      divider: backends.divider.id,
+    });
+    progress.log(`round ${round.id} in ${config.db} (${backends.pool.size.workers} workers × ${backends.pool.size.threadsPerWorker} threads)`);
+    const t0 = performance.now();
+    const ingest = await ingestPrompts(db, round, config, { ...(f.limit ? { limit: f.limit } : {}), progress });
+    const ingestSeconds = (performance.now() - t0) / 1000;
+    const results = await runStages(db, round, config, backends, stages, progress);
+    printSummary(roundStats(db, round.id), ingest, ingestSeconds, results, f.quiet);
+  } finally {
+    db.close();
+    await backends.close();
+  }
+}
+
+function printSummary(
+  stats: ReturnType<typeof roundStats>,
+  ingest: { prompts: number; problems: number },
+  ingestSeconds: number,
+  results: StageResult[],
+  quiet?: boolean,
+): void {
+  if (quiet) return;
+  const rows: [string, string, string][] = [['input', `${ingest.prompts} prompts, ${ingest.problems} bad lines`, ingestSeconds.toFixed(1)]];
+  const count: Record<string, string> = {
+    generate: `${stats.candidates} answers`,
+    divide: `${stats.claims} claims, ${stats.questions} distinct questions`,
+    label: `${stats.labeled} claims labeled, ${stats.rejected_claims} rejected`,
+    score: `${stats.scored} answers scored`,
+    pair: `${stats.pairs} pairs, ${stats.pairs_after_balance} after length balance (r=${stats.balance_r ?? '-'})`,
+  };
+  for (const r of results) rows.push([r.stage, `${count[r.stage]}${r.failures ? `, ${r.failures} failures` : ''}`, r.seconds.toFixed(1)]);
+  const w = Math.max(...rows.map((r) => r[1].length));
+  const out = [`round ${stats.round} (${stats.status})`, `  ${'stage'.padEnd(9)}${'result'.padEnd(w + 2)}seconds`];
+  for (const [s, c, t] of rows) out.push(`  ${s.padEnd(9)}${c.padEnd(w + 2)}${t.padStart(7)}`);
+  out.push(`  failures: ${stats.failures}${stats.failures ? ' ' + JSON.stringify(stats.failures_by_stage) : ''}`);
+  process.stdout.write(out.join('\n') + '\n');
+}
+
+/** Registers `run` and one command per stage. */
+export function registerRun(program: Command): void {
+  withCommonFlags(
+    program
+      .command('run')
+      .description('run a whole round: generate, divide, label, score, pair')
+      .option('--round <n|next|latest>', 'round to work on (default: resume the latest with this config, else a new one)', roundArg)
+      .option('--policy <model>', 'policy model (a folder for local, a model name for openai)')
+      .option('--samples <n>', 'samples per prompt', positiveInt('--samples')),
+  ).action((f: CommonFlags) => execute(STAGES, f, 'latest'));
+  for (const s of STAGES) {
+    withCommonFlags(
+      program
+        .command(s)
+        .description(`run only the ${s} stage of a round`)
+        .option('--round <n|next|latest>', 'round to work on (default: latest)', roundArg)
+        .option('--policy <model>', 'policy model')
+        .option('--samples <n>', 'samples per prompt', positiveInt('--samples')),
+    ).action((f: CommonFlags) => execute([s], f, 'latest'));
+  }
+}

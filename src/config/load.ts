@@ -1,0 +1,108 @@
+// Loading a config: JSON file (or the embedded default) -> zod -> paths resolved -> CLI overrides.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { configSchema, type Config } from './schema.js';
+
+/** The package root: where the embedded default's data/ and models/ live. */
+export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** Thrown for configuration mistakes; the message names the file and field and says what is allowed. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+function allowedKeys(schema: z.ZodType, at: PropertyKey[]): string[] | null {
+  let s: any = schema;
+  for (const key of at) {
+    while (s?.def?.innerType) s = s.def.innerType; // defaults, optionals, nullables
+    if (s?.def?.type === 'union') s = s.def.options.find((o: any) => o?.shape && key in o.shape) ?? s.def.options[0];
+    s = s?.shape?.[key as string];
+  }
+  while (s?.def?.innerType) s = s.def.innerType;
+  if (s?.def?.type === 'union') return [...new Set(s.def.options.flatMap((o: any) => Object.keys(o?.shape ?? {})))] as string[];
+  return s?.shape ? Object.keys(s.shape) : null;
+}
+
+/** Turns zod issues into one readable message per field. */
+export function formatIssues(source: string, err: z.ZodError): string {
+  const lines = err.issues.map((i) => {
+    const field = i.path.length ? i.path.join('.') : '(top level)';
+    if (i.code === 'unrecognized_keys') {
+      const allowed = allowedKeys(configSchema, i.path);
+      return `unknown key ${i.keys.map((k) => `"${k}"`).join(', ')} in ${field}${allowed ? ` (allowed: ${allowed.join(', ')})` : ''}`;
+    }
+    return `field ${field}: ${i.message}`;
+  });
+  return `Invalid config ${source}:\n  - ${lines.join('\n  - ')}`;
+}
+
+/** Settings given on the command line; they win over the file. */
+export interface ConfigOverrides {
+  prompts?: string;
+  db?: string;
+  seed?: number;
+  workers?: number;
+  policy?: string;
+  samples?: number;
+  onError?: 'stop' | 'skip';
+}
+
+/** A loaded config with where it came from. */
+export interface LoadedConfig {
+  config: Config;
+  source: string;
+}
+
+/** Reads and validates a config file (or the embedded default when `file` is undefined), then applies overrides. */
+export function loadConfig(file: string | undefined, o: ConfigOverrides = {}, cwd = process.cwd()): LoadedConfig {
+  let raw: unknown = {};
+  let base = PACKAGE_ROOT;
+  const source = file ?? '(embedded default)';
+  if (file) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (e) {
+      throw new ConfigError(`Cannot read config ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    }
+    try {
+      raw = JSON.parse(text);
+    } catch (e) {
+      throw new ConfigError(`Config ${file} is not valid JSON: ${(e as Error).message}`);
+    }
+    base = path.dirname(path.resolve(cwd, file));
+  }
+  const parsed = configSchema.safeParse(raw);
+  if (!parsed.success) throw new ConfigError(formatIssues(source, parsed.error));
+  const c = parsed.data;
+  // Paths in a file are relative to the file; in the embedded default, to the package; on the command line, to cwd.
+  const rel = (p: string, from: string) => (/^[a-z]+:\/\//i.test(p) ? p : path.resolve(from, p));
+  c.prompts = o.prompts ? rel(o.prompts, cwd) : rel(c.prompts, base);
+  c.db = o.db ? rel(o.db, cwd) : file ? rel(c.db, base) : rel(c.db, cwd);
+  for (const b of [c.generate.backend, c.label.backend]) if (b.type === 'local') b.model = rel(b.model, base);
+  if (o.policy) {
+    c.generate.backend =
+      c.generate.backend.type === 'local' || /[\\/]/.test(o.policy) || o.policy.startsWith('.')
+        ? { type: 'local', model: rel(o.policy, cwd) }
+        : { ...c.generate.backend, model: o.policy };
+  }
+  if (o.seed !== undefined) c.seed = o.seed;
+  if (o.workers !== undefined) c.workers = o.workers;
+  if (o.samples !== undefined) c.generate.samples = o.samples;
+  if (o.onError) c.on_error = o.onError;
+  return { config: c, source };
+}
+
+/** The config as stored with a round: secrets never appear in it (keys are referenced by variable or file name only). */
+export function storedConfig(c: Config): string {
+  return JSON.stringify(c);
+}
+
+/** A hash of what determines a round's results (not where files live, nor how many workers ran). */
+export function configHash(c: Config): string {
+  const { db: _db, workers: _w, prompts: _p, on_error: _e, ...rest } = c;
+  return createHash('sha256').update(JSON.stringify(rest)).digest('hex').slice(0, 16);
+}

@@ -1,0 +1,130 @@
+// Reading a prompts JSONL file as a stream: one object per line, each checked and reported by file:line.
+import { createReadStream } from 'node:fs';
+import { stat, readFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import readline from 'node:readline';
+import sharp from 'sharp';
+import { z } from 'zod';
+
+const line = z.strictObject({
+  id: z.string().min(1).max(200).optional(),
+  image: z.string().min(1),
+  question: z.string().refine((s) => s.trim().length > 0, 'must not be empty'),
+  meta: z.record(z.string(), z.unknown()).optional(),
+});
+
+/** One prompt read from the file, with its image checked and hashed. */
+export interface InputPrompt {
+  id: string;
+  question: string;
+  meta: Record<string, unknown> | undefined;
+  contentHash: string;
+  source: string;
+  image: { id: string; path: string; width: number; height: number; bytes: number };
+}
+
+/** A line that could not be used, with where it is and why. */
+export interface InputProblem {
+  source: string;
+  reason: string;
+}
+
+/** Limits on what a prompt may bring. */
+export interface InputLimits {
+  max_image_bytes: number;
+  max_image_pixels: number;
+  max_question_chars: number;
+}
+
+const SUPPORTED = new Set(['png', 'jpeg', 'webp', 'gif', 'tiff', 'avif', 'heif']);
+
+async function checkImage(file: string, limits: InputLimits): Promise<InputPrompt['image']> {
+  let size: number;
+  try {
+    size = (await stat(file)).size;
+  } catch {
+    throw new Error(`image file ${file} does not exist`);
+  }
+  if (size > limits.max_image_bytes) {
+    throw new Error(`image ${file} is ${size} bytes, over limits.max_image_bytes (${limits.max_image_bytes})`);
+  }
+  const bytes = await readFile(file);
+  let meta: Awaited<ReturnType<ReturnType<typeof sharp>["metadata"]>>;
+  try {
+    meta = await sharp(bytes).metadata();
+  } catch (e) {
+    throw new Error(`image ${file} is corrupt or not an image (${(e as Error).message})`);
+  }
+  if (!meta.format || !SUPPORTED.has(meta.format)) {
+    throw new Error(`image ${file} has unsupported format ${meta.format}; supported: ${[...SUPPORTED].join(', ')}`);
+  }
+  const w = meta.width ?? 0;
+  const h = meta.height ?? 0;
+  if (w * h > limits.max_image_pixels) {
+    throw new Error(`image ${file} is ${w}x${h}, over limits.max_image_pixels (${limits.max_image_pixels})`);
+  }
+  const id = createHash('sha256').update(bytes).digest('hex').slice(0, 32);
+  return { id, path: file, width: w, height: h, bytes: size };
+}
+
+/**
+ * Streams prompts from a JSONL file. Each line yields either a prompt or a problem naming file:line and the field;
+ * the caller decides whether a problem stops the run.
+ */
+export async function* readPrompts(
+  file: string,
+  limits: InputLimits,
+): AsyncGenerator<{ prompt: InputPrompt } | { problem: InputProblem }> {
+  try {
+    await stat(file);
+  } catch {
+    throw new Error(`Prompts file ${file} does not exist.`);
+  }
+  const dir = path.dirname(path.resolve(file));
+  const rl = readline.createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });
+  let n = 0;
+  for await (const text of rl) {
+    n++;
+    const source = `${file}:${n}`;
+    if (text.trim() === '') continue;
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (e) {
+      yield { problem: { source, reason: `malformed JSON (${(e as Error).message})` } };
+      continue;
+    }
+    const p = line.safeParse(json);
+    if (!p.success) {
+      const reason = p.error.issues
+        .map((i) =>
+          i.code === 'unrecognized_keys'
+            ? `unknown field ${i.keys.join(', ')} (allowed: id, image, question, meta)`
+            : `field ${i.path.join('.') || '(line)'}: ${i.message}`,
+        )
+        .join('; ');
+      yield { problem: { source, reason } };
+      continue;
+    }
+    const v = p.data;
+    if (v.question.length > limits.max_question_chars) {
+      yield { problem: { source, reason: `field question: ${v.question.length} characters, over limits.max_question_chars` } };
+      continue;
+    }
+    let image: InputPrompt['image'];
+    try {
+      image = await checkImage(path.resolve(dir, v.image), limits);
+    } catch (e) {
+      yield { problem: { source, reason: `field image: ${(e as Error).message}` } };
+      continue;
+    }
+    const contentHash = createHash('sha256')
+      .update(JSON.stringify([image.id, v.question, v.meta ?? null]))
+      .digest('hex')
+      .slice(0, 16);
+    yield {
+      prompt: { id: v.id ?? `p-${contentHash}`, question: v.question, meta: v.meta, contentHash, source, image },
+    };
+  }
+}

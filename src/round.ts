@@ -1,0 +1,181 @@
+// One RLAIF-V round end to end: ingest prompts, then generate → divide → label → score → pair.
+import type { Config } from './config/schema.js';
+import { configHash, storedConfig } from './config/load.js';
+import {
+  addRoundPrompt,
+  createRound,
+  finishRound,
+  getRound,
+  latestRound,
+  putFailures,
+  putImage,
+  putPrompt,
+  recordStageRun,
+  type Db,
+  type RoundRow,
+} from './store/index.js';
+import { readPrompts } from './input/prompts.js';
+import { WorkerPool } from './backends/local/pool.js';
+import { LocalGenerator, LocalLabeler, RulesDivider } from './backends/local/index.js';
+import type { Divider, Generator, Labeler } from './backends/types.js';
+import { silentProgress, type Progress, type StageContext, type StageResult } from './stages/context.js';
+import { runGenerate } from './stages/generate.js';
+import { runDivide } from './stages/divide.js';
+import { runLabel } from './stages/label.js';
+import { runScore } from './stages/score.js';
+import { runPair } from './stages/pair.js';
+
+/** The stages in order. */
+export const STAGES = ['generate', 'divide', 'label', 'score', 'pair'] as const;
+/** A stage name. */
+export type StageName = (typeof STAGES)[number];
+
+/** Thrown when input is bad and the run was asked to stop on errors. */
+export class InputError extends Error {
+  override name = 'InputError';
+}
+
+/** Which round to work on: a number, 'next' (a new one) or 'latest' (resume the newest, or start one). */
+export type RoundChoice = number | 'next' | 'latest';
+
+/** Opens the round a command works on, creating it when asked or when there is none. */
+export function selectRound(db: Db, config: Config, choice: RoundChoice, ids: { policy: string; labeler: string; divider: string }): RoundRow {
+  if (typeof choice === 'number') {
+    const r = getRound(db, choice);
+    if (!r) throw new Error(`No round ${choice} in ${config.db}.`);
+    if (r.config_hash !== configHash(config)) {
+      throw new Error(
+        `Round ${choice} was made with another config (hash ${r.config_hash}, this one ${configHash(config)}); ` +
+          `use the same config to resume it, or --round next to start a new round.`,
+      );
+    }
+    return r;
+  }
+  const latest = latestRound(db);
+  if (choice === 'latest' && latest && latest.config_hash === configHash(config)) return latest;
+  const id = createRound(db, {
+    config_json: storedConfig(config),
+    config_hash: configHash(config),
+    policy_model: ids.policy,
+    labeler_model: ids.labeler,
+    divider: ids.divider,
+    seed: config.seed,
+    accept_rule: config.score.accept_rule,
+    score_method: config.score.method,
+  });
+  return getRound(db, id)!;
+}
+
+/** Adds the prompts file's prompts (the first `limit`) to a round; bad lines stop the run or become failures. */
+export async function ingestPrompts(
+  db: Db,
+  round: RoundRow,
+  config: Config,
+  opts: { limit?: number; progress?: Progress } = {},
+): Promise<{ prompts: number; problems: number }> {
+  let n = 0;
+  let problems = 0;
+  const batch: (() => void)[] = [];
+  const flush = () => {
+    db.transaction(() => batch.splice(0).forEach((f) => f()))();
+  };
+  for await (const r of readPrompts(config.prompts, config.limits)) {
+    if (opts.limit !== undefined && n >= opts.limit) break;
+    if ('problem' in r) {
+      if (config.on_error === 'stop') throw new InputError(`${r.problem.source}: ${r.problem.reason}`);
+      putFailures(db, [{ round_id: round.id, stage: 'input', item: r.problem.source, reason: r.problem.reason }]);
+      opts.progress?.log(`skipped ${r.problem.source}: ${r.problem.reason}`);
+      problems++;
+      continue;
+    }
+    const p = r.prompt;
+    const ordinal = n++;
+    batch.push(() => {
+      putImage(db, p.image);
+      const clash = putPrompt(db, {
+        id: p.id,
+        image_id: p.image.id,
+        question: p.question,
+        meta_json: p.meta === undefined ? null : JSON.stringify(p.meta),
+        content_hash: p.contentHash,
+        source: p.source,
+      });
+      if (clash) {
+        const reason = `field id: prompt id "${p.id}" was already used by ${clash} with different content`;
+        if (config.on_error === 'stop') throw new InputError(`${p.source}: ${reason}`);
+        putFailures(db, [{ round_id: round.id, stage: 'input', item: p.source, reason }]);
+        problems++;
+        return;
+      }
+      addRoundPrompt(db, round.id, p.id, ordinal);
+    });
+    if (batch.length >= 256) flush();
+  }
+  flush();
+  return { prompts: n, problems };
+}
+
+/** The backends a config asks for, sharing one worker pool for local work. */
+export interface Backends {
+  generator: Generator;
+  divider: Divider;
+  labeler: Labeler;
+  pool: WorkerPool;
+  close(): Promise<void>;
+}
+
+/** Builds the configured backends. */
+export function createBackends(config: Config): Backends {
+  const g = config.generate.backend;
+  const l = config.label.backend;
+  const d = config.divide.backend;
+  for (const [role, b] of [['generate', g], ['label', l], ['divide', d]] as const) {
+    if (b.type === 'openai' || b.type === 'llm') {
+      throw new Error(`${role}.backend.type "${b.type}" is not available in this build yet; use "local" (or "rules" for divide).`);
+    }
+  }
+  const pool = new WorkerPool(config.workers);
+  const generator = new LocalGenerator(pool, (g as { model: string }).model);
+  const labeler = new LocalLabeler(pool, (l as { model: string }).model, config.label.suffix);
+  const divider = new RulesDivider(pool, config.divide.max_words);
+  return { generator, labeler, divider, pool, close: () => pool.close() };
+}
+
+/** Runs the given stages of a round in order and records their times; returns what each did. */
+export async function runStages(
+  db: Db,
+  round: RoundRow,
+  config: Config,
+  backends: Backends,
+  stages: readonly StageName[],
+  progress: Progress = silentProgress,
+): Promise<StageResult[]> {
+  const ctx: StageContext = { db, round, config, progress, backends };
+  // Enough tasks in flight to keep every worker busy while the main thread stores results.
+  const inFlight = backends.pool.size.workers * 2;
+  const results: StageResult[] = [];
+  for (const s of stages) {
+    const started = new Date().toISOString();
+    const r =
+      s === 'generate'
+        ? await runGenerate(ctx, inFlight)
+        : s === 'divide'
+          ? await runDivide(ctx, inFlight)
+          : s === 'label'
+            ? await runLabel(ctx, inFlight)
+            : s === 'score'
+              ? await runScore(ctx, backends.labeler.id)
+              : await runPair(ctx);
+    recordStageRun(db, {
+      round_id: round.id,
+      stage: s,
+      items: r.items,
+      seconds: r.seconds,
+      model_seconds: r.modelSeconds,
+      started_at: started,
+    });
+    results.push(r);
+  }
+  if (stages.includes('pair')) finishRound(db, round.id, 'done');
+  return results;
+}

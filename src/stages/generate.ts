@@ -1,0 +1,77 @@
+// Stage 1: the policy answers every prompt N times, each sample with its own recorded seed.
+import { doneSamples, failedItems, putCandidates, putFailures, roundPrompts, type CandidateRow, type FailureInput } from '../store/index.js';
+import { hashSeed } from '../feedback/rng.js';
+import { wordCount } from '../feedback/words.js';
+import { contentId } from './ids.js';
+import { mapLimit, timed, type StageContext, type StageResult } from './context.js';
+
+/** The seed of sample `index` of a prompt in a round: distinct per sample, reproducible from the round seed. */
+export function sampleSeed(roundSeed: number, promptId: string, index: number): number {
+  return hashSeed(roundSeed, promptId, index) & 0x7fffffff;
+}
+
+/** Samples what is missing for every prompt of the round. */
+export async function runGenerate(ctx: StageContext, concurrency: number): Promise<StageResult> {
+  const t0 = performance.now();
+  const gen = ctx.backends.generator;
+  if (!gen) throw new Error('generate: no policy backend configured.');
+  const { samples, temperature, top_p, max_new_tokens } = ctx.config.generate;
+  const decoding = { temperature, top_p, max_new_tokens };
+  const done = doneSamples(ctx.db, ctx.round.id);
+  const failed = failedItems(ctx.db, ctx.round.id, 'generate');
+  const work = roundPrompts(ctx.db, ctx.round.id)
+    .map((p) => ({
+      p,
+      missing: Array.from({ length: samples }, (_, i) => i).filter(
+        (i) => !done.get(p.id)?.has(i) && !failed.has(`${p.id}#${i}`),
+      ),
+    }))
+    .filter((w) => w.missing.length > 0);
+  const acc = { modelSeconds: 0 };
+  let failures = 0;
+  let items = 0;
+  ctx.progress.start('generate', work.reduce((a, w) => a + w.missing.length, 0));
+  await mapLimit(work, concurrency, async ({ p, missing }) => {
+    const req = {
+      imagePath: p.image_path,
+      question: p.question,
+      samples: missing.map((index) => ({ index, seed: sampleSeed(ctx.round.seed, p.id, index) })),
+      decoding,
+    };
+    let results;
+    try {
+      results = await timed(acc, () => gen.generate(req));
+    } catch (e) {
+      results = req.samples.map((s) => ({ ...s, error: (e as Error).message }));
+    }
+    const rows: CandidateRow[] = [];
+    const fails: FailureInput[] = [];
+    for (const r of results) {
+      if ('error' in r) {
+        fails.push({ round_id: ctx.round.id, stage: 'generate', item: `${p.id}#${r.index}`, reason: r.error });
+        continue;
+      }
+      rows.push({
+        id: contentId(ctx.round.id, p.id, r.index),
+        round_id: ctx.round.id,
+        prompt_id: p.id,
+        sample_index: r.index,
+        seed: r.seed,
+        model_id: gen.id,
+        decoding_json: JSON.stringify(decoding),
+        text: r.text,
+        finish_reason: r.finishReason,
+        prompt_tokens: r.promptTokens,
+        completion_tokens: r.completionTokens,
+        words: wordCount(r.text),
+      });
+    }
+    putCandidates(ctx.db, rows);
+    if (fails.length) putFailures(ctx.db, fails);
+    failures += fails.length;
+    items += rows.length;
+    ctx.progress.tick(results.length);
+  });
+  ctx.progress.done();
+  return { stage: 'generate', items, failures, seconds: (performance.now() - t0) / 1000, modelSeconds: acc.modelSeconds };
+}

@@ -1,0 +1,8 @@
+// The store: the only module that talks to SQLite.
+export * from './open.js';
+export * from './rounds.js';
+export * from './inputs.js';
+export * from './work.js';
+export * from './pairs.js';
+export * from './failures.js';
+export * from './stats.js';

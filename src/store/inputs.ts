@@ -1,0 +1,77 @@
+// Images and prompts: the round's input, stored once and shared by every round that uses it.
+import type { Db } from './open.js';
+import { stmt } from './statements.js';
+
+/** A stored image. */
+export interface ImageRow {
+  id: string;
+  path: string;
+  width: number;
+  height: number;
+  bytes: number;
+}
+
+/** A stored prompt. */
+export interface PromptRow {
+  id: string;
+  image_id: string;
+  question: string;
+  meta_json: string | null;
+  content_hash: string;
+  source: string;
+}
+
+/** A prompt of a round together with its image path. */
+export interface RoundPrompt extends PromptRow {
+  image_path: string;
+  ordinal: number;
+}
+
+/** Stores an image once (by content hash). */
+export function putImage(db: Db, img: ImageRow): void {
+  stmt(
+    db,
+    `INSERT INTO images (id, path, width, height, bytes) VALUES (@id, @path, @width, @height, @bytes)
+     ON CONFLICT (id) DO NOTHING`,
+  ).run(img);
+}
+
+/**
+ * Stores a prompt; returns the stored one's content hash when the id was already taken by different content
+ * (the caller reports it), else null.
+ */
+export function putPrompt(db: Db, p: PromptRow): string | null {
+  const prev = stmt(db, 'SELECT content_hash, source FROM prompts WHERE id = ?').get(p.id) as
+    | { content_hash: string; source: string }
+    | undefined;
+  if (prev) return prev.content_hash === p.content_hash ? null : prev.source;
+  stmt(
+    db,
+    `INSERT INTO prompts (id, image_id, question, meta_json, content_hash, source)
+     VALUES (@id, @image_id, @question, @meta_json, @content_hash, @source)`,
+  ).run(p);
+  return null;
+}
+
+/** Adds a prompt to a round (idempotent). */
+export function addRoundPrompt(db: Db, roundId: number, promptId: string, ordinal: number): void {
+  stmt(
+    db,
+    `INSERT INTO round_prompts (round_id, prompt_id, ordinal) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`,
+  ).run(roundId, promptId, ordinal);
+}
+
+/** The round's prompts in input order, with their image paths. */
+export function roundPrompts(db: Db, roundId: number): RoundPrompt[] {
+  return stmt(
+    db,
+    `SELECT p.*, i.path AS image_path, rp.ordinal FROM round_prompts rp
+     JOIN prompts p ON p.id = rp.prompt_id JOIN images i ON i.id = p.image_id
+     WHERE rp.round_id = ? ORDER BY rp.ordinal`,
+  ).all(roundId) as RoundPrompt[];
+}
+
+/** One image row by id. */
+export function getImage(db: Db, id: string): ImageRow | undefined {
+  return stmt(db, 'SELECT * FROM images WHERE id = ?').get(id) as ImageRow | undefined;
+}

@@ -1,0 +1,59 @@
+// Rounds: one RLAIF-V iteration each, with the config that made it.
+import type { Db } from './open.js';
+import { now, stmt } from './statements.js';
+
+/** A stored round. */
+export interface RoundRow {
+  id: number;
+  config_json: string;
+  config_hash: string;
+  policy_model: string;
+  labeler_model: string;
+  divider: string;
+  seed: number;
+  accept_rule: 'scripts' | 'paper';
+  score_method: 'rejc' | 'rejp';
+  status: 'running' | 'done' | 'failed';
+  started_at: string;
+  finished_at: string | null;
+}
+
+/** What a new round records. */
+export type NewRound = Omit<RoundRow, 'id' | 'status' | 'started_at' | 'finished_at'>;
+
+/** Creates a round and returns its id. */
+export function createRound(db: Db, r: NewRound): number {
+  const info = stmt(
+    db,
+    `INSERT INTO rounds (config_json, config_hash, policy_model, labeler_model, divider, seed, accept_rule, score_method, started_at)
+     VALUES (@config_json, @config_hash, @policy_model, @labeler_model, @divider, @seed, @accept_rule, @score_method, @started_at)`,
+  ).run({ ...r, started_at: now() });
+  return Number(info.lastInsertRowid);
+}
+
+/** One round by id, or undefined. */
+export function getRound(db: Db, id: number): RoundRow | undefined {
+  return stmt(db, 'SELECT * FROM rounds WHERE id = ?').get(id) as RoundRow | undefined;
+}
+
+/** The newest round, or undefined when there is none. */
+export function latestRound(db: Db): RoundRow | undefined {
+  return stmt(db, 'SELECT * FROM rounds ORDER BY id DESC LIMIT 1').get() as RoundRow | undefined;
+}
+
+/** Marks a round done or failed. */
+export function finishRound(db: Db, id: number, status: 'done' | 'failed'): void {
+  stmt(db, 'UPDATE rounds SET status = ?, finished_at = ? WHERE id = ?').run(status, now(), id);
+}
+
+/** Records the time a stage took in a round. */
+export function recordStageRun(
+  db: Db,
+  r: { round_id: number; stage: string; items: number; seconds: number; model_seconds: number; started_at: string },
+): void {
+  stmt(
+    db,
+    `INSERT INTO stage_runs (round_id, stage, items, seconds, model_seconds, started_at)
+     VALUES (@round_id, @stage, @items, @seconds, @model_seconds, @started_at)`,
+  ).run(r);
+}

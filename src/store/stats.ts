@@ -1,0 +1,87 @@
+// Counts per round, as `rlaifv stats --json` prints them.
+import type { Db } from './open.js';
+import { stmt } from './statements.js';
+
+/** One round's counts. */
+export interface RoundStats {
+  round: number;
+  status: string;
+  prompts: number;
+  candidates: number;
+  divided: number;
+  claims: number;
+  questions: number;
+  labeled: number;
+  unscored_questions: number;
+  rejected_claims: number;
+  scored: number;
+  pairs: number;
+  pairs_after_balance: number;
+  balance_r: number | null;
+  failures: number;
+  failures_by_stage: Record<string, number>;
+  seconds_by_stage: Record<string, number>;
+}
+
+/** Counts of every stage's rows for a round (verdicts under the round's own acceptance rule). */
+export function roundStats(db: Db, roundId: number): RoundStats {
+  const one = (sql: string, ...args: unknown[]) => (stmt(db, sql).get(...args) as { n: number | null }).n ?? 0;
+  const round = stmt(db, 'SELECT status, labeler_model, accept_rule, score_method FROM rounds WHERE id = ?').get(
+    roundId,
+  ) as { status: string; labeler_model: string; accept_rule: string; score_method: string } | undefined;
+  if (!round) throw new Error(`No round ${roundId} in this database.`);
+  const rejectedSql =
+    round.accept_rule === 'paper' ? 'l.p_no > l.p_yes' : 'NOT (l.p_yes > l.p_no)';
+  const byStage = (sql: string) =>
+    Object.fromEntries((stmt(db, sql).all(roundId) as { stage: string; n: number }[]).map((r) => [r.stage, r.n]));
+  const balance = stmt(db, 'SELECT r FROM balances WHERE round_id = ? AND method = ?').get(roundId, round.score_method) as
+    | { r: number | null }
+    | undefined;
+  const failuresByStage = byStage('SELECT stage, COUNT(*) AS n FROM failures WHERE round_id = ? GROUP BY stage');
+  return {
+    round: roundId,
+    status: round.status,
+    prompts: one('SELECT COUNT(*) AS n FROM round_prompts WHERE round_id = ?', roundId),
+    candidates: one('SELECT COUNT(*) AS n FROM candidates WHERE round_id = ?', roundId),
+    divided: one(
+      'SELECT COUNT(*) AS n FROM divisions d JOIN candidates c ON c.id = d.candidate_id WHERE c.round_id = ?',
+      roundId,
+    ),
+    claims: one('SELECT COUNT(*) AS n FROM claims cl JOIN candidates c ON c.id = cl.candidate_id WHERE c.round_id = ?', roundId),
+    questions: one(
+      `SELECT COUNT(DISTINCT cl.question_id) AS n FROM claims cl JOIN candidates c ON c.id = cl.candidate_id
+       WHERE c.round_id = ?`,
+      roundId,
+    ),
+    labeled: one(
+      `SELECT COUNT(*) AS n FROM claims cl JOIN candidates c ON c.id = cl.candidate_id
+       JOIN labels l ON l.question_id = cl.question_id AND l.labeler = ? WHERE c.round_id = ? AND l.p_yes IS NOT NULL`,
+      round.labeler_model,
+      roundId,
+    ),
+    unscored_questions: one(
+      `SELECT COUNT(DISTINCT cl.question_id) AS n FROM claims cl JOIN candidates c ON c.id = cl.candidate_id
+       JOIN labels l ON l.question_id = cl.question_id AND l.labeler = ? WHERE c.round_id = ? AND l.p_yes IS NULL`,
+      round.labeler_model,
+      roundId,
+    ),
+    rejected_claims: one(
+      `SELECT COUNT(*) AS n FROM claims cl JOIN candidates c ON c.id = cl.candidate_id
+       JOIN labels l ON l.question_id = cl.question_id AND l.labeler = ?
+       WHERE c.round_id = ? AND l.p_yes IS NOT NULL AND ${rejectedSql}`,
+      round.labeler_model,
+      roundId,
+    ),
+    scored: one('SELECT COUNT(*) AS n FROM scores WHERE round_id = ? AND rej_c IS NOT NULL', roundId),
+    pairs: one('SELECT COUNT(*) AS n FROM pairs WHERE round_id = ? AND method = ?', roundId, round.score_method),
+    pairs_after_balance: one(
+      'SELECT COUNT(*) AS n FROM pairs WHERE round_id = ? AND method = ? AND balance_kept = 1',
+      roundId,
+      round.score_method,
+    ),
+    balance_r: balance?.r ?? null,
+    failures: Object.values(failuresByStage).reduce((a, b) => a + b, 0),
+    failures_by_stage: failuresByStage,
+    seconds_by_stage: byStage('SELECT stage, SUM(seconds) AS n FROM stage_runs WHERE round_id = ? GROUP BY stage'),
+  };
+}
