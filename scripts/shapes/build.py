@@ -41,8 +41,8 @@ SPLITS = {"dev": (1001, 200), "test": (1002, 500)}
 KIND_WEIGHTS = [0.4, 0.15, 0.15, 0.15, 0.15]  # detailed descriptions dominate, as in RLAIF-V's data
 QUESTIONS_PER_TEST_IMAGE = 4
 
-LABELER = dict(hidden=128, layers=3, heads=4, ffn=512, pool=24000, per_image=10, steps=1600, bs=256, lr=3e-3, seed=2001)
-POLICY = dict(hidden=128, layers=3, heads=4, ffn=512, pool=24000, per_image=6, steps=1000, bs=128, lr=3e-3, seed=3001,
+LABELER = dict(hidden=128, layers=3, heads=4, ffn=512, pool=24000, per_image=10, steps=3000, bs=128, group=4, lr=3e-3, seed=2001)
+POLICY = dict(hidden=128, layers=3, heads=4, ffn=512, pool=24000, per_image=6, steps=1600, bs=64, group=2, lr=2e-3, seed=3001,
               noise=0.15)
 
 
@@ -133,9 +133,23 @@ def train_model(name: str, hp: dict, tok: Tokenizer) -> TinyLlava:
     else:
         ex = T.policy_examples(tok, objs, hp["per_image"], hp["seed"] + 1, hp["noise"])
     pix = T.to_pixels(imgs)
+    cells = torch.from_numpy(np.stack([T.cell_labels(o) for o in objs]))
     log(f"{name}: {len(objs)} images, {len(ex)} examples ({time.time() - t0:.0f}s)")
     m = TinyLlava(len(tok), hidden=hp["hidden"], layers=hp["layers"], heads=hp["heads"], ffn=hp["ffn"])
-    T.train(m, ex, pix, hp["steps"], hp["bs"], hp["lr"], hp["seed"] + 2, log=log)
+    probe = None
+    if name == "labeler":
+        # Held-out progress check: 512 balanced questions on fresh images (not the test split).
+        pimgs, pobjs = T.render_pool(256, hp["seed"] + 99)
+        pex = T.labeler_examples(tok, pobjs, 2, hp["seed"] + 98, describe=0)
+        ppix = T.to_pixels(pimgs)[[e[0] for e in pex]]
+        pq = [tok.decode(e[1][:e[2]]).split("ASSISTANT")[0].split(":", 1)[1].strip() for e in pex]
+        ptruth = np.array([tok.itos[e[1][e[2]]] == "Yes" for e in pex])
+
+        def probe(model):
+            p = T.yes_no_probs(model, tok, ppix, pq)
+            return f"held-out acc {((p[:, 0] > p[:, 1]) == ptruth).mean():.3f}"
+    T.train(m, ex, pix, hp["steps"], hp["bs"], hp["lr"], hp["seed"] + 2, cells, hp["per_image"], hp["group"], log=log,
+            probe=probe)
     log(f"{name}: trained in {time.time() - t0:.0f}s")
     return m
 

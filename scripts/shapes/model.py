@@ -19,16 +19,18 @@ CELL = 21
 class VisionTower(nn.Module):
     """A small CNN shared by the nine 21x21 cells, so each image token sees one grid cell."""
 
-    def __init__(self, hidden: int, width: int = 96):
+    def __init__(self, hidden: int, width: int = 64):
         super().__init__()
         c = width
         self.convs = nn.Sequential(
-            nn.Conv2d(3, 32, 3, 2, 1), nn.GELU(),          # 11x11
-            nn.Conv2d(32, 64, 3, 2, 1), nn.GELU(),         # 6x6
-            nn.Conv2d(64, c, 3, 2, 1), nn.GELU(),          # 3x3
+            nn.Conv2d(3, 24, 3, 2, 1), nn.GELU(),          # 11x11
+            nn.Conv2d(24, 48, 3, 2, 1), nn.GELU(),         # 6x6
+            nn.Conv2d(48, c, 3, 2, 1), nn.GELU(),          # 3x3
         )
         self.flat = nn.Linear(c * 9, c)
         self.pos = nn.Parameter(torch.zeros(1, IMAGE_TOKENS, c))
+        # Training-only probe: each cell token predicts its cell's shape, colour and size (not exported).
+        self.aux = nn.Linear(c, 5 + 7 + 3)
         # LLaVA-1.5's projector: Linear -> GELU -> Linear.
         self.proj = nn.Sequential(nn.GELU(), nn.Linear(c, hidden), nn.GELU(), nn.Linear(hidden, hidden))
 
@@ -37,8 +39,9 @@ class VisionTower(nn.Module):
         x = pixel_values[:, :, : 3 * CELL, : 3 * CELL]
         x = x.reshape(b, 3, 3, CELL, 3, CELL).permute(0, 2, 4, 1, 3, 5).reshape(b * 9, 3, CELL, CELL)
         x = self.convs(x).reshape(b, 9, -1)
-        x = self.flat(x) + self.pos
-        return self.proj(x)
+        x = self.flat(x)
+        self.last_cells = x
+        return self.proj(x + self.pos)
 
 
 class Block(nn.Module):
@@ -95,7 +98,7 @@ class Decoder(nn.Module):
 
 
 class TinyLlava(nn.Module):
-    def __init__(self, vocab: int, hidden=128, layers=3, heads=4, ffn=512, max_pos=160, vision_width=96):
+    def __init__(self, vocab: int, hidden=128, layers=3, heads=4, ffn=512, max_pos=160, vision_width=64):
         super().__init__()
         self.cfg = dict(vocab=vocab, hidden=hidden, layers=layers, heads=heads, ffn=ffn, max_pos=max_pos,
                         vision_width=vision_width)
@@ -110,6 +113,19 @@ class TinyLlava(nn.Module):
         emb = emb.clone()
         emb[is_img] = feats.reshape(-1, feats.shape[-1]).to(emb.dtype)
         return emb
+
+    def forward_train(self, pixel_values, input_ids, attention_mask, image_start: int, repeat: int = 1):
+        """Training forward for right-padded rows whose image tokens all sit at the same positions.
+
+        Concatenation instead of a masked scatter: the scatter is slow under deterministic algorithms.
+        """
+        emb = self.decoder.embed(input_ids)
+        feats = self.vision(pixel_values).repeat_interleave(repeat, 0)
+        n = feats.shape[1]
+        emb = torch.cat([emb[:, :image_start], feats, emb[:, image_start + n:]], 1)
+        pos = torch.arange(input_ids.shape[1]).expand_as(input_ids)
+        logits, _ = self.decoder(emb, attention_mask, pos)
+        return logits
 
     def forward(self, pixel_values, input_ids, attention_mask, image_token_id):
         emb = self.merged_embeds(pixel_values, input_ids, image_token_id)

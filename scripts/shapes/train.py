@@ -13,12 +13,22 @@ from model import IMAGE_TOKENS, TinyLlava
 from tokenizer import EOS, IMAGE, PAD, Tokenizer, prompt_text
 
 MEAN, STD = 0.5, 0.5
+IMAGE_START = 2  # "USER", ":" come before the image tokens
 
 
 def to_pixels(imgs: np.ndarray) -> torch.Tensor:
     """uint8 [N, 64, 64, 3] -> normalised float [N, 3, 64, 64], exactly as the CLIP image processor does."""
     x = torch.from_numpy(imgs).permute(0, 3, 1, 2).float() / 255.0
     return (x - MEAN) / STD
+
+
+def cell_labels(objs: list[w.Obj]) -> np.ndarray:
+    """Per grid cell: shape (0 = empty), colour (0 = none), size (0 = none)."""
+    lab = np.zeros((9, 3), dtype=np.int64)
+    for o in objs:
+        c = w.POSITIONS.index(o.position)
+        lab[c] = (1 + w.SHAPES.index(o.shape), 1 + w.COLOR_NAMES.index(o.color), 1 + w.SIZES.index(o.size))
+    return lab
 
 
 def render_pool(n: int, seed: int) -> tuple[np.ndarray, list[list[w.Obj]]]:
@@ -32,6 +42,14 @@ def render_pool(n: int, seed: int) -> tuple[np.ndarray, list[list[w.Obj]]]:
     return imgs, objs
 
 
+def aux_loss(model, cells: torch.Tensor) -> torch.Tensor:
+    """Cross-entropy of the vision probe against the cells' truth: direct signal for the image encoder."""
+    out = model.vision.aux(model.vision.last_cells)            # [B, 9, 15]
+    return (F.cross_entropy(out[..., :5].reshape(-1, 5), cells[..., 0].reshape(-1))
+            + F.cross_entropy(out[..., 5:12].reshape(-1, 7), cells[..., 1].reshape(-1))
+            + F.cross_entropy(out[..., 12:].reshape(-1, 3), cells[..., 2].reshape(-1)))
+
+
 def encode_example(tok: Tokenizer, question: str, answer: str) -> tuple[list[int], int]:
     """Token ids of prompt + answer + </s>, and where the answer starts."""
     p = tok.encode(prompt_text(question).replace("<image>", "<image>" * IMAGE_TOKENS))
@@ -39,11 +57,18 @@ def encode_example(tok: Tokenizer, question: str, answer: str) -> tuple[list[int
     return p + a, len(p)
 
 
-def labeler_examples(tok, objs, per_image: int, seed: int):
+def labeler_examples(tok, objs, per_image: int, seed: int, describe: int = 2):
+    """Per image: `describe` truthful answers to instructions (dense grounding signal, as LLaVA mixes captions
+    into its data) and per_image - describe balanced yes/no questions."""
     rng = np.random.default_rng(seed)
     out = []
     for i, o in enumerate(objs):
-        for j in range(per_image):
+        for j in range(describe):
+            kind = ["detailed", "listing", "counting", "attribute", "position"][int(rng.choice(5, p=[0.4, 0.15, 0.15, 0.15, 0.15]))]
+            q, target = w.make_instruction(o, kind, rng)
+            ids, start = encode_example(tok, q, w.answer(o, target))
+            out.append((i, ids, start))
+        for j in range(per_image - describe):
             want = (j % 2 == 0)
             for _ in range(50):  # balance yes and no
                 q, ans, _form = w.make_question(o, rng)
@@ -82,8 +107,11 @@ def batch(examples, idx, pixels):
 
 
 def train(model: TinyLlava, examples, pixels: torch.Tensor, steps: int, bs: int, lr: float, seed: int,
-          log=print) -> None:
+          cells: torch.Tensor, per_image: int, group: int, log=print, probe=None) -> None:
+    """AdamW with warmup and cosine decay. Each batch holds bs/group images with `group` examples each, so the
+    vision tower runs once per image (examples are stored image by image, per_image each)."""
     g = np.random.default_rng(seed)
+    n_images = len(examples) // per_image
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.01, betas=(0.9, 0.98))
     warm = max(1, steps // 20)
     model.train()
@@ -93,19 +121,28 @@ def train(model: TinyLlava, examples, pixels: torch.Tensor, steps: int, bs: int,
         f = (step + 1) / warm if step < warm else 0.5 * (1 + math.cos(math.pi * (step - warm) / (steps - warm)))
         for pg in opt.param_groups:
             pg["lr"] = lr * max(f, 0.02)
-        idx = g.integers(len(examples), size=bs)
-        img, ids, mask, lmask = batch(examples, idx, pixels)
-        logits = model(img, ids, mask, IMAGE)
+        ims = g.choice(n_images, size=bs // group, replace=False)
+        idx = (ims[:, None] * per_image + np.stack([g.choice(per_image, size=group, replace=False) for _ in ims])).reshape(-1)
+        _img, ids, mask, lmask = batch(examples, idx, pixels)
+        logits = model.forward_train(pixels[torch.from_numpy(ims)], ids, mask, IMAGE_START, repeat=group)
         tgt = ids[:, 1:]
         sel = lmask[:, 1:]
-        loss = F.cross_entropy(logits[:, :-1][sel], tgt[sel])
+        lm = F.cross_entropy(logits[:, :-1][sel], tgt[sel])
+        aux = aux_loss(model, cells[torch.from_numpy(ims)])
+        loss = lm + 0.5 * aux
         opt.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         opt.step()
-        run = loss.item() if step == 0 else 0.98 * run + 0.02 * loss.item()
-        if step % 250 == 0 or step == steps - 1:
-            log(f"  step {step:5d}/{steps} loss {run:.4f} ({time.time() - t0:.0f}s)")
+        run = lm.item() if step == 0 else 0.98 * run + 0.02 * lm.item()
+        run_aux = aux.item() if step == 0 else 0.98 * run_aux + 0.02 * aux.item()
+        if step % 100 == 0 or step == steps - 1:
+            extra = ""
+            if probe is not None and step % 250 == 0 and step > 0:
+                model.eval()
+                extra = " " + probe(model)
+                model.train()
+            log(f"  step {step:5d}/{steps} lm loss {run:.4f} aux {run_aux:.4f} ({time.time() - t0:.0f}s){extra}")
     model.eval()
 
 

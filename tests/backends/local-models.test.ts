@@ -1,0 +1,92 @@
+// The tiny models load offline through rlaifv's own loading code and behave as their model cards say.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { cpSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { LlavaModel, readImage } from '../../src/backends/local/llava.js';
+import { inspectLlavaFolder } from '../../src/backends/local/model-folder.js';
+import { yesNoFromLogits, yesNoTokenIds } from '../../src/feedback/yes-no.js';
+import { LABELER, POLICY, TEST, tempDir, testQuestions } from '../helpers/paths.js';
+
+const SUFFIX = ' Please answer yes or no.';
+
+describe('labeler', () => {
+  let m: LlavaModel;
+  beforeAll(async () => {
+    m = await LlavaModel.load(LABELER, { threads: 1 });
+  });
+  afterAll(() => m.dispose());
+
+  test('finds every yes/no variant in the vocabulary', () => {
+    const ids = yesNoTokenIds(m.vocabulary());
+    expect(ids.yes.map((i) => m.tokenText(i)).sort()).toEqual(['Yes', 'yes']);
+    expect(ids.no.map((i) => m.tokenText(i)).sort()).toEqual(['No', 'no']);
+  });
+
+  // The first ten true and the first ten false questions of the committed test split: a fixed set.
+  const qs = testQuestions();
+  const fixed = [...qs.filter((q) => q.answer === 'yes').slice(0, 10), ...qs.filter((q) => q.answer === 'no').slice(0, 10)];
+  test.each(fixed)('$answer: $question', async (q) => {
+    const ids = yesNoTokenIds(m.vocabulary());
+    const img = await readImage(path.join(TEST, q.image));
+    const r = yesNoFromLogits(await m.firstTokenLogits(img, q.question + SUFFIX), ids);
+    if (q.answer === 'yes') expect(r.pYes).toBeGreaterThan(0.9);
+    else expect(r.pYes).toBeLessThan(0.1);
+  });
+});
+
+describe('policy', () => {
+  let m: LlavaModel;
+  beforeAll(async () => {
+    m = await LlavaModel.load(POLICY, { threads: 1 });
+  });
+  afterAll(() => m.dispose());
+
+  test('a fixed seed reproduces the same answer; other seeds give other answers', async () => {
+    const img = await readImage(path.join(TEST, 'images', 'test-0000.png'));
+    const s = { temperature: 0.7, topP: 1, maxNewTokens: 96 };
+    const a = await m.sample(img, 'Describe the image in detail.', { ...s, seed: 1234 });
+    const b = await m.sample(img, 'Describe the image in detail.', { ...s, seed: 1234 });
+    expect(b).toEqual(a);
+    expect(a.text).toMatch(/^There (is|are) /);
+    expect(a.finishReason).toBe('stop');
+    const others = new Set<string>();
+    for (let seed = 0; seed < 8; seed++) others.add((await m.sample(img, 'Describe the image in detail.', { ...s, seed })).text);
+    expect(others.size).toBeGreaterThan(1);
+  });
+
+  test('concurrent samples stay reproducible from their own seeds', async () => {
+    const img = await readImage(path.join(TEST, 'images', 'test-0001.png'));
+    const s = { temperature: 0.7, topP: 1, maxNewTokens: 96 };
+    const seeds = [11, 12, 13, 14];
+    const serial = [];
+    for (const seed of seeds) serial.push(await m.sample(img, 'Describe the image.', { ...s, seed }));
+    const parallel = await Promise.all(seeds.map((seed) => m.sample(img, 'Describe the image.', { ...s, seed })));
+    expect(parallel).toEqual(serial);
+  });
+
+  test('greedy decoding (temperature 0) is deterministic without a seed mattering', async () => {
+    const img = await readImage(path.join(TEST, 'images', 'test-0002.png'));
+    const s = { temperature: 0, topP: 1, maxNewTokens: 96 };
+    const a = await m.sample(img, 'What shapes are in the image?', { ...s, seed: 1 });
+    const b = await m.sample(img, 'What shapes are in the image?', { ...s, seed: 2 });
+    expect(b.text).toBe(a.text);
+  });
+});
+
+describe('model folders', () => {
+  test('a folder with a missing file is named with the file', () => {
+    const dir = tempDir();
+    cpSync(LABELER, dir, { recursive: true });
+    rmSync(path.join(dir, 'onnx', 'embed_tokens.onnx'));
+    expect(() => inspectLlavaFolder(dir)).toThrow(/missing onnx\/embed_tokens\.onnx/);
+  });
+
+  test('a folder that does not exist is named', () => {
+    expect(() => inspectLlavaFolder('/nonexistent/model')).toThrow(/\/nonexistent\/model does not exist/);
+  });
+
+  test('both committed models are LLaVA folders with their ids', () => {
+    expect(inspectLlavaFolder(POLICY).modelId).toBe('rlaifv/shapes-policy');
+    expect(inspectLlavaFolder(LABELER).modelId).toBe('rlaifv/shapes-labeler');
+  });
+});

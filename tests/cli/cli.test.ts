@@ -1,0 +1,48 @@
+// The built `rlaifv` command end to end: a small round, then `stats --json`.
+import { describe, expect, test } from 'vitest';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { ROOT, tempDir } from '../helpers/paths.js';
+
+const CLI = path.join(ROOT, 'dist', 'cli', 'main.js');
+const rlaifv = (...args: string[]) => spawnSync('node', [CLI, ...args], { encoding: 'utf8', cwd: tempDir() });
+
+describe('rlaifv CLI', () => {
+  test('run then stats --json report the same round', () => {
+    const db = path.join(tempDir(), 'cli.sqlite');
+    const run = rlaifv('run', '--db', db, '--limit', '3', '--samples', '4', '--workers', '2');
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/round 1 \(done\)/);
+    for (const stage of ['generate', 'divide', 'label', 'score', 'pair']) expect(run.stdout).toMatch(new RegExp(`\\n  ${stage}\\s`));
+    const stats = JSON.parse(execFileSync('node', [CLI, 'stats', '--db', db, '--json'], { encoding: 'utf8' }));
+    for (const k of ['round', 'prompts', 'candidates', 'claims', 'questions', 'labeled', 'rejected_claims', 'pairs', 'pairs_after_balance', 'failures']) {
+      expect(stats).toHaveProperty(k);
+    }
+    expect(stats.prompts).toBe(3);
+    expect(stats.candidates).toBe(12);
+  });
+
+  test('a config with an unknown key names the key and what is allowed', () => {
+    const dir = tempDir();
+    const cfg = path.join(dir, 'bad.json');
+    writeFileSync(cfg, JSON.stringify({ generate: { samples: 10, temprature: 0.7 } }));
+    const r = rlaifv('run', '--config', cfg);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/unknown key "temprature" in generate \(allowed: backend, samples, temperature, top_p, max_new_tokens\)/);
+  });
+
+  test('a wrongly typed field is named', () => {
+    const cfg = path.join(tempDir(), 'bad.json');
+    writeFileSync(cfg, JSON.stringify({ pair: { diff: 'one' } }));
+    const r = rlaifv('run', '--config', cfg);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/field pair\.diff/);
+  });
+
+  test('a bad flag value says what is allowed', () => {
+    const r = rlaifv('run', '--limit', 'ten');
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toMatch(/--limit must be a whole number/);
+  });
+});

@@ -1,0 +1,24 @@
+// Paths of the committed tiny models and data, and temp folders for real SQLite files.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const POLICY = path.join(ROOT, 'models', 'shapes-policy');
+export const LABELER = path.join(ROOT, 'models', 'shapes-labeler');
+export const DEV = path.join(ROOT, 'data', 'shapes', 'dev');
+export const TEST = path.join(ROOT, 'data', 'shapes', 'test');
+
+/** A fresh temp folder (real files: WAL behaves differently in memory). */
+export function tempDir(prefix = 'rlaifv-test-'): string {
+  return mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** The committed test split's yes/no questions. */
+export function testQuestions(): { image: string; question: string; answer: 'yes' | 'no'; form: string }[] {
+  return readFileSync(path.join(TEST, 'questions.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
+}
