@@ -1,0 +1,62 @@
+// The config: defaults reproduce the method, the committed example equals the embedded default, errors name fields.
+import { describe, expect, test } from 'vitest';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { ConfigError, loadConfig, configHash, PACKAGE_ROOT } from '../../src/config/load.js';
+import { tempDir } from '../helpers/paths.js';
+
+describe('config', () => {
+  test('the defaults are the method: 10 samples, T 0.7, diff 1, 2 pairs per prompt, length balance on', () => {
+    const { config } = loadConfig(undefined);
+    expect(config.generate).toMatchObject({ samples: 10, temperature: 0.7, top_p: 1, max_new_tokens: 512 });
+    expect(config.pair).toEqual({ strategy: 'rlaifv', diff: 1, max_pairs: 2, length_balance: true });
+    expect(config.score).toEqual({ accept_rule: 'scripts', method: 'rejc' });
+    expect(config.label.suffix).toBe(' Please answer yes or no.');
+  });
+
+  test('the committed example config is the embedded default', () => {
+    const a = loadConfig(path.join(PACKAGE_ROOT, 'rlaifv.example.json')).config;
+    const b = loadConfig(undefined).config;
+    expect(configHash(a)).toBe(configHash(b));
+    expect(a.prompts).toBe(b.prompts);
+  });
+
+  test('paths in a file resolve against the file; flags against the working directory', () => {
+    const dir = tempDir();
+    const f = path.join(dir, 'c.json');
+    writeFileSync(f, JSON.stringify({ prompts: 'p.jsonl', db: 'x.sqlite', generate: { backend: { type: 'local', model: 'm' } } }));
+    const { config } = loadConfig(f, {}, '/somewhere');
+    expect(config.prompts).toBe(path.join(dir, 'p.jsonl'));
+    expect(config.db).toBe(path.join(dir, 'x.sqlite'));
+    expect(config.generate.backend).toEqual({ type: 'local', model: path.join(dir, 'm') });
+    expect(loadConfig(f, { db: 'y.sqlite', samples: 4, seed: 9 }, '/w').config).toMatchObject({ db: '/w/y.sqlite', seed: 9 });
+  });
+
+  test.each([
+    [{ seed: -1 }, /field seed/],
+    [{ generate: { temperature: 'hot' } }, /field generate\.temperature/],
+    [{ score: { accept_rule: 'maybe' } }, /field score\.accept_rule.*scripts.*paper/s],
+    [{ label: { backend: { type: 'gpu' } } }, /field label\.backend\.type/],
+    [{ pair: { max_pairs: 1.5 } }, /field pair\.max_pairs/],
+    [{ extra: 1 }, /unknown key "extra" in \(top level\) \(allowed: prompts, db, seed/],
+  ])('%j is refused with the field named', (raw, re) => {
+    const f = path.join(tempDir(), 'c.json');
+    writeFileSync(f, JSON.stringify(raw));
+    expect(() => loadConfig(f)).toThrow(ConfigError);
+    expect(() => loadConfig(f)).toThrow(re);
+  });
+
+  test('a config that is not JSON, or missing, is named', () => {
+    const f = path.join(tempDir(), 'c.json');
+    writeFileSync(f, '{ "seed": 1, }');
+    expect(() => loadConfig(f)).toThrow(new RegExp(`Config ${f} is not valid JSON`));
+    expect(() => loadConfig('/no/such.json')).toThrow(/Cannot read config \/no\/such\.json: ENOENT/);
+  });
+
+  test('the config hash ignores where files live and how many workers run', () => {
+    const a = loadConfig(undefined, { workers: 1, db: '/a.sqlite' }).config;
+    const b = loadConfig(undefined, { workers: 2, db: '/b.sqlite' }).config;
+    expect(configHash(a)).toBe(configHash(b));
+    expect(configHash(loadConfig(undefined, { seed: 3 }).config)).not.toBe(configHash(a));
+  });
+});
