@@ -11,7 +11,7 @@ export async function runPair(ctx: StageContext): Promise<StageResult> {
   const { strategy: name, diff, max_pairs, length_balance } = ctx.config.pair;
   const strategy = getPairStrategy(name);
   const method = ctx.round.score_method;
-  const pending = pendingPairings(ctx.db, ctx.round.id, method);
+  const pending = pendingPairings(ctx.db, ctx.round.id, method, ctx.config.generate.samples);
   ctx.progress.start('pair', pending.size);
   let items = 0;
   for (const [promptId, cands] of pending) {

@@ -14,18 +14,27 @@ export interface ScoredCandidate {
   rej_p: number | null;
 }
 
-/** Prompts of a round not paired yet by `method`, each with its scored answers (ordered by prompt, then id). */
-export function pendingPairings(db: Db, roundId: number, method: string): Map<string, ScoredCandidate[]> {
+/**
+ * Prompts of a round ready for pairing by `method` and not paired yet, each with its scored answers (ordered by
+ * prompt, then id). Ready: all `samples` answers are in (or failed for good) and every answer is scored.
+ */
+export function pendingPairings(db: Db, roundId: number, method: string, samples: number): Map<string, ScoredCandidate[]> {
   const rows = stmt(
     db,
-    `SELECT c.id, c.prompt_id, c.text, c.words, s.n_claims, s.n_judged, s.rej_c, s.rej_p
-     FROM round_prompts rp
-     LEFT JOIN pairings pg ON pg.round_id = rp.round_id AND pg.prompt_id = rp.prompt_id AND pg.method = ?
-     JOIN candidates c ON c.round_id = rp.round_id AND c.prompt_id = rp.prompt_id
+    `WITH ready AS (
+       SELECT rp.prompt_id, rp.ordinal FROM round_prompts rp
+       LEFT JOIN pairings pg ON pg.round_id = rp.round_id AND pg.prompt_id = rp.prompt_id AND pg.method = ?
+       WHERE rp.round_id = ? AND pg.prompt_id IS NULL
+         AND (SELECT COUNT(*) FROM candidates c JOIN scores s ON s.candidate_id = c.id
+              WHERE c.round_id = rp.round_id AND c.prompt_id = rp.prompt_id)
+           + (SELECT COUNT(*) FROM failures f WHERE f.round_id = rp.round_id AND f.stage = 'generate'
+              AND f.item LIKE rp.prompt_id || '#%') >= ?
+     )
+     SELECT c.id, c.prompt_id, c.text, c.words, s.n_claims, s.n_judged, s.rej_c, s.rej_p
+     FROM ready JOIN candidates c ON c.round_id = ? AND c.prompt_id = ready.prompt_id
      JOIN scores s ON s.candidate_id = c.id
-     WHERE rp.round_id = ? AND pg.prompt_id IS NULL
-     ORDER BY rp.ordinal, c.id`,
-  ).all(method, roundId) as ScoredCandidate[];
+     ORDER BY ready.ordinal, c.id`,
+  ).all(method, roundId, samples, roundId) as ScoredCandidate[];
   const out = new Map<string, ScoredCandidate[]>();
   for (const r of rows) {
     let l = out.get(r.prompt_id);

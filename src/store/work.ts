@@ -158,8 +158,13 @@ export function pendingScores(
      LEFT JOIN claims cl ON cl.candidate_id = c.id
      LEFT JOIN labels l ON l.question_id = cl.question_id AND l.labeler = ?
      WHERE c.round_id = ? AND s.candidate_id IS NULL
+       -- ready only when every claim has this labeler's answer or a recorded label failure
+       AND NOT EXISTS (
+         SELECT 1 FROM claims c2 LEFT JOIN labels l2 ON l2.question_id = c2.question_id AND l2.labeler = ?
+         LEFT JOIN failures f2 ON f2.round_id = c.round_id AND f2.stage = 'label' AND f2.item = c2.question_id
+         WHERE c2.candidate_id = c.id AND l2.question_id IS NULL AND f2.id IS NULL)
      ORDER BY c.id, cl.idx`,
-  ).all(labeler, roundId) as { candidate_id: string; n_claims: number; p_yes: number | null; p_no: number | null; idx: number | null }[];
+  ).all(labeler, roundId, labeler) as { candidate_id: string; n_claims: number; p_yes: number | null; p_no: number | null; idx: number | null }[];
   const out: { candidate_id: string; n_claims: number; probs: { p_yes: number | null; p_no: number | null }[] }[] = [];
   for (const r of rows) {
     let last = out.at(-1);

@@ -95,15 +95,18 @@ export class LlavaModel {
     const rng = seededRng(s.seed);
     const inputs = await this.inputs(image, question);
     const promptTokens = inputs.input_ids!.dims[1]!;
+    // Never past the decoder's context: the answer then ends with finish reason "length".
+    const budget = Math.min(s.maxNewTokens, this.info.maxPositions - promptTokens);
+    if (budget <= 0) throw new Error(`prompt is ${promptTokens} tokens, the model's context is ${this.info.maxPositions}`);
     let out = await this.model.forward(inputs);
     const ids: number[] = [];
-    for (let step = 0; step < s.maxNewTokens; step++) {
+    for (let step = 0; step < budget; step++) {
       const tok = sampleToken(lastRow(out.logits), s, rng);
       if (tok === this.info.eosTokenId) {
         return { text: this.decode(ids), tokenIds: ids, promptTokens, finishReason: 'stop' };
       }
       ids.push(tok);
-      if (step + 1 === s.maxNewTokens) break;
+      if (step + 1 === budget) break;
       const total = promptTokens + ids.length;
       out = await this.model.forward({
         input_ids: new Tensor('int64', BigInt64Array.of(BigInt(tok)), [1, 1]),

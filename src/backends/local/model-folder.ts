@@ -26,6 +26,8 @@ export interface LlavaFolderInfo {
   headDim: number;
   hiddenSize: number;
   eosTokenId: number;
+  /** The longest sequence (prompt + answer) the decoder was built for. */
+  maxPositions: number;
 }
 
 /** Validates a LLaVA model folder and reads its shape; throws an Error naming the folder and the missing or bad file. */
@@ -65,5 +67,6 @@ export function inspectLlavaFolder(dir: string): LlavaFolderInfo {
     headDim: need(t.head_dim ?? hidden / heads, 'text_config.head_dim'),
     hiddenSize: hidden,
     eosTokenId: need(t.eos_token_id ?? cfg.eos_token_id, 'eos_token_id'),
+    maxPositions: need(t.max_position_embeddings ?? 4096, 'text_config.max_position_embeddings'),
   };
 }
