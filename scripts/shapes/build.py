@@ -41,8 +41,8 @@ SPLITS = {"dev": (1001, 200), "test": (1002, 500)}
 KIND_WEIGHTS = [0.4, 0.15, 0.15, 0.15, 0.15]  # detailed descriptions dominate, as in RLAIF-V's data
 QUESTIONS_PER_TEST_IMAGE = 4
 
-LABELER = dict(hidden=128, layers=3, heads=4, ffn=512, pool=24000, per_image=10, steps=3000, bs=128, group=4, lr=3e-3, seed=2001)
-POLICY = dict(hidden=128, layers=3, heads=4, ffn=512, pool=24000, per_image=6, steps=1600, bs=64, group=2, lr=2e-3, seed=3001,
+LABELER = dict(hidden=128, layers=3, heads=4, ffn=512, pool=24000, per_image=10, describe=1, concepts=True, steps=2200, bs=128, group=4, lr=3e-3, seed=2001)
+POLICY = dict(hidden=128, layers=3, heads=4, ffn=512, pool=24000, per_image=6, concepts=True, steps=1300, bs=64, group=2, lr=3e-3, seed=3001,
               noise=0.15)
 
 
@@ -129,13 +129,16 @@ def train_model(name: str, hp: dict, tok: Tokenizer) -> TinyLlava:
     t0 = time.time()
     imgs, objs = T.render_pool(hp["pool"], hp["seed"])
     if name == "labeler":
-        ex = T.labeler_examples(tok, objs, hp["per_image"], hp["seed"] + 1)
+        ex = T.labeler_examples(tok, objs, hp["per_image"], hp["seed"] + 1, describe=hp["describe"])
     else:
         ex = T.policy_examples(tok, objs, hp["per_image"], hp["seed"] + 1, hp["noise"])
     pix = T.to_pixels(imgs)
     cells = torch.from_numpy(np.stack([T.cell_labels(o) for o in objs]))
     log(f"{name}: {len(objs)} images, {len(ex)} examples ({time.time() - t0:.0f}s)")
     m = TinyLlava(len(tok), hidden=hp["hidden"], layers=hp["layers"], heads=hp["heads"], ffn=hp["ffn"])
+    if hp.get("concepts"):
+        ids = lambda words: [tok.stoi[x] for x in words]
+        m.use_concepts(ids(w.SHAPES), ids(w.COLOR_NAMES), ids(w.SIZES), [ids(p.split(" ")) if " " in p else ids([p, p]) for p in w.POSITIONS])
     probe = None
     if name == "labeler":
         # Held-out progress check: 512 balanced questions on fresh images (not the test split).

@@ -29,8 +29,9 @@ class VisionTower(nn.Module):
         )
         self.flat = nn.Linear(c * 9, c)
         self.pos = nn.Parameter(torch.zeros(1, IMAGE_TOKENS, c))
-        # Training-only probe: each cell token predicts its cell's shape, colour and size (not exported).
+        # Probe: each cell token predicts its cell's shape, colour and size (trained with an auxiliary loss).
         self.aux = nn.Linear(c, 5 + 7 + 3)
+        self.concepts = None  # set by TinyLlava when the concept bottleneck is on
         # LLaVA-1.5's projector: Linear -> GELU -> Linear.
         self.proj = nn.Sequential(nn.GELU(), nn.Linear(c, hidden), nn.GELU(), nn.Linear(hidden, hidden))
 
@@ -41,7 +42,34 @@ class VisionTower(nn.Module):
         x = self.convs(x).reshape(b, 9, -1)
         x = self.flat(x)
         self.last_cells = x
-        return self.proj(x + self.pos)
+        out = self.proj(x + self.pos)
+        if self.concepts is not None:
+            out = out + self.concepts(self.aux(x))
+        return out
+
+
+class Concepts(nn.Module):
+    """Concept bottleneck: the probe's soft prediction of a cell, written in the decoder's own word embeddings
+    ("red", "circle", "large") plus the cell's position words ("top", "left"), so that matching a question's words
+    against the image is close to a dot product for the decoder."""
+
+    def __init__(self, embed: nn.Embedding, shape_ids, color_ids, size_ids, cell_word_ids):
+        super().__init__()
+        self.embed = embed
+        self.register_buffer("shape_ids", torch.tensor(shape_ids))
+        self.register_buffer("color_ids", torch.tensor(color_ids))
+        self.register_buffer("size_ids", torch.tensor(size_ids))
+        self.register_buffer("cell_ids", torch.tensor(cell_word_ids))   # [9, 2]
+        hidden = embed.weight.shape[1]
+        self.empty = nn.Parameter(torch.zeros(3, hidden))  # "no shape", "no colour", "no size"
+
+    def forward(self, logits):
+        e = self.embed.weight
+        table = lambda ids, k: torch.cat([self.empty[k:k + 1], e[ids]], 0)
+        c = (logits[..., :5].softmax(-1) @ table(self.shape_ids, 0)
+             + logits[..., 5:12].softmax(-1) @ table(self.color_ids, 1)
+             + logits[..., 12:].softmax(-1) @ table(self.size_ids, 2))
+        return c + e[self.cell_ids].sum(1)
 
 
 class Block(nn.Module):
@@ -78,6 +106,10 @@ class Decoder(nn.Module):
         self.blocks = nn.ModuleList(Block(hidden, heads, ffn) for _ in range(layers))
         self.ln = nn.LayerNorm(hidden)
         self.head = nn.Linear(hidden, vocab, bias=False)
+        # GPT-2's init: with nn.Embedding's default N(0, 1) the word and position embeddings (norm ~11) drown the
+        # projected image features (norm ~1) and the decoder takes thousands of steps to learn to look at the image.
+        nn.init.normal_(self.embed.weight, std=0.02)
+        nn.init.normal_(self.pos.weight, std=0.02)
 
     def forward(self, inputs_embeds, attention_mask, position_ids, past=None):
         """past: list of (k, v) per layer or None. Returns logits and the new (k, v) per layer."""
@@ -104,6 +136,9 @@ class TinyLlava(nn.Module):
                         vision_width=vision_width)
         self.vision = VisionTower(hidden, vision_width)
         self.decoder = Decoder(vocab, hidden, layers, heads, ffn, max_pos)
+
+    def use_concepts(self, shape_ids, color_ids, size_ids, cell_word_ids) -> None:
+        self.vision.concepts = Concepts(self.decoder.embed, shape_ids, color_ids, size_ids, cell_word_ids)
 
     def merged_embeds(self, pixel_values, input_ids, image_token_id):
         """Token embeddings with the image features written over the <image> positions (as transformers.js does)."""
