@@ -41,7 +41,7 @@ SPLITS = {"dev": (1001, 200), "test": (1002, 500)}
 KIND_WEIGHTS = [0.4, 0.15, 0.15, 0.15, 0.15]  # detailed descriptions dominate, as in RLAIF-V's data
 QUESTIONS_PER_TEST_IMAGE = 4
 
-LABELER = dict(hidden=128, layers=3, heads=4, ffn=512, pool=24000, per_image=10, describe=1, concepts=True, steps=2200, bs=128, group=4, lr=3e-3, seed=2001)
+LABELER = dict(hidden=128, layers=3, heads=4, ffn=512, pool=24000, per_image=10, describe=0, warmup_steps=400, stage2_steps=1400, concepts=True, steps=3000, bs=128, group=4, lr=3e-3, seed=2001)
 POLICY = dict(hidden=128, layers=3, heads=4, ffn=512, pool=24000, per_image=6, concepts=True, steps=1300, bs=64, group=2, lr=3e-3, seed=3001,
               noise=0.15)
 
@@ -151,8 +151,14 @@ def train_model(name: str, hp: dict, tok: Tokenizer) -> TinyLlava:
         def probe(model):
             p = T.yes_no_probs(model, tok, ppix, pq)
             return f"held-out acc {((p[:, 0] > p[:, 1]) == ptruth).mean():.3f}"
+    warmup = []
+    if hp.get("warmup_steps"):  # phase 1: one-attribute existence questions
+        warmup.append((T.simple_examples(tok, objs, hp["per_image"], hp["seed"] + 3), hp["warmup_steps"]))
+    if hp.get("stage2_steps"):  # phase 2: existence and questions about one object; then everything
+        warmup.append((T.labeler_examples(tok, objs, hp["per_image"], hp["seed"] + 4, describe=0,
+                                          forms={"exists", "attribute", "position"}), hp["stage2_steps"]))
     T.train(m, ex, pix, hp["steps"], hp["bs"], hp["lr"], hp["seed"] + 2, cells, hp["per_image"], hp["group"], log=log,
-            probe=probe)
+            probe=probe, warmup=warmup)
     log(f"{name}: trained in {time.time() - t0:.0f}s")
     return m
 

@@ -57,7 +57,7 @@ def encode_example(tok: Tokenizer, question: str, answer: str) -> tuple[list[int
     return p + a, len(p)
 
 
-def labeler_examples(tok, objs, per_image: int, seed: int, describe: int = 2):
+def labeler_examples(tok, objs, per_image: int, seed: int, describe: int = 2, forms=None):
     """Per image: `describe` truthful answers to instructions (dense grounding signal, as LLaVA mixes captions
     into its data) and per_image - describe balanced yes/no questions."""
     rng = np.random.default_rng(seed)
@@ -70,11 +70,35 @@ def labeler_examples(tok, objs, per_image: int, seed: int, describe: int = 2):
             out.append((i, ids, start))
         for j in range(per_image - describe):
             want = (j % 2 == 0)
-            for _ in range(50):  # balance yes and no
-                q, ans, _form = w.make_question(o, rng)
-                if ans == want:
+            for _ in range(200):  # balance yes and no (and keep only the curriculum stage's forms)
+                q, ans, form = w.make_question(o, rng)
+                if ans == want and (forms is None or form.split("_not")[0] in forms):
                     break
             ids, start = encode_example(tok, q + " Please answer yes or no.", "Yes." if ans else "No.")
+            out.append((i, ids, start))
+    return out
+
+
+def simple_examples(tok, objs, per_image: int, seed: int):
+    """Curriculum warm-up: one-attribute existence questions ("Is there a red shape?", "Is there a star?",
+    "Is there a shape in the top left?"), balanced. A small decoder learns to look cells up on these within a few
+    hundred steps, while on the full mix of forms it stays at chance for thousands."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for i, o in enumerate(objs):
+        for j in range(per_image):
+            want = j % 2 == 0
+            for _ in range(50):
+                attr = ["shape", "color", "size", "position"][int(rng.integers(4))]
+                pool = {"shape": w.SHAPES, "color": w.COLOR_NAMES, "size": w.SIZES, "position": w.POSITIONS}[attr]
+                v = pool[int(rng.integers(len(pool)))]
+                ans = w.count(o, **{attr: v}) > 0
+                if ans == want:
+                    break
+            d = {attr: v}
+            p = w.np_phrase(d)
+            q = f"Is there {w.article(p)} {p}? Please answer yes or no."
+            ids, start = encode_example(tok, q, "Yes." if ans else "No.")
             out.append((i, ids, start))
     return out
 
@@ -107,7 +131,7 @@ def batch(examples, idx, pixels):
 
 
 def train(model: TinyLlava, examples, pixels: torch.Tensor, steps: int, bs: int, lr: float, seed: int,
-          cells: torch.Tensor, per_image: int, group: int, log=print, probe=None) -> None:
+          cells: torch.Tensor, per_image: int, group: int, log=print, probe=None, warmup=None) -> None:
     """AdamW with warmup and cosine decay. Each batch holds bs/group images with `group` examples each, so the
     vision tower runs once per image (examples are stored image by image, per_image each)."""
     g = np.random.default_rng(seed)
@@ -123,7 +147,13 @@ def train(model: TinyLlava, examples, pixels: torch.Tensor, steps: int, bs: int,
             pg["lr"] = lr * max(f, 0.02)
         ims = g.choice(n_images, size=bs // group, replace=False)
         idx = (ims[:, None] * per_image + np.stack([g.choice(per_image, size=group, replace=False) for _ in ims])).reshape(-1)
-        _img, ids, mask, lmask = batch(examples, idx, pixels)
+        exs = examples
+        # Curriculum: earlier phases use simpler questions, in the same layout (per_image examples per image).
+        for phase_examples, until in (warmup or []):
+            if step < until:
+                exs = phase_examples
+                break
+        _img, ids, mask, lmask = batch(exs, idx, pixels)
         logits = model.forward_train(pixels[torch.from_numpy(ims)], ids, mask, IMAGE_START, repeat=group)
         tgt = ids[:, 1:]
         sel = lmask[:, 1:]
