@@ -2,7 +2,7 @@
 """Rebuilds the shapes world's data splits and both tiny models from nothing, deterministically.
 
     sudo apt-get install -y python3-torch python3-onnx python3-pil python3-numpy libopenblas0-pthread
-    python3 scripts/shapes/build.py            # everything (about 25 minutes on 2 cores)
+    python3 scripts/shapes/build.py            # everything (about 36 minutes on 2 cores: labeler 24, policy 12)
     python3 scripts/shapes/build.py --only data
 
 A build tool only: users, tests and CI use the committed outputs and never need Python.

@@ -54,7 +54,7 @@ describe('a demo round on 10 prompts', () => {
       expect(r.n_rejected).toBe(r.recount);
       if (r.n_claims === 0) expect(r.rej_c).toBeNull();
       else {
-        expect(r.rej_c).toBe(-r.n_rejected);
+        expect(r.rej_c! + r.n_rejected).toBe(0); // REJ-C = −n_rej (stored as +0 for a clean answer)
         expect(r.rej_p).toBeCloseTo(r.n_rejected / r.n_claims, 12);
       }
     }
