@@ -1,0 +1,22 @@
+// rlaifv's library API. The CLI is built on these; nothing here imports from cli/.
+export { loadConfig, configHash, ConfigError, PACKAGE_ROOT, type LoadedConfig, type ConfigOverrides } from './config/load.js';
+export { configSchema, type Config, type ModelBackend } from './config/schema.js';
+export { readPrompts, type InputPrompt, type InputProblem } from './input/prompts.js';
+export {
+  STAGES,
+  createBackends,
+  ingestPrompts,
+  runStages,
+  selectRound,
+  InputError,
+  type Backends,
+  type RoundChoice,
+  type StageName,
+} from './round.js';
+export { silentProgress, type Progress, type StageResult } from './stages/context.js';
+export { openDb, roundStats, latestRound, getRound, type Db, type RoundRow, type RoundStats } from './store/index.js';
+export type { Generator, Divider, Labeler, GenerateRequest, GenerateResult, LabelResult, DivideOutput } from './backends/types.js';
+export { LlavaModel, readImage } from './backends/local/llava.js';
+export { divideRules, claimToQuestion } from './divide/rules.js';
+export * as feedback from './feedback/index.js';
+export * as shapes from './shapes/index.js';
