@@ -51,11 +51,22 @@ export function yesNoFromLogits(
   const pYes = ids.yes.reduce((a, i) => a + p(i), 0);
   const pNo = ids.no.reduce((a, i) => a + p(i), 0);
   const top: TopToken[] = [];
-  if (vocabText && topK > 0) {
-    const order = Array.from({ length: logits.length }, (_, i) => i)
-      .sort((a, b) => logits[b]! - logits[a]!)
-      .slice(0, topK);
-    for (const i of order) top.push({ token: vocabText(i), p: p(i) });
-  }
+  if (vocabText && topK > 0) for (const i of topIndices(logits, topK)) top.push({ token: vocabText(i), p: p(i) });
   return { pYes, pNo, top };
+}
+
+/** Indices of the k largest values, largest first (ties: lower index first); one pass, no sort of the vocabulary. */
+export function topIndices(values: ArrayLike<number>, k: number): number[] {
+  const best: number[] = [];
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    if (best.length === k && v <= values[best[k - 1]!]!) continue;
+    let j = best.length < k ? best.length : k - 1;
+    while (j > 0 && values[best[j - 1]!]! < v) {
+      if (j < k) best[j] = best[j - 1]!;
+      j--;
+    }
+    best[j] = i;
+  }
+  return best;
 }
