@@ -7,9 +7,11 @@ export {
   createBackends,
   ingestPrompts,
   runStages,
+  runRound,
   selectRound,
   InputError,
   type Backends,
+  type RoundRun,
   type RoundChoice,
   type StageName,
 } from './round.js';

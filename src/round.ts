@@ -11,6 +11,7 @@ import {
   putImage,
   putPrompt,
   recordStageRun,
+  openDb,
   type Db,
   type RoundRow,
 } from './store/index.js';
@@ -178,4 +179,41 @@ export async function runStages(
   }
   if (stages.includes('pair')) finishRound(db, round.id, 'done');
   return results;
+}
+
+/** What a round run did. */
+export interface RoundRun {
+  round: RoundRow;
+  ingest: { prompts: number; problems: number };
+  ingestSeconds: number;
+  results: StageResult[];
+}
+
+/**
+ * Opens the store and backends, picks the round, ingests the prompts and runs the stages, then closes everything.
+ * @example await runRound(loadConfig(undefined).config, { choice: 'next', stages: STAGES })
+ */
+export async function runRound(
+  config: Config,
+  opts: { choice: RoundChoice; stages: readonly StageName[]; limit?: number; progress?: Progress },
+): Promise<RoundRun> {
+  const progress = opts.progress ?? silentProgress;
+  const backends = createBackends(config);
+  const db = openDb(config.db);
+  try {
+    const round = selectRound(db, config, opts.choice, {
+      policy: backends.generator.id,
+      labeler: backends.labeler.id,
+      divider: backends.divider.id,
+    });
+    progress.log(`round ${round.id} in ${config.db} (${backends.pool.size.workers} workers × ${backends.pool.size.threadsPerWorker} threads)`);
+    const t0 = performance.now();
+    const ingest = await ingestPrompts(db, round, config, { ...(opts.limit ? { limit: opts.limit } : {}), progress });
+    const ingestSeconds = (performance.now() - t0) / 1000;
+    const results = await runStages(db, round, config, backends, opts.stages, progress);
+    return { round: getRound(db, round.id)!, ingest, ingestSeconds, results };
+  } finally {
+    db.close();
+    await backends.close();
+  }
 }

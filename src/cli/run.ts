@@ -1,7 +1,7 @@
 // `rlaifv run` and the per-stage commands: parse flags, call the library, render a summary.
 import type { Command } from 'commander';
 import { openDb, roundStats } from '../store/index.js';
-import { createBackends, ingestPrompts, runStages, selectRound, STAGES, type StageName } from '../round.js';
+import { runRound, STAGES, type StageName } from '../round.js';
 import { configFromFlags, positiveInt, roundArg, withCommonFlags, type CommonFlags } from './common.js';
 import { terminalProgress } from './progress.js';
 import type { StageResult } from '../stages/context.js';
@@ -9,23 +9,12 @@ import type { StageResult } from '../stages/context.js';
 async function execute(stages: readonly StageName[], f: CommonFlags, defaultRound: 'latest' | 'next'): Promise<void> {
   const { config } = configFromFlags(f);
   const progress = terminalProgress(f.quiet);
-  const backends = createBackends(config);
-  const db = openDb(config.db);
+  const run = await runRound(config, { choice: f.round ?? defaultRound, stages, ...(f.limit ? { limit: f.limit } : {}), progress });
+  const db = openDb(config.db, { readonly: true });
   try {
-    const round = selectRound(db, config, f.round ?? defaultRound, {
-      policy: backends.generator.id,
-      labeler: backends.labeler.id,
-      divider: backends.divider.id,
-    });
-    progress.log(`round ${round.id} in ${config.db} (${backends.pool.size.workers} workers × ${backends.pool.size.threadsPerWorker} threads)`);
-    const t0 = performance.now();
-    const ingest = await ingestPrompts(db, round, config, { ...(f.limit ? { limit: f.limit } : {}), progress });
-    const ingestSeconds = (performance.now() - t0) / 1000;
-    const results = await runStages(db, round, config, backends, stages, progress);
-    printSummary(roundStats(db, round.id), ingest, ingestSeconds, results, f.quiet);
+    printSummary(roundStats(db, run.round.id), run.ingest, run.ingestSeconds, run.results, f.quiet);
   } finally {
     db.close();
-    await backends.close();
   }
 }
 

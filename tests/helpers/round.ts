@@ -3,7 +3,7 @@ import path from 'node:path';
 import { loadConfig, type ConfigOverrides } from '../../src/config/load.js';
 import type { Config } from '../../src/config/schema.js';
 import { openDb, type Db, type RoundRow } from '../../src/store/index.js';
-import { createBackends, ingestPrompts, runStages, selectRound, STAGES } from '../../src/round.js';
+import { runRound, STAGES } from '../../src/round.js';
 import { tempDir } from './paths.js';
 
 /** Runs a whole round of the embedded default config on the first `limit` dev prompts into a new database. */
@@ -13,18 +13,6 @@ export async function runDemoRound(
   const file = opts.dbFile ?? path.join(tempDir(), 'round.sqlite');
   const { config } = loadConfig(undefined, { db: file, seed: opts.seed ?? 0, workers: 2, ...opts.overrides });
   opts.edit?.(config);
-  const backends = createBackends(config);
-  const db = openDb(config.db);
-  try {
-    const round = selectRound(db, config, 'latest', {
-      policy: backends.generator.id,
-      labeler: backends.labeler.id,
-      divider: backends.divider.id,
-    });
-    await ingestPrompts(db, round, config, { limit: opts.limit });
-    await runStages(db, round, config, backends, STAGES);
-    return { db, round, config, file };
-  } finally {
-    await backends.close();
-  }
+  const { round } = await runRound(config, { choice: 'latest', stages: STAGES, limit: opts.limit });
+  return { db: openDb(file), round, config, file };
 }
