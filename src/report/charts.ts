@@ -1,0 +1,187 @@
+// The report's charts as Chart.js configurations: plain JSON (no callbacks), so they travel inside the page as data.
+import type { ChartConfiguration } from 'chart.js';
+import { FAILURE_STAGES, type ReportData } from './data.js';
+
+/** One chart of the report: where it goes, its title and its Chart.js configuration. */
+export interface ReportChart {
+  id: string;
+  section: 'counts' | 'scores' | 'labels' | 'pairs' | 'claims';
+  title: string;
+  /** What the chart counts, for readers and screen readers. */
+  note: string;
+  config: ChartConfiguration<'bar'>;
+  /** Taller box for charts with many category rows. */
+  tall?: boolean;
+  /** The whole width of the page (long category labels). */
+  wide?: boolean;
+}
+
+const COLORS = { blue: '#4e79a7', orange: '#f28e2b', red: '#e15759', green: '#59a14f', grey: '#9c9c9c', teal: '#76b7b2' };
+
+interface BarSeries {
+  label: string;
+  data: number[];
+  color: string;
+  stack?: string;
+}
+
+function bar(
+  labels: string[],
+  series: BarSeries[],
+  axes: { x: string; y: string },
+  opts: { horizontal?: boolean; stacked?: boolean; max?: number } = {},
+): ChartConfiguration<'bar'> {
+  const [cat, val] = opts.horizontal ? (['y', 'x'] as const) : (['x', 'y'] as const);
+  const valueAxis = { beginAtZero: true, stacked: !!opts.stacked, title: { display: true, text: opts.horizontal ? axes.x : axes.y }, ...(opts.max !== undefined ? { max: opts.max } : {}) };
+  const catAxis = { stacked: !!opts.stacked, title: { display: true, text: opts.horizontal ? axes.y : axes.x } };
+  return {
+    type: 'bar',
+    data: {
+      labels,
+      datasets: series.map((s) => ({ label: s.label, data: s.data, backgroundColor: s.color, ...(s.stack ? { stack: s.stack } : {}) })),
+    },
+    options: {
+      indexAxis: cat,
+      animation: false,
+      responsive: true,
+      maintainAspectRatio: false,
+      plugins: { legend: { display: series.length > 1 } },
+      scales: { [cat]: catAxis, [val]: valueAxis },
+    },
+  };
+}
+
+const round1 = (x: number | null) => (x === null ? 0 : Math.round(x * 10) / 10);
+const short = (s: string, n = 60) => (s.length > n ? s.slice(0, n - 1) + '…' : s);
+
+/** Every chart of the report, in page order. */
+export function reportCharts(d: ReportData): ReportChart[] {
+  const c = d.counts;
+  const rule = d.round.accept_rule;
+  const failureStages = [...FAILURE_STAGES];
+  for (const f of d.failures) if (!failureStages.includes(f.stage)) failureStages.push(f.stage);
+  const lengthBins = (which: 'before' | 'after'): BarSeries[] => [
+    { label: 'chosen', data: d.lengths[`${which}_chosen`], color: COLORS.green },
+    { label: 'rejected', data: d.lengths[`${which}_rejected`], color: COLORS.red },
+  ];
+  const top = d.top_rejected.slice(0, 15);
+  return [
+    {
+      id: 'counts',
+      section: 'counts',
+      title: 'Counts',
+      note: 'rows of each stage of the round',
+      tall: true,
+      config: bar(
+        ['prompts', 'answers', 'divided answers', 'claims', 'distinct questions', 'judged claims', 'rejected claims', 'scored answers', 'pairs', 'pairs after balance', 'failures'],
+        [{ label: 'rows', color: COLORS.blue, data: [c.prompts, c.answers, c.divided, c.claims, c.questions, c.judged_claims, c.rejected_claims, c.scored_answers, c.pairs, c.pairs_after_balance, c.failures] }],
+        { x: 'rows', y: '' },
+        { horizontal: true },
+      ),
+    },
+    {
+      id: 'failures',
+      section: 'counts',
+      title: 'Failures by stage',
+      note: 'failed items recorded per stage',
+      config: bar(
+        failureStages,
+        [{ label: 'failures', color: COLORS.red, data: failureStages.map((s) => d.failures.find((f) => f.stage === s)?.count ?? 0) }],
+        { x: 'stage', y: 'failed items' },
+      ),
+    },
+    {
+      id: 'rejc',
+      section: 'scores',
+      title: 'REJ-C: rejected claims per answer',
+      note: 'answers with at least one claim, by number of rejected claims (REJ-C = −number)',
+      config: bar(d.rejc.labels, [{ label: 'answers', color: COLORS.blue, data: d.rejc.counts }], { x: 'rejected claims', y: 'answers' }),
+    },
+    {
+      id: 'rejp',
+      section: 'scores',
+      title: 'REJ-P: share of rejected claims per answer',
+      note: 'answers with at least one claim, by rejected share (the last bin includes 100%)',
+      config: bar(d.rejp.labels, [{ label: 'answers', color: COLORS.orange, data: d.rejp.counts }], { x: 'rejected share', y: 'answers' }),
+    },
+    {
+      id: 'claims',
+      section: 'scores',
+      title: 'Claims per answer',
+      note: 'divided answers by number of claims',
+      config: bar(d.claims_per_answer.labels, [{ label: 'answers', color: COLORS.teal, data: d.claims_per_answer.counts }], { x: 'claims', y: 'answers' }),
+    },
+    {
+      id: 'pyes',
+      section: 'labels',
+      title: 'p(yes) per question',
+      note: `distinct labeled questions by the labeler's p(yes), coloured by the round's verdict (accept rule "${rule}")`,
+      config: bar(
+        d.p_yes.labels,
+        [
+          { label: 'accepted', color: COLORS.green, data: d.p_yes.accepted, stack: 'v' },
+          { label: 'rejected', color: COLORS.red, data: d.p_yes.rejected, stack: 'v' },
+        ],
+        { x: 'p(yes)', y: 'questions' },
+        { stacked: true },
+      ),
+    },
+    {
+      id: 'kinds',
+      section: 'labels',
+      title: 'Rejection rate by instruction kind',
+      note: 'rejected share of judged claims, by the prompt\'s meta.kind ("other" when it has none)',
+      config: bar(
+        d.kinds.map((k) => `${k.kind} (${k.judged})`),
+        [{ label: 'rejected %', color: COLORS.red, data: d.kinds.map((k) => round1(k.rate === null ? null : k.rate * 100)) }],
+        { x: 'instruction kind (judged claims)', y: 'rejected claims, %' },
+        { max: 100 },
+      ),
+    },
+    {
+      id: 'length-means',
+      section: 'pairs',
+      title: 'Mean length of chosen vs rejected answers',
+      note: 'mean words of the pairs before and after length balance',
+      config: bar(
+        [`before balance (${d.lengths.before.n} pairs)`, `after balance (${d.lengths.after.n} pairs)`],
+        [
+          { label: 'chosen', color: COLORS.green, data: [round1(d.lengths.before.avgChosen), round1(d.lengths.after.avgChosen)] },
+          { label: 'rejected', color: COLORS.red, data: [round1(d.lengths.before.avgRejected), round1(d.lengths.after.avgRejected)] },
+        ],
+        { x: '', y: 'mean words' },
+      ),
+    },
+    {
+      id: 'lengths-before',
+      section: 'pairs',
+      title: 'Pair lengths before balance',
+      note: 'chosen and rejected answers of every pair, by words',
+      config: bar(d.lengths.labels, lengthBins('before'), { x: 'words', y: 'answers' }),
+    },
+    {
+      id: 'lengths-after',
+      section: 'pairs',
+      title: 'Pair lengths after balance',
+      note: 'chosen and rejected answers of the pairs length balance kept, by words',
+      config: bar(d.lengths.labels, lengthBins('after'), { x: 'words', y: 'answers' }),
+    },
+    {
+      id: 'top-rejected',
+      section: 'claims',
+      title: 'Most rejected claims',
+      note: `the ${top.length} claim texts rejected most often over all answers of the round`,
+      tall: true,
+      wide: true,
+      config: bar(
+        top.map((t) => short(t.claim)),
+        [
+          { label: 'rejected', color: COLORS.red, data: top.map((t) => t.rejected) },
+          { label: 'accepted', color: COLORS.grey, data: top.map((t) => t.judged - t.rejected) },
+        ],
+        { x: 'claims', y: '' },
+        { horizontal: true, stacked: true },
+      ),
+    },
+  ];
+}

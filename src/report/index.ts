@@ -1,0 +1,53 @@
+// The round report: gather from the store, chart, render one self-contained HTML page, write it atomically.
+import { readFileSync, renameSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { Db } from '../store/index.js';
+import { gatherReport } from './data.js';
+import { reportCharts } from './charts.js';
+import { renderReportHtml } from './html.js';
+
+export { gatherReport, promptKind, type ReportData } from './data.js';
+export { reportCharts, type ReportChart } from './charts.js';
+export { escapeHtml, jsonForScript, renderReportHtml } from './html.js';
+
+let chartJs: string | undefined;
+
+/**
+ * The installed Chart.js UMD build's source (read once), ready to inline. Its package exports no path to the UMD
+ * file, so it is found next to the CommonJS entry; the source-map comment is dropped (it names a file the page
+ * does not have).
+ */
+export function chartJsSource(): string {
+  if (chartJs === undefined) {
+    const entry = createRequire(import.meta.url).resolve('chart.js');
+    const file = path.join(path.dirname(entry), 'chart.umd.min.js');
+    const src = readFileSync(file, 'utf8').replace(/\n\/\/# sourceMappingURL=\S*\s*$/, '\n');
+    // Inlined as is, the source must not end its own <script> element or open an HTML comment inside it.
+    if (/<\/script|<!--/i.test(src)) throw new Error(`${file} contains "</script" or "<!--"; it cannot be inlined.`);
+    chartJs = src;
+  }
+  return chartJs;
+}
+
+/**
+ * One round's report as a complete HTML page.
+ * @example writeFileAtomic('report.html', buildReport(openDb('db/rlaifv.sqlite', { readonly: true }), 1))
+ */
+export function buildReport(db: Db, roundId: number): string {
+  const data = gatherReport(db, roundId);
+  return renderReportHtml(data, reportCharts(data), chartJsSource());
+}
+
+/** Writes a file through a temp file in the same folder and a rename, so readers never see half a report. */
+export function writeFileAtomic(file: string, content: string): void {
+  mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  try {
+    writeFileSync(tmp, content);
+    renameSync(tmp, file);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw e;
+  }
+}
