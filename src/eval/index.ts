@@ -1,0 +1,8 @@
+// Feedback quality measured against the shapes world's truth (`rlaifv eval`): pure figures plus one store reader.
+export * from './types.js';
+export * from './truth.js';
+export * from './pairs.js';
+export * from './metrics.js';
+export * from './report.js';
+export * from './load.js';
+export * from './render.js';

@@ -1,0 +1,179 @@
+// Reads one round from the store into the evaluation's in-memory form (read-only queries).
+import { getRound, latestRound, roundPrompts, type Db } from '../store/index.js';
+import { stmt } from '../store/statements.js';
+import { DEFAULT_MAX_PAIRS, DEFAULT_PAIR_DIFF } from '../feedback/pairs.js';
+import { parseTruth, type Truth } from '../shapes/truth.js';
+import type { EvalAnswer, EvalClaim, EvalPrompt, EvalRound, PairConfig } from './types.js';
+
+/**
+ * Why a round cannot be evaluated (no such round, or prompts without a shapes-world truth). Named InputError so the
+ * CLI exits 2, as for any bad input.
+ */
+export class EvalRefusal extends Error {
+  override name = 'InputError';
+}
+
+/** The round to evaluate: a number, or the newest round when undefined / 'latest'. */
+export function resolveEvalRound(db: Db, choice: number | 'latest' | undefined, dbName: string): number {
+  if (typeof choice === 'number') {
+    if (!getRound(db, choice)) throw new EvalRefusal(`No round ${choice} in ${dbName}.`);
+    return choice;
+  }
+  const r = latestRound(db);
+  if (!r) throw new EvalRefusal(`No rounds in ${dbName} yet; run \`rlaifv run\` first.`);
+  return r.id;
+}
+
+/**
+ * Loads a round with every answer, claim, label (of the round's labeler), stored score and pair, and each prompt's
+ * truth from its meta.truth. Refuses (EvalRefusal) a missing round and a round with a prompt without a valid truth.
+ */
+export function loadEvalRound(db: Db, roundId: number): EvalRound {
+  const r = getRound(db, roundId);
+  if (!r) throw new EvalRefusal(`No round ${roundId} in this database.`);
+  const config = JSON.parse(r.config_json) as {
+    generate?: { samples?: number };
+    pair?: { strategy?: string; diff?: number; max_pairs?: number | 'all'; length_balance?: boolean };
+  };
+  const pair: PairConfig = {
+    strategy: config.pair?.strategy ?? 'rlaifv',
+    diff: config.pair?.diff ?? DEFAULT_PAIR_DIFF,
+    maxPairs: config.pair?.max_pairs ?? DEFAULT_MAX_PAIRS,
+    lengthBalance: config.pair?.length_balance ?? true,
+  };
+
+  const prompts: EvalPrompt[] = [];
+  const byId = new Map<string, EvalPrompt>();
+  const noTruth: string[] = [];
+  let badTruth: string | null = null;
+  for (const p of roundPrompts(db, roundId)) {
+    const meta = p.meta_json === null ? null : (JSON.parse(p.meta_json) as { truth?: unknown } | null);
+    const raw = meta !== null && typeof meta === 'object' ? meta.truth : undefined;
+    if (raw === undefined) {
+      noTruth.push(`${p.id} (${p.source})`);
+      continue;
+    }
+    let truth: Truth;
+    try {
+      truth = parseTruth(raw);
+    } catch (e) {
+      badTruth ??= `${p.id} (${p.source}): ${(e as Error).message}`;
+      continue;
+    }
+    const ep: EvalPrompt = { id: p.id, question: p.question, truth, paired: false, answers: [] };
+    prompts.push(ep);
+    byId.set(p.id, ep);
+  }
+  const total = prompts.length + noTruth.length + (badTruth ? 1 : 0);
+  if (noTruth.length > 0) {
+    throw new EvalRefusal(
+      `Round ${roundId}: ${noTruth.length} of ${total} prompts have no truth (meta.truth), e.g. ${noTruth[0]}; ` +
+        `rlaifv eval judges answers against the shapes world's truth, so it only evaluates shapes-world rounds.`,
+    );
+  }
+  if (badTruth) throw new EvalRefusal(`Round ${roundId}: a prompt's meta.truth is not a shapes-world truth: ${badTruth}.`);
+  if (prompts.length === 0) throw new EvalRefusal(`Round ${roundId} has no prompts.`);
+
+  for (const row of stmt(db, 'SELECT prompt_id FROM pairings WHERE round_id = ? AND method = ?').all(roundId, r.score_method) as {
+    prompt_id: string;
+  }[]) {
+    const p = byId.get(row.prompt_id);
+    if (p) p.paired = true;
+  }
+
+  const answers = new Map<string, EvalAnswer>();
+  const candidates = stmt(
+    db,
+    `SELECT c.id, c.prompt_id, c.sample_index, c.text, c.words, d.candidate_id AS divided, d.skipped_json,
+       s.candidate_id AS scored, s.n_claims, s.n_judged, s.n_rejected, s.rej_c, s.rej_p
+     FROM candidates c LEFT JOIN divisions d ON d.candidate_id = c.id LEFT JOIN scores s ON s.candidate_id = c.id
+     WHERE c.round_id = ? ORDER BY c.prompt_id, c.sample_index`,
+  ).all(roundId) as {
+    id: string;
+    prompt_id: string;
+    sample_index: number;
+    text: string;
+    words: number;
+    divided: string | null;
+    skipped_json: string | null;
+    scored: string | null;
+    n_claims: number | null;
+    n_judged: number | null;
+    n_rejected: number | null;
+    rej_c: number | null;
+    rej_p: number | null;
+  }[];
+  for (const c of candidates) {
+    const a: EvalAnswer = {
+      id: c.id,
+      sampleIndex: c.sample_index,
+      text: c.text,
+      words: c.words,
+      division: c.divided === null ? null : { skipped: JSON.parse(c.skipped_json ?? '[]') },
+      claims: [],
+      score:
+        c.scored === null
+          ? null
+          : { nClaims: c.n_claims!, nJudged: c.n_judged!, nRejected: c.n_rejected!, rejC: c.rej_c, rejP: c.rej_p },
+    };
+    answers.set(a.id, a);
+    byId.get(c.prompt_id)?.answers.push(a);
+  }
+
+  const claims = stmt(
+    db,
+    `SELECT cl.candidate_id, cl.idx, cl.sentence, cl.claim, cl.question_id, q.text AS question, l.p_yes, l.p_no
+     FROM claims cl JOIN candidates c ON c.id = cl.candidate_id JOIN questions q ON q.id = cl.question_id
+     LEFT JOIN labels l ON l.question_id = cl.question_id AND l.labeler = ?
+     WHERE c.round_id = ? ORDER BY cl.candidate_id, cl.idx`,
+  ).all(r.labeler_model, roundId) as (Omit<EvalClaim, 'questionId' | 'pYes' | 'pNo'> & {
+    candidate_id: string;
+    question_id: string;
+    p_yes: number | null;
+    p_no: number | null;
+  })[];
+  for (const c of claims) {
+    answers.get(c.candidate_id)?.claims.push({
+      idx: c.idx,
+      sentence: c.sentence,
+      claim: c.claim,
+      questionId: c.question_id,
+      question: c.question,
+      pYes: c.p_yes,
+      pNo: c.p_no,
+    });
+  }
+
+  const storedPairs = (
+    stmt(db, 'SELECT prompt_id, chosen_id, rejected_id, balance_kept FROM pairs WHERE round_id = ? AND method = ?').all(
+      roundId,
+      r.score_method,
+    ) as { prompt_id: string; chosen_id: string; rejected_id: string; balance_kept: number | null }[]
+  ).map((p) => ({
+    promptId: p.prompt_id,
+    chosenId: p.chosen_id,
+    rejectedId: p.rejected_id,
+    balanceKept: p.balance_kept === null ? null : p.balance_kept === 1,
+  }));
+
+  const failures = Object.fromEntries(
+    (stmt(db, 'SELECT stage, COUNT(*) AS n FROM failures WHERE round_id = ? GROUP BY stage ORDER BY stage').all(roundId) as {
+      stage: string;
+      n: number;
+    }[]).map((f) => [f.stage, f.n]),
+  );
+
+  return {
+    id: r.id,
+    status: r.status,
+    seed: r.seed,
+    labeler: r.labeler_model,
+    acceptRule: r.accept_rule,
+    scoreMethod: r.score_method,
+    samples: config.generate?.samples ?? 10,
+    pair,
+    prompts,
+    storedPairs,
+    failures,
+  };
+}

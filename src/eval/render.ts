@@ -1,0 +1,89 @@
+// The plain-text rendering of an evaluation: a few labelled lines and one table of pairs.
+import type { PairQuality } from './metrics.js';
+import type { EvalReport, PairRow } from './report.js';
+
+/** A share as a percentage with one decimal ("–" for none). */
+export function pct(x: number | null): string {
+  return x === null ? '–' : `${(100 * x).toFixed(1)}%`;
+}
+
+function num(x: number | null, digits = 2): string {
+  return x === null ? '–' : x.toFixed(digits);
+}
+
+/** Lays out rows of cells in aligned columns (first column left, the rest right). */
+export function table(rows: string[][], indent = '  '): string {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+  return rows
+    .map((r) => indent + r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd())
+    .join('\n');
+}
+
+const PAIR_HEADER = ['pairs', 'n', 'accurate', 'inverted', 'equal', 'false ch/rej', 'words ch/rej'];
+
+function qualityCells(q: PairQuality): string[] {
+  return [
+    String(q.pairs),
+    pct(q.pair_accuracy),
+    pct(q.inverted_share),
+    pct(q.equal_share),
+    `${num(q.mean_false_chosen)} / ${num(q.mean_false_rejected)}`,
+    `${num(q.mean_words_chosen, 1)} / ${num(q.mean_words_rejected, 1)}`,
+  ];
+}
+
+/** Pair rows as table lines: one line before length balance and one after (when the row balances). */
+export function pairTable(rows: readonly PairRow[]): string {
+  const lines: string[][] = [PAIR_HEADER];
+  for (const r of rows) {
+    lines.push([`${r.name}${r.after ? ', all' : ''}`, ...qualityCells(r.before)]);
+    if (r.after) lines.push([`${r.name}, balanced (r=${num(r.balance_r)})`, ...qualityCells(r.after)]);
+  }
+  return table(lines);
+}
+
+/** The whole report as text, as `rlaifv eval` prints it. */
+export function renderReport(e: EvalReport): string {
+  const d = e.divide;
+  const l = e.label;
+  const s = e.pair_settings;
+  const out: string[] = [];
+  out.push(
+    `round ${e.round} (${e.status}): ${e.prompts} prompts (${e.prompts_paired} paired), labeler ${e.labeler}, ` +
+      `accept rule ${e.accept_rule}, pairs by ${e.score_method}: diff ${s.diff}, max ${s.max_pairs} per prompt, ` +
+      `length balance ${s.length_balance ? 'on' : 'off'}`,
+  );
+  out.push('divide');
+  out.push(
+    `  ${d.divided} of ${d.answers} answers divided, ${d.claims} claims (${num(d.claims_per_answer)} per answer); ` +
+      `sentences the checker can judge: ${d.judgeable_sentences} of ${d.sentences} (${pct(d.judgeable_sentence_share)})`,
+  );
+  out.push(
+    `  claims: ${d.claims_false} false, ${d.claims_true} true, ${d.claims_unknown} unknown to the checker ` +
+      `(${pct(d.false_claim_share)} false); skipped sentences ${d.skipped_sentences} (${d.skipped_judgeable} judgeable); ` +
+      `questions with another truth than their claim ${d.question_truth_mismatch}; ` +
+      `answers whose false count differs from the checker's own split ${d.answers_checker_mismatch}`,
+  );
+  out.push('label (rejection = "this claim is false")');
+  out.push(
+    `  ${l.n} claims with a label and a known truth: accuracy ${pct(l.accuracy)}, precision ${pct(l.precision)}, ` +
+      `recall ${pct(l.recall)} (tp ${l.tp}, fp ${l.fp}, fn ${l.fn}, tn ${l.tn}); unlabeled ${l.unlabeled}, unknown truth ${l.unknown_truth}`,
+  );
+  const forms = Object.entries(l.by_form).map(([f, q]) => [f, String(q!.n), pct(q!.accuracy), pct(q!.false_share)]);
+  if (forms.length) out.push(table([['form', 'claims', 'accuracy', 'false'], ...forms], '    '));
+  out.push(`pairs (false claims by the checker; accuracy = chosen has fewer false claims)`);
+  out.push(pairTable(e.pairs));
+  for (const [m, x] of Object.entries(e.errors)) {
+    out.push(
+      `  ${m === 'rejc' ? 'REJ-C' : 'REJ-P'} pairs not accurate: ${x.not_accurate} (label ${x.label}, divide ${x.divide}, rule ${x.rule}); ` +
+        `chosen with a missed false claim ${x.missed_in_chosen}, rejected with a false alarm ${x.false_alarm_in_rejected}; ` +
+        `accuracy by margin: ${x.by_margin.map((b) => `${b.margin}: ${pct(b.pair_accuracy)} of ${b.pairs}`).join(', ') || '–'}`,
+    );
+  }
+  const c = e.check;
+  out.push(
+    `check: ${c.method} pairs recomputed ${c.computed_pairs}, stored ${c.stored_pairs}, ${c.pairs_match ? 'identical' : 'DIFFERENT'}; ` +
+      `score mismatches ${c.score_mismatches}`,
+  );
+  return out.join('\n') + '\n';
+}

@@ -1,0 +1,81 @@
+// A round as `rlaifv eval` sees it: what the store holds about every answer, claim and label, plus each prompt's truth.
+import type { AcceptRule } from '../feedback/verdict.js';
+import type { ScoreMethod } from '../feedback/scores.js';
+import type { Truth } from '../shapes/truth.js';
+
+/** One claim of an answer, with the labeler's reading of its question (null p's: unscored, failed or not labeled yet). */
+export interface EvalClaim {
+  idx: number;
+  sentence: string;
+  claim: string;
+  questionId: string;
+  question: string;
+  pYes: number | null;
+  pNo: number | null;
+}
+
+/** The score row the pipeline stored for an answer (absent when the answer was never scored). */
+export interface StoredScore {
+  nClaims: number;
+  nJudged: number;
+  nRejected: number;
+  rejC: number | null;
+  rejP: number | null;
+}
+
+/** One sampled answer with its division (null when it was never divided, e.g. a divide failure). */
+export interface EvalAnswer {
+  id: string;
+  sampleIndex: number;
+  text: string;
+  /** Whitespace words, as stored with the candidate (what pairing and length balance use). */
+  words: number;
+  division: { skipped: { sentence: string; reason: string }[] } | null;
+  /** In answer order (claims.idx). */
+  claims: EvalClaim[];
+  score: StoredScore | null;
+}
+
+/** One prompt of the round with its image's truth. */
+export interface EvalPrompt {
+  id: string;
+  question: string;
+  truth: Truth;
+  /** True when the pipeline paired this prompt (a pairings row for the round's method): only these are paired here. */
+  paired: boolean;
+  answers: EvalAnswer[];
+}
+
+/** The pair settings a round was made with (REFERENCE §5; config `pair`). */
+export interface PairConfig {
+  strategy: string;
+  diff: number;
+  maxPairs: number | 'all';
+  lengthBalance: boolean;
+}
+
+/** A pair as the store holds it. */
+export interface StoredPair {
+  promptId: string;
+  chosenId: string;
+  rejectedId: string;
+  /** null when length balance has not run yet. */
+  balanceKept: boolean | null;
+}
+
+/** Everything the evaluation needs about one round; built by loadEvalRound, or by hand in tests. */
+export interface EvalRound {
+  id: number;
+  status: string;
+  seed: number;
+  labeler: string;
+  acceptRule: AcceptRule;
+  scoreMethod: ScoreMethod;
+  samples: number;
+  pair: PairConfig;
+  prompts: EvalPrompt[];
+  /** The stored pairs of the round's own score method. */
+  storedPairs: StoredPair[];
+  /** Failure rows of the round by stage. */
+  failures: Record<string, number>;
+}
