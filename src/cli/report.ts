@@ -1,0 +1,52 @@
+// `rlaifv report`: one round as a self-contained HTML page with charts.
+import { existsSync, statSync } from 'node:fs';
+import { InvalidArgumentError, type Command } from 'commander';
+import { getRound, latestRound, openDb } from '../store/index.js';
+import { loadConfig } from '../config/load.js';
+import { InputError } from '../round.js';
+import { buildReport, writeFileAtomic } from '../report/index.js';
+import { roundArg } from './common.js';
+
+/** The report's default file, in the current folder. */
+export const DEFAULT_REPORT_FILE = 'report.html';
+
+/** Parses --round for commands that read an existing round: a number or "latest". */
+function existingRoundArg(v: string): number | 'latest' {
+  const r = roundArg(v);
+  if (r === 'next') throw new InvalidArgumentError('--round must be a round number or "latest" (a report reads an existing round).');
+  return r;
+}
+
+/** Registers `report`. */
+export function registerReport(program: Command): void {
+  program
+    .command('report')
+    .description('one round as a self-contained HTML page with charts (no network needed to view it)')
+    .option('--config <file>', 'config JSON file (for its db path)')
+    .option('--db <file>', 'SQLite database (default: db/rlaifv.sqlite)')
+    .option('--round <n|latest>', 'round (default: latest)', existingRoundArg)
+    .option('--out <file>', `HTML file to write (default: ${DEFAULT_REPORT_FILE})`)
+    .option('--quiet', 'print nothing on success')
+    .action((f: { config?: string; db?: string; round?: number | 'latest'; out?: string; quiet?: boolean }) => {
+      const { config } = loadConfig(f.config, f.db ? { db: f.db } : {});
+      if (!existsSync(config.db)) throw new InputError(`No database at ${config.db}; run \`rlaifv run\` first or pass --db.`);
+      const out = f.out ?? DEFAULT_REPORT_FILE;
+      if (existsSync(out) && statSync(out).isDirectory()) throw new InputError(`--out ${out} is a folder; give a file name.`);
+      const db = openDb(config.db, { readonly: true });
+      try {
+        const round = typeof f.round === 'number' ? getRound(db, f.round) : latestRound(db);
+        if (!round) {
+          throw new InputError(
+            typeof f.round === 'number'
+              ? `No round ${f.round} in ${config.db}${latestRound(db) ? ` (the latest is round ${latestRound(db)!.id})` : ''}.`
+              : `No rounds in ${config.db} yet; run \`rlaifv run\` first.`,
+          );
+        }
+        const html = buildReport(db, round.id);
+        writeFileAtomic(out, html);
+        if (!f.quiet) process.stdout.write(`round ${round.id} report: ${out} (${Math.round(Buffer.byteLength(html) / 1024)} KB)\n`);
+      } finally {
+        db.close();
+      }
+    });
+}
