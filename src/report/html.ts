@@ -127,6 +127,7 @@ function unscoredSection(d: ReportData): string {
     ['answers not divided', int(u.answers_not_divided)],
     ['answers divided but not scored', int(u.answers_not_scored)],
     ['answers without claims (never scored or paired)', int(u.answers_without_claims)],
+    ['scored answers with an unjudged claim (not paired)', int(u.answers_partly_judged)],
     ['claims without a label (pending or failed)', int(u.unlabeled_claims)],
     ['claims with an unscored label', int(u.unscored_claims)],
     ['answers cut before dividing', int(u.truncated_answers)],

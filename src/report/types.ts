@@ -1,0 +1,102 @@
+// The shape of the report's content: a plain object, also embedded in the page as JSON.
+import type { LengthStats } from '../feedback/length-balance.js';
+import type { Histogram } from './bins.js';
+
+/** One stage's failures, grouped by reason (most frequent first). */
+export interface StageFailures {
+  stage: string;
+  count: number;
+  reasons: { reason: string; count: number; example_item: string; example_raw: string | null }[];
+}
+
+/** Rejections of the claims of one instruction kind. */
+export interface KindRow {
+  kind: string;
+  prompts: number;
+  answers: number;
+  claims: number;
+  judged: number;
+  rejected: number;
+  /** rejected / judged, null when nothing was judged. */
+  rate: number | null;
+}
+
+/** A claim text the labeler rejected, over every answer of the round that made it. */
+export interface RejectedClaim {
+  claim: string;
+  rejected: number;
+  judged: number;
+  mean_p_yes: number;
+  mean_p_no: number;
+}
+
+/** The report's content: round header, counts and the series behind every chart and table. */
+export interface ReportData {
+  generated_at: string;
+  round: {
+    id: number;
+    status: string;
+    policy_model: string;
+    labeler_model: string;
+    divider: string;
+    config_hash: string;
+    seed: number;
+    accept_rule: 'scripts' | 'paper';
+    score_method: 'rejc' | 'rejp';
+    samples: number | null;
+    started_at: string;
+    finished_at: string | null;
+  };
+  counts: {
+    prompts: number;
+    answers: number;
+    divided: number;
+    claims: number;
+    questions: number;
+    judged_claims: number;
+    rejected_claims: number;
+    unscored_questions: number;
+    scored_answers: number;
+    pairs: number;
+    pairs_after_balance: number;
+    balance_r: number | null;
+    failures: number;
+  };
+  failures: StageFailures[];
+  /** Answers with claims by rejected-claim count (REJ-C = −count). */
+  rejc: Histogram;
+  /** Answers with claims by rejected share, ten bins. */
+  rejp: Histogram;
+  /** Divided answers by number of claims. */
+  claims_per_answer: Histogram;
+  kinds: KindRow[];
+  /** Distinct labeled questions by p(yes), twenty bins, split by the round's verdict. */
+  p_yes: { labels: string[]; accepted: number[]; rejected: number[] };
+  lengths: {
+    before: LengthStats;
+    after: LengthStats;
+    labels: string[];
+    before_chosen: number[];
+    before_rejected: number[];
+    after_chosen: number[];
+    after_rejected: number[];
+  };
+  pairing: { considered: number; dropped: Record<string, number> };
+  top_rejected: RejectedClaim[];
+  unscored: {
+    questions: { question_id: string; text: string }[];
+    /** Claims whose question has no label from this labeler (pending, or the label failed). */
+    unlabeled_claims: number;
+    /** Claims whose question's label has neither yes nor no among the top tokens. */
+    unscored_claims: number;
+    answers_not_divided: number;
+    answers_not_scored: number;
+    /** Scored answers with a claim the labeler did not judge: pairing leaves them out. */
+    answers_partly_judged: number;
+    answers_without_claims: number;
+    truncated_answers: number;
+    finish_reasons: Record<string, number>;
+    skipped_sentences: Record<string, number>;
+  };
+  seconds_by_stage: Record<string, number>;
+}
