@@ -18,9 +18,9 @@ export interface YesNo {
 /**
  * Where claim verdicts come from: 'labeler' (the stored p(yes)/p(no) under an accept rule); 'labels' (other
  * p(yes)/p(no) per question id, e.g. the same labeler asked a reworded question; a question missing from the map is
- * unjudged); 'oracle' (the checker's truth: false = rejected; a claim the checker cannot judge stays unjudged);
- * 'noisy' (the truth, flipped per distinct question with probability 1 − accuracy, seeded: a simulated labeler of
- * known accuracy on the same answers).
+ * unjudged); 'oracle' (a perfect labeler: the checker's answer to the question asked, no = rejected; a question the
+ * checker cannot judge stays unjudged); 'noisy' (the oracle's answer flipped per distinct question with probability
+ * 1 − accuracy, seeded: a simulated labeler of known accuracy on the same questions).
  */
 export type VerdictSource =
   | { kind: 'labeler' }
@@ -114,7 +114,7 @@ export function pairRound(round: EvalRound, truths: Map<string, AnswerTruth>, s:
       // The pipeline pairs the answers the score stage scored; an answer never scored is never paired.
       if (a.score === null) continue;
       const t = truths.get(a.id);
-      const verdicts = a.claims.map((c, k) => claimVerdict(s.verdicts, c, t?.claims[k]?.claim ?? 'unknown', s.acceptRule));
+      const verdicts = a.claims.map((c, k) => claimVerdict(s.verdicts, c, t?.claims[k]?.question ?? 'unknown', s.acceptRule));
       const sc = scoreVerdicts(verdicts);
       if (sc.rejC === null || sc.rejP === null) continue;
       answers.push({
@@ -151,7 +151,10 @@ export function pairRound(round: EvalRound, truths: Map<string, AnswerTruth>, s:
   return { pairs, balanceR, considered, dropped, answers: nAnswers };
 }
 
-/** A claim's verdict (true = rejected, null = unjudged) from a verdict source, given the claim's truth. */
+/**
+ * A claim's verdict (true = rejected, null = unjudged) from a verdict source; `truth` is the checker's answer to the
+ * claim's question (what a perfect labeler would say), used by the oracle and the noisy labeler.
+ */
 export function claimVerdict(src: VerdictSource, c: EvalClaim, truth: Verdict, rule: AcceptRule): boolean | null {
   if (src.kind === 'labeler') return labelerVerdict(c, rule);
   if (src.kind === 'labels') {

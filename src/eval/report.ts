@@ -72,11 +72,11 @@ export interface PairRow {
 export interface ErrorSources {
   /** Final pairs (after length balance when the round balances) that are not accurate (inverted or equal). */
   not_accurate: number;
-  /** ... with at least one wrong labeler verdict on either side: label errors. */
+  /** ... with a question the labeler answered wrongly on either side: label errors. */
   label: number;
-  /** ... with every verdict right but a claim the checker cannot judge or an unjudged claim: divide errors. */
+  /** ... else with a claim without a verdict, one the checker cannot judge, or a question whose truth is not its claim's. */
   divide: number;
-  /** ... with every verdict right and every claim judged: the pairing rule itself (e.g. REJ-P's share). */
+  /** ... else (every verdict right, every claim judged): the pairing rule itself (e.g. REJ-P's share). */
   rule: number;
   /** Not-accurate pairs whose chosen answer has a false claim the labeler accepted. */
   missed_in_chosen: number;
@@ -308,7 +308,7 @@ export function labelFigures(
       a.claims.forEach((c, k) => {
         claims++;
         const truth = t.claims[k]!;
-        const v = claimVerdict(src, c, truth.claim, round.acceptRule);
+        const v = claimVerdict(src, c, truth.question, round.acceptRule);
         if (v === null) return void unlabeled++;
         if (truth.claim === 'unknown') return void unknown++;
         tally(all, v, truth.claim === 'false');
@@ -334,18 +334,21 @@ export function errorSources(
   method: ScoreMethod,
   src: VerdictSource = { kind: 'labeler' },
 ): ErrorSources {
-  // Per answer: false claims the labeler accepted, true claims it rejected, and claims without a usable verdict.
-  const wrong = new Map<string, { missed: number; alarms: number; unjudged: number }>();
+  // Per answer: questions the labeler answered wrongly; claims the divide let down (no verdict, a claim or question
+  // the checker cannot judge, a question whose truth is not the claim's); false claims accepted, true claims rejected.
+  const wrong = new Map<string, { label: number; divide: number; missed: number; alarms: number }>();
   for (const p of round.prompts) {
     for (const a of p.answers) {
       const t = truths.get(a.id)!;
-      const w = { missed: 0, alarms: 0, unjudged: 0 };
+      const w = { label: 0, divide: 0, missed: 0, alarms: 0 };
       a.claims.forEach((c, k) => {
-        const truth = t.claims[k]!.claim;
-        const v = claimVerdict(src, c, truth, round.acceptRule);
-        if (v === null || truth === 'unknown') w.unjudged++;
-        else if (truth === 'false' && !v) w.missed++;
-        else if (truth === 'true' && v) w.alarms++;
+        const { claim, question } = t.claims[k]!;
+        const v = claimVerdict(src, c, question, round.acceptRule);
+        if (v === null || claim === 'unknown' || question === 'unknown') return void w.divide++;
+        if (v !== (question === 'false')) w.label++;
+        if (claim !== question) w.divide++;
+        if (claim === 'false' && !v) w.missed++;
+        if (claim === 'true' && v) w.alarms++;
       });
       wrong.set(a.id, w);
     }
@@ -363,8 +366,8 @@ export function errorSources(
     e.not_accurate++;
     const wc = wrong.get(p.chosenId)!;
     const wr = wrong.get(p.rejectedId)!;
-    if (wc.missed + wc.alarms + wr.missed + wr.alarms > 0) e.label++;
-    else if (wc.unjudged + wr.unjudged > 0 || c.nUnknown + r.nUnknown > 0) e.divide++;
+    if (wc.label + wr.label > 0) e.label++;
+    else if (wc.divide + wr.divide > 0) e.divide++;
     else e.rule++;
     if (wc.missed > 0) e.missed_in_chosen++;
     if (wr.alarms > 0) e.false_alarm_in_rejected++;
