@@ -167,6 +167,7 @@ export function renderReportHtml(d: ReportData, charts: ReportChart[], chartJs: 
   const kinds = table(
     ['kind', 'prompts', 'answers', 'claims', 'judged', 'rejected', 'rate'],
     d.kinds.map((k) => [escapeHtml(k.kind), int(k.prompts), int(k.answers), int(k.claims), int(k.judged), int(k.rejected), k.rate === null ? '–' : pct(k.rejected, k.judged)]),
+    'kinds',
   );
   const top = table(
     ['claim', 'rejected', 'judged', 'rejected share', 'mean p(yes)', 'mean p(no)'],
