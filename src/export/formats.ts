@@ -1,0 +1,200 @@
+// The trainer formats (REFERENCE §7): one JSON record per kept pair, and for Parquet the schema, the row with the
+// image bytes, and the Hugging Face `datasets` features that make the image columns decode as images.
+import type { SchemaElement } from 'hyparquet-writer';
+import type { ExportPair } from '../store/deliveries.js';
+import { ExportInputError } from './errors.js';
+
+/** The formats, as `--format` names them. */
+export const FORMATS = ['trl', 'llamafactory', 'openrlhf', 'rlaifv'] as const;
+/** A format name. */
+export type FormatName = (typeof FORMATS)[number];
+/** How the records are laid out in the file. */
+export type Container = 'jsonl' | 'json' | 'parquet';
+
+/** A trainer format. */
+export interface Format {
+  name: FormatName;
+  /** The text container used when the output is not a `.parquet` file. */
+  text: 'jsonl' | 'json';
+  /** The record of one pair in the text container (images as paths). */
+  record(p: ExportPair): unknown;
+  /** The Parquet variant (images as bytes), when the format has one. */
+  parquet?: {
+    schema: SchemaElement[];
+    columns: string[];
+    /** The `huggingface` key-value metadata: `datasets` features, so image columns load as images. */
+    features: Record<string, unknown>;
+    row(p: ExportPair, image: Uint8Array): Record<string, unknown>;
+  };
+}
+
+const string = (name: string): SchemaElement => ({ name, type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' });
+const list = (name: string, element: SchemaElement[], elementChildren: number): SchemaElement[] => [
+  { name, repetition_type: 'OPTIONAL', converted_type: 'LIST', num_children: 1 },
+  { name: 'list', repetition_type: 'REPEATED', num_children: 1 },
+  { name: 'element', repetition_type: 'OPTIONAL', num_children: elementChildren },
+  ...element,
+];
+// An image as the `datasets` Image feature stores it: a struct of the encoded bytes and the path.
+const imageStruct = (name: string): SchemaElement[] => [
+  { name, repetition_type: 'OPTIONAL', num_children: 2 },
+  { name: 'bytes', type: 'BYTE_ARRAY', repetition_type: 'OPTIONAL' },
+  string('path'),
+];
+// A chat message list: [{role, content: [{type, text}]}].
+const messages = (name: string): SchemaElement[] => list(name, [string('role'), ...list('content', [string('type'), string('text')], 2)], 2);
+
+const value = { dtype: 'string', _type: 'Value' };
+const messagesFeature = [{ role: value, content: [{ type: value, text: value }] }];
+
+/** TRL's conversational vision DPO rows: the prompt with an image placeholder, one-message answers. */
+function trlMessages(p: ExportPair) {
+  return {
+    prompt: [{ role: 'user', content: [{ type: 'image' }, { type: 'text', text: p.instruction }] }],
+    chosen: [{ role: 'assistant', content: [{ type: 'text', text: p.chosen }] }],
+    rejected: [{ role: 'assistant', content: [{ type: 'text', text: p.rejected }] }],
+  };
+}
+
+// Parquet structs always carry every field; an image part's text is null, as `datasets` writes it.
+const withText = (m: { role: string; content: { type: string; text?: string }[] }[]) =>
+  m.map((x) => ({ role: x.role, content: x.content.map((c) => ({ type: c.type, text: c.text ?? null })) }));
+
+const trl: Format = {
+  name: 'trl',
+  text: 'jsonl',
+  record: (p) => ({ images: [p.image_path], ...trlMessages(p) }),
+  parquet: {
+    schema: [{ name: 'root', num_children: 4 }, ...list('images', imageStruct('element').slice(1), 2), ...messages('prompt'), ...messages('chosen'), ...messages('rejected')],
+    columns: ['images', 'prompt', 'chosen', 'rejected'],
+    features: {
+      images: { feature: { _type: 'Image' }, _type: 'Sequence' },
+      prompt: messagesFeature,
+      chosen: messagesFeature,
+      rejected: messagesFeature,
+    },
+    row: (p, image) => {
+      const m = trlMessages(p);
+      return {
+        images: [{ bytes: image, path: p.image_path }],
+        prompt: withText(m.prompt),
+        chosen: withText(m.chosen),
+        rejected: withText(m.rejected),
+      };
+    },
+  },
+};
+
+/** LLaMA-Factory's sharegpt ranking rows; `<image>` marks where the image goes, as its multimodal data requires. */
+const llamafactory: Format = {
+  name: 'llamafactory',
+  text: 'json',
+  record: (p) => ({
+    conversations: [{ from: 'human', value: `<image>${p.instruction}` }],
+    chosen: { from: 'gpt', value: p.chosen },
+    rejected: { from: 'gpt', value: p.rejected },
+    images: [p.image_path],
+  }),
+};
+
+/** OpenRLHF's preference rows: whole conversations (the prompt is chosen[:-1]) and the score margin. */
+const openrlhf: Format = {
+  name: 'openrlhf',
+  text: 'jsonl',
+  record: (p) => ({
+    chosen: [
+      { role: 'user', content: p.instruction },
+      { role: 'assistant', content: p.chosen },
+    ],
+    rejected: [
+      { role: 'user', content: p.instruction },
+      { role: 'assistant', content: p.rejected },
+    ],
+    margin: p.margin,
+    images: [p.image_path],
+  }),
+};
+
+/** origin_split of an RLAIF-V-Dataset row: a JSON string with the models that made the pair, and where it came from. */
+function originSplit(p: ExportPair): string {
+  let meta: Record<string, unknown> | null = null;
+  try {
+    meta = p.meta_json ? (JSON.parse(p.meta_json) as Record<string, unknown>) : null;
+  } catch {
+    meta = null;
+  }
+  const type = meta && typeof meta === 'object' ? (meta.type ?? meta.kind ?? null) : null;
+  return JSON.stringify({
+    model: p.policy_model,
+    feedback_model: p.labeler_model,
+    type,
+    round: p.round,
+    method: p.method,
+    prompt_id: p.prompt_id,
+    chosen_score: p.chosen_score,
+    rejected_score: p.rejected_score,
+    margin: p.margin,
+  });
+}
+
+/** The prompts file a pair's prompt came from (its `file:line` without the line). */
+const sourceFile = (p: ExportPair) => p.prompt_source.replace(/:\d+$/, '');
+
+function rlaifvRecord(p: ExportPair, image: { bytes: Uint8Array | null; path: string }) {
+  return {
+    ds_name: 'rlaifv',
+    image,
+    question: p.instruction,
+    chosen: p.chosen,
+    rejected: p.rejected,
+    origin_dataset: sourceFile(p),
+    origin_split: originSplit(p),
+    idx: p.pair_id,
+    image_path: p.image_path,
+  };
+}
+
+const RLAIFV_COLUMNS = ['ds_name', 'image', 'question', 'chosen', 'rejected', 'origin_dataset', 'origin_split', 'idx', 'image_path'];
+
+/** RLAIF-V-Dataset rows (openbmb/RLAIF-V-Dataset's columns); in JSONL the image is its path, bytes null. */
+const rlaifv: Format = {
+  name: 'rlaifv',
+  text: 'jsonl',
+  record: (p) => rlaifvRecord(p, { bytes: null, path: p.image_path }),
+  parquet: {
+    schema: [
+      { name: 'root', num_children: RLAIFV_COLUMNS.length },
+      string('ds_name'),
+      ...imageStruct('image'),
+      ...['question', 'chosen', 'rejected', 'origin_dataset', 'origin_split', 'idx', 'image_path'].map(string),
+    ],
+    columns: RLAIFV_COLUMNS,
+    features: Object.fromEntries(RLAIFV_COLUMNS.map((c) => [c, c === 'image' ? { _type: 'Image' } : value])),
+    row: (p, image) => rlaifvRecord(p, { bytes: image, path: p.image_path }),
+  },
+};
+
+const REGISTRY: Record<FormatName, Format> = { trl, llamafactory, openrlhf, rlaifv };
+
+/** A format by name; the error lists the valid names. */
+export function getFormat(name: string): Format {
+  if (!(FORMATS as readonly string[]).includes(name)) {
+    throw new ExportInputError(`Unsupported format: ${name}. Must be one of [${FORMATS.join(', ')}].`);
+  }
+  return REGISTRY[name as FormatName];
+}
+
+/**
+ * The container an output gets: Parquet for a `.parquet` file (formats with a Parquet variant), else the format's
+ * text container (JSON Lines; one JSON array for llamafactory).
+ * @example containerFor(getFormat('trl'), 'pairs.parquet') // 'parquet'
+ */
+export function containerFor(f: Format, out: string): Container {
+  if (/\.parquet$/i.test(out)) {
+    if (!f.parquet) {
+      throw new ExportInputError(`Format ${f.name} has no Parquet variant; write it to a .${f.text} file (Parquet: trl, rlaifv).`);
+    }
+    return 'parquet';
+  }
+  return f.text;
+}
