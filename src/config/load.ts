@@ -80,9 +80,17 @@ export function loadConfig(file: string | undefined, o: ConfigOverrides = {}, cw
   const c = parsed.data;
   // Paths in a file are relative to the file; in the embedded default, to the package; on the command line, to cwd.
   const rel = (p: string, from: string) => (/^[a-z]+:\/\//i.test(p) ? p : path.resolve(from, p));
-  c.prompts = o.prompts ? rel(o.prompts, cwd) : rel(c.prompts, base);
-  c.db = o.db ? rel(o.db, cwd) : file ? rel(c.db, base) : rel(c.db, cwd);
-  for (const b of [c.generate.backend, c.label.backend]) if (b.type === 'local') b.model = rel(b.model, base);
+  // A default the file does not set resolves as in the embedded default (package data and models, db under cwd).
+  const r = (raw ?? {}) as Record<string, any>;
+  const given = (...keys: string[]) => keys.reduce<any>((o, k) => (o && typeof o === 'object' ? o[k] : undefined), r) !== undefined;
+  c.prompts = o.prompts ? rel(o.prompts, cwd) : rel(c.prompts, given('prompts') ? base : PACKAGE_ROOT);
+  c.db = o.db ? rel(o.db, cwd) : file && given('db') ? rel(c.db, base) : rel(c.db, cwd);
+  for (const [role, b] of [['generate', c.generate.backend], ['label', c.label.backend]] as const) {
+    if (b.type === 'local') b.model = rel(b.model, given(role, 'backend', 'model') ? base : PACKAGE_ROOT);
+  }
+  for (const b of [c.generate.backend, c.label.backend, c.divide.backend]) {
+    if ((b.type === 'openai' || b.type === 'llm') && b.api_key_file) b.api_key_file = rel(b.api_key_file, base);
+  }
   if (o.policy) {
     c.generate.backend =
       c.generate.backend.type === 'local' || /[\\/]/.test(o.policy) || o.policy.startsWith('.')
@@ -101,8 +109,15 @@ export function storedConfig(c: Config): string {
   return JSON.stringify(c);
 }
 
+const OPERATIONAL_KEYS = new Set([
+  'base_urls', 'api_key_env', 'api_key_file', 'max_in_flight', 'timeout_ms', 'max_retries',
+  'min_backoff_ms', 'max_backoff_ms', 'rest_after_failures', 'rest_ms', 'content_retries',
+]);
+
 /** A hash of what determines a round's results (not where files live, nor how many workers ran). */
 export function configHash(c: Config): string {
   const { db: _db, workers: _w, prompts: _p, on_error: _e, ...rest } = c;
-  return createHash('sha256').update(JSON.stringify(rest)).digest('hex').slice(0, 16);
+  // Where a server runs and how hard rlaifv pushes it don't change what it answers: endpoints can be added mid-round.
+  const json = JSON.stringify(rest, (k, v) => (OPERATIONAL_KEYS.has(k) ? undefined : v));
+  return createHash('sha256').update(json).digest('hex').slice(0, 16);
 }

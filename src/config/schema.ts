@@ -7,16 +7,71 @@ const localModel = z.strictObject({
   model: z.string().min(1),
 });
 
-const openaiModel = z.strictObject({
-  type: z.literal('openai'),
+/** How rlaifv talks to one or more OpenAI-compatible servers serving the same model (operational: not in the config hash). */
+const serverFields = {
+  /** The model name the server serves (vLLM: the `--served-model-name`, or the path it was started with). */
   model: z.string().min(1),
+  /** One or more base URLs ending in /v1; requests go to the least-loaded one that is not resting. */
   base_urls: z.array(z.string().url()).min(1),
   /** Name of the environment variable holding the API key (the key itself never goes in a config). */
-  api_key_env: z.string().optional(),
-  api_key_file: z.string().optional(),
+  api_key_env: z.string().min(1).optional(),
+  /** A file whose first line is the API key (relative to the config file). */
+  api_key_file: z.string().min(1).optional(),
+  /** Requests in flight at once, per endpoint. */
   max_in_flight: z.number().int().positive().default(8),
+  /** Per-request timeout. */
   timeout_ms: z.number().int().positive().default(120_000),
+  /** Retries of one request (429, 5xx, timeouts, dropped connections, malformed responses) before it is a failure. */
   max_retries: z.number().int().min(0).default(5),
+  /** First backoff delay; it doubles per retry (with full jitter) up to `max_backoff_ms`; a Retry-After header wins when longer. */
+  min_backoff_ms: z.number().int().min(0).default(500),
+  max_backoff_ms: z.number().int().min(0).default(30_000),
+  /** After this many failures in a row an endpoint rests (gets no requests) for `rest_ms`, doubling while it keeps failing. */
+  rest_after_failures: z.number().int().positive().default(3),
+  rest_ms: z.number().int().positive().default(10_000),
+};
+
+const openaiModel = z.strictObject({
+  type: z.literal('openai'),
+  ...serverFields,
+});
+
+/** The paper's split prompt (REFERENCE §2, Table 12); {question} and {answer} are filled in. */
+export const SPLIT_PROMPT = `You are an expert in extracting facts from the given question-answer pair for an image. Your task is to extract and rewrite the facts mentioned in the question-answer pair into self-contained sentences. Exclude opinions or subjective statements.
+
+You should present your result in the following format:
+### Facts:
+- {Extracted fact 1}
+- {Extracted fact 2}
+- ...
+
+### Question-answer pair:
+Question: {question}
+Answer: {answer}`;
+
+/** The paper's convert prompt (REFERENCE §2); {claims} is filled in with one "- claim" line per claim. */
+export const CONVERT_PROMPT = `You are an expert at modifying a given declarative sentence into a general question sentence. Your task is to modify the given declarative sentences one by one into a general question form. Do not change tenses or add extra content.
+If the given declarative sentence contains not, no or negative meaning words, you need to check the modified general interrogative sentence to make sure that the generated general question sentence retains words with not, no or negative meaning words.
+
+You should present your result in the following format:
+### Modified sentences:
+- {Modified sentence 1}
+- ...
+
+### Declarative sentences:
+{claims}`;
+
+const llmDivider = z.strictObject({
+  type: z.literal('llm'),
+  ...serverFields,
+  /** Split template: {question} and {answer} are replaced (the paper's prompt by default). */
+  split_prompt: z.string().min(1).default(SPLIT_PROMPT),
+  /** Convert template: {claims} is replaced by "- claim" lines (the paper's prompt by default). */
+  convert_prompt: z.string().min(1).default(CONVERT_PROMPT),
+  temperature: z.number().min(0).max(2).default(0),
+  max_tokens: z.number().int().positive().default(1024),
+  /** Extra attempts when the output can't be parsed or the converter returns a different number of questions than claims. */
+  content_retries: z.number().int().min(0).default(2),
 });
 
 /** Where a model runs: in-process from a folder, or on an OpenAI-compatible server. */
@@ -32,7 +87,7 @@ const generate = z.strictObject({
 
 const divide = z.strictObject({
   backend: z
-    .discriminatedUnion('type', [z.strictObject({ type: z.literal('rules') }), openaiModel.extend({ type: z.literal('llm') })])
+    .discriminatedUnion('type', [z.strictObject({ type: z.literal('rules') }), llmDivider])
     .default({ type: 'rules' }),
   /** Cut the question-answer text to its first N words before dividing (the released scripts use 300); null = no cut. */
   max_words: z.number().int().positive().nullable().default(null),
@@ -82,5 +137,9 @@ export const configSchema = z.strictObject({
 
 /** A resolved config: every default filled in. */
 export type Config = z.infer<typeof configSchema>;
+/** An OpenAI-compatible server backend (policy or labeler). */
+export type OpenAIBackend = z.infer<typeof openaiModel>;
+/** The LLM divider backend. */
+export type LlmDividerBackend = z.infer<typeof llmDivider>;
 /** A model backend choice. */
 export type ModelBackend = z.infer<typeof modelBackend>;
