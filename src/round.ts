@@ -11,6 +11,7 @@ import {
   putImage,
   putPrompt,
   recordStageRun,
+  addUsage,
   openDb,
   type Db,
   type RoundRow,
@@ -19,6 +20,7 @@ import { readPrompts } from './input/prompts.js';
 import { WorkerPool } from './backends/local/pool.js';
 import { LocalGenerator, LocalLabeler, RulesDivider } from './backends/local/index.js';
 import type { Divider, Generator, Labeler } from './backends/types.js';
+import { isRemote, LlmDivider, OpenAIGenerator, OpenAILabeler, takeUsage } from './backends/openai/index.js';
 import { silentProgress, type Progress, type StageContext, type StageResult } from './stages/context.js';
 import { runGenerate } from './stages/generate.js';
 import { runDivide } from './stages/divide.js';
@@ -116,12 +118,12 @@ export async function ingestPrompts(
   return { prompts: n, problems };
 }
 
-/** The backends a config asks for, sharing one worker pool for local work. */
+/** The backends a config asks for; local ones share one worker pool (made only when one is local). */
 export interface Backends {
   generator: Generator;
   divider: Divider;
   labeler: Labeler;
-  pool: WorkerPool;
+  pool: WorkerPool | null;
   close(): Promise<void>;
 }
 
@@ -130,16 +132,32 @@ export function createBackends(config: Config): Backends {
   const g = config.generate.backend;
   const l = config.label.backend;
   const d = config.divide.backend;
-  for (const [role, b] of [['generate', g], ['label', l], ['divide', d]] as const) {
-    if (b.type === 'openai' || b.type === 'llm') {
-      throw new Error(`${role}.backend.type "${b.type}" is not available in this build yet; use "local" (or "rules" for divide).`);
-    }
+  const needsPool = g.type === 'local' || l.type === 'local' || d.type === 'rules';
+  const pool = needsPool ? new WorkerPool(config.workers) : null;
+  try {
+    const generator = g.type === 'local' ? new LocalGenerator(pool!, g.model) : new OpenAIGenerator(g);
+    const labeler =
+      l.type === 'local'
+        ? new LocalLabeler(pool!, l.model, config.label.suffix)
+        : new OpenAILabeler(l, config.label.suffix, config.label.top_logprobs);
+    const divider = d.type === 'rules' ? new RulesDivider(pool!, config.divide.max_words) : new LlmDivider(d, config.divide.max_words);
+    return { generator, labeler, divider, pool, close: async () => void (await pool?.close()) };
+  } catch (e) {
+    void pool?.close();
+    throw e;
   }
-  const pool = new WorkerPool(config.workers);
-  const generator = new LocalGenerator(pool, (g as { model: string }).model);
-  const labeler = new LocalLabeler(pool, (l as { model: string }).model, config.label.suffix);
-  const divider = new RulesDivider(pool, config.divide.max_words);
-  return { generator, labeler, divider, pool, close: () => pool.close() };
+}
+
+/** Tasks a stage keeps in flight for a backend: enough to fill every local worker or every server slot. */
+function stageConcurrency(backends: Backends, b: unknown): number {
+  const local = (backends.pool?.size.workers ?? 1) * 2;
+  return isRemote(b) ? Math.max(local, b.pool.capacity) : local;
+}
+
+/** Stores what the remote backends used (requests, retries, tokens) since the last call. */
+export function flushUsage(db: Db, roundId: number, backends: Backends): void {
+  const rows = takeUsage([backends.generator, backends.divider, backends.labeler]);
+  if (rows.length) addUsage(db, roundId, rows);
 }
 
 /** Runs the given stages of a round in order and records their times; returns what each did. */
@@ -152,21 +170,26 @@ export async function runStages(
   progress: Progress = silentProgress,
 ): Promise<StageResult[]> {
   const ctx: StageContext = { db, round, config, progress, backends };
-  // Enough tasks in flight to keep every worker busy while the main thread stores results.
-  const inFlight = backends.pool.size.workers * 2;
   const results: StageResult[] = [];
   for (const s of stages) {
     const started = new Date().toISOString();
-    const r =
-      s === 'generate'
-        ? await runGenerate(ctx, inFlight)
-        : s === 'divide'
-          ? await runDivide(ctx, inFlight)
-          : s === 'label'
-            ? await runLabel(ctx, inFlight)
-            : s === 'score'
-              ? await runScore(ctx, backends.labeler.id)
-              : await runPair(ctx);
+    let r: StageResult;
+    const role = s === 'generate' ? backends.generator : s === 'divide' ? backends.divider : s === 'label' ? backends.labeler : null;
+    if (isRemote(role)) for (const w of await role.pool.preflight()) progress.log(w);
+    try {
+      r =
+        s === 'generate'
+          ? await runGenerate(ctx, stageConcurrency(backends, backends.generator))
+          : s === 'divide'
+            ? await runDivide(ctx, stageConcurrency(backends, backends.divider))
+            : s === 'label'
+              ? await runLabel(ctx, stageConcurrency(backends, backends.labeler))
+              : s === 'score'
+                ? await runScore(ctx, backends.labeler.id)
+                : await runPair(ctx);
+    } finally {
+      flushUsage(db, round.id, backends);
+    }
     recordStageRun(db, {
       round_id: round.id,
       stage: s,
@@ -206,7 +229,10 @@ export async function runRound(
       labeler: backends.labeler.id,
       divider: backends.divider.id,
     });
-    progress.log(`round ${round.id} in ${config.db} (${backends.pool.size.workers} workers × ${backends.pool.size.threadsPerWorker} threads)`);
+    progress.log(
+      `round ${round.id} in ${config.db}` +
+        (backends.pool ? ` (${backends.pool.size.workers} workers × ${backends.pool.size.threadsPerWorker} threads)` : ''),
+    );
     const t0 = performance.now();
     const ingest = await ingestPrompts(db, round, config, { ...(opts.limit ? { limit: opts.limit } : {}), progress });
     const ingestSeconds = (performance.now() - t0) / 1000;

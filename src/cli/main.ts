@@ -11,7 +11,18 @@ const program = new Command()
 registerRun(program);
 registerStats(program);
 
-program.parseAsync(process.argv).catch((e: Error) => {
+// The event loop emptied while a command was still waiting on something that can never come: a bug, never a success.
+let settled = false;
+process.on('beforeExit', () => {
+  if (settled) return;
+  process.stderr.write('rlaifv: internal error: the command stopped with work still pending (nothing left to wait on)\n');
+  process.exit(1);
+});
+
+program.parseAsync(process.argv).then(() => {
+  settled = true;
+}).catch((e: Error) => {
+  settled = true;
   process.stderr.write(`rlaifv: ${e.message}\n`);
-  process.exit(e.name === 'ConfigError' || e.name === 'InputError' ? 2 : 1);
+  process.exit(['ConfigError', 'InputError', 'FatalBackendError'].includes(e.name) ? 2 : 1);
 });

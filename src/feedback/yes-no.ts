@@ -70,3 +70,46 @@ export function topIndices(values: ArrayLike<number>, k: number): number[] {
   }
   return best;
 }
+
+/** One entry of a server's `top_logprobs`. */
+export interface TopLogprob {
+  token: string;
+  logprob: number;
+}
+
+/** p(yes), p(no) read from a server's top-K list; null when neither is listed. */
+export interface YesNoFromTop {
+  pYes: number | null;
+  pNo: number | null;
+  top: TopToken[];
+  /** True when one side was missing from the top K and bounded by the smallest listed probability. */
+  boundUsed: boolean;
+}
+
+/**
+ * Sums every listed token whose text (trimmed, lower-cased) is yes / no (REFERENCE §3). A side missing from the top K
+ * has probability at most the smallest listed one: that bound is used and flagged. Neither listed: unscored (nulls).
+ * @example yesNoFromTopLogprobs([{ token: 'Yes', logprob: -0.1 }, { token: ' no', logprob: -2.5 }]).pYes // ≈ 0.905
+ */
+export function yesNoFromTopLogprobs(list: TopLogprob[]): YesNoFromTop {
+  const top = list.map((t) => ({ token: t.token, p: Math.exp(t.logprob) }));
+  let yes = 0;
+  let no = 0;
+  let sawYes = false;
+  let sawNo = false;
+  let min = Infinity;
+  for (const t of top) {
+    const n = normaliseTokenText(t.token);
+    if (n === 'yes') {
+      yes += t.p;
+      sawYes = true;
+    } else if (n === 'no') {
+      no += t.p;
+      sawNo = true;
+    }
+    if (t.p < min) min = t.p;
+  }
+  if (!sawYes && !sawNo) return { pYes: null, pNo: null, top, boundUsed: false };
+  if (sawYes && sawNo) return { pYes: yes, pNo: no, top, boundUsed: false };
+  return sawYes ? { pYes: yes, pNo: min, top, boundUsed: true } : { pYes: min, pNo: no, top, boundUsed: true };
+}

@@ -50,7 +50,12 @@ export async function mapLimit<T, R>(items: T[], limit: number, fn: (x: T, i: nu
   const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
     while (next < items.length) {
       const i = next++;
-      out[i] = await fn(items[i]!, i);
+      try {
+        out[i] = await fn(items[i]!, i);
+      } catch (e) {
+        next = items.length; // a failing task stops the others from starting new work
+        throw e;
+      }
     }
   });
   await Promise.all(lanes);

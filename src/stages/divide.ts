@@ -2,6 +2,7 @@
 import { pendingDivision, putDivisions, putFailures, type Division, type FailureInput } from '../store/index.js';
 import type { DivideOutput } from '../backends/types.js';
 import { contentId, normaliseQuestion } from './ids.js';
+import { FatalBackendError } from '../backends/errors.js';
 import { mapLimit, timed, type StageContext, type StageResult } from './context.js';
 
 const BATCH = 64;
@@ -23,6 +24,7 @@ export async function runDivide(ctx: StageContext, concurrency: number): Promise
     try {
       outs = await timed(acc, () => divider.divide(batch.map((c) => ({ question: c.question, answer: c.text }))));
     } catch (e) {
+      if (e instanceof FatalBackendError) throw e;
       outs = batch.map((): DivideOutput => ({ error: (e as Error).message }));
     }
     const divs: Division[] = [];

@@ -3,6 +3,7 @@ import { doneSamples, failedItems, putCandidates, putFailures, roundPrompts, typ
 import { hashSeed } from '../feedback/rng.js';
 import { wordCount } from '../feedback/words.js';
 import { contentId } from './ids.js';
+import { FatalBackendError } from '../backends/errors.js';
 import { mapLimit, timed, type StageContext, type StageResult } from './context.js';
 
 /** The seed of sample `index` of a prompt in a round: distinct per sample, reproducible from the round seed. */
@@ -42,6 +43,7 @@ export async function runGenerate(ctx: StageContext, concurrency: number): Promi
     try {
       results = await timed(acc, () => gen.generate(req));
     } catch (e) {
+      if (e instanceof FatalBackendError) throw e;
       results = req.samples.map((s) => ({ ...s, error: (e as Error).message }));
     }
     const rows: CandidateRow[] = [];

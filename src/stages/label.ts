@@ -1,5 +1,6 @@
 // Stage 3: the labeler reads the image and each distinct question once; p(yes), p(no) are stored.
 import { pendingLabels, putFailures, putLabels, type FailureInput, type LabelRow, type PendingQuestion } from '../store/index.js';
+import { FatalBackendError } from '../backends/errors.js';
 import { mapLimit, timed, type StageContext, type StageResult } from './context.js';
 
 // Questions of one image go together: the image is read once, and a server's prefix cache reuses it.
@@ -26,6 +27,7 @@ export async function runLabel(ctx: StageContext, concurrency: number): Promise<
     try {
       res = await timed(acc, () => labeler.label(g[0]!.image_path, g.map((q) => q.text)));
     } catch (e) {
+      if (e instanceof FatalBackendError) throw e;
       const reason = (e as Error).message;
       putFailures(ctx.db, g.map((q) => ({ round_id: ctx.round.id, stage: 'label', item: q.id, reason })));
       failures += g.length;

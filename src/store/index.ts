@@ -6,3 +6,4 @@ export * from './work.js';
 export * from './pairs.js';
 export * from './failures.js';
 export * from './stats.js';
+export * from './usage.js';

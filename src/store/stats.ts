@@ -1,6 +1,23 @@
 // Counts per round, as `rlaifv stats --json` prints them.
 import type { Db } from './open.js';
 import { stmt } from './statements.js';
+import { roundUsage } from './usage.js';
+
+function usageOf(db: Db, roundId: number): RoundStats['usage'] {
+  // A database from before schema 3 (opened read-only, so not migrated) has no usage table.
+  const has = stmt(db, "SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'usage'").get() as { n: number };
+  const rows = has.n ? roundUsage(db, roundId) : [];
+  const by_stage: Record<string, UsageTotals> = {};
+  for (const r of rows) {
+    const t = (by_stage[r.stage] ??= { requests: 0, retries: 0, failures: 0, prompt_tokens: 0, completion_tokens: 0 });
+    t.requests += r.requests;
+    t.retries += r.retries;
+    t.failures += r.failures;
+    t.prompt_tokens += r.prompt_tokens;
+    t.completion_tokens += r.completion_tokens;
+  }
+  return { by_stage, by_endpoint: rows };
+}
 
 /** One round's counts. */
 export interface RoundStats {
@@ -21,6 +38,21 @@ export interface RoundStats {
   failures: number;
   failures_by_stage: Record<string, number>;
   seconds_by_stage: Record<string, number>;
+  /** Scored answers with an unscored question: left out of pairing. */
+  answers_with_unscored: number;
+  /** Labels whose yes or no side came from the top-K bound. */
+  bounded_labels: number;
+  /** What remote backends used, per stage (summed over endpoints) and per (stage, endpoint). */
+  usage: { by_stage: Record<string, UsageTotals>; by_endpoint: (UsageTotals & { stage: string; endpoint: string })[] };
+}
+
+/** Requests, retries, give-ups and tokens. */
+export interface UsageTotals {
+  requests: number;
+  retries: number;
+  failures: number;
+  prompt_tokens: number;
+  completion_tokens: number;
 }
 
 /** Counts of every stage's rows for a round (verdicts under the round's own acceptance rule). */
@@ -83,5 +115,16 @@ export function roundStats(db: Db, roundId: number): RoundStats {
     failures: Object.values(failuresByStage).reduce((a, b) => a + b, 0),
     failures_by_stage: failuresByStage,
     seconds_by_stage: byStage('SELECT stage, SUM(seconds) AS n FROM stage_runs WHERE round_id = ? GROUP BY stage'),
+    answers_with_unscored: one(
+      'SELECT COUNT(*) AS n FROM scores WHERE round_id = ? AND n_claims > 0 AND n_judged < n_claims',
+      roundId,
+    ),
+    bounded_labels: one(
+      `SELECT COUNT(*) AS n FROM labels l WHERE l.labeler = ? AND l.bound_used = 1 AND l.question_id IN
+         (SELECT cl.question_id FROM claims cl JOIN candidates c ON c.id = cl.candidate_id WHERE c.round_id = ?)`,
+      round.labeler_model,
+      roundId,
+    ),
+    usage: usageOf(db, roundId),
   };
 }

@@ -1,6 +1,6 @@
 // Piscina entry point: CPU work only (model inference, dividing). Never touches the store.
 import { LlavaModel, readImage } from './llava.js';
-import { yesNoFromLogits, yesNoTokenIds } from '../../feedback/yes-no.js';
+import { topIndices, yesNoFromLogits, yesNoTokenIds } from '../../feedback/yes-no.js';
 import { divideRules } from '../../divide/rules.js';
 import type { Decoding, DivideOutput, GenerateResult, LabelResult } from '../types.js';
 
@@ -9,7 +9,14 @@ export type WorkerTask =
   | { kind: 'generate'; model: string; threads: number; imagePath: string; question: string; samples: { index: number; seed: number }[]; decoding: Decoding }
   | { kind: 'label'; model: string; threads: number; imagePath: string; questions: string[]; suffix: string }
   | { kind: 'divide'; items: { question: string; answer: string }[]; maxWords: number | null }
-  | { kind: 'info'; model: string; threads: number };
+  | { kind: 'info'; model: string; threads: number }
+  | { kind: 'top'; model: string; threads: number; imagePath: string; text: string; k: number };
+
+/** The first generated position's top tokens with log-probabilities (full-vocabulary log-softmax), as a server lists them. */
+export interface TopResult {
+  top: { token: string; logprob: number }[];
+  promptTokens: number;
+}
 
 // Each thread loads a model once and keeps it for every later task.
 const models = new Map<string, Promise<LlavaModel>>();
@@ -66,6 +73,20 @@ async function label(t: Extract<WorkerTask, { kind: 'label' }>): Promise<LabelRe
   return out;
 }
 
+async function top(t: Extract<WorkerTask, { kind: 'top' }>): Promise<TopResult> {
+  const m = await model(t.model, t.threads);
+  const image = await readImage(t.imagePath);
+  const inputs = await m.inputs(image, t.text);
+  const logits = await m.firstTokenLogits(image, t.text);
+  let max = -Infinity;
+  for (let i = 0; i < logits.length; i++) if (logits[i]! > max) max = logits[i]!;
+  let sum = 0;
+  for (let i = 0; i < logits.length; i++) sum += Math.exp(logits[i]! - max);
+  const logZ = max + Math.log(sum);
+  const top = topIndices(logits, Math.min(t.k, logits.length)).map((i) => ({ token: m.tokenText(i), logprob: logits[i]! - logZ }));
+  return { top, promptTokens: inputs.input_ids!.dims[1]! };
+}
+
 function divide(t: Extract<WorkerTask, { kind: 'divide' }>): DivideOutput[] {
   return t.items.map(({ question, answer }) => {
     let text = answer;
@@ -91,6 +112,8 @@ export default async function run(t: WorkerTask): Promise<unknown> {
       return label(t);
     case 'divide':
       return divide(t);
+    case 'top':
+      return top(t);
     case 'info': {
       const m = await model(t.model, t.threads);
       return m.info;

@@ -1,0 +1,380 @@
+// Talking to one or more OpenAI-compatible servers that serve the same model: least-loaded endpoint choice with a
+// per-endpoint in-flight limit, resting of endpoints that keep failing, retries with backoff (p-retry) that honour
+// Retry-After, a clear immediate error for mistakes retrying cannot fix, and request/token accounting.
+import OpenAI from 'openai';
+import pRetry, { AbortError } from 'p-retry';
+import { readFileSync } from 'node:fs';
+import type { OpenAIBackend } from '../../config/schema.js';
+
+/** The fields every server backend has (policy, labeler, LLM divider). */
+export type ServerSettings = Omit<OpenAIBackend, 'type'>;
+
+import { BadResponseError, FatalBackendError } from '../errors.js';
+
+export { BadResponseError, FatalBackendError };
+
+/** Requests, retries and tokens of one endpoint for one stage. */
+export interface UsageCounts {
+  requests: number;
+  retries: number;
+  failures: number;
+  promptTokens: number;
+  completionTokens: number;
+}
+
+/** Reads the API key from the environment variable or key file a backend names; null when it names neither. */
+export function resolveApiKey(b: Pick<ServerSettings, 'api_key_env' | 'api_key_file'>, role: string): string | null {
+  if (b.api_key_env) {
+    const v = process.env[b.api_key_env];
+    if (!v) throw new FatalBackendError(`${role}.backend.api_key_env: the environment variable ${b.api_key_env} is not set.`);
+    return v.trim();
+  }
+  if (b.api_key_file) {
+    let text: string;
+    try {
+      text = readFileSync(b.api_key_file, 'utf8');
+    } catch (e) {
+      throw new FatalBackendError(`${role}.backend.api_key_file: cannot read ${b.api_key_file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`);
+    }
+    const key = text.split(/\r?\n/)[0]!.trim();
+    if (!key) throw new FatalBackendError(`${role}.backend.api_key_file: ${b.api_key_file} is empty.`);
+    return key;
+  }
+  return null;
+}
+
+/** A base URL as it may be shown and stored: no credentials, query or fragment. */
+export function displayUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    u.username = '';
+    u.password = '';
+    u.search = '';
+    u.hash = '';
+    return u.toString().replace(/\/$/, '');
+  } catch {
+    return '(invalid url)';
+  }
+}
+
+/** Replaces every occurrence of the secrets in a text (error messages can echo a key). */
+export function redact(text: string, secrets: (string | null)[]): string {
+  let out = text;
+  for (const s of secrets) if (s && s.length >= 4) out = out.split(s).join('***');
+  return out;
+}
+
+interface Endpoint {
+  url: string;
+  shown: string;
+  client: OpenAI;
+  inFlight: number;
+  failStreak: number;
+  restUntil: number;
+  restMs: number;
+  usage: Map<string, UsageCounts>;
+}
+
+/** Retry-After (seconds or HTTP date) or retry-after-ms of an error response, in ms. */
+export function retryAfterMs(headers: Headers | undefined, now = Date.now()): number | null {
+  if (!headers || typeof headers.get !== 'function') return null;
+  const ms = headers.get('retry-after-ms');
+  if (ms && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
+  const ra = headers.get('retry-after');
+  if (!ra) return null;
+  if (/^\d+(\.\d+)?$/.test(ra.trim())) return Math.max(0, Number(ra) * 1000);
+  const t = Date.parse(ra);
+  return Number.isNaN(t) ? null : Math.max(0, t - now);
+}
+
+/** What to do about an error: retry it, or stop the run with a message that says what to change. */
+export function classifyError(e: unknown, ctx: { role: string; endpoint: string; model: string }): { retry: true; reason: string; waitMs: number | null } | { retry: false; message: string } {
+  const where = `${ctx.role} endpoint ${ctx.endpoint}`;
+  if (e instanceof FatalBackendError) return { retry: false, message: e.message };
+  if (e instanceof OpenAI.APIConnectionTimeoutError) return { retry: true, reason: 'timeout', waitMs: null };
+  if (e instanceof OpenAI.APIConnectionError) return { retry: true, reason: `connection error: ${e.message}`, waitMs: null };
+  if (e instanceof OpenAI.APIError && typeof e.status === 'number') {
+    const s = e.status;
+    const detail = (e.message || '').slice(0, 300);
+    if (s === 429 || s === 408 || s === 409 || s >= 500) {
+      return { retry: true, reason: `HTTP ${s}: ${detail}`, waitMs: retryAfterMs(e.headers as Headers | undefined) };
+    }
+    if (s === 401 || s === 403) {
+      return { retry: false, message: `${where} refused the API key (HTTP ${s}); set ${ctx.role}.backend.api_key_env or api_key_file to a valid key. Server said: ${detail}` };
+    }
+    if (s === 404) {
+      return { retry: false, message: `${where} does not serve model "${ctx.model}" (HTTP 404); set ${ctx.role}.backend.model to a served model name (see GET ${ctx.endpoint}/models). Server said: ${detail}` };
+    }
+    if (/logprob/i.test(detail)) {
+      return { retry: false, message: `${where} refused the logprobs request (HTTP ${s}); lower label.top_logprobs to at most the server's limit (vLLM: --max-logprobs) or use a server that returns logprobs. Server said: ${detail}` };
+    }
+    if (/model/i.test(detail) && /(not exist|not found|unknown)/i.test(detail)) {
+      return { retry: false, message: `${where} does not serve model "${ctx.model}" (HTTP ${s}); set ${ctx.role}.backend.model. Server said: ${detail}` };
+    }
+    return { retry: false, message: `${where} rejected the request (HTTP ${s}): ${detail}` };
+  }
+  if (e instanceof BadResponseError || e instanceof SyntaxError) return { retry: true, reason: `bad response: ${(e as Error).message}`, waitMs: null };
+  if (e instanceof Error && /fetch failed|socket|ECONNRESET|ECONNREFUSED|EPIPE|terminated|other side closed/i.test(e.message)) {
+    return { retry: true, reason: `connection error: ${e.message}`, waitMs: null };
+  }
+  return { retry: false, message: `${where}: ${(e as Error)?.message ?? String(e)}` };
+}
+
+/** Waiters for a free slot, served in order of arrival. */
+type Waiter = () => void;
+
+/**
+ * The endpoints of one backend. `request` runs one API call on the least-loaded endpoint that has a free slot and is not
+ * resting, retrying on any endpoint with backoff; it throws FatalBackendError for mistakes and Error after the retries.
+ */
+export class EndpointPool {
+  private readonly endpoints: Endpoint[];
+  private readonly waiters: Waiter[] = [];
+  private readonly apiKey: string | null;
+  private wakeTimer: NodeJS.Timeout | null = null;
+  /** Once a mistake retrying cannot fix is seen, every other request fails with it at once. */
+  private fatal: FatalBackendError | null = null;
+  private checked = false;
+  /** Which endpoint last served an affinity key (an image): its requests go back there, where the prefix is cached. */
+  private readonly affinity = new Map<string, Endpoint>();
+  /** The stage the calls are accounted to: the backend's role. */
+  readonly stage: string;
+
+  constructor(
+    readonly role: string,
+    readonly settings: ServerSettings,
+  ) {
+    this.stage = role;
+    this.apiKey = resolveApiKey(settings, role);
+    this.endpoints = settings.base_urls.map((url) => ({
+      url,
+      shown: displayUrl(url),
+      client: new OpenAI({
+        baseURL: url,
+        // Servers without auth (a local vLLM) still need a non-empty string for the SDK.
+        apiKey: this.apiKey ?? 'EMPTY',
+        maxRetries: 0, // retries are ours: they may move to another endpoint and are counted
+        timeout: settings.timeout_ms,
+      }),
+      inFlight: 0,
+      failStreak: 0,
+      restUntil: 0,
+      restMs: settings.rest_ms,
+      usage: new Map(),
+    }));
+  }
+
+  /** Requests that can be in flight at once over all endpoints. */
+  get capacity(): number {
+    return this.endpoints.length * this.settings.max_in_flight;
+  }
+
+  /** The endpoints as shown in messages and stored in accounting (no credentials). */
+  get shownUrls(): string[] {
+    return this.endpoints.map((e) => e.shown);
+  }
+
+  /** Hides the API key in a text. */
+  redact(text: string): string {
+    return redact(text, [this.apiKey]);
+  }
+
+  private pick(key?: string): Endpoint | null {
+    const now = Date.now();
+    let best: Endpoint | null = null;
+    for (const e of this.endpoints) {
+      if (e.inFlight >= this.settings.max_in_flight || e.restUntil > now) continue;
+      if (!best || e.inFlight < best.inFlight) best = e;
+    }
+    if (!best || key === undefined) return best;
+    // Stay with the endpoint that has this image cached unless it is much busier than the least-loaded one.
+    const home = this.affinity.get(key);
+    if (home && home !== best && home.inFlight < this.settings.max_in_flight && home.restUntil <= now &&
+        home.inFlight - best.inFlight <= Math.max(1, this.settings.max_in_flight >> 1)) best = home;
+    this.affinity.delete(key);
+    this.affinity.set(key, best);
+    if (this.affinity.size > 4096) this.affinity.delete(this.affinity.keys().next().value!);
+    return best;
+  }
+
+  private async acquire(key?: string): Promise<Endpoint> {
+    for (;;) {
+      const e = this.pick(key);
+      if (e && this.waiters.length === 0) {
+        e.inFlight++;
+        return e;
+      }
+      await new Promise<void>((resolve) => {
+        this.waiters.push(resolve);
+        this.scheduleWake();
+      });
+      const f = this.pick(key);
+      if (f) {
+        f.inFlight++;
+        return f;
+      }
+    }
+  }
+
+  /** Wakes waiters when a resting endpoint comes back (nothing else would wake them if every endpoint rests). */
+  private scheduleWake(): void {
+    if (this.wakeTimer) return;
+    const now = Date.now();
+    const resting = this.endpoints.filter((e) => e.restUntil > now).map((e) => e.restUntil);
+    if (resting.length === 0) return;
+    this.wakeTimer = setTimeout(() => {
+      this.wakeTimer = null;
+      this.wakeSome();
+    }, Math.max(1, Math.min(...resting) - now));
+    // Not unref'd: while requests wait for a resting endpoint, this timer is what keeps the process alive.
+  }
+
+  private wakeSome(): void {
+    let free = 0;
+    const now = Date.now();
+    for (const e of this.endpoints) if (e.restUntil <= now) free += Math.max(0, this.settings.max_in_flight - e.inFlight);
+    while (free-- > 0 && this.waiters.length) this.waiters.shift()!();
+    if (this.waiters.length) this.scheduleWake();
+  }
+
+  private release(e: Endpoint, ok: boolean): void {
+    e.inFlight--;
+    if (ok) {
+      e.failStreak = 0;
+      e.restMs = this.settings.rest_ms;
+    } else if (++e.failStreak >= this.settings.rest_after_failures) {
+      e.restUntil = Date.now() + e.restMs;
+      e.restMs = Math.min(e.restMs * 2, 10 * 60_000);
+      e.failStreak = 0;
+    }
+    this.wakeSome();
+  }
+
+  private count(e: Endpoint): UsageCounts {
+    let u = e.usage.get(this.stage);
+    if (!u) e.usage.set(this.stage, (u = { requests: 0, retries: 0, failures: 0, promptTokens: 0, completionTokens: 0 }));
+    return u;
+  }
+
+  /**
+   * Runs `call` with a client, retrying retryable faults up to max_retries times (each attempt may use another endpoint).
+   * `call` returns its result and the token usage it reports.
+   */
+  async request<T>(
+    call: (client: OpenAI) => Promise<{ value: T; usage?: { prompt_tokens?: number; completion_tokens?: number } | null }>,
+    opts: { affinity?: string } = {},
+  ): Promise<T> {
+    let lastEndpoint: Endpoint | null = null;
+    let wait: number | null = null;
+    const run = async (): Promise<T> => {
+      if (this.fatal) throw new AbortError(this.fatal);
+      const e = await this.acquire(opts.affinity);
+      if (this.fatal) {
+        this.release(e, true);
+        throw new AbortError(this.fatal);
+      }
+      lastEndpoint = e;
+      const u = this.count(e);
+      u.requests++;
+      try {
+        const { value, usage } = await call(e.client);
+        u.promptTokens += usage?.prompt_tokens ?? 0;
+        u.completionTokens += usage?.completion_tokens ?? 0;
+        this.release(e, true);
+        return value;
+      } catch (err) {
+        const c = classifyError(err, { role: this.role, endpoint: e.shown, model: this.settings.model });
+        // A refused request is not the endpoint's fault: it does not count towards resting it.
+        this.release(e, !c.retry);
+        if (!c.retry) throw new AbortError((this.fatal ??= new FatalBackendError(this.redact(c.message))));
+        wait = c.waitMs;
+        const wrapped = new Error(this.redact(`${c.reason} (${e.shown})`));
+        throw wrapped;
+      }
+    };
+    try {
+      return await pRetry(run, {
+        retries: this.settings.max_retries,
+        factor: 2,
+        minTimeout: this.settings.min_backoff_ms,
+        maxTimeout: this.settings.max_backoff_ms,
+        randomize: true,
+        onFailedAttempt: async ({ retriesLeft }) => {
+          if (retriesLeft > 0 && lastEndpoint) this.count(lastEndpoint).retries++;
+          // Retry-After wins when it asks for longer than the backoff will wait anyway.
+          if (retriesLeft > 0 && wait !== null && wait > this.settings.min_backoff_ms) {
+            await new Promise((r) => setTimeout(r, Math.min(wait! - this.settings.min_backoff_ms, 10 * 60_000)));
+          }
+          wait = null;
+        },
+      });
+    } catch (err) {
+      if (err instanceof FatalBackendError) throw err;
+      if (lastEndpoint) this.count(lastEndpoint).failures++;
+      const msg = (err as Error).message;
+      throw new Error(`gave up after ${this.settings.max_retries + 1} attempts: ${msg}`);
+    }
+  }
+
+  /** Makes every later request fail at once with this error (a backend found a mistake retrying cannot fix). */
+  stopWith(e: FatalBackendError): FatalBackendError {
+    return (this.fatal ??= e);
+  }
+
+  /** Usage per (stage, endpoint) since the last call, then resets the counters. */
+  takeUsage(): { stage: string; endpoint: string; counts: UsageCounts }[] {
+    const out: { stage: string; endpoint: string; counts: UsageCounts }[] = [];
+    for (const e of this.endpoints) {
+      for (const [stage, counts] of e.usage) if (counts.requests > 0) out.push({ stage, endpoint: e.shown, counts });
+      e.usage.clear();
+    }
+    return out;
+  }
+
+  /**
+   * Checks every endpoint before work starts: those that don't answer rest (and are named in the returned warnings);
+   * none answering, or the model not among those served, is a FatalBackendError naming the endpoints and the setting.
+   * A server without GET /models is taken on trust.
+   */
+  async preflight(): Promise<string[]> {
+    if (this.checked) return [];
+    const warnings: string[] = [];
+    const problems: string[] = [];
+    let reachable = 0;
+    await Promise.all(
+      this.endpoints.map(async (e) => {
+        try {
+          const page = await e.client.models.list({ timeout: Math.min(this.settings.timeout_ms, 15_000), maxRetries: 1 });
+          reachable++;
+          const ids = page.data.map((m) => m.id);
+          if (ids.length && !ids.includes(this.settings.model)) {
+            problems.push(`${e.shown} serves ${ids.slice(0, 8).map((i) => `"${i}"`).join(', ')}${ids.length > 8 ? ', …' : ''}, not "${this.settings.model}"`);
+          }
+        } catch (err) {
+          const c = classifyError(err, { role: this.role, endpoint: e.shown, model: this.settings.model });
+          if (err instanceof OpenAI.APIError && (err.status === 404 || err.status === 405)) {
+            reachable++; // no /models route: nothing to check
+            return;
+          }
+          if (!c.retry) throw new FatalBackendError(this.redact(c.message));
+          e.restUntil = Date.now() + e.restMs;
+          warnings.push(this.redact(`${this.role} endpoint ${e.shown} did not answer (${c.reason}); it rests and is retried later`));
+        }
+      }),
+    );
+    if (problems.length) {
+      throw this.stopWith(new FatalBackendError(`${this.role}.backend.model "${this.settings.model}" is not served: ${problems.join('; ')}.`));
+    }
+    if (reachable === 0) {
+      throw this.stopWith(
+        new FatalBackendError(`none of the ${this.role} endpoints answered (${this.endpoints.map((e) => e.shown).join(', ')}); check ${this.role}.backend.base_urls and that the servers are up.`),
+      );
+    }
+    this.checked = true;
+    return warnings;
+  }
+
+  get size(): number {
+    return this.endpoints.length;
+  }
+}

@@ -1,0 +1,315 @@
+// A real HTTP server on 127.0.0.1 that speaks the OpenAI chat-completions protocol and answers with the tiny models
+// in models/ through rlaifv's own local backend (worker pool), so the logprobs it sends are real. Its divider model is
+// rlaifv's rules divider answering the paper's split and convert prompts. Faults can be injected on demand.
+//
+// Standalone: npx tsx tests/helpers/openai-server.ts [--port 8000] [--latency-ms 0] [--max-concurrent 0]
+import http from 'node:http';
+import { createHash } from 'node:crypto';
+import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { WorkerPool } from '../../src/backends/local/pool.js';
+import type { TopResult } from '../../src/backends/local/local.worker.js';
+import type { GenerateResult, DivideOutput } from '../../src/backends/types.js';
+import { claimToQuestion } from '../../src/divide/question.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** A fault to inject into the next matching responses. */
+export type FaultKind = '429' | '500' | 'malformed' | 'drop' | 'nologprobs' | 'hang' | 'short' | 'garbage';
+// 'short' drops the last bullet of a divider answer and 'garbage' replaces it with prose: faults of an LLM divider that
+// the rules divider behind this server never makes, so they are injected.
+export interface Fault {
+  kind: FaultKind;
+  /** How many matching requests get it. */
+  times: number;
+  /** Only requests for this model. */
+  model?: string;
+  /** Only requests whose JSON body contains this text. */
+  match?: string;
+  /** For 429: the Retry-After header, in seconds. */
+  retryAfter?: number;
+}
+
+/** What a served model is: a vision model folder, or the rules divider as a text "LLM". */
+export type ServedModel = { kind: 'vlm'; dir: string } | { kind: 'divider' };
+
+export interface ServerOptions {
+  models?: Record<string, ServedModel>;
+  /** When set, requests must carry `Authorization: Bearer <apiKey>`. */
+  apiKey?: string;
+  /** Like vLLM's --max-logprobs. */
+  maxLogprobs?: number;
+  /** Added to every response (ms). */
+  latencyMs?: number;
+  /** At most this many requests are worked on at once; the rest queue (0 = no limit). */
+  maxConcurrent?: number;
+  /** Worker threads for the models. */
+  workers?: number;
+  /** Share another server's worker pool (two endpoints, one set of models in memory). */
+  pool?: WorkerPool;
+  port?: number;
+}
+
+/** The default served models: the two tiny models of models/ and the rules divider. */
+export const DEFAULT_MODELS: Record<string, ServedModel> = {
+  'shapes-policy': { kind: 'vlm', dir: path.join(ROOT, 'models', 'shapes-policy') },
+  'shapes-labeler': { kind: 'vlm', dir: path.join(ROOT, 'models', 'shapes-labeler') },
+  'rules-divider': { kind: 'divider' },
+};
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly type = 'BadRequestError',
+  ) {
+    super(message);
+  }
+}
+
+/** A running test server. */
+export class TestServer {
+  readonly faults: Fault[] = [];
+  /** Counters: requests seen (by model), faults injected (by kind), peak requests being worked on at once. */
+  readonly stats = { requests: 0, byModel: {} as Record<string, number>, injected: {} as Record<string, number>, peakActive: 0, served: 0 };
+  latencyMs: number;
+  maxConcurrent: number;
+  private active = 0;
+  private readonly queue: (() => void)[] = [];
+  private readonly imgDir: string;
+  private readonly hanging = new Set<http.ServerResponse>();
+  private readonly questionOf = new Map<string, string>();
+
+  private constructor(
+    private readonly server: http.Server,
+    readonly pool: WorkerPool,
+    readonly opts: Required<Pick<ServerOptions, 'models' | 'maxLogprobs'>> & ServerOptions,
+  ) {
+    this.latencyMs = opts.latencyMs ?? 0;
+    this.maxConcurrent = opts.maxConcurrent ?? 0;
+    this.imgDir = path.join(os.tmpdir(), `rlaifv-test-server-${process.pid}`);
+    mkdirSync(this.imgDir, { recursive: true });
+  }
+
+  /** Starts a server on 127.0.0.1 (a free port unless one is given). */
+  static async start(opts: ServerOptions = {}): Promise<TestServer> {
+    const server = http.createServer();
+    server.keepAliveTimeout = 30_000;
+    const pool = opts.pool ?? new WorkerPool(opts.workers ?? null);
+    const s = new TestServer(server, pool, { ...opts, models: opts.models ?? DEFAULT_MODELS, maxLogprobs: opts.maxLogprobs ?? 20 });
+    server.on('request', (req, res) => void s.handle(req, res));
+    await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
+    return s;
+  }
+
+  /** The base URL to give a client (ends in /v1). */
+  get url(): string {
+    const a = this.server.address() as { port: number };
+    return `http://127.0.0.1:${a.port}/v1`;
+  }
+
+  /** Adds a fault for the next `times` matching requests. */
+  inject(f: Fault): void {
+    this.faults.push({ ...f });
+  }
+
+  async close(): Promise<void> {
+    for (const r of this.hanging) r.destroy();
+    this.server.closeAllConnections?.();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    if (!this.opts.pool) await this.pool.close();
+  }
+
+  private takeFault(model: string, raw: string): Fault | null {
+    const f = this.faults.find((x) => x.times > 0 && (!x.model || x.model === model) && (!x.match || raw.includes(x.match)));
+    if (!f) return null;
+    f.times--;
+    this.stats.injected[f.kind] = (this.stats.injected[f.kind] ?? 0) + 1;
+    return f;
+  }
+
+  private async slot(): Promise<void> {
+    if (this.maxConcurrent > 0 && this.active >= this.maxConcurrent) await new Promise<void>((r) => this.queue.push(r));
+    this.active++;
+    this.stats.peakActive = Math.max(this.stats.peakActive, this.active);
+  }
+
+  private free(): void {
+    this.active--;
+    this.queue.shift()?.();
+  }
+
+  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+      res.writeHead(status, { 'content-type': 'application/json', ...headers });
+      res.end(typeof body === 'string' ? body : JSON.stringify(body));
+    };
+    const fail = (e: HttpError) => send(e.status, { error: { message: e.message, type: e.type, code: e.status } });
+    try {
+      if (this.opts.apiKey && req.headers.authorization !== `Bearer ${this.opts.apiKey}`) {
+        throw new HttpError(401, 'Invalid API key.', 'AuthenticationError');
+      }
+      const url = new URL(req.url ?? '/', 'http://x');
+      if (req.method === 'GET' && url.pathname === '/v1/models') {
+        return send(200, { object: 'list', data: Object.keys(this.opts.models).map((id) => ({ id, object: 'model', owned_by: 'rlaifv-tests' })) });
+      }
+      if (req.method !== 'POST' || url.pathname !== '/v1/chat/completions') throw new HttpError(404, `No route ${req.method} ${url.pathname}`, 'NotFoundError');
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      let body: any;
+      const raw = Buffer.concat(chunks).toString('utf8');
+      try {
+        body = JSON.parse(raw);
+      } catch {
+        throw new HttpError(400, 'Request body is not JSON.');
+      }
+      this.stats.requests++;
+      const model = String(body.model ?? '');
+      this.stats.byModel[model] = (this.stats.byModel[model] ?? 0) + 1;
+      const served = this.opts.models[model];
+      if (!served) throw new HttpError(404, `The model \`${model}\` does not exist.`, 'NotFoundError');
+      if (body.logprobs && typeof body.top_logprobs === 'number' && body.top_logprobs > this.opts.maxLogprobs) {
+        throw new HttpError(400, `Requested sample logprobs of ${body.top_logprobs}, which is greater than max allowed: ${this.opts.maxLogprobs}`);
+      }
+      const fault = this.takeFault(model, raw);
+      if (fault?.kind === 'drop') {
+        req.socket.destroy();
+        return;
+      }
+      if (fault?.kind === 'hang') {
+        this.hanging.add(res);
+        res.on('close', () => this.hanging.delete(res));
+        return;
+      }
+      if (fault?.kind === '429') return send(429, { error: { message: 'Too many requests', type: 'RateLimitError', code: 429 } }, { 'retry-after': String(fault.retryAfter ?? 1) });
+      if (fault?.kind === '500') return send(500, { error: { message: 'Internal server error (injected)', type: 'InternalServerError', code: 500 } });
+      await this.slot();
+      let out: any;
+      const t0 = performance.now();
+      try {
+        out = served.kind === 'vlm' ? await this.vlm(served.dir, model, body) : await this.divider(model, body);
+        const wait = this.latencyMs - (performance.now() - t0);
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      } finally {
+        this.free();
+      }
+      this.stats.served++;
+      if (fault?.kind === 'malformed') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return void res.end(JSON.stringify(out).slice(0, 40));
+      }
+      if (fault?.kind === 'nologprobs') for (const c of out.choices) c.logprobs = null;
+      if (fault?.kind === 'short') for (const c of out.choices) c.message.content = c.message.content.replace(/\n[^\n]*$/, '');
+      if (fault?.kind === 'garbage') for (const c of out.choices) c.message.content = 'I am sorry, I cannot help with that.';
+      return send(200, out);
+    } catch (e) {
+      if (e instanceof HttpError) return fail(e);
+      return fail(new HttpError(500, (e as Error).message, 'InternalServerError'));
+    }
+  }
+
+  /** The image and text of the last user message. */
+  private async userTurn(body: any): Promise<{ image: string | null; text: string }> {
+    const msgs = Array.isArray(body.messages) ? body.messages : [];
+    const user = [...msgs].reverse().find((m: any) => m?.role === 'user');
+    if (!user) throw new HttpError(400, 'messages: no user message');
+    const parts = typeof user.content === 'string' ? [{ type: 'text', text: user.content }] : user.content;
+    if (!Array.isArray(parts)) throw new HttpError(400, 'messages[].content must be a string or a list of parts');
+    let image: string | null = null;
+    let text = '';
+    for (const p of parts) {
+      if (p?.type === 'text') text += String(p.text ?? '');
+      else if (p?.type === 'image_url') {
+        const u = String(p.image_url?.url ?? '');
+        const m = /^data:image\/[a-z+.-]+;base64,(.*)$/s.exec(u);
+        if (!m) throw new HttpError(400, 'image_url: this server accepts only base64 data URLs (it is offline)');
+        const bytes = Buffer.from(m[1]!, 'base64');
+        const file = path.join(this.imgDir, createHash('sha256').update(bytes).digest('hex').slice(0, 32) + '.img');
+        if (!existsSync(file)) writeFileSync(file, bytes);
+        image = file;
+      } else throw new HttpError(400, `unsupported content part type ${p?.type}`);
+    }
+    return { image, text };
+  }
+
+  private async vlm(dir: string, model: string, body: any): Promise<any> {
+    const { image, text } = await this.userTurn(body);
+    if (!image) throw new HttpError(400, `${model} is a vision model: send one image_url part`);
+    const threads = this.pool.size.threadsPerWorker;
+    const n = Number(body.n ?? 1);
+    const created = Math.floor(Date.now() / 1000);
+    const id = `chatcmpl-${createHash('sha256').update(JSON.stringify(body)).digest('hex').slice(0, 12)}`;
+    if (body.logprobs) {
+      const maxTokens = Number(body.max_tokens ?? body.max_completion_tokens ?? 1);
+      if (maxTokens !== 1) throw new HttpError(400, 'this test server returns logprobs only for max_tokens 1');
+      const k = Number(body.top_logprobs ?? 0);
+      const r = await this.pool.run<TopResult>({ kind: 'top', model: dir, threads, imagePath: image, text, k: Math.max(1, k) });
+      const first = r.top[0]!;
+      return {
+        id, object: 'chat.completion', created, model,
+        choices: [{
+          index: 0,
+          message: { role: 'assistant', content: first.token },
+          finish_reason: 'length',
+          logprobs: { content: [{ token: first.token, logprob: first.logprob, bytes: [...Buffer.from(first.token)], top_logprobs: r.top.slice(0, k).map((t) => ({ token: t.token, logprob: t.logprob, bytes: [...Buffer.from(t.token)] })) }] },
+        }],
+        usage: { prompt_tokens: r.promptTokens, completion_tokens: 1, total_tokens: r.promptTokens + 1 },
+      };
+    }
+    const seed = Number.isInteger(body.seed) ? Number(body.seed) : Math.floor(Math.random() * 2 ** 31);
+    const samples = Array.from({ length: n }, (_, i) => ({ index: i, seed: (seed + i) & 0x7fffffff }));
+    const results = await this.pool.run<GenerateResult[]>({
+      kind: 'generate', model: dir, threads, imagePath: image, question: text, samples,
+      decoding: { temperature: Number(body.temperature ?? 1), top_p: Number(body.top_p ?? 1), max_new_tokens: Number(body.max_tokens ?? body.max_completion_tokens ?? 512) },
+    });
+    let promptTokens = 0;
+    let completionTokens = 0;
+    const choices = results.map((r, i) => {
+      if ('error' in r) throw new Error(r.error);
+      promptTokens = r.promptTokens ?? 0;
+      completionTokens += r.completionTokens ?? 0;
+      return { index: i, message: { role: 'assistant', content: r.text }, finish_reason: r.finishReason, logprobs: null };
+    });
+    return { id, object: 'chat.completion', created, model, choices, usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens } };
+  }
+
+  /** The paper's split and convert prompts, answered by rlaifv's rules divider. */
+  private async divider(model: string, body: any): Promise<any> {
+    const { text } = await this.userTurn(body);
+    let content: string;
+    const qa = /### Question-answer pair:\s*\nQuestion:\s*([\s\S]*?)\nAnswer:\s*([\s\S]*)$/.exec(text);
+    const decl = /### Declarative sentences:\s*\n([\s\S]*)$/.exec(text);
+    if (qa) {
+      const [out] = await this.pool.run<DivideOutput[]>({ kind: 'divide', items: [{ question: qa[1]!.trim(), answer: qa[2]!.trim() }], maxWords: null });
+      if (!out || 'error' in out) throw new Error('divider failed');
+      for (const c of out.claims) this.questionOf.set(c.claim, c.question);
+      content = `### Facts:\n${out.claims.map((c) => `- ${c.claim}`).join('\n')}`;
+    } else if (decl) {
+      const claims = decl[1]!.split('\n').map((l) => l.replace(/^\s*-\s*/, '').trim()).filter(Boolean);
+      // The rules divider made each claim's question along with it; a claim it never saw is converted on its own.
+      const qs = claims.map((c) => this.questionOf.get(c) ?? claimToQuestion(c));
+      content = `### Modified sentences:\n${qs.filter((q) => q !== null).map((q) => `- ${q}`).join('\n')}`;
+    } else {
+      throw new HttpError(400, `${model} answers only the paper's split and convert prompts`);
+    }
+    const words = text.split(/\s+/).length;
+    return {
+      id: `chatcmpl-${createHash('sha256').update(text).digest('hex').slice(0, 12)}`, object: 'chat.completion',
+      created: Math.floor(Date.now() / 1000), model,
+      choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop', logprobs: null }],
+      usage: { prompt_tokens: words, completion_tokens: content.split(/\s+/).length, total_tokens: words + content.split(/\s+/).length },
+    };
+  }
+}
+
+// Standalone use: serve until killed.
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const arg = (name: string) => {
+    const i = process.argv.indexOf(name);
+    return i > 0 ? Number(process.argv[i + 1]) : undefined;
+  };
+  const s = await TestServer.start({ port: arg('--port') ?? 8000, latencyMs: arg('--latency-ms') ?? 0, maxConcurrent: arg('--max-concurrent') ?? 0 });
+  process.stdout.write(`rlaifv test server on ${s.url} serving ${Object.keys(s.opts.models).join(', ')}\n`);
+}
