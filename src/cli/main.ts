@@ -3,6 +3,7 @@
 import { Command } from 'commander';
 import { registerRun } from './run.js';
 import { registerStats } from './stats.js';
+import { registerReport } from './report.js';
 
 const program = new Command()
   .name('rlaifv')
@@ -10,6 +11,7 @@ const program = new Command()
   .showHelpAfterError();
 registerRun(program);
 registerStats(program);
+registerReport(program);
 
 // The event loop emptied while a command was still waiting on something that can never come: a bug, never a success.
 let settled = false;

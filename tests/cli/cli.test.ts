@@ -1,7 +1,7 @@
 // The built `rlaifv` command end to end: a small round, then `stats --json`.
 import { describe, expect, test } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT, tempDir } from '../helpers/paths.js';
 
@@ -21,6 +21,16 @@ describe('rlaifv CLI', () => {
     }
     expect(stats.prompts).toBe(3);
     expect(stats.candidates).toBe(12);
+    // The report of that round: one HTML file; an unknown round is exit 2 naming the latest one.
+    const out = path.join(tempDir(), 'r.html');
+    const rep = rlaifv('report', '--db', db, '--out', out);
+    expect(rep.status, rep.stderr).toBe(0);
+    const html = readFileSync(out, 'utf8');
+    expect(html).toMatch(/^<!doctype html>/i);
+    expect(html).toContain('id="rlaifv-data"');
+    const missing = rlaifv('report', '--db', db, '--round', '99', '--out', out);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toMatch(/round 99/i);
   });
 
   test('a config with an unknown key names the key and what is allowed', () => {
