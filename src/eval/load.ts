@@ -47,7 +47,7 @@ export function loadEvalRound(db: Db, roundId: number): EvalRound {
   const noTruth: string[] = [];
   let badTruth: string | null = null;
   for (const p of roundPrompts(db, roundId)) {
-    const meta = p.meta_json === null ? null : (JSON.parse(p.meta_json) as { truth?: unknown } | null);
+    const meta = p.meta_json === null ? null : (JSON.parse(p.meta_json) as { truth?: unknown; kind?: unknown } | null);
     const raw = meta !== null && typeof meta === 'object' ? meta.truth : undefined;
     if (raw === undefined) {
       noTruth.push(`${p.id} (${p.source})`);
@@ -60,7 +60,8 @@ export function loadEvalRound(db: Db, roundId: number): EvalRound {
       badTruth ??= `${p.id} (${p.source}): ${(e as Error).message}`;
       continue;
     }
-    const ep: EvalPrompt = { id: p.id, question: p.question, truth, paired: false, answers: [] };
+    const kind = typeof meta?.kind === 'string' ? meta.kind : null;
+    const ep: EvalPrompt = { id: p.id, question: p.question, kind, truth, paired: false, answers: [] };
     prompts.push(ep);
     byId.set(p.id, ep);
   }

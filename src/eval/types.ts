@@ -40,6 +40,8 @@ export interface EvalAnswer {
 export interface EvalPrompt {
   id: string;
   question: string;
+  /** The instruction's kind from meta.kind (shapes world: detailed, listing, attribute, position, counting), if any. */
+  kind: string | null;
   truth: Truth;
   /** True when the pipeline paired this prompt (a pairings row for the round's method): only these are paired here. */
   paired: boolean;

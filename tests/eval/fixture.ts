@@ -74,6 +74,7 @@ export function handRound(): EvalRound {
       {
         id: 'p1',
         question: 'Describe the image.',
+        kind: 'detailed',
         truth: TRUTH,
         paired: true,
         answers: [
@@ -86,6 +87,7 @@ export function handRound(): EvalRound {
       {
         id: 'p2',
         question: 'What shapes are in the image?',
+        kind: 'listing',
         truth: TRUTH,
         paired: true,
         answers: [answer('b1', [GT, RC, BS, TWO], { score: sc(4, 4, 2) }), answer('b2', [YS], { score: sc(1, 1, 0) })],
@@ -93,6 +95,7 @@ export function handRound(): EvalRound {
       {
         id: 'p3',
         question: 'Describe the image.',
+        kind: 'detailed',
         truth: TRUTH,
         paired: false,
         answers: [

@@ -55,6 +55,8 @@ describe('rlaifv eval on a real round', () => {
     expect(e.pairs_rejc).toBe(s.pairs);
     expect(e.pairs_after_balance_rejc).toBe(s.pairs_after_balance);
     expect(e.prompts).toBe(8);
+    const kinds = new Set(loadEvalRound(db, round.id).prompts.map((p) => p.kind));
+    for (const k of kinds) expect(['detailed', 'listing', 'attribute', 'position', 'counting']).toContain(k);
     expect(e.prompts_paired).toBe(8);
     expect(e.divide.answers).toBe(s.candidates);
     expect(e.divide.claims).toBe(s.claims);
