@@ -11,6 +11,9 @@ import {
   putImage,
   putPrompt,
   recordStageRun,
+  claimShard,
+  shardOf,
+  type Shard,
   addUsage,
   openDb,
   type Db,
@@ -43,9 +46,28 @@ export type RoundChoice = number | 'next' | 'latest';
 
 /** Opens the round a command works on, creating it when asked or when there is none. */
 export function selectRound(db: Db, config: Config, choice: RoundChoice, ids: { policy: string; labeler: string; divider: string }): RoundRow {
+  const fresh = (id: number | null) =>
+    getRound(
+      db,
+      createRound(
+        db,
+        {
+          config_json: storedConfig(config),
+          config_hash: configHash(config),
+          policy_model: ids.policy,
+          labeler_model: ids.labeler,
+          divider: ids.divider,
+          seed: config.seed,
+          accept_rule: config.score.accept_rule,
+          score_method: config.score.method,
+        },
+        id,
+      ),
+    )!;
   if (typeof choice === 'number') {
     const r = getRound(db, choice);
-    if (!r) throw new Error(`No round ${choice} in ${config.db}.`);
+    // A round number not in this store yet is created with that number: shards of round N each start it as N.
+    if (!r) return fresh(choice);
     if (r.config_hash !== configHash(config)) {
       throw new Error(
         `Round ${choice} was made with another config (hash ${r.config_hash}, this one ${configHash(config)}); ` +
@@ -56,17 +78,7 @@ export function selectRound(db: Db, config: Config, choice: RoundChoice, ids: { 
   }
   const latest = latestRound(db);
   if (choice === 'latest' && latest && latest.config_hash === configHash(config)) return latest;
-  const id = createRound(db, {
-    config_json: storedConfig(config),
-    config_hash: configHash(config),
-    policy_model: ids.policy,
-    labeler_model: ids.labeler,
-    divider: ids.divider,
-    seed: config.seed,
-    accept_rule: config.score.accept_rule,
-    score_method: config.score.method,
-  });
-  return getRound(db, id)!;
+  return fresh(null);
 }
 
 /** Adds the prompts file's prompts (the first `limit`) to a round; bad lines stop the run or become failures. */
@@ -74,9 +86,10 @@ export async function ingestPrompts(
   db: Db,
   round: RoundRow,
   config: Config,
-  opts: { limit?: number; progress?: Progress } = {},
+  opts: { limit?: number; progress?: Progress; shard?: Shard | null } = {},
 ): Promise<{ prompts: number; problems: number }> {
   let n = 0;
+  let mine = 0;
   let problems = 0;
   const batch: (() => void)[] = [];
   const flush = () => {
@@ -92,7 +105,10 @@ export async function ingestPrompts(
       continue;
     }
     const p = r.prompt;
+    // The ordinal is the prompt's place in the whole input, so merged shards keep the input order.
     const ordinal = n++;
+    if (opts.shard && shardOf(p.id, opts.shard.count) !== opts.shard.index) continue;
+    mine++;
     batch.push(() => {
       putImage(db, p.image);
       const clash = putPrompt(db, {
@@ -115,7 +131,7 @@ export async function ingestPrompts(
     if (batch.length >= 256) flush();
   }
   flush();
-  return { prompts: n, problems };
+  return { prompts: mine, problems };
 }
 
 /** The backends a config asks for; local ones share one worker pool (made only when one is local). */
@@ -218,12 +234,13 @@ export interface RoundRun {
  */
 export async function runRound(
   config: Config,
-  opts: { choice: RoundChoice; stages: readonly StageName[]; limit?: number; progress?: Progress },
+  opts: { choice: RoundChoice; stages: readonly StageName[]; limit?: number; progress?: Progress; shard?: Shard | null },
 ): Promise<RoundRun> {
   const progress = opts.progress ?? silentProgress;
   const backends = createBackends(config);
   const db = openDb(config.db);
   try {
+    claimShard(db, config.db, opts.shard ?? null);
     const round = selectRound(db, config, opts.choice, {
       policy: backends.generator.id,
       labeler: backends.labeler.id,
@@ -234,7 +251,7 @@ export async function runRound(
         (backends.pool ? ` (${backends.pool.size.workers} workers × ${backends.pool.size.threadsPerWorker} threads)` : ''),
     );
     const t0 = performance.now();
-    const ingest = await ingestPrompts(db, round, config, { ...(opts.limit ? { limit: opts.limit } : {}), progress });
+    const ingest = await ingestPrompts(db, round, config, { ...(opts.limit ? { limit: opts.limit } : {}), progress, shard: opts.shard ?? null });
     const ingestSeconds = (performance.now() - t0) / 1000;
     const results = await runStages(db, round, config, backends, opts.stages, progress);
     return { round: getRound(db, round.id)!, ingest, ingestSeconds, results };

@@ -2,6 +2,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { loadConfig, type ConfigOverrides, type LoadedConfig } from '../config/load.js';
 import type { RoundChoice } from '../round.js';
+import { parseShard, type Shard } from '../store/shards.js';
 
 /** Parses a positive whole number flag. */
 export function positiveInt(name: string) {
@@ -34,6 +35,13 @@ export function withCommonFlags(cmd: Command): Command {
     })
     .option('--workers <n>', 'worker threads (default: the number of cores)', positiveInt('--workers'))
     .addOption(new Option('--on-error <mode>', 'a bad prompt stops the run, or is recorded and skipped').choices(['stop', 'skip']))
+    .option('--shard <i/n>', 'only shard i of n (0-based; a fixed hash of each prompt id); give each shard its own --db', (v) => {
+      try {
+        return parseShard(v);
+      } catch (e) {
+        throw new InvalidArgumentError((e as Error).message);
+      }
+    })
     .option('--quiet', 'no progress output');
 }
 
@@ -50,6 +58,7 @@ export interface CommonFlags {
   policy?: string;
   samples?: number;
   round?: RoundChoice;
+  shard?: Shard;
 }
 
 /** Loads the config the flags point at, with the flags applied. */

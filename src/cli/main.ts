@@ -4,6 +4,7 @@ import { Command } from 'commander';
 import { registerRun } from './run.js';
 import { registerStats } from './stats.js';
 import { registerReport } from './report.js';
+import { registerMerge } from './merge.js';
 
 const program = new Command()
   .name('rlaifv')
@@ -12,6 +13,7 @@ const program = new Command()
 registerRun(program);
 registerStats(program);
 registerReport(program);
+registerMerge(program);
 
 // The event loop emptied while a command was still waiting on something that can never come: a bug, never a success.
 let settled = false;

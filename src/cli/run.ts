@@ -9,7 +9,13 @@ import type { StageResult } from '../stages/context.js';
 async function execute(stages: readonly StageName[], f: CommonFlags, defaultRound: 'latest' | 'next'): Promise<void> {
   const { config } = configFromFlags(f);
   const progress = terminalProgress(f.quiet);
-  const run = await runRound(config, { choice: f.round ?? defaultRound, stages, ...(f.limit ? { limit: f.limit } : {}), progress });
+  const run = await runRound(config, {
+    choice: f.round ?? defaultRound,
+    stages,
+    ...(f.limit ? { limit: f.limit } : {}),
+    progress,
+    shard: f.shard ?? null,
+  });
   const db = openDb(config.db, { readonly: true });
   try {
     printSummary(roundStats(db, run.round.id), run.ingest, run.ingestSeconds, run.results, f.quiet);

@@ -1,5 +1,5 @@
 // Stage 5: better vs worse answers of the same prompt become DPO pairs; then the round's length balance.
-import { pendingPairings, putBalance, putPairing, roundPairs, type PairRow } from '../store/index.js';
+import { pendingPairings, putBalance, putPairing, roundPairs, type Db, type PairRow } from '../store/index.js';
 import { getPairStrategy } from '../feedback/pairs.js';
 import { balanceLengths } from '../feedback/length-balance.js';
 import { contentId } from './ids.js';
@@ -49,21 +49,26 @@ export async function runPair(ctx: StageContext): Promise<StageResult> {
     ctx.progress.tick();
   }
   ctx.progress.done();
-  const all = roundPairs(ctx.db, ctx.round.id, method);
+  rebalance(ctx.db, ctx.round.id, method, length_balance);
+  return { stage: 'pair', items, failures: 0, seconds: (performance.now() - t0) / 1000, modelSeconds: 0 };
+}
+
+/** (Re)computes the round's length balance over all its pairs of `method` (REFERENCE §5; the scripts' tie rule). */
+export function rebalance(db: Db, roundId: number, method: string, lengthBalance: boolean): void {
+  const all = roundPairs(db, roundId, method);
   const lengths = all.map((p) => ({ chosenWords: p.chosen_words, rejectedWords: p.rejected_words }));
-  if (length_balance) {
+  if (lengthBalance) {
     const b = balanceLengths(lengths, 'smaller');
     putBalance(
-      ctx.db,
-      { round_id: ctx.round.id, method, r: b.r, objective: b.objective, before: b.before, after: b.after },
+      db,
+      { round_id: roundId, method, r: b.r, objective: b.objective, before: b.before, after: b.after },
       all.map((p, i) => ({ id: p.id, kept: b.kept[i]! })),
     );
   } else {
     putBalance(
-      ctx.db,
-      { round_id: ctx.round.id, method, r: null, objective: null, before: null, after: null },
+      db,
+      { round_id: roundId, method, r: null, objective: null, before: null, after: null },
       all.map((p) => ({ id: p.id, kept: true })),
     );
   }
-  return { stage: 'pair', items, failures: 0, seconds: (performance.now() - t0) / 1000, modelSeconds: 0 };
 }

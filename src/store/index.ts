@@ -7,3 +7,4 @@ export * from './pairs.js';
 export * from './failures.js';
 export * from './stats.js';
 export * from './usage.js';
+export * from './shards.js';

@@ -22,12 +22,12 @@ export interface RoundRow {
 export type NewRound = Omit<RoundRow, 'id' | 'status' | 'started_at' | 'finished_at'>;
 
 /** Creates a round and returns its id. */
-export function createRound(db: Db, r: NewRound): number {
+export function createRound(db: Db, r: NewRound, id: number | null = null): number {
   const info = stmt(
     db,
-    `INSERT INTO rounds (config_json, config_hash, policy_model, labeler_model, divider, seed, accept_rule, score_method, started_at)
-     VALUES (@config_json, @config_hash, @policy_model, @labeler_model, @divider, @seed, @accept_rule, @score_method, @started_at)`,
-  ).run({ ...r, started_at: now() });
+    `INSERT INTO rounds (id, config_json, config_hash, policy_model, labeler_model, divider, seed, accept_rule, score_method, started_at)
+     VALUES (@id, @config_json, @config_hash, @policy_model, @labeler_model, @divider, @seed, @accept_rule, @score_method, @started_at)`,
+  ).run({ ...r, id, started_at: now() });
   return Number(info.lastInsertRowid);
 }
 
@@ -42,8 +42,8 @@ export function latestRound(db: Db): RoundRow | undefined {
 }
 
 /** Marks a round done or failed. */
-export function finishRound(db: Db, id: number, status: 'done' | 'failed'): void {
-  stmt(db, 'UPDATE rounds SET status = ?, finished_at = ? WHERE id = ?').run(status, now(), id);
+export function finishRound(db: Db, id: number, status: 'done' | 'failed' | 'running'): void {
+  stmt(db, 'UPDATE rounds SET status = ?, finished_at = ? WHERE id = ?').run(status, status === 'running' ? null : now(), id);
 }
 
 /** Records the time a stage took in a round. */

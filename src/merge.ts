@@ -1,0 +1,47 @@
+// Merging shard stores of a round into one store: rows copied once, length balance recomputed over the whole round.
+import { configSchema } from './config/schema.js';
+import { mergedShards, mergeShard, openDb, finishRound, type MergeReport } from './store/index.js';
+import { stmt } from './store/statements.js';
+import { rebalance } from './stages/pair.js';
+
+/** What merging did to each round it touched. */
+export interface MergeResult {
+  shards: MergeReport[];
+  rounds: { id: number; shards: string[]; complete: boolean; prompts: number; paired: number; pairs: number; kept: number; status: string }[];
+}
+
+/** Merges shard stores into `into` (created if missing), then recomputes each touched round's length balance. */
+export function mergeStores(into: string, files: string[]): MergeResult {
+  if (files.length === 0) throw new Error('merge: name at least one shard store.');
+  const db = openDb(into);
+  try {
+    const shards = files.map((f) => mergeShard(db, into, f));
+    const ids = [...new Set(shards.flatMap((s) => s.rounds))].sort((a, b) => a - b);
+    const rounds = ids.map((id) => {
+      const r = stmt(db, 'SELECT config_json, score_method FROM rounds WHERE id = ?').get(id) as { config_json: string; score_method: string };
+      const config = configSchema.parse(JSON.parse(r.config_json));
+      // Length balance is one decision over all of a round's pairs: each shard's own r is replaced.
+      rebalance(db, id, r.score_method, config.pair.length_balance);
+      const n = (sql: string, ...a: unknown[]) => (stmt(db, sql).get(...a) as { n: number }).n;
+      const prompts = n('SELECT COUNT(*) AS n FROM round_prompts WHERE round_id = ?', id);
+      const paired = n('SELECT COUNT(*) AS n FROM pairings WHERE round_id = ? AND method = ?', id, r.score_method);
+      const { shards: merged, complete } = mergedShards(db, id);
+      // Done when every slice of the shard set is in and every prompt is paired.
+      const done = complete && prompts > 0 && paired === prompts;
+      finishRound(db, id, done ? 'done' : 'running');
+      return {
+        id,
+        shards: merged,
+        complete,
+        prompts,
+        paired,
+        pairs: n('SELECT COUNT(*) AS n FROM pairs WHERE round_id = ? AND method = ?', id, r.score_method),
+        kept: n('SELECT COUNT(*) AS n FROM pairs WHERE round_id = ? AND method = ? AND balance_kept = 1', id, r.score_method),
+        status: done ? 'done' : 'running',
+      };
+    });
+    return { shards, rounds };
+  } finally {
+    db.close();
+  }
+}
