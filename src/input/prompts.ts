@@ -8,8 +8,8 @@ import sharp from 'sharp';
 import { z } from 'zod';
 
 const line = z.strictObject({
-  id: z.string().min(1).max(200).optional(),
-  image: z.string().min(1),
+  id: z.string().min(1, 'must not be empty').max(200, 'at most 200 characters').optional(),
+  image: z.string().min(1, 'must not be empty'),
   question: z.string().refine((s) => s.trim().length > 0, 'must not be empty'),
   meta: z.record(z.string(), z.unknown()).optional(),
 });
@@ -35,6 +35,28 @@ export interface InputLimits {
   max_image_bytes: number;
   max_image_pixels: number;
   max_question_chars: number;
+}
+
+const FIELDS = 'id, image, question, meta';
+const EXPECTED: Record<string, string> = { string: 'a string', object: 'an object', record: 'an object' };
+
+/** The JSON type of a value as a user would name it. */
+function jsonType(v: unknown): string {
+  return v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `a ${typeof v}`;
+}
+
+/** One schema issue as a reason that names the field and says what it must be. */
+function describeIssue(i: z.core.$ZodIssue, json: unknown): string {
+  if (i.code === 'unrecognized_keys') return `unknown field ${i.keys.join(', ')} (allowed: ${FIELDS})`;
+  const field = i.path.join('.');
+  if (i.code === 'invalid_type') {
+    const value = i.path.reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as any)[k] : undefined), json);
+    const want = EXPECTED[i.expected] ?? i.expected;
+    if (!field) return `the line must be a JSON object with fields ${FIELDS}, got ${jsonType(value)}`;
+    if (value === undefined) return `field ${field}: missing (required: ${want})`;
+    return `field ${field}: must be ${want}, got ${jsonType(value)}`;
+  }
+  return `field ${field || '(line)'}: ${i.message}`;
 }
 
 const SUPPORTED = new Set(['png', 'jpeg', 'webp', 'gif', 'tiff', 'avif', 'heif']);
@@ -64,6 +86,13 @@ async function checkImage(file: string, limits: InputLimits): Promise<InputPromp
   if (w * h > limits.max_image_pixels) {
     throw new Error(`image ${file} is ${w}x${h}, over limits.max_image_pixels (${limits.max_image_pixels})`);
   }
+  // The header can be whole while the pixel data is cut short or damaged: decode it all once (after the pixel limit,
+  // so an oversized image is never decoded), or the models would meet it later, once per sample.
+  try {
+    await sharp(bytes).stats();
+  } catch (e) {
+    throw new Error(`image ${file} is corrupt: its ${meta.format} data cannot be decoded (${(e as Error).message})`);
+  }
   const id = createHash('sha256').update(bytes).digest('hex').slice(0, 32);
   return { id, path: file, width: w, height: h, bytes: size };
 }
@@ -90,21 +119,15 @@ export async function* readPrompts(
     if (text.trim() === '') continue;
     let json: unknown;
     try {
-      json = JSON.parse(text);
+      // A byte-order mark (editors on Windows add one) is not part of the first object.
+      json = JSON.parse(n === 1 ? text.replace(/^\uFEFF/, '') : text);
     } catch (e) {
       yield { problem: { source, reason: `malformed JSON (${(e as Error).message})` } };
       continue;
     }
     const p = line.safeParse(json);
     if (!p.success) {
-      const reason = p.error.issues
-        .map((i) =>
-          i.code === 'unrecognized_keys'
-            ? `unknown field ${i.keys.join(', ')} (allowed: id, image, question, meta)`
-            : `field ${i.path.join('.') || '(line)'}: ${i.message}`,
-        )
-        .join('; ');
-      yield { problem: { source, reason } };
+      yield { problem: { source, reason: p.error.issues.map((i) => describeIssue(i, json)).join('; ') } };
       continue;
     }
     const v = p.data;

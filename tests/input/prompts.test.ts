@@ -1,6 +1,6 @@
 // The prompts file: streamed line by line; each bad line is named by file:line and field.
 import { describe, expect, test } from 'vitest';
-import { copyFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { readPrompts } from '../../src/input/prompts.js';
 import { DEV, tempDir } from '../helpers/paths.js';
@@ -53,8 +53,8 @@ describe('prompts JSONL', () => {
     expect(prompts[0]!.id).toMatch(/^p-[0-9a-f]{16}$/); // no id: a content hash
     const at = (n: number) => problems.find((p) => p.source === `${file}:${n}`)?.reason;
     expect(at(2)).toMatch(/malformed JSON/);
-    expect(at(3)).toMatch(/field image/);
-    expect(at(4)).toMatch(/field image/);
+    expect(at(3)).toBe('field image: missing (required: a string)');
+    expect(at(4)).toBe('field image: must be a string, got a number');
     expect(at(5)).toMatch(/field question: must not be empty/);
     expect(at(6)).toMatch(/image file .*missing\.png does not exist/);
     expect(at(7)).toMatch(/corrupt\.png is corrupt or not an image/);
@@ -62,6 +62,36 @@ describe('prompts JSONL', () => {
     expect(at(9)).toMatch(/unknown field colour \(allowed: id, image, question, meta\)/);
     expect(at(11)).toMatch(/over limits\.max_question_chars/);
     expect(problems).toHaveLength(9);
+  });
+
+  test('a PNG whose header is whole but whose data is cut short is refused at input, not later by the models', async () => {
+    const dir = tempDir();
+    const png = readFileSync(path.join(DEV, 'images', 'dev-0000.png'));
+    writeFileSync(path.join(dir, 'cut.png'), png.subarray(0, 120)); // signature + IHDR intact, IDAT cut
+    writeFileSync(path.join(dir, 'p.jsonl'), '{"image": "cut.png", "question": "What?"}\n');
+    const rows = await collect(path.join(dir, 'p.jsonl'));
+    expect(rows).toEqual([
+      { problem: { source: `${path.join(dir, 'p.jsonl')}:1`, reason: expect.stringMatching(/^field image: image .*cut\.png is corrupt: its png data cannot be decoded \(/) } },
+    ]);
+  });
+
+  test('a line that is not an object, a bad meta or id, and a byte-order mark', async () => {
+    const dir = tempDir();
+    copyFileSync(path.join(DEV, 'images', 'dev-0000.png'), path.join(dir, 'ok.png'));
+    const file = path.join(dir, 'p.jsonl');
+    writeFileSync(file, [
+      '\uFEFF{"image": "ok.png", "question": "With a BOM?"}',
+      '[1, 2]',
+      '{"image": "ok.png", "question": "What?", "meta": "x"}',
+      '{"id": "", "image": "ok.png", "question": "What?"}',
+    ].join('\r\n'));
+    const rows = await collect(file);
+    expect(rows[0]).toMatchObject({ prompt: { question: 'With a BOM?', source: `${file}:1` } });
+    expect(rows.slice(1)).toEqual([
+      { problem: { source: `${file}:2`, reason: 'the line must be a JSON object with fields id, image, question, meta, got an array' } },
+      { problem: { source: `${file}:3`, reason: 'field meta: must be an object, got a string' } },
+      { problem: { source: `${file}:4`, reason: 'field id: must not be empty' } },
+    ]);
   });
 
   test('an image over the pixel limit is refused', async () => {
