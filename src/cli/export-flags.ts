@@ -1,7 +1,9 @@
-// The database file a reading command works on, from --db or the config; it must already exist.
+// Flags and checks the export commands (pull, export, sql) share.
 import { existsSync } from 'node:fs';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { loadConfig } from '../config/load.js';
 import { ExportInputError } from '../export/errors.js';
+import { FORMATS } from '../export/formats.js';
 
 /** The store path the flags point at (--db, else the config's `db`), checked to exist: readers never create one. */
 export function existingDbFile(f: { db?: string; config?: string }): string {
@@ -10,4 +12,30 @@ export function existingDbFile(f: { db?: string; config?: string }): string {
     throw new ExportInputError(`Database ${config.db} does not exist; run \`rlaifv run\` first, or pass --db FILE.`);
   }
   return config.db;
+}
+
+/** Adds --db and --config (where the store is). */
+export function withStoreFlags(cmd: Command): Command {
+  return cmd.option('--db <file>', 'SQLite database (default: db/rlaifv.sqlite)').option('--config <file>', 'config JSON file (for its db path)');
+}
+
+/** Adds --format (required) and --dataset-name, then the store flags. */
+export function withFormatFlags(cmd: Command): Command {
+  return withStoreFlags(
+    cmd
+      .addOption(new Option('--format <name>', 'trainer format').choices([...FORMATS]).makeOptionMandatory())
+      .option('--dataset-name <name>', 'llamafactory: the dataset_info.json entry (default: the file name without extension)'),
+  );
+}
+
+/** Parses --round: a round number or one of the given words. */
+export function roundFlag<W extends string>(...words: W[]) {
+  return (v: string): number | W => {
+    if ((words as string[]).includes(v)) return v as W;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 1) {
+      throw new InvalidArgumentError(`--round must be a round number or ${words.map((w) => `"${w}"`).join(' or ')}, got "${v}".`);
+    }
+    return n;
+  };
 }

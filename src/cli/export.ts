@@ -1,16 +1,8 @@
 // `rlaifv export`: a round's kept pairs in a trainer format, to a file or stdout; no delivery is recorded.
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import { openDb } from '../store/index.js';
 import { exportPairs, exportRound } from '../export/export.js';
-import { FORMATS } from '../export/formats.js';
-import { existingDbFile } from './store-file.js';
-
-function roundOrLatest(v: string): number | 'latest' {
-  if (v === 'latest') return v;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`--round must be a round number or "latest", got "${v}".`);
-  return n;
-}
+import { existingDbFile, roundFlag, withFormatFlags } from './export-flags.js';
 
 interface ExportFlags {
   format: string;
@@ -23,37 +15,34 @@ interface ExportFlags {
 
 /** Registers `export`. */
 export function registerExport(program: Command): void {
-  program
-    .command('export')
-    .description("write a round's kept pairs in a trainer format (records no delivery; see pull)")
-    .addOption(new Option('--format <name>', 'trainer format').choices([...FORMATS]).makeOptionMandatory())
-    .requiredOption('--out <file>', 'output file (.parquet: Parquet with image bytes, for trl and rlaifv), or - for stdout')
-    .option('--round <n|latest>', 'round (default: latest)', roundOrLatest)
-    .option('--dataset-name <name>', 'llamafactory: the dataset_info.json entry (default: the file name without extension)')
-    .option('--db <file>', 'SQLite database (default: db/rlaifv.sqlite)')
-    .option('--config <file>', 'config JSON file (for its db path)')
-    .action(async (f: ExportFlags) => {
-      const file = existingDbFile(f);
-      const db = openDb(file);
-      try {
-        const round = exportRound(db, f.round ?? 'latest', file);
-        if (round.status !== 'done') {
-          process.stderr.write(`note: round ${round.id} is ${round.status}; its pairs and length balance may still change.\n`);
-        }
-        const w = await exportPairs(db, {
-          round: round.id,
-          format: f.format,
-          out: f.out,
-          ...(f.datasetName ? { datasetName: f.datasetName } : {}),
-        });
-        const where = w.target === '-' ? 'stdout' : w.target;
-        process.stderr.write(
-          `exported ${w.pairIds.length} pairs of round ${round.id} as ${f.format} (${w.container}, ${w.bytes} bytes) to ${where}` +
-            (w.datasetInfo ? `; entry added to ${w.datasetInfo}` : '') +
-            '\n',
-        );
-      } finally {
-        db.close();
+  withFormatFlags(
+    program
+      .command('export')
+      .description("write a round's kept pairs in a trainer format (records no delivery; see pull)")
+      .requiredOption('--out <file>', 'output file (.parquet: Parquet with image bytes, for trl and rlaifv), or - for stdout')
+      .option('--round <n|latest>', 'round (default: latest)', roundFlag('latest')),
+  ).action(async (f: ExportFlags) => {
+    const file = existingDbFile(f);
+    const db = openDb(file);
+    try {
+      const round = exportRound(db, f.round ?? 'latest', file);
+      if (round.status !== 'done') {
+        process.stderr.write(`note: round ${round.id} is ${round.status}; its pairs and length balance may still change.\n`);
       }
-    });
+      const w = await exportPairs(db, {
+        round: round.id,
+        format: f.format,
+        out: f.out,
+        ...(f.datasetName ? { datasetName: f.datasetName } : {}),
+      });
+      const where = w.target === '-' ? 'stdout' : w.target;
+      process.stderr.write(
+        `exported ${w.pairIds.length} pairs of round ${round.id} as ${f.format} (${w.container}, ${w.bytes} bytes) to ${where}` +
+          (w.datasetInfo ? `; entry added to ${w.datasetInfo}` : '') +
+          '\n',
+      );
+    } finally {
+      db.close();
+    }
+  });
 }

@@ -2,7 +2,7 @@
 import { Option, type Command } from 'commander';
 import { latestSchemaVersion, openDb } from '../store/index.js';
 import { prepareReadQuery } from '../store/query.js';
-import { existingDbFile } from './store-file.js';
+import { existingDbFile, withStoreFlags } from './export-flags.js';
 
 const MAX_CELL = 80;
 
@@ -63,14 +63,14 @@ interface SqlFlags {
 
 /** Registers `sql`. */
 export function registerSql(program: Command): void {
-  program
-    .command('sql')
-    .description('run one read-only SQL query on the store (tables and the v_* views); writing statements are refused')
-    .argument('<query>', 'one SQL statement, e.g. "SELECT * FROM v_rounds"')
-    .addOption(new Option('--json', 'a JSON array of objects').conflicts('csv'))
-    .addOption(new Option('--csv', 'CSV (RFC 4180) with a header row').conflicts('json'))
-    .option('--db <file>', 'SQLite database (default: db/rlaifv.sqlite)')
-    .option('--config <file>', 'config JSON file (for its db path)')
+  withStoreFlags(
+    program
+      .command('sql')
+      .description('run one read-only SQL query on the store (tables and the v_* views); writing statements are refused')
+      .argument('<query>', 'one SQL statement, e.g. "SELECT * FROM v_rounds"')
+      .addOption(new Option('--json', 'a JSON array of objects').conflicts('csv'))
+      .addOption(new Option('--csv', 'CSV (RFC 4180) with a header row').conflicts('json')),
+  )
     .option('--upgrade', "first migrate an older database to this rlaifv's schema (adds tables and views, changes no rows)")
     .action(async (query: string, f: SqlFlags) => {
       const file = existingDbFile(f);
