@@ -6,7 +6,9 @@ import type { Progress } from '../stages/context.js';
 export function terminalProgress(quiet = false): Progress {
   if (quiet) return { start() {}, tick() {}, done() {}, log() {} };
   if (process.stderr.isTTY) return barProgress();
-  return lineProgress();
+  // Batch logs: a line every RLAIFV_PROGRESS_MS ms (default 10 s; 0 = every item).
+  const every = Number(process.env.RLAIFV_PROGRESS_MS);
+  return lineProgress(Number.isFinite(every) && every >= 0 && process.env.RLAIFV_PROGRESS_MS !== '' ? every : 10_000);
 }
 
 function barProgress(): Progress {
@@ -52,10 +54,11 @@ function lineProgress(everyMs = 10_000): Progress {
       total = t;
       value = 0;
       t0 = last = performance.now();
+      process.stderr.write(`[${stage}] start: ${total} to do\n`);
     },
     tick(n = 1) {
       value += n;
-      if (performance.now() - last > everyMs) {
+      if (performance.now() - last >= everyMs) {
         last = performance.now();
         line();
       }
