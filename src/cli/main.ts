@@ -5,6 +5,7 @@ import { registerRun } from './run.js';
 import { registerStats } from './stats.js';
 import { registerReport } from './report.js';
 import { registerMerge } from './merge.js';
+import { registerEval } from './eval.js';
 
 const program = new Command()
   .name('rlaifv')
@@ -14,6 +15,7 @@ registerRun(program);
 registerStats(program);
 registerReport(program);
 registerMerge(program);
+registerEval(program);
 
 // The event loop emptied while a command was still waiting on something that can never come: a bug, never a success.
 let settled = false;
