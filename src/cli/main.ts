@@ -6,6 +6,9 @@ import { registerStats } from './stats.js';
 import { registerReport } from './report.js';
 import { registerMerge } from './merge.js';
 import { registerEval } from './eval.js';
+import { registerPull } from './pull.js';
+import { registerExport } from './export.js';
+import { registerSql } from './sql.js';
 
 const program = new Command()
   .name('rlaifv')
@@ -16,6 +19,18 @@ registerStats(program);
 registerReport(program);
 registerMerge(program);
 registerEval(program);
+registerPull(program);
+registerExport(program);
+registerSql(program);
+
+// A reader that stops early (`rlaifv stats | head`) ends a printing command quietly, as other row-printing tools do.
+// pull and export write pairs to stdout themselves and must report it instead (nothing is then recorded delivered).
+if (!['pull', 'export'].includes(process.argv[2] ?? '')) {
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(0);
+    throw e;
+  });
+}
 
 // The event loop emptied while a command was still waiting on something that can never come: a bug, never a success.
 let settled = false;

@@ -12,6 +12,13 @@ const FLUSH_BYTES = 1 << 20;
 // image columns).
 const PARQUET_ROW_GROUP = 100;
 
+/** A stream error as the user sees it: a reader that went away (`| head`) is named as such. */
+function closed(e: Error): Error {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code !== 'EPIPE' && code !== 'ERR_STREAM_DESTROYED') return e;
+  return new Error(`the output was closed by its reader before every pair was written (${code}); nothing was recorded as delivered.`);
+}
+
 /** Where bytes go: a file descriptor (written synchronously, fsynced at the end) or a stream such as stdout. */
 export type Sink = { fd: number } | { stream: NodeJS.WritableStream };
 
@@ -50,9 +57,9 @@ export class Output {
       for (let off = 0; off < b.length; ) off += writeSync(this.sink.fd, b, off, b.length - off);
       return;
     }
-    if (this.streamError) throw this.streamError;
+    if (this.streamError) throw closed(this.streamError);
     const stream = this.sink.stream;
-    await new Promise<void>((resolve, reject) => stream.write(b, (e) => (e ? reject(e) : resolve())));
+    await new Promise<void>((resolve, reject) => stream.write(b, (e) => (e ? reject(closed(e)) : resolve())));
   }
 
   /** Writes what is buffered and makes it durable (fsync for a file; the last write's callback for a stream). */
@@ -60,7 +67,7 @@ export class Output {
     try {
       await this.flush();
       if ('fd' in this.sink) fsyncSync(this.sink.fd);
-      else if (this.streamError) throw this.streamError;
+      else if (this.streamError) throw closed(this.streamError);
     } finally {
       if ('stream' in this.sink) this.sink.stream.off('error', this.onError);
     }

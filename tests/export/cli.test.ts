@@ -1,6 +1,7 @@
 // `rlaifv pull`, `export` and `sql` as real processes on a real round's store: output, stderr counts, exit codes.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -138,6 +139,19 @@ describe('export commands as processes', () => {
     const u = rlaifv('sql', '--db', old, '--upgrade', 'SELECT COUNT(*) AS n FROM v_rounds');
     expect(u.status, u.stderr).toBe(0);
     expect(u.stderr).toBe('');
+  });
+
+  test('sql stops quietly when its reader does (| head)', async () => {
+    const q = 'WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 500000) SELECT i FROM n';
+    const child = spawn('node', [ENTRY, 'sql', '--db', file, '--csv', q], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const [first] = (await once(child.stdout, 'data')) as [Buffer];
+    expect(first.toString().startsWith('i\r\n')).toBe(true);
+    child.stdout.destroy();
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(0);
+    expect(stderr).toBe('');
   });
 
   test('csvField and the table renderer', () => {
