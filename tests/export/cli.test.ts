@@ -12,7 +12,7 @@ import { runDemoRound } from '../helpers/round.js';
 import { ROOT, tempDir } from '../helpers/paths.js';
 
 // The built commands (dist/) under their own entry until src/cli/main.ts registers them (same exit-code rule).
-const ENTRY = path.join(ROOT, 'tests', 'helpers', 'export-cli.mjs');
+const ENTRY = path.join(ROOT, 'dist', 'cli', 'main.js');
 const rlaifv = (...args: string[]) => spawnSync('node', [ENTRY, ...args], { encoding: 'utf8', cwd: ROOT, maxBuffer: 64 << 20 });
 
 describe('export commands as processes', () => {
