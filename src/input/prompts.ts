@@ -132,7 +132,7 @@ export async function* readPrompts(
     }
     const v = p.data;
     if (v.question.length > limits.max_question_chars) {
-      yield { problem: { source, reason: `field question: ${v.question.length} characters, over limits.max_question_chars` } };
+      yield { problem: { source, reason: `field question: ${v.question.length} characters, over limits.max_question_chars (${limits.max_question_chars})` } };
       continue;
     }
     let image: InputPrompt['image'];

@@ -1,0 +1,413 @@
+// Bad input, one test per kind, through the built `rlaifv` command as a user meets it: a good round is stored first,
+// then the bad input is tried against a copy of that database. Each test checks the exact message (file:line or
+// field), the exit code, what --on-error stop and skip (the default) do, and that nothing already stored is lost or
+// half-written: every row of every table is compared before and after.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { copyFileSync, cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import sharp from 'sharp';
+import { DEV, LABELER, tempDir } from '../helpers/paths.js';
+import { runNode, type CliResult } from '../helpers/run-cli.js';
+import { latestSchemaVersion, openDb, putCandidates } from '../../src/store/index.js';
+import { contentId } from '../../src/stages/ids.js';
+import { wordCount } from '../../src/feedback/words.js';
+
+/** Every row of every table, as sorted JSON strings per table. */
+type Snapshot = Record<string, string[]>;
+
+function snapshot(file: string): Snapshot {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    const out: Snapshot = {};
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as { name: string }[];
+    for (const { name } of tables) {
+      out[name] = (db.prepare(`SELECT * FROM "${name}"`).all() as Record<string, unknown>[])
+        .map((r) => {
+          // A run that changes nothing still stamps the round's finish time and adds its stage times: not data.
+          if (name === 'rounds') delete r.finished_at;
+          return JSON.stringify(r);
+        })
+        .sort();
+    }
+    return out;
+  } finally {
+    db.close();
+  }
+}
+
+/** Rows of `before` missing from `after` (a multiset difference over all tables); failures are keyed by item. */
+function lostRows(before: Snapshot, after: Snapshot): string[] {
+  const lost: string[] = [];
+  for (const [table, rows] of Object.entries(before)) {
+    const key = table === 'failures' ? (r: string) => { const f = JSON.parse(r); return `${f.round_id}|${f.stage}|${f.item}|${f.reason}`; } : (r: string) => r;
+    const left = new Map<string, number>();
+    for (const r of after[table] ?? []) left.set(key(r), (left.get(key(r)) ?? 0) + 1);
+    for (const r of rows) {
+      const n = left.get(key(r)) ?? 0;
+      if (n === 0) lost.push(`${table}: ${r}`);
+      else left.set(key(r), n - 1);
+    }
+  }
+  return lost;
+}
+
+/** Tables whose rows changed (added or removed), leaving out stage times, which every run adds. */
+function changedTables(before: Snapshot, after: Snapshot): string[] {
+  return Object.keys({ ...before, ...after }).filter(
+    (t) => t !== 'stage_runs' && JSON.stringify(before[t] ?? []) !== JSON.stringify(after[t] ?? []),
+  );
+}
+
+/** Failure rows of a database. */
+function failures(file: string): { round_id: number; stage: string; item: string; reason: string }[] {
+  const db = new Database(file, { readonly: true });
+  try {
+    return db.prepare('SELECT round_id, stage, item, reason FROM failures ORDER BY id').all() as never;
+  } finally {
+    db.close();
+  }
+}
+
+let dir: string;
+let cfg: string;
+let good: string;
+let base: string;
+let baseSnap: Snapshot;
+let baseStats: Record<string, unknown>;
+/** Per kind: how many times it was tried and how many stored rows were lost (for the README table). */
+const tally: { kind: string; sees: string; tried: number; lost: number }[] = [];
+
+const rlaifv = (...args: string[]): Promise<CliResult> => runNode(args, { cwd: dir });
+
+function copyDb(name: string): string {
+  const file = path.join(dir, `${name}.sqlite`);
+  for (const ext of ['', '-wal']) if (existsSync(base + ext)) copyFileSync(base + ext, file + ext);
+  return file;
+}
+
+/** A prompts file: the first good prompt again (already stored: ingesting it again changes nothing), then the bad line. */
+function badFile(name: string, badLine: string): string {
+  const file = path.join(dir, `${name}.jsonl`);
+  writeFileSync(file, `${readFileSync(good, 'utf8').split('\n')[0]}\n${badLine}\n`);
+  return file;
+}
+
+beforeAll(async () => {
+  dir = tempDir('rlaifv-bad-input-');
+  const lines: string[] = [];
+  for (const l of readFileSync(path.join(DEV, 'prompts.jsonl'), 'utf8').split('\n').slice(0, 3)) {
+    const p = JSON.parse(l);
+    copyFileSync(path.join(DEV, p.image), path.join(dir, path.basename(p.image)));
+    lines.push(JSON.stringify({ ...p, image: path.basename(p.image) }));
+  }
+  good = path.join(dir, 'good.jsonl');
+  writeFileSync(good, lines.join('\n') + '\n');
+  // Images for the image kinds: each breaks exactly one rule.
+  writeFileSync(path.join(dir, 'garbage.png'), 'these bytes are not an image');
+  writeFileSync(path.join(dir, 'cut.png'), readFileSync(path.join(dir, 'dev-0000.png')).subarray(0, 120)); // header whole, data cut
+  writeFileSync(path.join(dir, 'pic.svg'), '<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><rect width="8" height="8"/></svg>');
+  const noise = Buffer.alloc(400 * 400 * 3);
+  // A 32-bit LCG (Math.imul keeps it exact): incompressible bytes, so the PNG stays over 200,000 bytes.
+  for (let i = 0, x = 1; i < noise.length; i++) noise[i] = (x = (Math.imul(x, 1103515245) + 12345) >>> 0) >>> 24;
+  await sharp(noise, { raw: { width: 400, height: 400, channels: 3 } }).png().toFile(path.join(dir, 'big-bytes.png')); // ~480 KB, 160,000 px
+  await sharp({ create: { width: 600, height: 600, channels: 3, background: '#808080' } }).png().toFile(path.join(dir, 'big-pixels.png')); // small file, 360,000 px
+  cfg = path.join(dir, 'rlaifv.json');
+  writeFileSync(cfg, JSON.stringify({ prompts: 'good.jsonl', workers: 1, limits: { max_image_bytes: 200_000, max_image_pixels: 250_000 }, generate: { samples: 2 } }));
+  base = path.join(dir, 'base.sqlite');
+  const r = await rlaifv('run', '--config', cfg, '--db', base, '--quiet');
+  expect(r.code, r.stderr).toBe(0);
+  baseSnap = snapshot(base);
+  const s = await rlaifv('stats', '--db', base, '--json');
+  baseStats = JSON.parse(s.stdout);
+  expect(baseStats).toMatchObject({ prompts: 3, candidates: 6, failures: 0 });
+});
+
+afterAll(() => {
+  if (process.env.RLAIFV_FAULT_TABLE) writeFileSync(process.env.RLAIFV_FAULT_TABLE, JSON.stringify(tally, null, 1));
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A bad prompt line: --on-error stop exits 2 naming file:line and stores nothing; the default (skip) exits 0 with the
+ * line recorded as an input failure with the same reason; the earlier rows are all still there, unchanged.
+ * `unreported`: the skip is not logged nor counted as a bad line (a known gap, checked separately below). */
+function badLine(kind: string, name: string, line: () => string, reason: (file: string) => string | RegExp, opts: { unreported?: boolean } = {}) {
+  test(kind, async () => {
+    const db = copyDb(name);
+    const file = badFile(name, line());
+    const want = reason(file);
+    const matches = (s: string) => (typeof want === 'string' ? s === want : want.test(s));
+
+    const stop = await rlaifv('run', '--config', cfg, '--db', db, '--prompts', file, '--on-error', 'stop', '--quiet');
+    expect(stop.code, stop.stderr).toBe(2);
+    const msg = /^rlaifv: (.*):(\d+): (.*)\n$/s.exec(stop.stderr);
+    expect(msg, stop.stderr).not.toBeNull();
+    expect(msg![1]).toBe(file);
+    expect(msg![2]).toBe('2');
+    expect(matches(msg![3]!), msg![3]).toBe(true);
+    const afterStop = snapshot(db);
+    expect(afterStop).toEqual(baseSnap); // nothing at all was written, not even a failure
+
+    const skip = await rlaifv('run', '--config', cfg, '--db', db, '--prompts', file); // the default: skip and go on
+    expect(skip.code, skip.stderr).toBe(0);
+    if (!opts.unreported) {
+      expect(skip.stderr).toContain(`skipped ${file}:2: `);
+      expect(skip.stdout).toMatch(/\n  input +1 prompts, 1 bad lines /);
+    }
+    expect(skip.stdout).toContain('failures: 1 {"input":1}');
+    const fails = failures(db);
+    expect(fails).toHaveLength(1);
+    expect(fails[0]).toMatchObject({ round_id: 1, stage: 'input', item: `${file}:2` });
+    expect(matches(fails[0]!.reason), fails[0]!.reason).toBe(true);
+    const after = snapshot(db);
+    const lost = lostRows(baseSnap, after);
+    expect(lost).toEqual([]);
+    // Only the failure is new: no prompt, image or any later row of the bad line, nothing half-written.
+    expect(changedTables(baseSnap, after)).toEqual(['failures']);
+
+    const stats = JSON.parse((await rlaifv('stats', '--db', db, '--json')).stdout);
+    const same = ['prompts', 'candidates', 'divided', 'claims', 'questions', 'labeled', 'rejected_claims', 'scored', 'pairs', 'pairs_after_balance'];
+    for (const k of same) expect(stats[k], k).toBe(baseStats[k]);
+    expect(stats).toMatchObject({ failures: 1, failures_by_stage: { input: 1 } });
+    tally.push({ kind, sees: `${file}:2: ${fails[0]!.reason}`, tried: 2, lost: lost.length + lostRows(baseSnap, afterStop).length });
+  });
+}
+
+describe.concurrent('bad prompt lines (rlaifv run --on-error stop | skip)', () => {
+  badLine('malformed JSON line', 'malformed', () => '{"image": "dev-0000.png", "question": "What', () => /^malformed JSON \(Unterminated string in JSON at position \d+\)$/);
+  badLine('missing field', 'missing', () => '{"question": "What is it?"}', () => 'field image: missing (required: a string)');
+  badLine('mistyped field', 'mistyped', () => '{"image": "dev-0000.png", "question": 7}', () => 'field question: must be a string, got a number');
+  badLine(
+    'duplicate prompt id with different content',
+    'dup-id',
+    () => '{"id": "dev-0001", "image": "dev-0000.png", "question": "How many shapes are there?"}',
+    () => `field id: prompt id "dev-0001" was already used by ${good}:2 with different content`,
+    { unreported: true },
+  );
+  badLine('missing image file', 'no-image', () => '{"image": "nope.png", "question": "What?"}', () => `field image: image file ${path.join(dir, 'nope.png')} does not exist`);
+  badLine('corrupt image (not an image at all)', 'garbage', () => '{"image": "garbage.png", "question": "What?"}', () =>
+    new RegExp(`^field image: image ${path.join(dir, 'garbage.png')} is corrupt or not an image \\(.+\\)$`));
+  badLine('corrupt image (a PNG cut after its header)', 'cut', () => '{"image": "cut.png", "question": "What?"}', () =>
+    new RegExp(`^field image: image ${path.join(dir, 'cut.png')} is corrupt: its png data cannot be decoded \\(.+\\)$`));
+  badLine('unsupported image format (SVG)', 'svg', () => '{"image": "pic.svg", "question": "What?"}', () =>
+    `field image: image ${path.join(dir, 'pic.svg')} has unsupported format svg; supported: png, jpeg, webp, gif, tiff, avif, heif`);
+  badLine('image too large (bytes, limits.max_image_bytes)', 'big-bytes', () => '{"image": "big-bytes.png", "question": "What?"}', () =>
+    new RegExp(`^field image: image ${path.join(dir, 'big-bytes.png')} is \\d{6} bytes, over limits\\.max_image_bytes \\(200000\\)$`));
+  badLine('image too large (pixels, limits.max_image_pixels)', 'big-pixels', () => '{"image": "big-pixels.png", "question": "What?"}', () =>
+    `field image: image ${path.join(dir, 'big-pixels.png')} is 600x600, over limits.max_image_pixels (250000)`);
+  badLine('empty question', 'empty-question', () => '{"image": "dev-0000.png", "question": "  "}', () => 'field question: must not be empty');
+  badLine('question too long (limits.max_question_chars)', 'long-question', () => JSON.stringify({ image: 'dev-0000.png', question: 'Why? '.repeat(1000) }), () =>
+    'field question: 5000 characters, over limits.max_question_chars (4000)');
+});
+
+// Known gap, reported: src/round.ts ingestPrompts records a reused id as an input failure but neither logs
+// "skipped file:line: …" (as it does for every other bad line) nor counts it as a bad line: the summary says
+// "2 prompts, 1 bad lines" for one good prompt and one refused one. When fixed, make this a plain test.
+test.fails('duplicate prompt id: the skip is logged and the line counted as bad, not as a prompt (known gap)', async () => {
+  const db = copyDb('dup-id-log');
+  const file = badFile('dup-id-log', '{"id": "dev-0001", "image": "dev-0000.png", "question": "How many shapes are there?"}');
+  const skip = await rlaifv('run', '--config', cfg, '--db', db, '--prompts', file);
+  expect(skip.code, skip.stderr).toBe(0);
+  expect(skip.stdout).toMatch(/\n  input +1 prompts, 1 bad lines /);
+  expect(skip.stderr).toContain(`skipped ${file}:2: field id: prompt id "dev-0001" was already used`);
+});
+
+describe.concurrent('bad config, model folder, database', () => {
+  /** Runs a command that must refuse to start: exit code, exact message, and the database untouched. */
+  async function refused(kind: string, name: string, args: (db: string) => string[], code: number, message: string | RegExp) {
+    const db = copyDb(name);
+    const before = snapshot(db);
+    const r = await rlaifv(...args(db));
+    expect(r.code, r.stderr).toBe(code);
+    if (typeof message === 'string') expect(r.stderr).toBe(message);
+    else expect(r.stderr).toMatch(message);
+    const after = snapshot(db);
+    expect(after).toEqual(before);
+    tally.push({ kind, sees: r.stderr.trim(), tried: 1, lost: lostRows(before, after).length });
+    return db;
+  }
+
+  test('config with an unknown key', async () => {
+    const bad = path.join(dir, 'unknown-key.json');
+    writeFileSync(bad, JSON.stringify({ prompts: 'good.jsonl', generate: { samples: 2, temprature: 0.7 } }));
+    await refused('config with an unknown key', 'cfg-key', (db) => ['run', '--config', bad, '--db', db], 2,
+      `rlaifv: Invalid config ${bad}:\n  - unknown key "temprature" in generate (allowed: backend, samples, temperature, top_p, max_new_tokens)\n`);
+  });
+
+  test('config with a wrong type', async () => {
+    const bad = path.join(dir, 'wrong-type.json');
+    writeFileSync(bad, JSON.stringify({ prompts: 'good.jsonl', generate: { samples: '2' } }));
+    await refused('config with a wrong type', 'cfg-type', (db) => ['run', '--config', bad, '--db', db], 2,
+      `rlaifv: Invalid config ${bad}:\n  - field generate.samples: Invalid input: expected number, received string\n`);
+  });
+
+  test('model folder with a missing file: the folder and the file are named, nothing is stored', async () => {
+    const folder = path.join(dir, 'broken-labeler');
+    cpSync(LABELER, folder, { recursive: true });
+    rmSync(path.join(folder, 'tokenizer.json'));
+    const bad = path.join(dir, 'broken-model.json');
+    writeFileSync(bad, JSON.stringify({ prompts: 'good.jsonl', generate: { samples: 2 }, label: { backend: { type: 'local', model: 'broken-labeler' } } }));
+    // Exit 1 today: createBackends lets inspectLlavaFolder's plain Error through (see the test.fails below).
+    await refused('model folder with a missing file', 'model', (db) => ['run', '--config', bad, '--db', db], 1,
+      new RegExp(`^rlaifv: Model folder ${folder} is missing tokenizer\\.json; a LLaVA folder needs: config\\.json, .*\\.\\n$`));
+  });
+
+  // Known gap, reported: a broken model folder is a config mistake (README: exit 2, naming the field), but the run
+  // exits 1 and does not name label.backend.model. When createBackends throws a ConfigError, make this a plain test.
+  test.fails('model folder with a missing file exits 2 and names the config field (known gap)', async () => {
+    const folder = path.join(dir, 'broken-labeler-2');
+    cpSync(LABELER, folder, { recursive: true });
+    rmSync(path.join(folder, 'onnx', 'embed_tokens.onnx'));
+    const bad = path.join(dir, 'broken-model-2.json');
+    writeFileSync(bad, JSON.stringify({ prompts: 'good.jsonl', label: { backend: { type: 'local', model: 'broken-labeler-2' } } }));
+    const r = await rlaifv('run', '--config', bad, '--db', path.join(dir, 'unused.sqlite'));
+    expect(r.stderr).toMatch(/label\.backend\.model/);
+    expect(r.code).toBe(2);
+  });
+
+  test('database from a newer schema version: refused by run and stats, not touched', async () => {
+    const newer = latestSchemaVersion() + 1;
+    const db = copyDb('newer');
+    const h = new Database(db);
+    h.pragma(`user_version = ${newer}`);
+    h.close();
+    const before = snapshot(db);
+    const message = `Database ${db} has schema version ${newer}, newer than this rlaifv knows (${latestSchemaVersion()}); upgrade rlaifv to open it.`;
+    const run = await rlaifv('run', '--config', cfg, '--db', db);
+    expect(run.code).toBe(1); // an environment problem, not config or input (exit 2)
+    expect(run.stderr).toBe(`rlaifv: ${message}\n`);
+    const stats = await rlaifv('stats', '--db', db, '--json');
+    expect(stats.code).toBe(1);
+    expect(stats.stderr).toBe(`rlaifv: ${message}\n`);
+    const after = snapshot(db);
+    expect(after).toEqual(before);
+    const h2 = new Database(db, { readonly: true });
+    expect(h2.pragma('user_version', { simple: true })).toBe(newer);
+    h2.close();
+    tally.push({ kind: 'database from a newer schema version', sees: message, tried: 2, lost: lostRows(before, after).length });
+  });
+
+  test('a shard from a different config: rlaifv merge refuses it naming both config hashes; target and shard untouched', async () => {
+    const other = path.join(dir, 'other-config.json');
+    writeFileSync(other, JSON.stringify({ prompts: 'good.jsonl', workers: 1, generate: { samples: 3 } }));
+    const shard = path.join(dir, 'shard-other.sqlite');
+    const made = await rlaifv('run', '--config', other, '--db', shard, '--round', '1', '--shard', '0/2', '--quiet');
+    expect(made.code, made.stderr).toBe(0);
+    const hash = (file: string) => {
+      const h = new Database(file, { readonly: true });
+      try {
+        return (h.prepare('SELECT config_hash FROM rounds WHERE id = 1').get() as { config_hash: string }).config_hash;
+      } finally {
+        h.close();
+      }
+    };
+    const shardBefore = snapshot(shard);
+    // Exit 1: mergeShard throws a plain Error (README: a refused merge leaves the target as it was).
+    const target = await refused('a shard from a different config (rlaifv merge)', 'merge-target', (db) => ['merge', '--into', db, shard], 1,
+      new RegExp(`^rlaifv: ${shard}: round 1 was made with config ${hash(shard)}, but round 1 of .*merge-target\\.sqlite with ${hash(base)}; shards of one round must share one config\\.\\n$`));
+    expect(hash(shard)).not.toBe(hash(target));
+    expect(snapshot(shard)).toEqual(shardBefore);
+  });
+});
+
+describe('answers the policy may give: empty, no claims, very long', () => {
+  // A real tiny policy does not produce these on demand, so they are injected: the test stores them as candidates
+  // through the store's own putCandidates (as the generate stage would), then the real CLI runs the rest of the round.
+  // The 600-sentence answer is true of its image (dev-0001 has one small red star, middle right).
+  const LONG = Array.from({ length: 600 }, () => 'There is a red star in the middle right.').join(' ');
+  const INJECTED = [
+    { prompt: 'dev-0002', index: 0, text: '', kind: 'empty answer' },
+    { prompt: 'dev-0002', index: 1, text: 'Hmm. What a lovely picture!', kind: 'an answer with no claims' },
+    { prompt: 'dev-0001', index: 0, text: LONG, kind: 'a very long answer' },
+  ];
+
+  /** Starts a round (ingest only), injects the answers, then runs the whole round; returns the db and round id. */
+  async function roundWith(config: string, name: string, roundFlag: string[]): Promise<{ db: string; round: number }> {
+    const db = path.join(dir, `${name}.sqlite`);
+    const start = await rlaifv('divide', '--config', config, '--db', db, '--quiet', ...roundFlag); // ingests, nothing to divide
+    expect(start.code, start.stderr).toBe(0);
+    const h = openDb(db);
+    const round = h.prepare('SELECT id, policy_model, config_json FROM rounds ORDER BY id DESC LIMIT 1').get() as { id: number; policy_model: string; config_json: string };
+    const g = JSON.parse(round.config_json).generate;
+    putCandidates(h, INJECTED.map((a) => ({
+      id: contentId(round.id, a.prompt, a.index), // the id generate would give this sample: it will not be sampled again
+      round_id: round.id,
+      prompt_id: a.prompt,
+      sample_index: a.index,
+      seed: 0,
+      model_id: `${round.policy_model} (injected by test)`,
+      decoding_json: JSON.stringify({ temperature: g.temperature, top_p: g.top_p, max_new_tokens: g.max_new_tokens }),
+      text: a.text,
+      finish_reason: a.text === LONG ? 'length' : 'stop',
+      prompt_tokens: null,
+      completion_tokens: null,
+      words: wordCount(a.text),
+    })));
+    h.close();
+    const run = await rlaifv('run', '--config', config, '--db', db, '--quiet');
+    expect(run.code, run.stderr).toBe(0);
+    return { db, round: round.id };
+  }
+
+  function rowsOf(db: string, round: number) {
+    const h = new Database(db, { readonly: true });
+    try {
+      const q = (text: string) =>
+        h.prepare(`SELECT c.id, d.n_claims, d.truncated, d.skipped_json, s.n_claims AS s_claims, s.n_judged, s.rej_c, s.rej_p,
+                     (SELECT COUNT(*) FROM claims cl WHERE cl.candidate_id = c.id) AS claim_rows,
+                     (SELECT COUNT(*) FROM pairs p WHERE p.chosen_id = c.id OR p.rejected_id = c.id) AS in_pairs
+                   FROM candidates c LEFT JOIN divisions d ON d.candidate_id = c.id LEFT JOIN scores s ON s.candidate_id = c.id
+                   WHERE c.round_id = ? AND c.text = ?`).get(round, text) as Record<string, any>;
+      return {
+        empty: q(INJECTED[0]!.text),
+        noClaims: q(INJECTED[1]!.text),
+        long: q(LONG),
+        failures: h.prepare('SELECT stage, item, reason FROM failures WHERE round_id = ?').all(round),
+      };
+    } finally {
+      h.close();
+    }
+  }
+
+  test('empty and claim-less answers are divided with 0 claims, never scored or paired; a long answer is divided whole', async () => {
+    const config = path.join(dir, 'answers.json');
+    writeFileSync(config, JSON.stringify({ prompts: 'good.jsonl', workers: 1, generate: { samples: 2 } }));
+    const { db, round } = await roundWith(config, 'answers', []);
+    const r = rowsOf(db, round);
+    expect(r.failures).toEqual([]);
+    for (const a of [r.empty, r.noClaims]) {
+      expect(a).toMatchObject({ n_claims: 0, claim_rows: 0, truncated: 0, s_claims: 0, n_judged: 0, rej_c: null, rej_p: null, in_pairs: 0 });
+    }
+    expect(JSON.parse(r.empty.skipped_json)).toEqual([]);
+    expect(JSON.parse(r.noClaims.skipped_json).map((s: { reason: string }) => s.reason)).toEqual(['fragment', 'exclamation']);
+    expect(r.long).toMatchObject({ n_claims: 600, claim_rows: 600, truncated: 0, s_claims: 600, n_judged: 600 });
+    expect(r.long.rej_c).not.toBeNull();
+    const stats = JSON.parse((await rlaifv('stats', '--db', db, '--json')).stdout);
+    // 6 answers, all divided; the two without claims are the only ones not scored.
+    expect(stats).toMatchObject({ candidates: 6, divided: 6, scored: 4, failures: 0, status: 'done' });
+    for (const a of INJECTED) tally.push({ kind: a.kind, sees: a === INJECTED[2] ? 'divided into 600 claims, scored' : 'divided into 0 claims; not scored, not paired', tried: 1, lost: 0 });
+  });
+
+  test('with divide.max_words the long answer is cut to its first N words and the cut is recorded', async () => {
+    const config = path.join(dir, 'answers-cut.json');
+    writeFileSync(config, JSON.stringify({ prompts: 'good.jsonl', workers: 1, generate: { samples: 2 }, divide: { max_words: 300 } }));
+    const { db, round } = await roundWith(config, 'answers-cut', []);
+    const r = rowsOf(db, round);
+    expect(r.failures).toEqual([]);
+    // 300 words: 33 whole nine-word sentences and the start of the 34th, "There is a". Nothing after word 300 is
+    // divided. (The rules divider makes the cut-off "There is a" a claim of its own, "There is a." / "Is there a?":
+    // reported as a divider finding, so it is counted here, not asserted away.)
+    expect(r.long).toMatchObject({ truncated: 1 });
+    expect(r.long.n_claims).toBe(r.long.claim_rows);
+    expect(r.long.s_claims).toBe(r.long.claim_rows);
+    expect(r.long.n_judged).toBe(r.long.claim_rows);
+    const h = new Database(db, { readonly: true });
+    const claims = (h.prepare('SELECT sentence FROM claims WHERE candidate_id = ?').all(r.long.id) as { sentence: string }[]).map((c) => c.sentence);
+    h.close();
+    const whole = claims.filter((c) => c === 'There is a red star in the middle right.');
+    expect(whole).toHaveLength(33);
+    expect(claims.filter((c) => c !== whole[0]).every((c) => c === 'There is a')).toBe(true);
+    expect(claims.length).toBeLessThanOrEqual(34);
+    expect(r.empty).toMatchObject({ n_claims: 0, truncated: 0, rej_c: null, in_pairs: 0 });
+  });
+});
