@@ -1,0 +1,194 @@
+// Doctor checks of each endpoint of each remote backend: reachable, the model served (GET /models), a 1-token chat
+// completion works (for the labeler: with logprobs and top_logprobs, and "yes"/"no" among the listed tokens). The API
+// key is read as a run reads it and never shown: every text that leaves here is redacted.
+import OpenAI from 'openai';
+import path from 'node:path';
+import sharp from 'sharp';
+import { PACKAGE_ROOT } from '../config/load.js';
+import type { Config, LlmDividerBackend, OpenAIBackend } from '../config/schema.js';
+import { displayUrl, redact, resolveApiKey } from '../backends/openai/endpoints.js';
+import { imageUrl } from '../backends/openai/images.js';
+import { fillTemplate } from '../backends/openai/index.js';
+import { yesNoFromTopLogprobs } from '../feedback/yes-no.js';
+import { fail, ok, warn, type Check } from './types.js';
+
+type Role = 'generate' | 'divide' | 'label';
+type Remote = OpenAIBackend | LlmDividerBackend;
+
+/** The image sent with the probe completions of vision models: a shapes-world image shipped with the package. */
+export const PROBE_IMAGE = path.join(PACKAGE_ROOT, 'data', 'shapes', 'dev', 'images', 'dev-0000.png');
+const PROBE_QUESTION = 'Is there a shape in the image?';
+
+/** The probe image as a data URL; a plain grey PNG when the package's image is not there. */
+async function probeImage(): Promise<string> {
+  try {
+    return await imageUrl(PROBE_IMAGE);
+  } catch {
+    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#808080' } }).png().toBuffer();
+    return `data:image/png;base64,${png.toString('base64')}`;
+  }
+}
+
+/** The remote backends of a config, by role. */
+export function remoteBackends(c: Config): { role: Role; b: Remote }[] {
+  const out: { role: Role; b: Remote }[] = [];
+  if (c.generate.backend.type === 'openai') out.push({ role: 'generate', b: c.generate.backend });
+  if (c.divide.backend.type === 'llm') out.push({ role: 'divide', b: c.divide.backend });
+  if (c.label.backend.type === 'openai') out.push({ role: 'label', b: c.label.backend });
+  return out;
+}
+
+/** Why a request failed, in words, and whether the server never answered. */
+function describe(e: unknown, timeoutMs: number): { text: string; unreachable: boolean; status: number | null; server: string } {
+  if (e instanceof OpenAI.APIConnectionTimeoutError) return { text: `no answer within ${timeoutMs} ms`, unreachable: true, status: null, server: '' };
+  if (e instanceof OpenAI.APIConnectionError) {
+    const cause = (e as { cause?: { code?: string; message?: string; cause?: { code?: string } } }).cause;
+    const code = cause?.code ?? cause?.cause?.code;
+    return { text: `not reachable (${code ?? cause?.message ?? e.message})`, unreachable: true, status: null, server: '' };
+  }
+  if (e instanceof OpenAI.APIError && typeof e.status === 'number') {
+    const server = (e.message || '').replace(/^\d{3}\s*/, '').slice(0, 300);
+    return { text: `HTTP ${e.status}: ${server}`, unreachable: false, status: e.status, server };
+  }
+  return { text: (e as Error)?.message ?? String(e), unreachable: false, status: null, server: '' };
+}
+
+/** Checks every endpoint of one remote backend. */
+async function checkBackend(role: Role, b: Remote, topLogprobs: number, suffix: string): Promise<Check[]> {
+  const out: Check[] = [];
+  let key: string | null = null;
+  try {
+    key = resolveApiKey(b, role);
+    if (key) out.push(ok(`${role} API key`, b.api_key_env ? `$${b.api_key_env}` : b.api_key_file!, 'set (not shown)'));
+  } catch (e) {
+    out.push(fail(`${role} API key`, b.api_key_env ? `$${b.api_key_env}` : b.api_key_file ?? '', (e as Error).message,
+      b.api_key_env
+        ? `export ${b.api_key_env}=<the server's key> in the shell that runs rlaifv (or set ${role}.backend.api_key_file to a file holding it)`
+        : `write the key as the first line of ${b.api_key_file} (readable by rlaifv), or set ${role}.backend.api_key_env instead`));
+  }
+  const hide = (s: string) => redact(s, [key]);
+  for (const [i, url] of b.base_urls.entries()) {
+    const shown = displayUrl(url);
+    const field = `${role}.backend.base_urls[${i}]`;
+    const client = new OpenAI({ baseURL: url, apiKey: key ?? 'EMPTY', maxRetries: 0, timeout: b.timeout_ms });
+    const modelsTimeout = Math.min(b.timeout_ms, 15_000);
+    // 1. Reachable, key accepted, model served.
+    let served: boolean | null = null;
+    try {
+      const page = await client.models.list({ timeout: modelsTimeout });
+      const ids = page.data.map((m) => m.id);
+      served = ids.includes(b.model);
+      if (served) out.push(ok(`${role} endpoint`, shown, `reachable; serves "${b.model}"`));
+      else {
+        const list = ids.slice(0, 8).map((x) => `"${x}"`).join(', ') + (ids.length > 8 ? ', …' : '');
+        out.push(fail(`${role} endpoint`, shown, hide(`reachable, but serves ${ids.length ? list : 'no models'}, not "${b.model}"`),
+          ids.length
+            ? `set ${role}.backend.model to the served name (${list}), or start the server with --served-model-name ${b.model} (vLLM)`
+            : `start the server with the model loaded (vLLM: vllm serve <model> --served-model-name ${b.model})`));
+        continue;
+      }
+    } catch (e) {
+      const d = describe(e, modelsTimeout);
+      if (d.unreachable) {
+        const port = (() => { try { return new URL(url).port || '(default)'; } catch { return '?'; } })();
+        out.push(fail(`${role} endpoint`, shown, hide(d.text),
+          `check ${field} (host, port ${port}, and the /v1 at the end) and that the server is up and listening there: curl ${shown}/models`));
+        continue;
+      }
+      if (d.status === 401 || d.status === 403) {
+        out.push(fail(`${role} endpoint`, shown, hide(`refused the API key (${d.text})`),
+          b.api_key_env || b.api_key_file
+            ? `set ${b.api_key_env ? `$${b.api_key_env}` : b.api_key_file} to the key the server was started with (vLLM: --api-key)`
+            : `the server needs a key: set ${role}.backend.api_key_env to the name of an environment variable holding it`));
+        continue;
+      }
+      if (d.status === 404 || d.status === 405) {
+        out.push(warn(`${role} endpoint`, shown, hide(`reachable, but has no GET /models (${d.text}); the model name could not be checked`),
+          `nothing to do if the completion check below is ok; otherwise check ${field} ends in /v1`));
+      } else {
+        out.push(fail(`${role} endpoint`, shown, hide(`GET /models failed: ${d.text}`), `check the server's log; ${field} must be an OpenAI-compatible base URL ending in /v1`));
+        continue;
+      }
+    }
+    // 2. A 1-token completion as a run sends it (image for vision models; logprobs for the labeler).
+    out.push(...(await probe(role, b, client, shown, topLogprobs, suffix, hide)));
+  }
+  return out;
+}
+
+async function probe(
+  role: Role,
+  b: Remote,
+  client: OpenAI,
+  shown: string,
+  topLogprobs: number,
+  suffix: string,
+  hide: (s: string) => string,
+): Promise<Check[]> {
+  const check = `${role} completion`;
+  const content: OpenAI.Chat.Completions.ChatCompletionContentPart[] = [];
+  if (role !== 'divide') content.push({ type: 'image_url', image_url: { url: await probeImage() } });
+  // What a run sends: the labeler's question with its suffix, a question to the policy, the divider's split prompt.
+  const text = role === 'label'
+    ? PROBE_QUESTION + suffix
+    : role === 'generate'
+      ? 'Describe the image.'
+      : fillTemplate((b as LlmDividerBackend).split_prompt, { question: 'Describe the image.', answer: 'There is a red circle on the left.' });
+  content.push({ type: 'text', text });
+  const t0 = performance.now();
+  let r: OpenAI.Chat.Completions.ChatCompletion;
+  try {
+    r = await client.chat.completions.create({
+      model: b.model,
+      messages: [{ role: 'user', content }],
+      max_tokens: 1,
+      temperature: 0,
+      seed: 0,
+      ...(role === 'label' ? { logprobs: true, top_logprobs: topLogprobs } : {}),
+    });
+  } catch (e) {
+    const d = describe(e, b.timeout_ms);
+    let fix = `check the server's log for this request; ${role}.backend.model must be a chat model the server serves`;
+    if (role === 'label' && /logprob/i.test(d.server)) {
+      const max = /(?:max(?:imum)?(?: allowed)?|at most|limit)[^0-9]{0,20}(\d+)/i.exec(d.server)?.[1];
+      fix = `set label.top_logprobs to ${max ? `${max} or less (the server's limit)` : "at most the server's limit"}, or restart the server allowing ${topLogprobs} (vLLM: --max-logprobs ${topLogprobs})`;
+    } else if (d.unreachable) fix = `the server answered GET /models but not a completion: it may be overloaded or still loading; raise ${role}.backend.timeout_ms or check its log`;
+    else if (role !== 'divide' && /image/i.test(d.server)) fix = `${role}.backend.model must be a vision model that takes an image_url part (vLLM: --limit-mm-per-prompt '{"image": 1}')`;
+    return [fail(check, shown, hide(`a 1-token chat completion${role === 'label' ? ` with logprobs (top_logprobs ${topLogprobs})` : ''} failed: ${d.text}`), fix)];
+  }
+  const secs = ((performance.now() - t0) / 1000).toFixed(1);
+  const choice = Array.isArray(r?.choices) ? r.choices[0] : undefined;
+  if (!choice) return [fail(check, shown, 'the response has no choices', 'check that the server is OpenAI-compatible (POST /v1/chat/completions)')];
+  if (role !== 'label') {
+    return [ok(check, shown, `a 1-token chat completion${role === 'generate' ? ' with an image' : ''} works (${secs} s)`)];
+  }
+  const top = choice.logprobs?.content?.[0]?.top_logprobs;
+  if (!Array.isArray(top) || top.length === 0) {
+    return [fail(check, shown, `a 1-token chat completion answered without logprobs (choices[0].logprobs.content[0].top_logprobs missing)`,
+      `the labeler needs logprobs: serve it with vLLM or SGLang (both return them; vLLM: --max-logprobs ${topLogprobs}); a proxy in between may strip them`)];
+  }
+  const out: Check[] = [];
+  if (top.length < topLogprobs) {
+    out.push(warn(check, shown, `asked for top_logprobs ${topLogprobs}, got ${top.length} (${secs} s)`,
+      `set label.top_logprobs to ${top.length} so the bound for a missing yes/no side is the server's real K`));
+  } else out.push(ok(check, shown, `a 1-token chat completion with an image and logprobs works: top_logprobs ${top.length} listed (${secs} s)`));
+  const yn = yesNoFromTopLogprobs(top.map((t) => ({ token: t.token, logprob: t.logprob })));
+  const first = top.slice(0, 5).map((t) => JSON.stringify(t.token)).join(', ');
+  if (yn.pYes === null || yn.pNo === null) {
+    out.push(fail('label yes/no', shown, hide(`neither "yes" nor "no" among the top ${top.length} tokens (first: ${first}) for "${PROBE_QUESTION}${suffix}"`),
+      `check that label.backend.model is the labeler (a VLM that answers yes/no), that label.suffix asks for yes or no, or raise label.top_logprobs`));
+  } else if (yn.boundUsed) {
+    out.push(warn('label yes/no', shown, hide(`only "${yn.pYes >= yn.pNo ? 'yes' : 'no'}" among the top ${top.length} tokens; the other side gets the smallest listed probability as a bound`),
+      `raise label.top_logprobs (up to the server's limit) so both "yes" and "no" are listed`));
+  } else {
+    out.push(ok('label yes/no', shown, `"yes" and "no" both among the top ${top.length} tokens (p_yes ${yn.pYes.toFixed(3)}, p_no ${yn.pNo.toFixed(3)})`));
+  }
+  return out;
+}
+
+/** Checks every endpoint of every remote backend of a config. */
+export async function checkEndpoints(c: Config): Promise<Check[]> {
+  const out: Check[] = [];
+  for (const { role, b } of remoteBackends(c)) out.push(...(await checkBackend(role, b, c.label.top_logprobs, c.label.suffix)));
+  return out;
+}
