@@ -66,6 +66,9 @@ function migrate(db: Db, from: number): void {
     const sql = readFileSync(path.join(MIGRATIONS_DIR, m.file), 'utf8');
     // Each migration and its version bump commit together: a crash leaves the previous version intact.
     db.transaction(() => {
+      // Another process opening the same new store may have applied it while this one waited for the write lock:
+      // the version read before the lock is stale, so it is read again under the lock.
+      if ((db.pragma('user_version', { simple: true }) as number) >= m.version) return;
       db.exec(sql);
       db.pragma(`user_version = ${m.version}`);
     }).immediate();
