@@ -29,7 +29,8 @@ import { runGenerate } from './stages/generate.js';
 import { runDivide } from './stages/divide.js';
 import { runLabel } from './stages/label.js';
 import { runScore } from './stages/score.js';
-import { runPair } from './stages/pair.js';
+import { rebalance, runPair } from './stages/pair.js';
+import { runStreaming, type StreamStage } from './stages/stream.js';
 
 /** The stages in order. */
 export const STAGES = ['generate', 'divide', 'label', 'score', 'pair'] as const;
@@ -176,7 +177,50 @@ export function flushUsage(db: Db, roundId: number, backends: Backends): void {
   if (rows.length) addUsage(db, roundId, rows);
 }
 
-/** Runs the given stages of a round in order and records their times; returns what each did. */
+/**
+ * Runs the whole round streaming (see stages/stream.ts): every stage on its own slice of prompts at once, length
+ * balance once at the end. Records each stage's summed times; returns what each did.
+ */
+async function runStreamingRound(
+  db: Db,
+  round: RoundRow,
+  config: Config,
+  backends: Backends,
+  progress: Progress,
+): Promise<StageResult[]> {
+  for (const role of [backends.generator, backends.divider, backends.labeler]) {
+    if (isRemote(role)) for (const w of await role.pool.preflight()) progress.log(w);
+  }
+  const started = new Date().toISOString();
+  const stages: StreamStage[] = [
+    { name: 'generate', run: (c) => runGenerate(c, stageConcurrency(backends, backends.generator)) },
+    { name: 'divide', run: (c) => runDivide(c, stageConcurrency(backends, backends.divider)) },
+    { name: 'label', run: (c) => runLabel(c, stageConcurrency(backends, backends.labeler)) },
+    { name: 'score', run: (c) => runScore(c, backends.labeler.id) },
+    { name: 'pair', run: (c) => runPair(c, { balance: false }) },
+  ];
+  let results: StageResult[];
+  try {
+    results = await runStreaming({ db, round, config, backends }, config, stages, progress, () => flushUsage(db, round.id, backends));
+  } finally {
+    flushUsage(db, round.id, backends);
+    if (progress.lane) progress.done(); // ends the lanes' display
+  }
+  const pair = results.find((r) => r.stage === 'pair')!;
+  const t0 = performance.now();
+  rebalance(db, round.id, round.score_method, config.pair.length_balance);
+  pair.seconds += (performance.now() - t0) / 1000;
+  for (const r of results) {
+    recordStageRun(db, { round_id: round.id, stage: r.stage, items: r.items, seconds: r.seconds, model_seconds: r.modelSeconds, started_at: started });
+  }
+  finishRound(db, round.id, 'done');
+  return results;
+}
+
+/**
+ * Runs the given stages of a round and records their times; returns what each did. All five stages stream
+ * (prompts move on slice by slice); a subset runs stage after stage over the whole round.
+ */
 export async function runStages(
   db: Db,
   round: RoundRow,
@@ -185,6 +229,9 @@ export async function runStages(
   stages: readonly StageName[],
   progress: Progress = silentProgress,
 ): Promise<StageResult[]> {
+  if (STAGES.every((s, i) => stages[i] === s) && stages.length === STAGES.length) {
+    return runStreamingRound(db, round, config, backends, progress);
+  }
   const ctx: StageContext = { db, round, config, progress, backends };
   const results: StageResult[] = [];
   for (const s of stages) {

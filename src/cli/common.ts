@@ -34,6 +34,7 @@ export function withCommonFlags(cmd: Command): Command {
       return n;
     })
     .option('--workers <n>', 'worker threads (default: the number of cores)', positiveInt('--workers'))
+    .option('--chunk-prompts <n>', 'run: prompts streamed through the stages at a time (default 32)', positiveInt('--chunk-prompts'))
     .addOption(new Option('--on-error <mode>', 'a bad prompt stops the run, or is recorded and skipped').choices(['stop', 'skip']))
     .option('--shard <i/n>', 'only shard i of n (0-based; a fixed hash of each prompt id); give each shard its own --db', (v) => {
       try {
@@ -53,6 +54,7 @@ export interface CommonFlags {
   limit?: number;
   seed?: number;
   workers?: number;
+  chunkPrompts?: number;
   onError?: 'stop' | 'skip';
   quiet?: boolean;
   policy?: string;
@@ -68,6 +70,7 @@ export function configFromFlags(f: CommonFlags): LoadedConfig {
   if (f.db) o.db = f.db;
   if (f.seed !== undefined) o.seed = f.seed;
   if (f.workers !== undefined) o.workers = f.workers;
+  if (f.chunkPrompts !== undefined) o.chunkPrompts = f.chunkPrompts;
   if (f.policy) o.policy = f.policy;
   if (f.samples !== undefined) o.samples = f.samples;
   if (f.onError) o.onError = f.onError;

@@ -1,4 +1,6 @@
-// Progress for the terminal: a bar per stage on a TTY (count, rate, ETA), periodic plain lines otherwise.
+// Progress for the terminal: a bar per stage on a TTY (count, rate, ETA), periodic plain lines otherwise. In a
+// streaming round several stages run at once: each gets its own lane (bar, or lines tagged with its name), whose
+// total grows as slices of prompts reach it.
 import cliProgress from 'cli-progress';
 import type { Progress } from '../stages/context.js';
 
@@ -11,63 +13,117 @@ export function terminalProgress(quiet = false): Progress {
   return lineProgress(Number.isFinite(every) && every >= 0 && process.env.RLAIFV_PROGRESS_MS !== '' ? every : 10_000);
 }
 
+const log = (msg: string) => void process.stderr.write(msg + '\n');
+
 function barProgress(): Progress {
-  let bar: cliProgress.SingleBar | null = null;
+  let multi: cliProgress.MultiBar | null = null;
+  const multiBar = () =>
+    (multi ??= new cliProgress.MultiBar(
+      { format: '{stage} {bar} {value}/{total} {rate}/s ETA {eta_formatted}', stream: process.stderr, hideCursor: true, clearOnComplete: false },
+      cliProgress.Presets.shades_classic,
+    ));
+  const lanes = new Map<string, Progress>();
+  const lane = (stage: string): Progress => {
+    let bar: cliProgress.SingleBar | null = null;
+    let total = 0;
+    let value = 0;
+    let t0 = 0;
+    const p: Progress = {
+      start(_s, t) {
+        total += t;
+        if (!bar) {
+          t0 = performance.now();
+          bar = multiBar().create(total, 0, { stage: stage.padEnd(8), rate: '0' });
+        } else bar.setTotal(total);
+      },
+      tick(n = 1) {
+        value += n;
+        const secs = (performance.now() - t0) / 1000;
+        bar?.update(value, { stage: stage.padEnd(8), rate: secs > 0 ? (value / secs).toFixed(1) : '0' });
+      },
+      done() {},
+      log: (msg) => (multi ? multi.log(msg + '\n') : log(msg)),
+    };
+    return p;
+  };
+  // Stage after stage (one stage command, or a subset): one lane at a time, ended by done().
+  let current: Progress | null = null;
   return {
     start(stage, total) {
-      bar = new cliProgress.SingleBar(
-        { format: `${stage.padEnd(8)} {bar} {value}/{total} {rate}/s ETA {eta_formatted}`, stream: process.stderr, hideCursor: true },
-        cliProgress.Presets.shades_classic,
-      );
-      bar.start(total, 0, { rate: '0' });
-      (bar as any).t0 = performance.now();
+      current = lane(stage);
+      current.start(stage, total);
     },
-    tick(n = 1) {
-      if (!bar) return;
-      const value = (bar as any).value + n;
-      const secs = (performance.now() - (bar as any).t0) / 1000;
-      bar.update(value, { rate: secs > 0 ? (value / secs).toFixed(1) : '0' });
+    tick(n) {
+      current?.tick(n);
     },
     done() {
-      bar?.stop();
-      bar = null;
+      multi?.stop();
+      multi = null;
+      current = null;
     },
-    log(msg) {
-      process.stderr.write(msg + '\n');
+    log: (msg) => (multi ? multi.log(msg + '\n') : log(msg)),
+    lane(stage) {
+      let l = lanes.get(stage);
+      if (!l) lanes.set(stage, (l = lane(stage)));
+      return l;
     },
   };
 }
 
 function lineProgress(everyMs = 10_000): Progress {
-  let stage = '';
-  let total = 0;
-  let value = 0;
-  let t0 = 0;
-  let last = 0;
-  const line = () => {
-    const secs = (performance.now() - t0) / 1000;
-    process.stderr.write(`[${stage}] ${value}/${total} (${secs > 0 ? (value / secs).toFixed(1) : '0'}/s, ${secs.toFixed(0)}s)\n`);
-  };
-  return {
-    start(s, t) {
-      stage = s;
-      total = t;
-      value = 0;
-      t0 = last = performance.now();
-      process.stderr.write(`[${stage}] start: ${total} to do\n`);
-    },
-    tick(n = 1) {
-      value += n;
-      if (performance.now() - last >= everyMs) {
-        last = performance.now();
+  const lane = (stage: string): Progress => {
+    let started = false;
+    let total = 0;
+    let value = 0;
+    let t0 = 0;
+    let last = 0;
+    let shown = -1;
+    const line = () => {
+      if (value === shown) return;
+      shown = value;
+      const secs = (performance.now() - t0) / 1000;
+      log(`[${stage}] ${value}/${total} (${secs > 0 ? (value / secs).toFixed(1) : '0'}/s, ${secs.toFixed(0)}s)`);
+    };
+    return {
+      start(_s, t) {
+        total += t;
+        if (started) return;
+        started = true;
+        t0 = last = performance.now();
+        log(`[${stage}] start: ${total} to do`);
+      },
+      tick(n = 1) {
+        value += n;
+        if (performance.now() - last >= everyMs) {
+          last = performance.now();
+          line();
+        }
+      },
+      done() {
         line();
-      }
+      },
+      log,
+    };
+  };
+  const lanes = new Map<string, Progress>();
+  let current: Progress | null = null;
+  return {
+    start(stage, total) {
+      current = lane(stage);
+      current.start(stage, total);
+    },
+    tick(n) {
+      current?.tick(n);
     },
     done() {
-      line();
+      current?.done();
+      current = null;
     },
-    log(msg) {
-      process.stderr.write(msg + '\n');
+    log,
+    lane(stage) {
+      let l = lanes.get(stage);
+      if (!l) lanes.set(stage, (l = lane(stage)));
+      return l;
     },
   };
 }

@@ -9,6 +9,7 @@ import type { StageResult } from '../stages/context.js';
 async function execute(stages: readonly StageName[], f: CommonFlags, defaultRound: 'latest' | 'next'): Promise<void> {
   const { config } = configFromFlags(f);
   const progress = terminalProgress(f.quiet);
+  const t0 = performance.now();
   const run = await runRound(config, {
     choice: f.round ?? defaultRound,
     stages,
@@ -18,7 +19,7 @@ async function execute(stages: readonly StageName[], f: CommonFlags, defaultRoun
   });
   const db = openDb(config.db, { readonly: true });
   try {
-    printSummary(roundStats(db, run.round.id), run.ingest, run.ingestSeconds, run.results, f.quiet);
+    printSummary(roundStats(db, run.round.id), run.ingest, run.ingestSeconds, run.results, (performance.now() - t0) / 1000, f.quiet);
   } finally {
     db.close();
   }
@@ -29,6 +30,7 @@ function printSummary(
   ingest: { prompts: number; problems: number },
   ingestSeconds: number,
   results: StageResult[],
+  wallSeconds: number,
   quiet?: boolean,
 ): void {
   if (quiet) return;
@@ -44,6 +46,8 @@ function printSummary(
   const w = Math.max(...rows.map((r) => r[1].length));
   const out = [`round ${stats.round} (${stats.status})`, `  ${'stage'.padEnd(9)}${'result'.padEnd(w + 2)}seconds`];
   for (const [s, c, t] of rows) out.push(`  ${s.padEnd(9)}${c.padEnd(w + 2)}${t.padStart(7)}`);
+  // A whole round streams: its stages overlap, so their seconds add up to more than the wall time.
+  if (results.length > 1) out.push(`  ${'wall'.padEnd(9)}${(results.length === 5 ? 'all stages, streaming' : '').padEnd(w + 2)}${wallSeconds.toFixed(1).padStart(7)}`);
   out.push(`  failures: ${stats.failures}${stats.failures ? ' ' + JSON.stringify(stats.failures_by_stage) : ''}`);
   process.stdout.write(out.join('\n') + '\n');
 }

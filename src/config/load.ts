@@ -45,6 +45,7 @@ export interface ConfigOverrides {
   db?: string;
   seed?: number;
   workers?: number;
+  chunkPrompts?: number;
   policy?: string;
   samples?: number;
   onError?: 'stop' | 'skip';
@@ -99,6 +100,7 @@ export function loadConfig(file: string | undefined, o: ConfigOverrides = {}, cw
   }
   if (o.seed !== undefined) c.seed = o.seed;
   if (o.workers !== undefined) c.workers = o.workers;
+  if (o.chunkPrompts !== undefined) c.chunk_prompts = o.chunkPrompts;
   if (o.samples !== undefined) c.generate.samples = o.samples;
   if (o.onError) c.on_error = o.onError;
   return { config: c, source };
@@ -111,7 +113,7 @@ export function storedConfig(c: Config): string {
 
 const OPERATIONAL_KEYS = new Set([
   'base_urls', 'api_key_env', 'api_key_file', 'max_in_flight', 'timeout_ms', 'max_retries',
-  'min_backoff_ms', 'max_backoff_ms', 'rest_after_failures', 'rest_ms', 'content_retries',
+  'min_backoff_ms', 'max_backoff_ms', 'rest_after_failures', 'rest_ms', 'content_retries', 'chunk_prompts',
 ]);
 
 /** A hash of what determines a round's results (not where files live, nor how many workers ran). */

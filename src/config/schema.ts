@@ -126,6 +126,8 @@ export const configSchema = z.strictObject({
   db: z.string().min(1).default('db/rlaifv.sqlite'),
   seed: z.number().int().min(0).max(2 ** 31 - 1).default(0),
   workers: z.number().int().positive().nullable().default(null),
+  /** `run` streams prompts through the stages this many at a time (operational: not in the config hash). */
+  chunk_prompts: z.number().int().positive().default(32),
   on_error: z.enum(['stop', 'skip']).default('skip'),
   limits: limits.default(limits.parse({})),
   generate: generate.default(generate.parse({})),

@@ -1,6 +1,6 @@
 // What every stage of a round gets: the store, the round, its config, its backends, and somewhere to report progress.
 import type { Config } from '../config/schema.js';
-import type { Db, RoundRow } from '../store/index.js';
+import type { Db, OrdinalRange, RoundRow } from '../store/index.js';
 import type { Divider, Generator, Labeler } from '../backends/types.js';
 
 /** Progress of one stage: the CLI renders it as a bar on a TTY and as log lines otherwise. */
@@ -9,6 +9,8 @@ export interface Progress {
   tick(n?: number): void;
   done(): void;
   log(msg: string): void;
+  /** The progress of one stage while several stages run at once (a streaming round); absent: this one is used. */
+  lane?(stage: string): Progress;
 }
 
 /** A progress sink that says nothing (library use, tests). */
@@ -21,6 +23,8 @@ export interface StageContext {
   config: Config;
   progress: Progress;
   backends: { generator?: Generator; divider?: Divider; labeler?: Labeler };
+  /** Only the prompts in this slice (by input ordinal); all of them when absent. */
+  scope?: OrdinalRange;
 }
 
 /** What a stage did. */

@@ -15,7 +15,7 @@ export async function runDivide(ctx: StageContext, concurrency: number): Promise
   const acc = { modelSeconds: 0 };
   let items = 0;
   let failures = 0;
-  const pending = pendingDivision(ctx.db, ctx.round.id, Number.MAX_SAFE_INTEGER);
+  const pending = pendingDivision(ctx.db, ctx.round.id, ctx.scope);
   ctx.progress.start('divide', pending.length);
   const batches: (typeof pending)[] = [];
   for (let i = 0; i < pending.length; i += BATCH) batches.push(pending.slice(i, i + BATCH));

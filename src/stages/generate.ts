@@ -18,9 +18,9 @@ export async function runGenerate(ctx: StageContext, concurrency: number): Promi
   if (!gen) throw new Error('generate: no policy backend configured.');
   const { samples, temperature, top_p, max_new_tokens } = ctx.config.generate;
   const decoding = { temperature, top_p, max_new_tokens };
-  const done = doneSamples(ctx.db, ctx.round.id);
+  const done = doneSamples(ctx.db, ctx.round.id, ctx.scope);
   const failed = failedItems(ctx.db, ctx.round.id, 'generate');
-  const work = roundPrompts(ctx.db, ctx.round.id)
+  const work = roundPrompts(ctx.db, ctx.round.id, ctx.scope)
     .map((p) => ({
       p,
       missing: Array.from({ length: samples }, (_, i) => i).filter(

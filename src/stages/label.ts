@@ -11,7 +11,7 @@ export async function runLabel(ctx: StageContext, concurrency: number): Promise<
   const t0 = performance.now();
   const labeler = ctx.backends.labeler;
   if (!labeler) throw new Error('label: no labeler configured.');
-  const pending = pendingLabels(ctx.db, ctx.round.id, labeler.id, Number.MAX_SAFE_INTEGER);
+  const pending = pendingLabels(ctx.db, ctx.round.id, labeler.id, ctx.scope);
   const groups: PendingQuestion[][] = [];
   for (const q of pending) {
     const g = groups.at(-1);

@@ -5,13 +5,16 @@ import { balanceLengths } from '../feedback/length-balance.js';
 import { contentId } from './ids.js';
 import type { StageContext, StageResult } from './context.js';
 
-/** Pairs every prompt of the round not paired yet, then (re)computes length balance over all the round's pairs. */
-export async function runPair(ctx: StageContext): Promise<StageResult> {
+/**
+ * Pairs every prompt of the round (or of `ctx.scope`) not paired yet, then (re)computes length balance over all the
+ * round's pairs, unless told not to (a streaming round balances once, after its last slice).
+ */
+export async function runPair(ctx: StageContext, opts: { balance?: boolean } = {}): Promise<StageResult> {
   const t0 = performance.now();
   const { strategy: name, diff, max_pairs, length_balance } = ctx.config.pair;
   const strategy = getPairStrategy(name);
   const method = ctx.round.score_method;
-  const pending = pendingPairings(ctx.db, ctx.round.id, method, ctx.config.generate.samples);
+  const pending = pendingPairings(ctx.db, ctx.round.id, method, ctx.config.generate.samples, ctx.scope);
   ctx.progress.start('pair', pending.size);
   let items = 0;
   for (const [promptId, cands] of pending) {
@@ -49,7 +52,7 @@ export async function runPair(ctx: StageContext): Promise<StageResult> {
     ctx.progress.tick();
   }
   ctx.progress.done();
-  rebalance(ctx.db, ctx.round.id, method, length_balance);
+  if (opts.balance !== false) rebalance(ctx.db, ctx.round.id, method, length_balance);
   return { stage: 'pair', items, failures: 0, seconds: (performance.now() - t0) / 1000, modelSeconds: 0 };
 }
 

@@ -8,7 +8,7 @@ import type { StageContext, StageResult } from './context.js';
 export async function runScore(ctx: StageContext, labelerId: string): Promise<StageResult> {
   const t0 = performance.now();
   const rule = ctx.round.accept_rule;
-  const pending = pendingScores(ctx.db, ctx.round.id, labelerId);
+  const pending = pendingScores(ctx.db, ctx.round.id, labelerId, ctx.scope);
   ctx.progress.start('score', pending.length);
   const rows: ScoreRow[] = [];
   for (const c of pending) {

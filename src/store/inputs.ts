@@ -1,6 +1,7 @@
 // Images and prompts: the round's input, stored once and shared by every round that uses it.
 import type { Db } from './open.js';
 import { stmt } from './statements.js';
+import { ALL_PROMPTS, type OrdinalRange } from './work.js';
 
 /** A stored image. */
 export interface ImageRow {
@@ -61,14 +62,19 @@ export function addRoundPrompt(db: Db, roundId: number, promptId: string, ordina
   ).run(roundId, promptId, ordinal);
 }
 
-/** The round's prompts in input order, with their image paths. */
-export function roundPrompts(db: Db, roundId: number): RoundPrompt[] {
+/** The round's prompts (those in `range`) in input order, with their image paths. */
+export function roundPrompts(db: Db, roundId: number, range: OrdinalRange = ALL_PROMPTS): RoundPrompt[] {
   return stmt(
     db,
     `SELECT p.*, i.path AS image_path, rp.ordinal FROM round_prompts rp
      JOIN prompts p ON p.id = rp.prompt_id JOIN images i ON i.id = p.image_id
-     WHERE rp.round_id = ? ORDER BY rp.ordinal`,
-  ).all(roundId) as RoundPrompt[];
+     WHERE rp.round_id = ? AND rp.ordinal >= ? AND rp.ordinal < ? ORDER BY rp.ordinal`,
+  ).all(roundId, range.from, range.to) as RoundPrompt[];
+}
+
+/** The ordinals of a round's prompts, in order (what streaming cuts into slices). */
+export function roundOrdinals(db: Db, roundId: number): number[] {
+  return (stmt(db, 'SELECT ordinal FROM round_prompts WHERE round_id = ? ORDER BY ordinal').pluck().all(roundId) as number[]);
 }
 
 /** One image row by id. */

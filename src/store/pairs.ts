@@ -1,6 +1,7 @@
 // Pairs: what pairing produced per prompt, and the round's length-balance decision.
 import type { Db } from './open.js';
 import { now, stmt } from './statements.js';
+import { ALL_PROMPTS, type OrdinalRange } from './work.js';
 
 /** A scored answer of a prompt, as pairing reads it. */
 export interface ScoredCandidate {
@@ -18,13 +19,19 @@ export interface ScoredCandidate {
  * Prompts of a round ready for pairing by `method` and not paired yet, each with its scored answers (ordered by
  * prompt, then id). Ready: all `samples` answers are in (or failed for good) and every answer is scored.
  */
-export function pendingPairings(db: Db, roundId: number, method: string, samples: number): Map<string, ScoredCandidate[]> {
+export function pendingPairings(
+  db: Db,
+  roundId: number,
+  method: string,
+  samples: number,
+  range: OrdinalRange = ALL_PROMPTS,
+): Map<string, ScoredCandidate[]> {
   const rows = stmt(
     db,
     `WITH ready AS (
        SELECT rp.prompt_id, rp.ordinal FROM round_prompts rp
        LEFT JOIN pairings pg ON pg.round_id = rp.round_id AND pg.prompt_id = rp.prompt_id AND pg.method = ?
-       WHERE rp.round_id = ? AND pg.prompt_id IS NULL
+       WHERE rp.round_id = ? AND rp.ordinal >= ? AND rp.ordinal < ? AND pg.prompt_id IS NULL
          AND (SELECT COUNT(*) FROM candidates c JOIN scores s ON s.candidate_id = c.id
               WHERE c.round_id = rp.round_id AND c.prompt_id = rp.prompt_id)
            + (SELECT COUNT(*) FROM failures f WHERE f.round_id = rp.round_id AND f.stage = 'generate'
@@ -34,7 +41,7 @@ export function pendingPairings(db: Db, roundId: number, method: string, samples
      FROM ready JOIN candidates c ON c.round_id = ? AND c.prompt_id = ready.prompt_id
      JOIN scores s ON s.candidate_id = c.id
      ORDER BY ready.ordinal, c.id`,
-  ).all(method, roundId, samples, roundId) as ScoredCandidate[];
+  ).all(method, roundId, range.from, range.to, samples, roundId) as ScoredCandidate[];
   const out = new Map<string, ScoredCandidate[]>();
   for (const r of rows) {
     let l = out.get(r.prompt_id);

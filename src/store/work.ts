@@ -2,6 +2,15 @@
 import type { Db } from './open.js';
 import { now, stmt } from './statements.js';
 
+/** A slice of a round's prompts by their input ordinal: `from` ≤ ordinal < `to`. */
+export interface OrdinalRange {
+  from: number;
+  to: number;
+}
+
+/** Every prompt of a round. */
+export const ALL_PROMPTS: OrdinalRange = { from: 0, to: Number.MAX_SAFE_INTEGER };
+
 /** A sampled answer as stored. */
 export interface CandidateRow {
   id: string;
@@ -19,12 +28,14 @@ export interface CandidateRow {
 }
 
 /** Sample indices already stored (or failed for good) per prompt of a round. */
-export function doneSamples(db: Db, roundId: number): Map<string, Set<number>> {
+export function doneSamples(db: Db, roundId: number, range: OrdinalRange = ALL_PROMPTS): Map<string, Set<number>> {
   const out = new Map<string, Set<number>>();
   const rows = stmt(
     db,
-    `SELECT prompt_id, sample_index FROM candidates WHERE round_id = ?`,
-  ).all(roundId) as { prompt_id: string; sample_index: number }[];
+    `SELECT c.prompt_id, c.sample_index FROM round_prompts rp
+     JOIN candidates c ON c.round_id = rp.round_id AND c.prompt_id = rp.prompt_id
+     WHERE rp.round_id = ? AND rp.ordinal >= ? AND rp.ordinal < ?`,
+  ).all(roundId, range.from, range.to) as { prompt_id: string; sample_index: number }[];
   for (const r of rows) {
     let s = out.get(r.prompt_id);
     if (!s) out.set(r.prompt_id, (s = new Set()));
@@ -49,19 +60,21 @@ export function putCandidates(db: Db, rows: CandidateRow[]): void {
   })();
 }
 
-/** Candidates of a round not divided yet, with their prompt's question and image. */
+/** Candidates of a round (of the prompts in `range`) not divided yet, with their prompt's question and image. */
 export function pendingDivision(
   db: Db,
   roundId: number,
-  limit: number,
+  range: OrdinalRange = ALL_PROMPTS,
 ): (CandidateRow & { question: string; image_id: string })[] {
   return stmt(
     db,
-    `SELECT c.*, p.question, p.image_id FROM candidates c JOIN prompts p ON p.id = c.prompt_id
+    `SELECT c.*, p.question, p.image_id FROM round_prompts rp
+     JOIN candidates c ON c.round_id = rp.round_id AND c.prompt_id = rp.prompt_id
+     JOIN prompts p ON p.id = c.prompt_id
      LEFT JOIN divisions d ON d.candidate_id = c.id
-     WHERE c.round_id = ? AND d.candidate_id IS NULL
-     ORDER BY c.prompt_id, c.sample_index LIMIT ?`,
-  ).all(roundId, limit) as (CandidateRow & { question: string; image_id: string })[];
+     WHERE rp.round_id = ? AND rp.ordinal >= ? AND rp.ordinal < ? AND d.candidate_id IS NULL
+     ORDER BY c.prompt_id, c.sample_index`,
+  ).all(roundId, range.from, range.to) as (CandidateRow & { question: string; image_id: string })[];
 }
 
 /** One divided candidate: its claims with their question ids, and the division record. */
@@ -106,18 +119,22 @@ export interface PendingQuestion {
   text: string;
 }
 
-/** Distinct questions of a round's claims without a label from this labeler (nor a failure), grouped by image. */
-export function pendingLabels(db: Db, roundId: number, labeler: string, limit: number): PendingQuestion[] {
+/**
+ * Distinct questions of a round's claims (of the prompts in `range`) without a label from this labeler (nor a
+ * failure), grouped by image.
+ */
+export function pendingLabels(db: Db, roundId: number, labeler: string, range: OrdinalRange = ALL_PROMPTS): PendingQuestion[] {
   return stmt(
     db,
     `SELECT DISTINCT q.id, q.image_id, i.path AS image_path, q.text
-     FROM candidates c JOIN claims cl ON cl.candidate_id = c.id JOIN questions q ON q.id = cl.question_id
+     FROM round_prompts rp JOIN candidates c ON c.round_id = rp.round_id AND c.prompt_id = rp.prompt_id
+     JOIN claims cl ON cl.candidate_id = c.id JOIN questions q ON q.id = cl.question_id
      JOIN images i ON i.id = q.image_id
      LEFT JOIN labels l ON l.question_id = q.id AND l.labeler = ?
      LEFT JOIN failures f ON f.round_id = c.round_id AND f.stage = 'label' AND f.item = q.id
-     WHERE c.round_id = ? AND l.question_id IS NULL AND f.id IS NULL
-     ORDER BY q.image_id, q.id LIMIT ?`,
-  ).all(labeler, roundId, limit) as PendingQuestion[];
+     WHERE rp.round_id = ? AND rp.ordinal >= ? AND rp.ordinal < ? AND l.question_id IS NULL AND f.id IS NULL
+     ORDER BY q.image_id, q.id`,
+  ).all(labeler, roundId, range.from, range.to) as PendingQuestion[];
 }
 
 /** A stored label. */
@@ -149,22 +166,24 @@ export function pendingScores(
   db: Db,
   roundId: number,
   labeler: string,
+  range: OrdinalRange = ALL_PROMPTS,
 ): { candidate_id: string; n_claims: number; probs: { p_yes: number | null; p_no: number | null }[] }[] {
   const rows = stmt(
     db,
     `SELECT c.id AS candidate_id, d.n_claims, l.p_yes, l.p_no, cl.idx
-     FROM candidates c JOIN divisions d ON d.candidate_id = c.id
+     FROM round_prompts rp JOIN candidates c ON c.round_id = rp.round_id AND c.prompt_id = rp.prompt_id
+     JOIN divisions d ON d.candidate_id = c.id
      LEFT JOIN scores s ON s.candidate_id = c.id
      LEFT JOIN claims cl ON cl.candidate_id = c.id
      LEFT JOIN labels l ON l.question_id = cl.question_id AND l.labeler = ?
-     WHERE c.round_id = ? AND s.candidate_id IS NULL
+     WHERE rp.round_id = ? AND rp.ordinal >= ? AND rp.ordinal < ? AND s.candidate_id IS NULL
        -- ready only when every claim has this labeler's answer or a recorded label failure
        AND NOT EXISTS (
          SELECT 1 FROM claims c2 LEFT JOIN labels l2 ON l2.question_id = c2.question_id AND l2.labeler = ?
          LEFT JOIN failures f2 ON f2.round_id = c.round_id AND f2.stage = 'label' AND f2.item = c2.question_id
          WHERE c2.candidate_id = c.id AND l2.question_id IS NULL AND f2.id IS NULL)
      ORDER BY c.id, cl.idx`,
-  ).all(labeler, roundId, labeler) as { candidate_id: string; n_claims: number; p_yes: number | null; p_no: number | null; idx: number | null }[];
+  ).all(labeler, roundId, range.from, range.to, labeler) as { candidate_id: string; n_claims: number; p_yes: number | null; p_no: number | null; idx: number | null }[];
   const out: { candidate_id: string; n_claims: number; probs: { p_yes: number | null; p_no: number | null }[] }[] = [];
   for (const r of rows) {
     let last = out.at(-1);

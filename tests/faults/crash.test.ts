@@ -7,7 +7,8 @@ import { openDb } from '../../src/store/index.js';
 import { ROOT, tempDir } from '../helpers/paths.js';
 
 const CLI = path.join(ROOT, 'dist', 'cli', 'main.js');
-const ARGS = ['run', '--limit', '6', '--samples', '4', '--workers', '2', '--seed', '3'];
+// Slices of 2 prompts: the kill points fall while several stages work at once, on different slices.
+const ARGS = ['run', '--limit', '6', '--samples', '4', '--workers', '2', '--seed', '3', '--chunk-prompts', '2'];
 
 /** Runs the command; when `killWhen` matches a progress line, SIGKILLs it. Resolves with how it ended. */
 function runUntil(db: string, killWhen?: (line: string) => boolean): Promise<{ killed: boolean; code: number | null; log: string }> {
