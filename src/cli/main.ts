@@ -9,6 +9,7 @@ import { registerEval } from './eval.js';
 import { registerPull } from './pull.js';
 import { registerExport } from './export.js';
 import { registerSql } from './sql.js';
+import { registerDoctor } from './doctor.js';
 
 const program = new Command()
   .name('rlaifv')
@@ -22,6 +23,7 @@ registerEval(program);
 registerPull(program);
 registerExport(program);
 registerSql(program);
+registerDoctor(program);
 
 // A reader that stops early (`rlaifv stats | head`) ends a printing command quietly, as other row-printing tools do.
 // pull and export write pairs to stdout themselves and must report it instead (nothing is then recorded delivered).
