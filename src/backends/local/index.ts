@@ -3,7 +3,7 @@ import { inspectLlavaFolder } from './model-folder.js';
 import type { WorkerPool } from './pool.js';
 import type { Divider, DivideOutput, GenerateRequest, GenerateResult, Generator, LabelResult, Labeler } from '../types.js';
 
-/** The policy model run in-process. */
+/** The policy model run in-process: all samples of a prompt in one batch on one run of the prompt (worker 'generate'). */
 export class LocalGenerator implements Generator {
   readonly id: string;
   constructor(
@@ -18,7 +18,10 @@ export class LocalGenerator implements Generator {
   async close(): Promise<void> {}
 }
 
-/** The labeler model run in-process. */
+/**
+ * The labeler model run in-process: per call (one image, its questions) the image is encoded once, the prompt prefix
+ * it shares with them is run once, and the questions continue from its cache in batches (worker 'label').
+ */
 export class LocalLabeler implements Labeler {
   readonly id: string;
   constructor(

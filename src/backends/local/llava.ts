@@ -1,6 +1,14 @@
 // One LLaVA-layout model folder run in-process through transformers.js (onnxruntime-node underneath).
+//
+// Two ways to run it: the plain path (`firstTokenLogits`, `sample`: one transformers.js forward over image and prompt,
+// as a per-question script would) and the batched path rlaifv uses (`questionLogits`, `sampleMany`): the image is
+// encoded once, the prompt prefix it shares with its other prompts is run once, and the questions or samples continue
+// from that prefix's key/value cache in batches. Both give the same numbers (tests/backends/batched*.test.ts).
+import { readFileSync } from 'node:fs';
+import { crc32, inflateSync } from 'node:zlib';
 import {
   AutoProcessor,
+  ImageProcessor,
   LlavaForConditionalGeneration,
   RawImage,
   Tensor,
@@ -8,6 +16,20 @@ import {
 } from '@huggingface/transformers';
 import { inspectLlavaFolder, type LlavaFolderInfo } from './model-folder.js';
 import { sampleToken, seededRng, type SamplingSettings } from './sampling.js';
+import { LlavaGraphs, type ImageFeatures } from './graphs.js';
+import {
+  commonPrefixLength,
+  continuationLogits,
+  countImageTokens,
+  DEFAULT_PLAN,
+  EMPTY_PREFIX,
+  extendPrefix,
+  rowsWithinCacheBudget,
+  sampleRows,
+  type BatchPlanOptions,
+  type SampledIds,
+  type SharedPrefix,
+} from './batched.js';
 
 // Models come from folders on disk only; rlaifv never downloads weights at run time.
 env.allowRemoteModels = false;
@@ -30,15 +52,39 @@ export interface Sample {
   finishReason: FinishReason;
 }
 
+/** An image encoded once: how many image tokens its prompts hold, and the features those tokens are replaced by. */
+export interface EncodedImage {
+  imageTokens: number;
+  features: ImageFeatures;
+}
+
 type Feeds = Record<string, Tensor>;
+
+// Bounds of the per-model memo tables (prompt ids by question, image-independent prefixes).
+const MAX_PROMPT_IDS = 16_384;
+const MAX_FIXED_PREFIXES = 64;
 
 /** A loaded LLaVA model: its processor (image processor, tokenizer, chat template) and its three ONNX sessions. */
 export class LlavaModel {
+  /** The same sessions driven directly, for the batched paths. */
+  readonly graphs: LlavaGraphs;
+  private readonly texts = new Map<number, string>();
+  private readonly promptIdsMemo = new Map<string, number[]>();
+  private readonly fixedPrefixes = new Map<string, Promise<SharedPrefix>>();
+  /** The chat template around the question, when it inserts the question verbatim (checked once). */
+  private templateParts: { before: string; after: string } | null | undefined;
+  /** When the image processor only converts to RGB, rescales and normalises: its output per byte and channel. */
+  private readonly pixelTable: Float32Array | null;
+
   private constructor(
     readonly info: LlavaFolderInfo,
     private readonly processor: any,
     private readonly model: any,
-  ) {}
+  ) {
+    const s = model.sessions;
+    this.graphs = new LlavaGraphs(info, { vision: s.vision_encoder, embed: s.embed_tokens, decoder: s.decoder_model_merged });
+    this.pixelTable = isPlainPixelProcessor(processor.image_processor) ? plainPixelTable(processor.image_processor) : null;
+  }
 
   /** Opens a model folder offline; throws naming the folder and the file when something is missing. */
   static async load(dir: string, opts: LoadOptions = {}): Promise<LlavaModel> {
@@ -64,9 +110,11 @@ export class LlavaModel {
     return v instanceof Map ? [...v.entries()] : Object.entries(v as Record<string, number>);
   }
 
-  /** The text of one token id. */
+  /** The text of one token id (decoded once per id). */
   tokenText(id: number): string {
-    return this.processor.tokenizer.decode([id], { skip_special_tokens: false });
+    let t = this.texts.get(id);
+    if (t === undefined) this.texts.set(id, (t = this.processor.tokenizer.decode([id], { skip_special_tokens: false }) as string));
+    return t;
   }
 
   /** The chat-template prompt for one user turn with an image, ending where the assistant starts. */
@@ -84,6 +132,105 @@ export class LlavaModel {
   async firstTokenLogits(image: RawImage, question: string): Promise<Float32Array> {
     const out = await this.model.forward(await this.inputs(image, question));
     return lastRow(out.logits);
+  }
+
+  /** Pixel values [1, 3, h, w] of one image, as the image processor makes them. */
+  async pixelValues(image: RawImage): Promise<{ data: Float32Array; dims: number[] }> {
+    if (this.pixelTable) return plainPixelValues(this.pixelTable, image);
+    const { pixel_values } = await this.processor.image_processor(image);
+    return { data: pixel_values.data as Float32Array, dims: pixel_values.dims as number[] };
+  }
+
+  /** Preprocesses and encodes one image (the image encoder runs once, whatever the number of prompts). */
+  async encodeImage(image: RawImage): Promise<EncodedImage> {
+    const px = await this.pixelValues(image);
+    const [height, width] = px.dims.slice(-2) as [number, number];
+    // As LlavaProcessor counts them: one token per patch, plus any extra ones.
+    const { patch_size, num_additional_image_tokens } = this.processor.config;
+    const imageTokens = Math.floor(height / patch_size) * Math.floor(width / patch_size) + (num_additional_image_tokens ?? 0);
+    const features = await this.graphs.encodeImage(px.data, px.dims);
+    return { imageTokens, features };
+  }
+
+  /**
+   * Token ids of the full prompt for one question, the image token expanded as LlavaProcessor does (the same ids as
+   * {@link inputs}); remembered per question. The returned array is shared: do not change it.
+   */
+  promptIds(question: string, imageTokens: number): readonly number[] {
+    const key = `${imageTokens}\u0000${question}`;
+    let ids = this.promptIdsMemo.get(key);
+    if (!ids) {
+      const tok = this.processor.config.image_token as string;
+      ids = this.processor.tokenizer.encode(this.templated(question).replace(tok, tok.repeat(imageTokens))) as number[];
+      if (this.promptIdsMemo.size >= MAX_PROMPT_IDS) this.promptIdsMemo.delete(this.promptIdsMemo.keys().next().value!);
+      this.promptIdsMemo.set(key, ids);
+    }
+    return ids;
+  }
+
+  /**
+   * Logits of the first generated position for each question about one image, equal (within float noise) to
+   * {@link firstTokenLogits} per question: the image is encoded once, the prefix the prompts share (chat template and
+   * image tokens) is run once, and the questions continue from its cache in batches of similar length. A question
+   * that cannot be run (too long for the context, or holding image tokens of its own) gets an Error in its place.
+   */
+  async questionLogits(image: RawImage, questions: readonly string[], plan: BatchPlanOptions = DEFAULT_PLAN): Promise<(Float32Array | Error)[]> {
+    const enc = await this.encodeImage(image);
+    // One row per distinct question.
+    const rowOf = new Map<string, number>();
+    const prompts: (readonly number[])[] = [];
+    const results: (Float32Array | Error)[] = [];
+    const valid: number[] = [];
+    for (const q of questions) {
+      if (rowOf.has(q)) continue;
+      const row = results.length;
+      rowOf.set(q, row);
+      const ids = this.promptIds(q, enc.imageTokens);
+      prompts.push(ids);
+      const bad = this.promptProblem(ids, enc.features);
+      results.push(bad ?? new Float32Array(0));
+      if (!bad) valid.push(row);
+    }
+    if (valid.length > 0) {
+      const rows = valid.map((r) => prompts[r]!);
+      const prefix = await this.runPrompt(rows[0]!.slice(0, commonPrefixLength(rows)), enc.features);
+      const logits = await continuationLogits(this.graphs, prefix, rows, enc.features, plan);
+      valid.forEach((r, k) => (results[r] = logits[k]!));
+    }
+    return questions.map((q) => results[rowOf.get(q)!]!);
+  }
+
+  /**
+   * Samples one answer per seed for one prompt: the image is encoded once, the prompt is run once, and all seeds
+   * continue from its cache in one batch. Each answer equals what {@link sample} gives for its seed.
+   */
+  async sampleMany(
+    image: RawImage,
+    question: string,
+    seeds: readonly number[],
+    s: SamplingSettings & { maxNewTokens: number },
+  ): Promise<Sample[]> {
+    const enc = await this.encodeImage(image);
+    const ids = this.promptIds(question, enc.imageTokens);
+    const promptTokens = ids.length;
+    const budget = Math.min(s.maxNewTokens, this.info.maxPositions - promptTokens);
+    if (budget <= 0) throw new Error(`prompt is ${promptTokens} tokens, the model's context is ${this.info.maxPositions}`);
+    const bad = this.promptProblem(ids, enc.features);
+    if (bad) throw bad;
+    if (seeds.length === 0) return [];
+    const prompt = await this.runPrompt(ids, enc.features);
+    let rows: SampledIds[];
+    if (s.temperature <= 0) {
+      // Greedy: the seed is never drawn from, so every seed gives the first one's answer.
+      const [one] = await sampleRows(this.graphs, prompt, seeds.slice(0, 1), s, budget);
+      rows = seeds.map(() => ({ tokenIds: [...one!.tokenIds], finishReason: one!.finishReason }));
+    } else {
+      // As many rows at once as the cache budget allows at the longest answer (all of them for small models).
+      const per = rowsWithinCacheBudget(this.graphs, promptTokens + budget);
+      rows = [];
+      for (let i = 0; i < seeds.length; i += per) rows.push(...(await sampleRows(this.graphs, prompt, seeds.slice(i, i + per), s, budget)));
+    }
+    return rows.map((r) => ({ text: this.decode(r.tokenIds), tokenIds: r.tokenIds, promptTokens, finishReason: r.finishReason }));
   }
 
   /** Samples one answer; the RNG is the sample's own, so concurrent samples stay reproducible from their seeds. */
@@ -126,15 +273,231 @@ export class LlavaModel {
   async dispose(): Promise<void> {
     await this.model.dispose();
   }
+
+  /** Why a prompt cannot be run with this image (as the plain path would fail on it), or null. */
+  private promptProblem(ids: readonly number[], features: ImageFeatures): Error | null {
+    if (ids.length > this.info.maxPositions) {
+      return new Error(`prompt is ${ids.length} tokens with the image, the model's context is ${this.info.maxPositions}`);
+    }
+    const k = countImageTokens(this.graphs, ids);
+    if (k !== features.tokens) return new Error(`Number of tokens and features do not match: tokens: ${k}, features ${features.tokens}`);
+    return null;
+  }
+
+  /**
+   * Runs a prompt (or prefix) as one row: the part before its first image token does not depend on the image and
+   * is run once per model; the rest runs on that part's cache.
+   */
+  private async runPrompt(ids: readonly number[], features: ImageFeatures): Promise<SharedPrefix> {
+    const img = ids.indexOf(this.info.imageTokenIndex);
+    const head = await this.fixedPrefix(img < 0 ? ids : ids.slice(0, img));
+    return extendPrefix(this.graphs, head, ids, features);
+  }
+
+  /** The run of an image-free prefix, kept per model. */
+  private fixedPrefix(ids: readonly number[]): Promise<SharedPrefix> {
+    if (ids.length === 0) return Promise.resolve(EMPTY_PREFIX);
+    const key = ids.join(',');
+    let p = this.fixedPrefixes.get(key);
+    if (!p) {
+      if (this.fixedPrefixes.size >= MAX_FIXED_PREFIXES) this.fixedPrefixes.delete(this.fixedPrefixes.keys().next().value!);
+      p = extendPrefix(this.graphs, EMPTY_PREFIX, ids, null);
+      this.fixedPrefixes.set(key, p);
+      p.catch(() => this.fixedPrefixes.delete(key));
+    }
+    return p;
+  }
+
+  /**
+   * The chat-template prompt for a question by string concatenation, when the template inserts the question
+   * verbatim (checked once with two probe texts); else the template itself.
+   */
+  private templated(question: string): string {
+    if (this.templateParts === undefined) {
+      const a = '\u{E000}';
+      const b = ' x\u{E001}y \n';
+      const pa = this.prompt(a);
+      const i = pa.indexOf(a);
+      const parts = { before: pa.slice(0, i), after: pa.slice(i + a.length) };
+      this.templateParts = i >= 0 && pa.indexOf(a, i + 1) < 0 && this.prompt(b) === parts.before + b + parts.after ? parts : null;
+    }
+    const t = this.templateParts;
+    return t ? t.before + question + t.after : this.prompt(question);
+  }
 }
 
-/** Reads an image file; the error names the file when it is missing, corrupt or of an unsupported type. */
+/**
+ * Reads an image file; the error names the file when it is missing, corrupt or of an unsupported type. Plain 8-bit
+ * PNGs (grey, RGB, RGBA, not interlaced, no colour-management chunks) are decoded here, to the same pixels sharp
+ * gives; everything else goes through transformers.js (sharp).
+ */
 export async function readImage(file: string): Promise<RawImage> {
+  let bytes: Buffer | null = null;
+  try {
+    bytes = readFileSync(file);
+  } catch {
+    // RawImage.read below names the problem.
+  }
+  const png = bytes ? decodePlainPng(bytes) : null;
+  if (png) return new RawImage(png.data, png.width, png.height, png.channels as 1 | 3 | 4);
   try {
     return await RawImage.read(file);
   } catch (e) {
     throw new Error(`Cannot read image ${file}: ${(e as Error).message}`);
   }
+}
+
+const PNG_SIGNATURE = [137, 80, 78, 71, 13, 10, 26, 10];
+/** Ancillary chunks that change nothing in the decoded pixels. */
+const PNG_IGNORED = new Set(['pHYs', 'tEXt', 'zTXt', 'iTXt', 'tIME', 'sRGB']);
+/** Channels by colour type: grey, RGB, RGBA (palette and grey+alpha are left to sharp). */
+const PNG_CHANNELS: Record<number, number> = { 0: 1, 2: 3, 6: 4 };
+
+/**
+ * Decodes a plain PNG (8 bits per channel, grey/RGB/RGBA, not interlaced, only chunks that do not change pixels, every
+ * CRC right); null for anything else, which is then left to sharp.
+ */
+export function decodePlainPng(buf: Uint8Array): { data: Uint8ClampedArray; width: number; height: number; channels: number } | null {
+  if (buf.length < 8 || PNG_SIGNATURE.some((b, i) => buf[i] !== b)) return null;
+  const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  let pos = 8;
+  let ihdr: Uint8Array | null = null;
+  const idat: Uint8Array[] = [];
+  let ended = false;
+  while (pos + 12 <= buf.length) {
+    const len = view.getUint32(pos);
+    if (pos + 12 + len > buf.length) return null;
+    const type = String.fromCharCode(buf[pos + 4]!, buf[pos + 5]!, buf[pos + 6]!, buf[pos + 7]!);
+    if (crc32(buf.subarray(pos + 4, pos + 8 + len)) !== view.getUint32(pos + 8 + len)) return null;
+    const body = buf.subarray(pos + 8, pos + 8 + len);
+    if (type === 'IHDR') {
+      if (ihdr || len !== 13) return null;
+      ihdr = body;
+    } else if (type === 'IDAT') {
+      if (!ihdr) return null;
+      idat.push(body);
+    } else if (type === 'IEND') {
+      ended = true;
+      break;
+    } else if (!PNG_IGNORED.has(type) || !ihdr) {
+      return null;
+    }
+    pos += 12 + len;
+  }
+  if (!ended || !ihdr || idat.length === 0) return null;
+  const h = new DataView(ihdr.buffer, ihdr.byteOffset, 13);
+  const width = h.getUint32(0);
+  const height = h.getUint32(4);
+  const channels = PNG_CHANNELS[ihdr[9]!];
+  if (ihdr[8] !== 8 || channels === undefined || ihdr[10] !== 0 || ihdr[11] !== 0 || ihdr[12] !== 0) return null;
+  if (width === 0 || height === 0 || width * height > 1 << 24) return null;
+  let raw: Uint8Array;
+  try {
+    raw = inflateSync(idat.length === 1 ? idat[0]! : Buffer.concat(idat));
+  } catch {
+    return null;
+  }
+  const stride = width * channels;
+  if (raw.length !== height * (stride + 1)) return null;
+  const out = new Uint8Array(height * stride);
+  if (!unfilterPng(raw, out, height, stride, channels)) return null;
+  return { data: new Uint8ClampedArray(out.buffer), width, height, channels };
+}
+
+/** Undoes PNG's per-row filters (None, Sub, Up, Average, Paeth) of `raw` into `out`; false on an unknown filter. */
+function unfilterPng(raw: Uint8Array, out: Uint8Array, height: number, stride: number, bpp: number): boolean {
+  for (let y = 0; y < height; y++) {
+    const filter = raw[y * (stride + 1)]!;
+    const src = y * (stride + 1) + 1;
+    const dst = y * stride;
+    const up = dst - stride;
+    const first = y === 0;
+    if (filter === 0 || (filter === 2 && first)) {
+      out.set(raw.subarray(src, src + stride), dst);
+    } else if (filter === 1 || (filter === 4 && first)) {
+      // Paeth on the first row (no row above) picks the left byte, as Sub does.
+      for (let x = 0; x < bpp; x++) out[dst + x] = raw[src + x]!;
+      for (let x = bpp; x < stride; x++) out[dst + x] = raw[src + x]! + out[dst + x - bpp]!;
+    } else if (filter === 2) {
+      for (let x = 0; x < stride; x++) out[dst + x] = raw[src + x]! + out[up + x]!;
+    } else if (filter === 3) {
+      for (let x = 0; x < bpp; x++) out[dst + x] = raw[src + x]! + (first ? 0 : out[up + x]! >> 1);
+      for (let x = bpp; x < stride; x++) out[dst + x] = raw[src + x]! + ((out[dst + x - bpp]! + (first ? 0 : out[up + x]!)) >> 1);
+    } else if (filter === 4) {
+      for (let x = 0; x < bpp; x++) out[dst + x] = raw[src + x]! + out[up + x]!;
+      for (let x = bpp; x < stride; x++) {
+        const a = out[dst + x - bpp]!;
+        const b = out[up + x]!;
+        const c = out[up + x - bpp]!;
+        const pa = Math.abs(b - c);
+        const pb = Math.abs(a - c);
+        const pc = Math.abs(a + b - 2 * c);
+        out[dst + x] = raw[src + x]! + (pa <= pb && pa <= pc ? a : pb <= pc ? b : c);
+      }
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * Whether an image processor is transformers.js's base one configured to convert to RGB, rescale and normalise only
+ * (no resize, crop, pad, thumbnail or channel flip): then {@link plainPixelValues} gives its exact output.
+ */
+function isPlainPixelProcessor(ip: any): boolean {
+  const base = ImageProcessor.prototype as any;
+  const num = (v: unknown) => typeof v === 'number' && Number.isFinite(v);
+  const nums = (v: unknown) => num(v) || (Array.isArray(v) && v.length === 3 && v.every(num));
+  return (
+    ip instanceof ImageProcessor &&
+    ip.preprocess === base.preprocess &&
+    (ip as any)._call === base._call &&
+    ip.rescale === base.rescale &&
+    !!ip.do_convert_rgb &&
+    !ip.do_crop_margin &&
+    !ip.do_resize &&
+    !ip.do_thumbnail &&
+    !ip.do_center_crop &&
+    !ip.do_pad &&
+    !ip.do_flip_channel_order &&
+    (!ip.do_rescale || num(ip.rescale_factor)) &&
+    (!ip.do_normalize || (nums(ip.image_mean) && nums(ip.image_std)))
+  );
+}
+
+/**
+ * The value ImageProcessor.preprocess gives each byte of each RGB channel for a plain processor: the same float32
+ * operations in the same order (rescale, then normalise), so a table of 3 × 256 values gives its exact output.
+ */
+function plainPixelTable(ip: any): Float32Array {
+  const f = ip.do_rescale ? (ip.rescale_factor as number) : null;
+  const per = (v: unknown, c: number) => (Array.isArray(v) ? (v[c] as number) : (v as number));
+  const table = new Float32Array(3 * 256);
+  for (let c = 0; c < 3; c++) {
+    for (let byte = 0; byte < 256; byte++) {
+      let v = byte;
+      if (f !== null) v = Math.fround(f * v);
+      if (ip.do_normalize) v = Math.fround((v - per(ip.image_mean, c)) / per(ip.image_std, c));
+      table[c * 256 + byte] = v;
+    }
+  }
+  return table;
+}
+
+/** Pixel values [1, 3, h, w] of an image through a plain processor's table (see {@link plainPixelTable}). */
+function plainPixelValues(table: Float32Array, image: RawImage): { data: Float32Array; dims: number[] } {
+  const img = image.rgb();
+  const { width, height } = img;
+  const data = img.data;
+  const plane = width * height;
+  const out = new Float32Array(3 * plane);
+  for (let c = 0; c < 3; c++) {
+    const o = c * plane;
+    const t = c * 256;
+    for (let i = 0; i < plane; i++) out[o + i] = table[t + data[i * 3 + c]!]!;
+  }
+  return { data: out, dims: [1, 3, height, width] };
 }
 
 function lastRow(logits: Tensor): Float32Array {

@@ -1,5 +1,5 @@
 // Piscina entry point: CPU work only (model inference, dividing). Never touches the store.
-import { LlavaModel, readImage } from './llava.js';
+import { LlavaModel, readImage, type Sample } from './llava.js';
 import { topIndices, yesNoFromLogits, yesNoTokenIds } from '../../feedback/yes-no.js';
 import { divideRules } from '../../divide/rules.js';
 import type { Decoding, DivideOutput, GenerateResult, LabelResult } from '../types.js';
@@ -35,42 +35,44 @@ const yesNoIds = new Map<string, { yes: number[]; no: number[] }>();
 async function generate(t: Extract<WorkerTask, { kind: 'generate' }>): Promise<GenerateResult[]> {
   const m = await model(t.model, t.threads);
   const image = await readImage(t.imagePath);
-  const out: GenerateResult[] = [];
-  for (const s of t.samples) {
-    try {
-      const r = await m.sample(image, t.question, {
-        seed: s.seed,
-        temperature: t.decoding.temperature,
-        topP: t.decoding.top_p,
-        maxNewTokens: t.decoding.max_new_tokens,
-      });
-      out.push({
-        index: s.index,
-        seed: s.seed,
-        text: r.text,
-        finishReason: r.finishReason,
-        promptTokens: r.promptTokens,
-        completionTokens: r.tokenIds.length + (r.finishReason === 'stop' ? 1 : 0),
-      });
-    } catch (e) {
-      out.push({ index: s.index, seed: s.seed, error: (e as Error).message });
-    }
+  // Every sample of the prompt in one batch on one run of the prompt; each still equals its seed's one-row answer.
+  let samples: Sample[];
+  try {
+    samples = await m.sampleMany(
+      image,
+      t.question,
+      t.samples.map((s) => s.seed),
+      { temperature: t.decoding.temperature, topP: t.decoding.top_p, maxNewTokens: t.decoding.max_new_tokens },
+    );
+  } catch (e) {
+    return t.samples.map((s) => ({ index: s.index, seed: s.seed, error: (e as Error).message }));
   }
-  return out;
+  return t.samples.map((s, k) => {
+    const r = samples[k]!;
+    return {
+      index: s.index,
+      seed: s.seed,
+      text: r.text,
+      finishReason: r.finishReason,
+      promptTokens: r.promptTokens,
+      completionTokens: r.tokenIds.length + (r.finishReason === 'stop' ? 1 : 0),
+    };
+  });
 }
 
 async function label(t: Extract<WorkerTask, { kind: 'label' }>): Promise<LabelResult[]> {
   const m = await model(t.model, t.threads);
   let ids = yesNoIds.get(t.model);
   if (!ids) yesNoIds.set(t.model, (ids = yesNoTokenIds(m.vocabulary())));
+  const yesNo = ids;
   const image = await readImage(t.imagePath);
-  const out: LabelResult[] = [];
-  for (const q of t.questions) {
-    const logits = await m.firstTokenLogits(image, q + t.suffix);
-    const r = yesNoFromLogits(logits, ids, (i) => m.tokenText(i), 5);
-    out.push({ pYes: r.pYes, pNo: r.pNo, top: r.top, boundUsed: false });
-  }
-  return out;
+  // The image is encoded once and its prompt prefix run once; the questions continue from it in batches.
+  const logits = await m.questionLogits(image, t.questions.map((q) => q + t.suffix));
+  return logits.map((l) => {
+    if (l instanceof Error) return { pYes: null, pNo: null, top: [], boundUsed: false, error: l.message };
+    const r = yesNoFromLogits(l, yesNo, (i) => m.tokenText(i), 5);
+    return { pYes: r.pYes, pNo: r.pNo, top: r.top, boundUsed: false };
+  });
 }
 
 async function top(t: Extract<WorkerTask, { kind: 'top' }>): Promise<TopResult> {

@@ -1,0 +1,290 @@
+// Shared-prefix batching: an image's prompts share the chat-template prefix and the image tokens, so the prefix's
+// key/value cache is computed once and every question (labeler) or every sample (policy) continues from it in
+// batches. Every row gives what a one-row run of its whole prompt gives (within float noise): a real token never
+// sees a padded position, and positions continue from the prefix as in the unbatched run.
+import { keepRows, logitsAt, repeatRows, type ImageFeatures, type KvCache, type LlavaGraphs } from './graphs.js';
+import { sampleToken, seededRng, type SamplingSettings } from './sampling.js';
+
+/** How continuations are cut into decoder runs. */
+export interface BatchPlanOptions {
+  /** Most padded tokens (rows × longest row) in one run; a row longer than this runs alone. */
+  tokenBudget: number;
+  /** What one more run costs, in padded tokens (the fixed cost of a session run). */
+  runCost: number;
+  /** Most rows in one run (unbounded when absent). */
+  maxRows?: number;
+}
+
+/**
+ * Measured on the tiny models with one onnxruntime thread: a decoder run costs about 90 µs plus 16 µs per padded
+ * token, so one more run is worth about 6 tokens; 2048 tokens keep a run's activations small.
+ */
+export const DEFAULT_PLAN: BatchPlanOptions = { tokenBudget: 2048, runCost: 6 };
+
+/**
+ * Most floats the key/value caches of one batch may hold (256 MB): a batch repeats its prefix's cache per row, which
+ * for a large model with hundreds of image tokens is what bounds the rows of a run.
+ */
+export const CACHE_BUDGET_FLOATS = 64 * 1024 * 1024;
+
+/** Most rows a batch may have when each row's cache reaches `length` positions (at least 1). */
+export function rowsWithinCacheBudget(g: LlavaGraphs, length: number): number {
+  return Math.max(1, Math.floor(CACHE_BUDGET_FLOATS / (Math.max(1, length) * g.cacheFloatsPerToken)));
+}
+
+/**
+ * Cuts rows of the given lengths into batches of similar length: rows are sorted by length, and the cut minimises
+ * runs × runCost + padded tokens, with no batch above the token budget or the row limit (a row longer than the budget
+ * runs alone).
+ * Returns row indices per batch, shortest batch first, each batch in ascending length.
+ * @example planBatches([3, 10, 3, 11], { tokenBudget: 100, runCost: 4 }) // [[0, 2], [1, 3]]
+ */
+export function planBatches(lengths: readonly number[], opts: BatchPlanOptions = DEFAULT_PLAN): number[][] {
+  const n = lengths.length;
+  if (n === 0) return [];
+  const order = lengths.map((_, i) => i).sort((a, b) => lengths[a]! - lengths[b]! || a - b);
+  const len = order.map((i) => lengths[i]!);
+  // best[j]: cheapest cost of the first j sorted rows; from[j]: where the last batch starts.
+  const best = new Float64Array(n + 1).fill(Infinity);
+  const from = new Int32Array(n + 1);
+  best[0] = 0;
+  for (let j = 1; j <= n; j++) {
+    const longest = len[j - 1]!;
+    for (let i = j - 1; i >= 0; i--) {
+      const padded = (j - i) * longest;
+      if ((padded > opts.tokenBudget || (opts.maxRows !== undefined && j - i > opts.maxRows)) && i < j - 1) break;
+      const c = best[i]! + opts.runCost + padded;
+      if (c < best[j]!) {
+        best[j] = c;
+        from[j] = i;
+      }
+    }
+  }
+  const batches: number[][] = [];
+  for (let j = n; j > 0; j = from[j]!) batches.push(order.slice(from[j]!, j));
+  return batches.reverse();
+}
+
+/** A prompt prefix that has been run: its ids (image tokens as the image token id), its cache and last logits. */
+export interface SharedPrefix {
+  ids: readonly number[];
+  /** [1 row, ids.length] cache; null for the empty prefix. */
+  cache: KvCache | null;
+  /** Logits of the prefix's last position (what a prompt that is only the prefix would answer); null when empty. */
+  lastLogits: Float32Array | null;
+}
+
+/** The empty prefix: nothing run yet. */
+export const EMPTY_PREFIX: SharedPrefix = { ids: [], cache: null, lastLogits: null };
+
+/** Length of the longest common prefix of the given id lists. */
+export function commonPrefixLength(rows: readonly (readonly number[])[]): number {
+  if (rows.length === 0) return 0;
+  const first = rows[0]!;
+  let n = Math.min(...rows.map((r) => r.length));
+  for (const r of rows) {
+    let k = 0;
+    while (k < n && r[k] === first[k]) k++;
+    n = k;
+  }
+  return n;
+}
+
+/** How many image tokens ids[0, end) holds. */
+export function countImageTokens(g: LlavaGraphs, ids: readonly number[], end = ids.length): number {
+  let k = 0;
+  for (let i = 0; i < end; i++) if (ids[i] === g.info.imageTokenIndex) k++;
+  return k;
+}
+
+/**
+ * Writes the embeddings of ids[from, from + count) at `out[offset...]`: token embeddings, with the image tokens
+ * replaced by the image's features in order (the k-th image token of the prompt gets feature row k).
+ */
+function writeEmbeds(
+  g: LlavaGraphs,
+  rows: Map<number, Float32Array>,
+  ids: readonly number[],
+  from: number,
+  count: number,
+  features: ImageFeatures | null,
+  out: Float32Array,
+  offset: number,
+): void {
+  const h = g.hidden;
+  const img = g.info.imageTokenIndex;
+  let k = from === 0 ? 0 : countImageTokens(g, ids, from);
+  for (let j = 0; j < count; j++) {
+    const id = ids[from + j]!;
+    const at = offset + j * h;
+    if (id === img) {
+      if (!features || k >= features.tokens) throw new Error(`Number of tokens and features do not match: tokens: ${countImageTokens(g, ids)}, features ${features?.tokens ?? 0}`);
+      out.set(features.data.subarray(k * h, (k + 1) * h), at);
+      k++;
+    } else {
+      out.set(rows.get(id)!, at);
+    }
+  }
+}
+
+/**
+ * Runs ids[prefix.ids.length, ids.length) as one row on the prefix's cache: the cache and last logits of the whole of
+ * `ids`. `ids` must start with the prefix's ids.
+ */
+export async function extendPrefix(
+  g: LlavaGraphs,
+  prefix: SharedPrefix,
+  ids: readonly number[],
+  features: ImageFeatures | null,
+): Promise<SharedPrefix> {
+  const p = prefix.ids.length;
+  for (let i = 0; i < p; i++) if (ids[i] !== prefix.ids[i]) throw new Error('extendPrefix: ids do not start with the prefix');
+  const n = ids.length - p;
+  if (n === 0) return prefix;
+  const rows = await g.embedRowsOf(ids.slice(p));
+  const embeds = new Float32Array(n * g.hidden);
+  writeEmbeds(g, rows, ids, p, n, features, embeds, 0);
+  const out = await g.decode(
+    {
+      rows: 1,
+      seq: n,
+      embeds,
+      mask: new BigInt64Array(p + n).fill(1n),
+      positions: positionRange(p + n).slice(p, p + n),
+      past: prefix.cache,
+    },
+    true,
+  );
+  return { ids: [...ids], cache: out.cache!, lastLogits: logitsAt(out, 0, n - 1) };
+}
+
+/**
+ * Last-position logits of each prompt, all continuing from one shared prefix, batched: rows of similar length go
+ * together, right-padded (a real token never attends to a later position, and the padding is masked), positions
+ * continuing from the prefix, the prefix cache repeated to the batch; only the logits are fetched. Every prompt must
+ * start with the prefix's ids; one that is the prefix gets the prefix's last logits.
+ */
+export async function continuationLogits(
+  g: LlavaGraphs,
+  prefix: SharedPrefix,
+  prompts: readonly (readonly number[])[],
+  features: ImageFeatures | null,
+  plan: BatchPlanOptions = DEFAULT_PLAN,
+): Promise<Float32Array[]> {
+  const p = prefix.ids.length;
+  const out = new Array<Float32Array>(prompts.length);
+  const rest: number[] = [];
+  prompts.forEach((ids, i) => {
+    for (let k = 0; k < p; k++) if (ids[k] !== prefix.ids[k]) throw new Error('continuationLogits: a prompt does not start with the prefix');
+    if (ids.length === p) out[i] = prefix.lastLogits!;
+    else rest.push(i);
+  });
+  const lengths = rest.map((i) => prompts[i]!.length - p);
+  const maxRows = Math.min(plan.maxRows ?? Infinity, rowsWithinCacheBudget(g, p + Math.max(0, ...lengths)));
+  for (const batch of planBatches(lengths, { ...plan, maxRows })) {
+    const rowsIds = batch.map((b) => prompts[rest[b]!]!);
+    const lens = batch.map((b) => lengths[b]!);
+    const f = continuationFeeds(prefix.cache, lens);
+    const h = g.hidden;
+    const embeds = new Float32Array(f.rows * f.seq * h);
+    const table = await g.embedRowsOf(continuationIds(rowsIds, p));
+    rowsIds.forEach((ids, r) => writeEmbeds(g, table, ids, p, lens[r]!, features, embeds, r * f.seq * h));
+    const res = await g.decode({ ...f, embeds }, false);
+    batch.forEach((b, r) => (out[rest[b]!] = logitsAt(res, r, lens[r]! - 1)));
+  }
+  return out;
+}
+
+/**
+ * Mask, positions and cache of one right-padded batch of continuations (of the given lengths) on a one-row prefix
+ * cache (or none). Padded positions keep counting up, so every position stays within the longest row's.
+ */
+export function continuationFeeds(
+  prefix: KvCache | null,
+  lengths: readonly number[],
+): { rows: number; seq: number; mask: BigInt64Array; positions: BigInt64Array; past: KvCache | null } {
+  const p = prefix ? prefix.length : 0;
+  const b = lengths.length;
+  const seq = Math.max(...lengths);
+  const mask = new BigInt64Array(b * (p + seq));
+  const positions = new BigInt64Array(b * seq);
+  const range = positionRange(p + seq);
+  lengths.forEach((len, r) => {
+    mask.fill(1n, r * (p + seq), r * (p + seq) + p + len);
+    positions.set(range.subarray(p, p + seq), r * seq);
+  });
+  return { rows: b, seq, mask, positions, past: prefix ? repeatRows(prefix, b) : null };
+}
+
+/** The ids after the first `p` of each row (those to embed). */
+function* continuationIds(rows: readonly (readonly number[])[], p: number): Generator<number> {
+  for (const ids of rows) for (let i = p; i < ids.length; i++) yield ids[i]!;
+}
+
+let range = new BigInt64Array(0);
+/** 0, 1, ..., n - 1 as int64 (grown on demand, shared). */
+function positionRange(n: number): BigInt64Array {
+  if (range.length < n) range = BigInt64Array.from({ length: Math.max(n, 2 * range.length, 256) }, (_, i) => BigInt(i));
+  return range;
+}
+
+/** One sampled continuation: token ids (no EOS) and how it ended. */
+export interface SampledIds {
+  tokenIds: number[];
+  finishReason: 'stop' | 'length';
+}
+
+/**
+ * Samples one continuation per seed from a prompt that has been run, all rows in one batch: each row draws from its
+ * own RNG seeded by its seed, a row that draws EOS or reaches `budget` tokens leaves the batch (its cache rows are
+ * dropped), and the rest go on. Row r gives what a one-row loop with seed r gives.
+ */
+export async function sampleRows(
+  g: LlavaGraphs,
+  prompt: SharedPrefix,
+  seeds: readonly number[],
+  s: SamplingSettings,
+  budget: number,
+): Promise<SampledIds[]> {
+  if (!prompt.cache || !prompt.lastLogits) throw new Error('sampleRows: the prompt has not been run');
+  const res: SampledIds[] = seeds.map(() => ({ tokenIds: [], finishReason: 'length' }));
+  const rngs = seeds.map((seed) => seededRng(seed));
+  const h = g.hidden;
+  let live = seeds.map((_, i) => i); // sample index of each row of the batch
+  let rowLogits: Float32Array[] = live.map(() => prompt.lastLogits!);
+  let cache = prompt.cache;
+  let cacheRows = live.map(() => 0); // the cache row each live row continues (all share the prompt's one row)
+  for (let step = 0; step < budget && live.length > 0; step++) {
+    const next: number[] = [];
+    const keep: number[] = [];
+    const toks: number[] = [];
+    live.forEach((i, r) => {
+      const tok = sampleToken(rowLogits[r]!, s, rngs[i]!);
+      if (tok === g.info.eosTokenId) {
+        res[i]!.finishReason = 'stop';
+        return;
+      }
+      res[i]!.tokenIds.push(tok);
+      if (step + 1 === budget) return; // finish reason stays "length"
+      next.push(i);
+      keep.push(cacheRows[r]!);
+      toks.push(tok);
+    });
+    live = next;
+    if (live.length === 0) break;
+    const past = keepRows(cache, keep);
+    const b = live.length;
+    const total = past.length + 1;
+    const table = await g.embedRowsOf(toks);
+    const embeds = new Float32Array(b * h);
+    toks.forEach((t, r) => embeds.set(table.get(t)!, r * h));
+    const out = await g.decode(
+      { rows: b, seq: 1, embeds, mask: new BigInt64Array(b * total).fill(1n), positions: new BigInt64Array(b).fill(BigInt(total - 1)), past },
+      true,
+    );
+    cache = out.cache!;
+    cacheRows = live.map((_, r) => r);
+    rowLogits = live.map((_, r) => logitsAt(out, r, 0));
+  }
+  return res;
+}
