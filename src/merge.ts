@@ -1,6 +1,6 @@
 // Merging shard stores of a round into one store: rows copied once, length balance recomputed over the whole round.
 import { configSchema } from './config/schema.js';
-import { mergedShards, mergeShard, openDb, finishRound, type MergeReport } from './store/index.js';
+import { mergedShards, mergeShard, openDb, finishRound, StoreInputError, type MergeReport } from './store/index.js';
 import { stmt } from './store/statements.js';
 import { rebalance } from './stages/pair.js';
 
@@ -12,7 +12,7 @@ export interface MergeResult {
 
 /** Merges shard stores into `into` (created if missing), then recomputes each touched round's length balance. */
 export function mergeStores(into: string, files: string[]): MergeResult {
-  if (files.length === 0) throw new Error('merge: name at least one shard store.');
+  if (files.length === 0) throw new StoreInputError('merge: name at least one shard store.');
   const db = openDb(into);
   try {
     const shards = files.map((f) => mergeShard(db, into, f));

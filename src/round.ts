@@ -1,6 +1,6 @@
 // One RLAIF-V round end to end: ingest prompts, then generate → divide → label → score → pair.
 import type { Config } from './config/schema.js';
-import { configHash, storedConfig } from './config/load.js';
+import { ConfigError, configHash, storedConfig } from './config/load.js';
 import {
   addRoundPrompt,
   createRound,
@@ -15,6 +15,7 @@ import {
   shardOf,
   type Shard,
   addUsage,
+  promptSource,
   openDb,
   type Db,
   type RoundRow,
@@ -111,8 +112,19 @@ export async function ingestPrompts(
     if (opts.shard && shardOf(p.id, opts.shard.count) !== opts.shard.index) continue;
     mine++;
     batch.push(() => {
+      // A prompt id already used with other content is refused before anything of it (its image too) is stored.
+      const prev = promptSource(db, p.id, p.contentHash);
+      if (prev) {
+        const reason = `field id: prompt id "${p.id}" was already used by ${prev} with different content`;
+        if (config.on_error === 'stop') throw new InputError(`${p.source}: ${reason}`);
+        putFailures(db, [{ round_id: round.id, stage: 'input', item: p.source, reason }]);
+        opts.progress?.log(`skipped ${p.source}: ${reason}`);
+        mine--;
+        problems++;
+        return;
+      }
       putImage(db, p.image);
-      const clash = putPrompt(db, {
+      putPrompt(db, {
         id: p.id,
         image_id: p.image.id,
         question: p.question,
@@ -120,13 +132,6 @@ export async function ingestPrompts(
         content_hash: p.contentHash,
         source: p.source,
       });
-      if (clash) {
-        const reason = `field id: prompt id "${p.id}" was already used by ${clash} with different content`;
-        if (config.on_error === 'stop') throw new InputError(`${p.source}: ${reason}`);
-        putFailures(db, [{ round_id: round.id, stage: 'input', item: p.source, reason }]);
-        problems++;
-        return;
-      }
       addRoundPrompt(db, round.id, p.id, ordinal);
     });
     if (batch.length >= 256) flush();
@@ -152,10 +157,18 @@ export function createBackends(config: Config): Backends {
   const needsPool = g.type === 'local' || l.type === 'local' || d.type === 'rules';
   const pool = needsPool ? new WorkerPool(config.workers) : null;
   try {
-    const generator = g.type === 'local' ? new LocalGenerator(pool!, g.model) : new OpenAIGenerator(g);
+    // A local model folder that is incomplete is a config mistake: named by its field (exit 2).
+    const local = <T>(field: string, make: () => T): T => {
+      try {
+        return make();
+      } catch (e) {
+        throw new ConfigError(`${field}: ${(e as Error).message}`);
+      }
+    };
+    const generator = g.type === 'local' ? local('generate.backend.model', () => new LocalGenerator(pool!, g.model)) : new OpenAIGenerator(g);
     const labeler =
       l.type === 'local'
-        ? new LocalLabeler(pool!, l.model, config.label.suffix)
+        ? local('label.backend.model', () => new LocalLabeler(pool!, l.model, config.label.suffix))
         : new OpenAILabeler(l, config.label.suffix, config.label.top_logprobs);
     const divider = d.type === 'rules' ? new RulesDivider(pool!, config.divide.max_words) : new LlmDivider(d, config.divide.max_words);
     return { generator, labeler, divider, pool, close: async () => void (await pool?.close()) };

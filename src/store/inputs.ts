@@ -37,6 +37,12 @@ export function putImage(db: Db, img: ImageRow): void {
   ).run(img);
 }
 
+/** Where a prompt id was first read when it is stored with other content than `contentHash`; null otherwise. */
+export function promptSource(db: Db, id: string, contentHash: string): string | null {
+  const prev = stmt(db, 'SELECT content_hash, source FROM prompts WHERE id = ?').get(id) as { content_hash: string; source: string } | undefined;
+  return prev && prev.content_hash !== contentHash ? prev.source : null;
+}
+
 /**
  * Stores a prompt; returns the stored one's content hash when the id was already taken by different content
  * (the caller reports it), else null.

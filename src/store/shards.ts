@@ -6,6 +6,11 @@ import type { Db } from './open.js';
 import { openDb } from './open.js';
 import { now, stmt } from './statements.js';
 
+/** A shard or merge request that cannot be done as asked (the CLI exits 2, as for other bad input). */
+export class StoreInputError extends Error {
+  override name = 'InputError';
+}
+
 /** Shard i of n (0 ≤ i < n). */
 export interface Shard {
   index: number;
@@ -18,7 +23,7 @@ export function parseShard(v: string): Shard {
   const index = m ? Number(m[1]) : NaN;
   const count = m ? Number(m[2]) : NaN;
   if (!m || count < 1 || index >= count) {
-    throw new Error(`--shard must be i/n with 0 ≤ i < n (e.g. 0/4 … 3/4), got "${v}".`);
+    throw new StoreInputError(`--shard must be i/n with 0 ≤ i < n (e.g. 0/4 … 3/4), got "${v}".`);
   }
   return { index, count };
 }
@@ -49,11 +54,11 @@ export function claimShard(db: Db, file: string, shard: Shard | null): void {
   if (held === want || (held === undefined && want === null)) return;
   if (held === undefined) {
     const rounds = (stmt(db, 'SELECT COUNT(*) AS n FROM round_prompts').get() as { n: number }).n;
-    if (rounds > 0) throw new Error(`${file} already holds unsharded work; give shard ${want} its own --db.`);
+    if (rounds > 0) throw new StoreInputError(`${file} already holds unsharded work; give shard ${want} its own --db.`);
     stmt(db, 'INSERT INTO store_info (key, value) VALUES (?, ?)').run('shard', want);
     return;
   }
-  throw new Error(
+  throw new StoreInputError(
     want === null
       ? `${file} holds shard ${held}; pass --shard ${held} to work on it, or use another --db for an unsharded run.`
       : `${file} holds shard ${held}, not ${want}; give each shard its own --db.`,
@@ -94,16 +99,16 @@ function columns(db: Db, schema: string, table: string): string[] {
  * caller over the merged pairs (it is a round-wide decision).
  */
 export function mergeShard(db: Db, targetFile: string, shardFile: string): MergeReport {
-  if (!existsSync(shardFile)) throw new Error(`Shard ${shardFile} does not exist.`);
-  if (path.resolve(shardFile) === path.resolve(targetFile)) throw new Error(`Cannot merge ${shardFile} into itself.`);
+  if (!existsSync(shardFile)) throw new StoreInputError(`Shard ${shardFile} does not exist.`);
+  if (path.resolve(shardFile) === path.resolve(targetFile)) throw new StoreInputError(`Cannot merge ${shardFile} into itself.`);
   // Opening migrates the shard to this build's schema (a newer one is refused), so the tables line up.
   openDb(shardFile).close();
   db.prepare('ATTACH DATABASE ? AS s').run(shardFile);
   try {
     const sid = (db.prepare("SELECT value FROM s.store_info WHERE key = 'store_id'").get() as { value: string } | undefined)?.value;
     const shard = (db.prepare("SELECT value FROM s.store_info WHERE key = 'shard'").get() as { value: string } | undefined)?.value ?? null;
-    if (!sid) throw new Error(`${shardFile} has no store id; is it an rlaifv store?`);
-    if (sid === storeInfo(db, 'store_id')) throw new Error(`Cannot merge ${shardFile} into itself (same store).`);
+    if (!sid) throw new StoreInputError(`${shardFile} has no store id; is it an rlaifv store?`);
+    if (sid === storeInfo(db, 'store_id')) throw new StoreInputError(`Cannot merge ${shardFile} into itself (same store).`);
     const rounds = db.prepare('SELECT * FROM s.rounds ORDER BY id').all() as { id: number; config_hash: string; status: string }[];
     const report: MergeReport = { file: shardFile, shard, rounds: rounds.map((r) => r.id), skipped: false, rows: {} };
     if (stmt(db, 'SELECT 1 FROM merges WHERE store_id = ?').get(sid)) return { ...report, skipped: true };
@@ -111,7 +116,7 @@ export function mergeShard(db: Db, targetFile: string, shardFile: string): Merge
       for (const r of rounds) {
         const t = stmt(db, 'SELECT config_hash FROM rounds WHERE id = ?').get(r.id) as { config_hash: string } | undefined;
         if (t && t.config_hash !== r.config_hash) {
-          throw new Error(
+          throw new StoreInputError(
             `${shardFile}: round ${r.id} was made with config ${r.config_hash}, but round ${r.id} of ${targetFile} with ${t.config_hash}; ` +
               `shards of one round must share one config.`,
           );
@@ -124,7 +129,7 @@ export function mergeShard(db: Db, targetFile: string, shardFile: string): Merge
       const clash = db
         .prepare(`SELECT sp.id, sp.source AS a, mp.source AS b FROM s.prompts sp JOIN main.prompts mp ON mp.id = sp.id WHERE mp.content_hash <> sp.content_hash LIMIT 1`)
         .get() as { id: string; a: string; b: string } | undefined;
-      if (clash) throw new Error(`${shardFile}: prompt id "${clash.id}" (${clash.a}) has other content in ${targetFile} (${clash.b}).`);
+      if (clash) throw new StoreInputError(`${shardFile}: prompt id "${clash.id}" (${clash.a}) has other content in ${targetFile} (${clash.b}).`);
       for (const { table, where } of PLAIN) {
         const cols = columns(db, 'main', table);
         const info = db.prepare(`INSERT OR IGNORE INTO main.${table} (${cols.join(', ')}) SELECT ${cols.join(', ')} FROM s.${table} WHERE ${where}`).run();
