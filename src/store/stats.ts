@@ -57,6 +57,11 @@ export interface UsageTotals {
 
 /** Counts of every stage's rows for a round (verdicts under the round's own acceptance rule). */
 export function roundStats(db: Db, roundId: number): RoundStats {
+  // One read transaction: every count is of the same moment, even while a run writes (WAL snapshot).
+  return db.inTransaction ? readStats(db, roundId) : db.transaction(() => readStats(db, roundId))();
+}
+
+function readStats(db: Db, roundId: number): RoundStats {
   const one = (sql: string, ...args: unknown[]) => (stmt(db, sql).get(...args) as { n: number | null }).n ?? 0;
   const round = stmt(db, 'SELECT status, labeler_model, accept_rule, score_method FROM rounds WHERE id = ?').get(
     roundId,
