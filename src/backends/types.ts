@@ -47,6 +47,12 @@ export interface LabelResult {
 export interface Labeler {
   readonly id: string;
   label(imagePath: string, questions: string[]): Promise<LabelResult[]>;
+  /**
+   * Optional: questions about several images in one call (results per image, per question, in order), for a labeler
+   * that batches across images (the local one). Each result must not depend on which other images share the call;
+   * an image that cannot be read fails its own questions only.
+   */
+  labelImages?(items: { imagePath: string; questions: string[] }[]): Promise<LabelResult[][]>;
   close(): Promise<void>;
 }
 

@@ -1,7 +1,9 @@
 // Shared-prefix batching: an image's prompts share the chat-template prefix and the image tokens, so the prefix's
 // key/value cache is computed once and every question (labeler) or every sample (policy) continues from it in
 // batches. Every row gives what a one-row run of its whole prompt gives (within float noise): a real token never
-// sees a padded position, and positions continue from the prefix as in the unbatched run.
+// sees a padded position, and positions continue from the prefix as in the unbatched run. Across images, the prefix
+// is run once with a row per image (extendPrefixRows) and a batch's rows may continue different images' rows, each
+// row's past gathered from its own image's (continuationLogitsAcross).
 import { keepRows, logitsAt, repeatRows, type ImageFeatures, type KvCache, type LlavaGraphs } from './graphs.js';
 import { sampleToken, seededRng, type SamplingSettings } from './sampling.js';
 
@@ -203,7 +205,11 @@ export function continuationFeeds(
   prefix: KvCache | null,
   lengths: readonly number[],
 ): { rows: number; seq: number; mask: BigInt64Array; positions: BigInt64Array; past: KvCache | null } {
-  const p = prefix ? prefix.length : 0;
+  return { ...continuationLayout(prefix ? prefix.length : 0, lengths), past: prefix ? repeatRows(prefix, lengths.length) : null };
+}
+
+/** Mask and positions of one right-padded batch of continuations (of the given lengths) after `p` cached positions. */
+export function continuationLayout(p: number, lengths: readonly number[]): { rows: number; seq: number; mask: BigInt64Array; positions: BigInt64Array } {
   const b = lengths.length;
   const seq = Math.max(...lengths);
   const mask = new BigInt64Array(b * (p + seq));
@@ -213,7 +219,115 @@ export function continuationFeeds(
     mask.fill(1n, r * (p + seq), r * (p + seq) + p + len);
     positions.set(range.subarray(p, p + seq), r * seq);
   });
-  return { rows: b, seq, mask, positions, past: prefix ? repeatRows(prefix, b) : null };
+  return { rows: b, seq, mask, positions };
+}
+
+/** One row of a run prefix: which cache and row hold it, and the logits of its last position. */
+export interface PrefixRow {
+  /** null when the prefix is empty */
+  cache: KvCache | null;
+  row: number;
+  lastLogits: Float32Array | null;
+}
+
+/**
+ * The cache of the given rows, each taken from its own cache (all of the same length), in order: the past of a
+ * batch whose rows continue different prefixes (the same prompt prefix run on different images).
+ */
+export function gatherRows(refs: readonly { cache: KvCache; row: number }[]): KvCache {
+  const first = refs[0]!.cache;
+  if (refs.every((r) => r.cache === first && r.row === 0) && first.rows === 1) return repeatRows(first, refs.length);
+  return {
+    rows: refs.length,
+    length: first.length,
+    data: first.data.map((_, i) => {
+      const per = first.data[i]!.length / first.rows;
+      const out = new Float32Array(per * refs.length);
+      refs.forEach((r, k) => {
+        if (r.cache.length !== first.length) throw new Error('gatherRows: caches of different lengths');
+        out.set(r.cache.data[i]!.subarray(r.row * per, (r.row + 1) * per), k * per);
+      });
+      return out;
+    }),
+  };
+}
+
+/**
+ * Runs ids[head.ids.length, ids.length) on the head's cache once per feature set, as rows of batched runs (the same
+ * prompt prefix with different images): row k's cache and last logits equal what {@link extendPrefix} gives for
+ * features[k]. Runs hold at most `maxRows` rows.
+ */
+export async function extendPrefixRows(
+  g: LlavaGraphs,
+  head: SharedPrefix,
+  ids: readonly number[],
+  features: readonly (ImageFeatures | null)[],
+  maxRows = Infinity,
+): Promise<PrefixRow[]> {
+  const p = head.ids.length;
+  for (let i = 0; i < p; i++) if (ids[i] !== head.ids[i]) throw new Error('extendPrefixRows: ids do not start with the head');
+  const n = ids.length - p;
+  if (n === 0) return features.map(() => ({ cache: head.cache, row: 0, lastLogits: head.lastLogits }));
+  const table = await g.embedRowsOf(ids.slice(p));
+  const per = Math.max(1, Math.min(maxRows, rowsWithinCacheBudget(g, ids.length)));
+  const out: PrefixRow[] = [];
+  const positions = positionRange(p + n).slice(p, p + n);
+  for (let at = 0; at < features.length; at += per) {
+    const fs = features.slice(at, at + per);
+    const rows = fs.length;
+    const embeds = new Float32Array(rows * n * g.hidden);
+    fs.forEach((f, r) => writeEmbeds(g, table, ids, p, n, f, embeds, r * n * g.hidden));
+    const pos = new BigInt64Array(rows * n);
+    for (let r = 0; r < rows; r++) pos.set(positions, r * n);
+    const res = await g.decode(
+      { rows, seq: n, embeds, mask: new BigInt64Array(rows * (p + n)).fill(1n), positions: pos, past: head.cache ? repeatRows(head.cache, rows) : null },
+      true,
+    );
+    for (let r = 0; r < rows; r++) out.push({ cache: res.cache!, row: r, lastLogits: logitsAt(res, r, n - 1) });
+  }
+  return out;
+}
+
+/** One prompt continuing a run prefix: its ids (starting with the prefix's), its image's features, its prefix row. */
+export interface ContinuationRow {
+  ids: readonly number[];
+  features: ImageFeatures | null;
+  prefix: PrefixRow;
+}
+
+/**
+ * Last-position logits of prompts that continue prefixes of one length `p` (the same prompt prefix, run per image),
+ * batched across prefixes: rows of similar length go together whatever their image, each row's past gathered from
+ * its own prefix row, right-padded as in {@link continuationLogits}. A prompt that is its prefix gets the prefix's
+ * last logits. Each row gives what {@link continuationLogits} gives it on its own prefix.
+ */
+export async function continuationLogitsAcross(
+  g: LlavaGraphs,
+  p: number,
+  rows: readonly ContinuationRow[],
+  plan: BatchPlanOptions = DEFAULT_PLAN,
+): Promise<Float32Array[]> {
+  const out = new Array<Float32Array>(rows.length);
+  const rest: number[] = [];
+  rows.forEach((r, i) => {
+    if (r.ids.length === p) out[i] = r.prefix.lastLogits!;
+    else rest.push(i);
+  });
+  const lengths = rest.map((i) => rows[i]!.ids.length - p);
+  const maxRows = Math.min(plan.maxRows ?? Infinity, rowsWithinCacheBudget(g, p + Math.max(0, ...lengths)));
+  const h = g.hidden;
+  for (const batch of planBatches(lengths, { ...plan, maxRows })) {
+    const rs = batch.map((b) => rows[rest[b]!]!);
+    const lens = batch.map((b) => lengths[b]!);
+    const f = continuationLayout(p, lens);
+    const past = p === 0 ? null : gatherRows(rs.map((r) => ({ cache: r.prefix.cache!, row: r.prefix.row })));
+    const embeds = new Float32Array(f.rows * f.seq * h);
+    const table = await g.embedRowsOf(continuationIds(rs.map((r) => r.ids), p));
+    rs.forEach((r, k) => writeEmbeds(g, table, r.ids, p, lens[k]!, r.features, embeds, k * f.seq * h));
+    const res = await g.decode({ ...f, embeds, past }, false);
+    batch.forEach((b, k) => (out[rest[b]!] = logitsAt(res, k, lens[k]! - 1)));
+  }
+  return out;
 }
 
 /** The ids after the first `p` of each row (those to embed). */

@@ -83,12 +83,25 @@ export class LlavaGraphs {
 
   /** Image features [tokens, hidden] of one preprocessed image ([1, 3, h, w] pixel values). */
   async encodeImage(pixels: Float32Array, dims: readonly number[]): Promise<ImageFeatures> {
+    return (await this.encodeImages(pixels, dims))[0]!;
+  }
+
+  /**
+   * Image features [tokens, hidden] of each of n preprocessed images of one size ([n, 3, h, w] pixel values), in one
+   * run of the image encoder (each image's features are what a run on it alone gives: the encoder is per image).
+   */
+  async encodeImages(pixels: Float32Array, dims: readonly number[]): Promise<ImageFeatures[]> {
     const s = this.sessions.vision;
+    const n = dims[0]!;
     const out = await s.run({ [s.inputNames[0]!]: new ort.Tensor('float32', pixels, dims) });
     const t = out[s.outputNames[0]!]!;
     const d = t.dims;
-    if (d[0] !== 1 || d.at(-1) !== this.hidden) throw new Error(`${this.info.dir}: the image encoder gave dims [${d.join(', ')}], want [1, n, ${this.hidden}].`);
-    return { data: t.data as Float32Array, tokens: d.length === 3 ? d[1]! : 1 };
+    if (d[0] !== n || d.at(-1) !== this.hidden) throw new Error(`${this.info.dir}: the image encoder gave dims [${d.join(', ')}], want [${n}, n, ${this.hidden}].`);
+    const tokens = d.length === 3 ? d[1]! : 1;
+    const data = t.data as Float32Array;
+    if (n === 1) return [{ data, tokens }];
+    const per = tokens * this.hidden;
+    return Array.from({ length: n }, (_, i) => ({ data: data.subarray(i * per, (i + 1) * per), tokens }));
   }
 
   /** Token embeddings [rows, seq, hidden] of ids [rows, seq], from the embedding graph. */

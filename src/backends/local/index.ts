@@ -20,7 +20,9 @@ export class LocalGenerator implements Generator {
 
 /**
  * The labeler model run in-process: per call (one image, its questions) the image is encoded once, the prompt prefix
- * it shares with them is run once, and the questions continue from its cache in batches (worker 'label').
+ * it shares with them is run once, and the questions continue from its cache in batches (worker 'label'); per call of
+ * several images, the same batched across the images (worker 'labelImages': one image-encoder run, one prefix run,
+ * continuations of all their questions side by side).
  */
 export class LocalLabeler implements Labeler {
   readonly id: string;
@@ -40,6 +42,9 @@ export class LocalLabeler implements Labeler {
       questions,
       suffix: this.suffix,
     });
+  }
+  labelImages(items: { imagePath: string; questions: string[] }[]): Promise<LabelResult[][]> {
+    return this.pool.run({ kind: 'labelImages', model: this.dir, threads: this.pool.size.threadsPerWorker, items, suffix: this.suffix });
   }
   async close(): Promise<void> {}
 }

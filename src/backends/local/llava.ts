@@ -3,7 +3,9 @@
 // Two ways to run it: the plain path (`firstTokenLogits`, `sample`: one transformers.js forward over image and prompt,
 // as a per-question script would) and the batched path rlaifv uses (`questionLogits`, `sampleMany`): the image is
 // encoded once, the prompt prefix it shares with its other prompts is run once, and the questions or samples continue
-// from that prefix's key/value cache in batches. Both give the same numbers (tests/backends/batched*.test.ts).
+// from that prefix's key/value cache in batches. `imagesQuestionLogits` does the same for several images at once,
+// batched across them (one encoder run, one prefix run with a row per image, continuations of different images side
+// by side). All give the same numbers (tests/backends/batched*.test.ts).
 import { readFileSync } from 'node:fs';
 import { crc32, inflateSync } from 'node:zlib';
 import {
@@ -19,14 +21,16 @@ import { sampleToken, seededRng, type SamplingSettings } from './sampling.js';
 import { LlavaGraphs, type ImageFeatures } from './graphs.js';
 import {
   commonPrefixLength,
-  continuationLogits,
+  continuationLogitsAcross,
   countImageTokens,
   DEFAULT_PLAN,
   EMPTY_PREFIX,
   extendPrefix,
+  extendPrefixRows,
   rowsWithinCacheBudget,
   sampleRows,
   type BatchPlanOptions,
+  type ContinuationRow,
   type SampledIds,
   type SharedPrefix,
 } from './batched.js';
@@ -63,6 +67,15 @@ type Feeds = Record<string, Tensor>;
 // Bounds of the per-model memo tables (prompt ids by question, image-independent prefixes).
 const MAX_PROMPT_IDS = 16_384;
 const MAX_FIXED_PREFIXES = 64;
+/** Most images, and most floats of pixel values (64 MB), in one image-encoder run. */
+const MAX_IMAGES_PER_ENCODE = 16;
+const MAX_PIXEL_FLOATS = 16 * 1024 * 1024;
+
+/** One image and the questions asked about it. */
+export interface ImageQuestions {
+  image: RawImage;
+  questions: readonly string[];
+}
 
 /** A loaded LLaVA model: its processor (image processor, tokenizer, chat template) and its three ONNX sessions. */
 export class LlavaModel {
@@ -75,6 +88,8 @@ export class LlavaModel {
   private templateParts: { before: string; after: string } | null | undefined;
   /** When the image processor only converts to RGB, rescales and normalises: its output per byte and channel. */
   private readonly pixelTable: Float32Array | null;
+  /** Set when the image encoder refused a batch of several images. */
+  private singleImageEncoder = false;
 
   private constructor(
     readonly info: LlavaFolderInfo,
@@ -143,13 +158,65 @@ export class LlavaModel {
 
   /** Preprocesses and encodes one image (the image encoder runs once, whatever the number of prompts). */
   async encodeImage(image: RawImage): Promise<EncodedImage> {
-    const px = await this.pixelValues(image);
-    const [height, width] = px.dims.slice(-2) as [number, number];
-    // As LlavaProcessor counts them: one token per patch, plus any extra ones.
+    const [enc] = await this.encodeImages([image]);
+    if (enc instanceof Error) throw enc;
+    return enc!;
+  }
+
+  /**
+   * Preprocesses and encodes several images: images of one pixel size go through the image encoder together, in one
+   * run, each getting what {@link encodeImage} gives it. An image the encoder refuses gets the Error in its place (the
+   * others of its size are then run one at a time); a graph that takes one image at a time gets one run per image.
+   */
+  async encodeImages(images: readonly RawImage[]): Promise<(EncodedImage | Error)[]> {
+    const pxs = await Promise.all(images.map((im) => this.pixelValues(im)));
     const { patch_size, num_additional_image_tokens } = this.processor.config;
-    const imageTokens = Math.floor(height / patch_size) * Math.floor(width / patch_size) + (num_additional_image_tokens ?? 0);
-    const features = await this.graphs.encodeImage(px.data, px.dims);
-    return { imageTokens, features };
+    const out = new Array<EncodedImage | Error>(images.length);
+    const bySize = new Map<string, number[]>();
+    pxs.forEach((px, i) => {
+      const key = px.dims.join('x');
+      const list = bySize.get(key);
+      if (list) list.push(i);
+      else bySize.set(key, [i]);
+    });
+    for (const list of bySize.values()) {
+      const dims = pxs[list[0]!]!.dims;
+      const [height, width] = dims.slice(-2) as [number, number];
+      // As LlavaProcessor counts them: one token per patch, plus any extra ones.
+      const imageTokens = Math.floor(height / patch_size) * Math.floor(width / patch_size) + (num_additional_image_tokens ?? 0);
+      const per = pxs[list[0]!]!.data.length;
+      const chunk = Math.max(1, Math.min(MAX_IMAGES_PER_ENCODE, Math.floor(MAX_PIXEL_FLOATS / per)));
+      for (let at = 0; at < list.length; at += chunk) {
+        const part = list.slice(at, at + chunk);
+        const feats = await this.encodePixels(part.map((i) => pxs[i]!.data), dims);
+        part.forEach((i, k) => {
+          const f = feats[k]!;
+          out[i] = f instanceof Error ? f : { imageTokens, features: f };
+        });
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Features of images of one size ([1, 3, h, w] each): one encoder run for all; when that run fails, one run each
+   * (an image the encoder refuses gets its Error; if none is refused, the graph takes one image at a time).
+   */
+  private async encodePixels(pixels: Float32Array[], dims: readonly number[]): Promise<(ImageFeatures | Error)[]> {
+    if (pixels.length > 1 && !this.singleImageEncoder) {
+      const per = pixels[0]!.length;
+      const all = new Float32Array(per * pixels.length);
+      pixels.forEach((p, i) => all.set(p, i * per));
+      try {
+        return await this.graphs.encodeImages(all, [pixels.length, ...dims.slice(1)]);
+      } catch {
+        // One run each below.
+      }
+    }
+    const out: (ImageFeatures | Error)[] = [];
+    for (const p of pixels) out.push(await this.graphs.encodeImage(p, dims).catch((e: unknown) => (e instanceof Error ? e : new Error(String(e)))));
+    if (pixels.length > 1 && out.every((f) => !(f instanceof Error))) this.singleImageEncoder = true;
+    return out;
   }
 
   /**
@@ -175,29 +242,58 @@ export class LlavaModel {
    * that cannot be run (too long for the context, or holding image tokens of its own) gets an Error in its place.
    */
   async questionLogits(image: RawImage, questions: readonly string[], plan: BatchPlanOptions = DEFAULT_PLAN): Promise<(Float32Array | Error)[]> {
-    const enc = await this.encodeImage(image);
-    // One row per distinct question.
-    const rowOf = new Map<string, number>();
-    const prompts: (readonly number[])[] = [];
-    const results: (Float32Array | Error)[] = [];
-    const valid: number[] = [];
-    for (const q of questions) {
-      if (rowOf.has(q)) continue;
-      const row = results.length;
-      rowOf.set(q, row);
-      const ids = this.promptIds(q, enc.imageTokens);
-      prompts.push(ids);
-      const bad = this.promptProblem(ids, enc.features);
-      results.push(bad ?? new Float32Array(0));
-      if (!bad) valid.push(row);
+    return (await this.imagesQuestionLogits([{ image, questions }], plan))[0]!;
+  }
+
+  /**
+   * {@link questionLogits} for several images at once, batched across them: the images go through the image encoder
+   * together, the prompt prefix they share (chat template and image tokens, the same ids for images with as many image
+   * tokens) is run once for all of them as rows of one batch, and the questions of all the images continue from their
+   * own image's row of that run in batches of similar length, rows of different images side by side. Each row's
+   * logits are what a run of its image and question alone gives; errors stay per question.
+   */
+  async imagesQuestionLogits(items: readonly ImageQuestions[], plan: BatchPlanOptions = DEFAULT_PLAN): Promise<(Float32Array | Error)[][]> {
+    const encs = await this.encodeImages(items.map((it) => it.image));
+    // Per image, one row per distinct question; rows that can run, by image-token count (their prefix ids agree).
+    const results: (Float32Array | Error)[][] = [];
+    const rowOf: Map<string, number>[] = [];
+    const groups = new Map<number, { item: number; row: number; ids: readonly number[] }[]>();
+    items.forEach((it, i) => {
+      const enc = encs[i]!;
+      const rows = new Map<string, number>();
+      const res: (Float32Array | Error)[] = [];
+      for (const q of it.questions) {
+        if (rows.has(q)) continue;
+        const row = res.length;
+        rows.set(q, row);
+        if (enc instanceof Error) {
+          res.push(enc);
+          continue;
+        }
+        const ids = this.promptIds(q, enc.imageTokens);
+        const bad = this.promptProblem(ids, enc.features);
+        res.push(bad ?? new Float32Array(0));
+        if (bad) continue;
+        let g = groups.get(enc.imageTokens);
+        if (!g) groups.set(enc.imageTokens, (g = []));
+        g.push({ item: i, row, ids });
+      }
+      results.push(res);
+      rowOf.push(rows);
+    });
+    const features = (i: number) => (encs[i] as EncodedImage).features;
+    for (const rows of groups.values()) {
+      const prefixIds = rows[0]!.ids.slice(0, commonPrefixLength(rows.map((r) => r.ids)));
+      const images = [...new Set(rows.map((r) => r.item))];
+      const img = prefixIds.indexOf(this.info.imageTokenIndex);
+      const head = await this.fixedPrefix(img < 0 ? prefixIds : prefixIds.slice(0, img));
+      const prefixRows = await extendPrefixRows(this.graphs, head, prefixIds, images.map(features));
+      const prefixOf = new Map(images.map((i, k) => [i, prefixRows[k]!]));
+      const conts: ContinuationRow[] = rows.map((r) => ({ ids: r.ids, features: features(r.item), prefix: prefixOf.get(r.item)! }));
+      const logits = await continuationLogitsAcross(this.graphs, prefixIds.length, conts, plan);
+      rows.forEach((r, k) => (results[r.item]![r.row] = logits[k]!));
     }
-    if (valid.length > 0) {
-      const rows = valid.map((r) => prompts[r]!);
-      const prefix = await this.runPrompt(rows[0]!.slice(0, commonPrefixLength(rows)), enc.features);
-      const logits = await continuationLogits(this.graphs, prefix, rows, enc.features, plan);
-      valid.forEach((r, k) => (results[r] = logits[k]!));
-    }
-    return questions.map((q) => results[rowOf.get(q)!]!);
+    return items.map((it, i) => it.questions.map((q) => results[i]![rowOf[i]!.get(q)!]!));
   }
 
   /**

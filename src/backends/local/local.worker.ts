@@ -8,6 +8,7 @@ import type { Decoding, DivideOutput, GenerateResult, LabelResult } from '../typ
 export type WorkerTask =
   | { kind: 'generate'; model: string; threads: number; imagePath: string; question: string; samples: { index: number; seed: number }[]; decoding: Decoding }
   | { kind: 'label'; model: string; threads: number; imagePath: string; questions: string[]; suffix: string }
+  | { kind: 'labelImages'; model: string; threads: number; items: { imagePath: string; questions: string[] }[]; suffix: string }
   | { kind: 'divide'; items: { question: string; answer: string }[]; maxWords: number | null }
   | { kind: 'info'; model: string; threads: number }
   | { kind: 'top'; model: string; threads: number; imagePath: string; text: string; k: number };
@@ -60,18 +61,44 @@ async function generate(t: Extract<WorkerTask, { kind: 'generate' }>): Promise<G
   });
 }
 
+/** The labeler model of a task and its yes/no token ids. */
+async function labeler(dir: string, threads: number): Promise<{ m: LlavaModel; yesNo: { yes: number[]; no: number[] } }> {
+  const m = await model(dir, threads);
+  let ids = yesNoIds.get(dir);
+  if (!ids) yesNoIds.set(dir, (ids = yesNoTokenIds(m.vocabulary())));
+  return { m, yesNo: ids };
+}
+
+function labelResult(m: LlavaModel, yesNo: { yes: number[]; no: number[] }, l: Float32Array | Error): LabelResult {
+  if (l instanceof Error) return { pYes: null, pNo: null, top: [], boundUsed: false, error: l.message };
+  const r = yesNoFromLogits(l, yesNo, (i) => m.tokenText(i), 5);
+  return { pYes: r.pYes, pNo: r.pNo, top: r.top, boundUsed: false };
+}
+
 async function label(t: Extract<WorkerTask, { kind: 'label' }>): Promise<LabelResult[]> {
-  const m = await model(t.model, t.threads);
-  let ids = yesNoIds.get(t.model);
-  if (!ids) yesNoIds.set(t.model, (ids = yesNoTokenIds(m.vocabulary())));
-  const yesNo = ids;
+  const { m, yesNo } = await labeler(t.model, t.threads);
   const image = await readImage(t.imagePath);
   // The image is encoded once and its prompt prefix run once; the questions continue from it in batches.
   const logits = await m.questionLogits(image, t.questions.map((q) => q + t.suffix));
-  return logits.map((l) => {
-    if (l instanceof Error) return { pYes: null, pNo: null, top: [], boundUsed: false, error: l.message };
-    const r = yesNoFromLogits(l, yesNo, (i) => m.tokenText(i), 5);
-    return { pYes: r.pYes, pNo: r.pNo, top: r.top, boundUsed: false };
+  return logits.map((l) => labelResult(m, yesNo, l));
+}
+
+async function labelImages(t: Extract<WorkerTask, { kind: 'labelImages' }>): Promise<LabelResult[][]> {
+  const { m, yesNo } = await labeler(t.model, t.threads);
+  // An image that cannot be read fails its own questions only.
+  const images = await Promise.all(t.items.map((it) => readImage(it.imagePath).catch((e: unknown) => (e instanceof Error ? e : new Error(String(e))))));
+  const ok = t.items.flatMap((it, i) => {
+    const image = images[i]!;
+    return image instanceof Error ? [] : [{ image, questions: it.questions.map((q) => q + t.suffix) }];
+  });
+  // All images through the encoder at once, their shared prompt prefix run once as rows of one batch, and every
+  // question continuing from its own image's row, batched across images.
+  const logits = await m.imagesQuestionLogits(ok);
+  let k = 0;
+  return t.items.map((it, i) => {
+    const image = images[i]!;
+    if (image instanceof Error) return it.questions.map(() => labelResult(m, yesNo, image));
+    return logits[k++]!.map((l) => labelResult(m, yesNo, l));
   });
 }
 
@@ -112,6 +139,8 @@ export default async function run(t: WorkerTask): Promise<unknown> {
       return generate(t);
     case 'label':
       return label(t);
+    case 'labelImages':
+      return labelImages(t);
     case 'divide':
       return divide(t);
     case 'top':
