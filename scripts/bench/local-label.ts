@@ -1,18 +1,28 @@
 // Local labeling and local sampling speed (issue 6): rlaifv's batched paths against the plain path and the bare limit.
 //
-//   npx tsx scripts/bench/local-label.ts [--questions N] [--threads T] [--quick]
+//   npx tsx scripts/bench/local-label.ts [--prompts-round N] [--questions N] [--threads T] [--quick]
 //
-// Labeler, on the same questions (the first N of data/shapes/test/questions.jsonl, grouped by image as the label
-// stage groups them: consecutive questions of one image, at most 64 a group):
+// Labeler, on two workloads:
+//   dev round: the distinct questions of a real round (the default config's `rlaifv run` on the first N dev prompts,
+//     default 50, into a temp database; needs dist/), read back per image and cut into calls exactly as the label
+//     stage cuts them for the local labeler (src/stages/label.ts labelTasks: several images a call);
+//   test 4/image: the first N of data/shapes/test/questions.jsonl (4 questions an image), cut the same way.
+// Paths, on the same questions:
 //   (a) plain path: per question, transformers.js reads the image and runs one full forward (image encoder, prompt),
 //       as a per-question script does;
-//   (b) rlaifv: the worker's `label` task, in-process: per image, decode and encode the image once, run the shared
-//       prompt prefix once, the questions as batched continuations of its cache, then p(yes)/p(no) and the top tokens;
+//   (b) rlaifv: what the label stage runs, in-process: per call the worker's `labelImages` task (images decoded and
+//       encoded together, the shared prompt prefix run once for all as rows of one batch, every question continuing
+//       from its own image's row, batched across images; p(yes)/p(no) and the top tokens), or its `label` task for a
+//       call of one image;
+//   (b0) the previous stage: one `label` task per image (image once, prefix once, batched continuations per image);
 //   (c) bare limit: a bare onnxruntime-node loop of decoder runs only, over the questions' tokens after the prefix
-//       (chat template + image tokens), batched the same way, with feeds (embeddings, prefix caches, masks) built
+//       (chat template + image tokens), batched per image, with feeds (embeddings, prefix caches, masks) built
 //       before timing;
+//   (c×) as (c), batched across the images of each call as (b) batches them;
 //   (c') as (c), plus per image the image encoder run and the prefix run (pixels and embeddings built before timing):
-//       all the model work an image's questions need.
+//       all the model work an image's questions need when images are run one by one;
+//   (c×') as (c×), plus per call one image-encoder run on all its images and one prefix run with a row per image:
+//       the model work (b) does, as bare runs (the bare limit of (b)).
 // Policy: samples/s of per-seed sampling (`LlavaModel.sample`, one transformers.js loop per seed) against the worker's
 // `generate` task (all samples of a prompt in one batch on one run of the prompt), same prompts and seeds.
 //
@@ -20,15 +30,20 @@
 // interleaved repetitions. Rates are per second of the process's CPU time: with one onnxruntime thread every path is
 // one busy thread at a time, so on an idle machine that is the wall-clock rate, and on a shared machine (other jobs
 // taking turns on the cores) it is the figure that does not depend on them. Wall-clock rates are in the notes.
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as ort from 'onnxruntime-node';
 import { RawImage } from '@huggingface/transformers';
 import { LlavaModel, readImage } from '../../src/backends/local/llava.js';
-import { DEFAULT_PLAN, continuationFeeds, planBatches } from '../../src/backends/local/batched.js';
+import { DEFAULT_PLAN, continuationFeeds, continuationLayout, gatherRows, planBatches } from '../../src/backends/local/batched.js';
 import type { KvCache } from '../../src/backends/local/graphs.js';
 import runTask from '../../src/backends/local/local.worker.js';
+import { poolSize } from '../../src/backends/local/pool.js';
+import { labelTasks } from '../../src/stages/label.js';
+import { openDb } from '../../src/store/index.js';
 import { yesNoFromLogits, yesNoTokenIds } from '../../src/feedback/yes-no.js';
 import type { GenerateResult, LabelResult } from '../../src/backends/types.js';
 
@@ -38,7 +53,6 @@ const POLICY = path.join(ROOT, 'models', 'shapes-policy');
 const TEST = path.join(ROOT, 'data', 'shapes', 'test');
 const DEV = path.join(ROOT, 'data', 'shapes', 'dev');
 const SUFFIX = ' Please answer yes or no.'; // the default label.suffix
-const MAX_PER_TASK = 64; // as src/stages/label.ts groups questions
 
 /** One printed figure (the shape scripts/bench/index.ts prints; `target`/`met` when there is a target). */
 export interface LocalLabelRow {
@@ -54,6 +68,8 @@ export interface LocalLabelRow {
 export interface LocalLabelOptions {
   /** Test-split questions to label (default 400; 120 with `quick`). */
   questions?: number;
+  /** Dev prompts of the real round whose questions are labeled (default 50; 16 with `quick`). */
+  roundPrompts?: number;
   /** onnxruntime intra-op threads, the same for every path (default 1). */
   threads?: number;
   /** Dev prompts for the policy figures (default 8; 3 with `quick`), 10 samples each. */
@@ -69,18 +85,58 @@ interface Group {
   questions: string[];
 }
 
-/** The first `n` test questions, grouped as the label stage groups them. */
-function questionGroups(n: number): Group[] {
+/** Questions per image, and the calls the label stage makes of them (several images a call). */
+interface Workload {
+  name: string;
+  groups: Group[];
+  tasks: Group[][];
+}
+
+/** Calls as the label stage makes them for the local labeler, from questions ordered by image. */
+function workload(name: string, questions: { imagePath: string; text: string }[]): Workload {
+  // The stage's concurrency for local backends: two calls per worker, workers = cores by default.
+  const concurrency = 2 * poolSize(null).workers;
+  const tasks = labelTasks(questions.map((q) => ({ ...q, image_id: q.imagePath })), concurrency, true).map((t) =>
+    t.map((g) => ({ imagePath: g[0]!.imagePath, questions: g.map((q) => q.text) })),
+  );
+  return { name, groups: tasks.flat(), tasks };
+}
+
+/** The first `n` test questions (4 an image), cut as the label stage cuts them. */
+function testWorkload(n: number): Workload {
   const lines = readFileSync(path.join(TEST, 'questions.jsonl'), 'utf8').split('\n').filter(Boolean).slice(0, n);
-  const groups: Group[] = [];
-  for (const l of lines) {
-    const q = JSON.parse(l) as { image: string; question: string };
-    const imagePath = path.join(TEST, q.image);
-    const g = groups.at(-1);
-    if (g && g.imagePath === imagePath && g.questions.length < MAX_PER_TASK) g.questions.push(q.question);
-    else groups.push({ imagePath, questions: [q.question] });
+  const qs = lines.map((l) => JSON.parse(l) as { image: string; question: string }).map((q) => ({ imagePath: path.join(TEST, q.image), text: q.question }));
+  return workload('test 4/image', qs);
+}
+
+/**
+ * The distinct questions of a real round: the built CLI's `run` (default config) on the first `prompts` dev prompts
+ * into a temp database, the questions read back ordered by image as the label stage reads its pending questions.
+ */
+function devRoundWorkload(prompts: number, log: (m: string) => void): Workload {
+  const cli = path.join(ROOT, 'dist', 'cli', 'main.js');
+  if (!existsSync(cli)) throw new Error(`${cli} is missing: run \`npm run build\` first (the dev-round workload runs a real round).`);
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'rlaifv-bench-label-'));
+  try {
+    const db = path.join(dir, 'round.db');
+    log(`local-label: running a round on ${prompts} dev prompts for its questions`);
+    execFileSync(process.execPath, [cli, 'run', '--db', db, '--limit', String(prompts), '--quiet'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+    const h = openDb(db, { readonly: true });
+    try {
+      const rows = h
+        .prepare(
+          `SELECT DISTINCT q.id, q.image_id, q.text, i.path AS image_path
+           FROM claims cl JOIN questions q ON q.id = cl.question_id JOIN images i ON i.id = q.image_id
+           ORDER BY q.image_id, q.id`,
+        )
+        .all() as { text: string; image_path: string }[];
+      return workload(`dev round (${prompts} prompts)`, rows.map((r) => ({ imagePath: path.isAbsolute(r.image_path) ? r.image_path : path.join(ROOT, r.image_path), text: r.text })));
+    } finally {
+      h.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
-  return groups;
 }
 
 /** Wall-clock and process CPU seconds of one call. */
@@ -157,6 +213,89 @@ async function bareFeeds(m: LlavaModel, session: ort.InferenceSession, groups: G
   return { feeds, perImage };
 }
 
+/**
+ * The bare decoder feeds of each call's questions batched across its images, as the labelImages task batches them:
+ * each image's prefix (chat template + image tokens) run before timing, every batch's past gathered row by row from
+ * the prefix caches of its rows' images.
+ */
+async function bareFeedsAcross(
+  m: LlavaModel,
+  session: ort.InferenceSession,
+  tasks: Group[][],
+): Promise<{ feeds: Record<string, ort.Tensor>[]; perTask: (() => Promise<unknown>)[] }> {
+  const g = m.graphs;
+  const h = g.hidden;
+  const img = m.info.imageTokenIndex;
+  const feeds: Record<string, ort.Tensor>[] = [];
+  const perTask: (() => Promise<unknown>)[] = [];
+  for (const task of tasks) {
+    const rows: { ids: number[]; cache: KvCache; p: number }[] = [];
+    const pixels: Float32Array[] = [];
+    const prefixEmbeds: Float32Array[] = [];
+    for (const grp of task) {
+      const image = await readImage(grp.imagePath);
+      pixels.push((await m.pixelValues(image)).data);
+      const enc = await m.encodeImage(image);
+      const ids = grp.questions.map((q) => m.promptIds(q + SUFFIX, enc.imageTokens));
+      const p = ids[0]!.lastIndexOf(img) + 1;
+      const table = await g.embedRowsOf(ids[0]!.slice(0, p));
+      const embeds = new Float32Array(p * h);
+      let k = 0;
+      for (let i = 0; i < p; i++) {
+        const id = ids[0]![i]!;
+        if (id === img) embeds.set(enc.features.data.subarray(k++ * h, k * h), i * h);
+        else embeds.set(table.get(id)!, i * h);
+      }
+      prefixEmbeds.push(embeds);
+      const out = await session.run(
+        decoderFeeds(g.pastNames, h, m.info.numKvHeads, m.info.headDim, {
+          rows: 1,
+          seq: p,
+          embeds,
+          mask: new BigInt64Array(p).fill(1n),
+          positions: BigInt64Array.from({ length: p }, (_, i) => BigInt(i)),
+          past: null,
+        }),
+      );
+      const cache: KvCache = { rows: 1, length: p, data: g.presentNames.map((n) => out[n]!.data as Float32Array) };
+      for (const r of ids) rows.push({ ids: [...r], cache, p });
+    }
+    const p = rows[0]!.p;
+    if (rows.some((r) => r.p !== p)) throw new Error('bareFeedsAcross: images of one call with prefixes of different lengths');
+    const conts = rows.map((r) => r.ids.slice(p));
+    for (const batch of planBatches(conts.map((c) => c.length), DEFAULT_PLAN)) {
+      const lens = batch.map((i) => conts[i]!.length);
+      const f = continuationLayout(p, lens);
+      const past = gatherRows(batch.map((i) => ({ cache: rows[i]!.cache, row: 0 })));
+      const t = await g.embedRowsOf(batch.flatMap((i) => conts[i]!));
+      const embeds = new Float32Array(f.rows * f.seq * h);
+      batch.forEach((i, r) => conts[i]!.forEach((id, j) => embeds.set(t.get(id)!, (r * f.seq + j) * h)));
+      feeds.push(decoderFeeds(g.pastNames, h, m.info.numKvHeads, m.info.headDim, { ...f, embeds, past }));
+    }
+    // The call's image work, batched: one image-encoder run on all its images, one prefix run with a row per image.
+    const n = task.length;
+    const allPixels = new Float32Array(n * pixels[0]!.length);
+    pixels.forEach((px, i) => allPixels.set(px, i * px.length));
+    const allEmbeds = new Float32Array(n * p * h);
+    prefixEmbeds.forEach((e, i) => allEmbeds.set(e, i * p * h));
+    const prefixFeeds = decoderFeeds(g.pastNames, h, m.info.numKvHeads, m.info.headDim, {
+      rows: n,
+      seq: p,
+      embeds: allEmbeds,
+      mask: new BigInt64Array(n * p).fill(1n),
+      positions: BigInt64Array.from({ length: n * p }, (_, i) => BigInt(i % p)),
+      past: null,
+    });
+    const vision = g.sessions.vision;
+    const visionFeeds = { [vision.inputNames[0]!]: new ort.Tensor('float32', allPixels, [n, 3, ...(await m.pixelValues(await readImage(task[0]!.imagePath))).dims.slice(-2)]) };
+    perTask.push(async () => {
+      await vision.run(visionFeeds);
+      await session.run(prefixFeeds);
+    });
+  }
+  return { feeds, perTask };
+}
+
 function decoderFeeds(
   pastNames: string[],
   hidden: number,
@@ -174,19 +313,19 @@ function decoderFeeds(
   return feeds;
 }
 
-/** Runs the bench; rows of figures (rates, ratios with their targets). */
-export async function benchLocalLabel(opts: LocalLabelOptions = {}): Promise<{ rows: LocalLabelRow[] }> {
-  const log = opts.log ?? (() => {});
-  const n = opts.questions ?? (opts.quick ? 120 : 400);
-  const threads = opts.threads ?? 1;
-  const reps = opts.quick ? 2 : 5;
-  const groups = questionGroups(n);
-  const total = groups.reduce((a, g) => a + g.questions.length, 0);
-  log(`local-label: ${total} questions over ${groups.length} images, ${threads} onnxruntime thread(s)`);
-
-  // (a) the plain path, on its own model instance.
-  const plain = await LlavaModel.load(LABELER, { threads });
+/** Labeler figures of one workload: rates of (a), (b0), (b), (c), (c×), (c') and the ratios with their targets. */
+async function labelerRows(
+  w: Workload,
+  plain: LlavaModel,
+  bare: ort.InferenceSession,
+  threads: number,
+  reps: number,
+  log: (m: string) => void,
+): Promise<LocalLabelRow[]> {
+  const total = w.groups.reduce((a, g) => a + g.questions.length, 0);
+  log(`local-label: ${w.name}: ${total} questions over ${w.groups.length} images, ${w.tasks.length} label calls, ${threads} onnxruntime thread(s)`);
   const yesNo = yesNoTokenIds(plain.vocabulary());
+  // (a) the plain path, on its own model instance.
   const runPlain = async (gs: Group[]) => {
     for (const g of gs) {
       for (const q of g.questions) {
@@ -195,43 +334,101 @@ export async function benchLocalLabel(opts: LocalLabelOptions = {}): Promise<{ r
       }
     }
   };
-  // (b) the worker's label task, in-process (its own model instance, loaded by the task as in a worker thread).
-  const runRlaifv = async (gs: Group[]) => {
-    for (const g of gs) {
-      const res = (await runTask({ kind: 'label', model: LABELER, threads, imagePath: g.imagePath, questions: g.questions, suffix: SUFFIX })) as LabelResult[];
-      if (res.some((r) => r.error)) throw new Error(`label task failed: ${res.find((r) => r.error)!.error}`);
+  const failed = (res: LabelResult[]) => {
+    const bad = res.find((r) => r.error);
+    if (bad) throw new Error(`label task failed: ${bad.error}`);
+  };
+  // (b) what the label stage runs: the worker's tasks in-process (its own model instance, loaded by the task).
+  const runRlaifv = async (tasks: Group[][]) => {
+    for (const t of tasks) {
+      if (t.length === 1) {
+        failed((await runTask({ kind: 'label', model: LABELER, threads, imagePath: t[0]!.imagePath, questions: t[0]!.questions, suffix: SUFFIX })) as LabelResult[]);
+      } else {
+        const res = (await runTask({ kind: 'labelImages', model: LABELER, threads, items: t, suffix: SUFFIX })) as LabelResult[][];
+        res.forEach(failed);
+      }
     }
   };
-  // (c) a bare decoder session of the same file, same threads.
-  const bare = await ort.InferenceSession.create(path.join(LABELER, 'onnx', 'decoder_model_merged.onnx'), { intraOpNumThreads: threads, interOpNumThreads: 1 });
-  const { feeds, perImage } = await bareFeeds(plain, bare, groups);
+  // (b0) the previous stage: one label task per image.
+  const runPerImage = async (gs: Group[]) => runRlaifv(gs.map((g) => [g]));
+  const { feeds, perImage } = await bareFeeds(plain, bare, w.groups);
+  const { feeds: across, perTask } = await bareFeedsAcross(plain, bare, w.tasks);
   const runBare = async () => {
     for (const f of feeds) await bare.run(f, ['logits']);
+  };
+  const runBareAcross = async () => {
+    for (const f of across) await bare.run(f, ['logits']);
   };
   const runBareWithImages = async () => {
     for (const f of perImage) await f();
     for (const f of feeds) await bare.run(f, ['logits']);
   };
+  const runBareAcrossWithImages = async () => {
+    for (const f of perTask) await f();
+    for (const f of across) await bare.run(f, ['logits']);
+  };
 
   // Warm-up (model loads, first-run allocations), then interleaved repetitions; the plain path on fewer of them.
-  const warm = groups.slice(0, 3);
-  await runPlain(warm);
-  await runRlaifv(warm);
+  await runPlain(w.groups.slice(0, 3));
+  await runRlaifv(w.tasks.slice(0, 2));
+  await runPerImage(w.groups.slice(0, 3));
   await runBare();
+  await runBareAcross();
   await runBareWithImages();
-  const best = { a: new Best(), b: new Best(), c: new Best(), c2: new Best() };
+  await runBareAcrossWithImages();
+  const best = { a: new Best(), b0: new Best(), b: new Best(), c: new Best(), cx: new Best(), c2: new Best(), cx2: new Best() };
   for (let r = 0; r < reps; r++) {
-    if (r < Math.max(1, Math.ceil(reps / 2))) best.a.add(await seconds(() => runPlain(groups)));
-    best.b.add(await seconds(() => runRlaifv(groups)));
+    if (r < Math.max(1, Math.ceil(reps / 2))) best.a.add(await seconds(() => runPlain(w.groups)));
+    best.b.add(await seconds(() => runRlaifv(w.tasks)));
+    best.b0.add(await seconds(() => runPerImage(w.groups)));
     best.c.add(await seconds(runBare));
+    best.cx.add(await seconds(runBareAcross));
     best.c2.add(await seconds(runBareWithImages));
-    log(`local-label: repetition ${r + 1}/${reps}: questions per CPU second a ${(total / best.a.cpu).toFixed(0)}, b ${(total / best.b.cpu).toFixed(0)}, c ${(total / best.c.cpu).toFixed(0)}, c' ${(total / best.c2.cpu).toFixed(0)}`);
+    best.cx2.add(await seconds(runBareAcrossWithImages));
+    const q = (b: Best) => (total / b.cpu).toFixed(0);
+    log(`local-label: ${w.name}: repetition ${r + 1}/${reps}: questions per CPU second a ${q(best.a)}, b0 ${q(best.b0)}, b ${q(best.b)}, c ${q(best.c)}, c× ${q(best.cx)}, c' ${q(best.c2)}, c×' ${q(best.cx2)}`);
   }
   const rate = (b: Best) => ({ cpu: total / b.cpu, wall: total / b.wall });
   const qa = rate(best.a);
+  const qb0 = rate(best.b0);
   const qb = rate(best.b);
   const qc = rate(best.c);
+  const qcx = rate(best.cx);
   const qc2 = rate(best.c2);
+  const qcx2 = rate(best.cx2);
+  const wall = (x: { wall: number }) => `wall clock ${r1(x.wall)}/s`;
+  const n = `${w.name}: `;
+  const perImg = (total / w.groups.length).toFixed(1);
+  return [
+    { name: `${n}(a) plain path`, value: r1(qa.cpu), unit: 'questions/s', note: `${total} questions over ${w.groups.length} images (${perImg} an image); one transformers.js forward per question, image re-read each time (RawImage.read); ${wall(qa)}` },
+    { name: `${n}(b) rlaifv label stage calls`, value: r1(qb.cpu), unit: 'questions/s', note: `the worker's labelImages task in-process, as the label stage calls it (${w.tasks.length} calls of up to ${Math.max(...w.tasks.map((t) => t.length))} images): images encoded together, prefix once for all, continuations batched across images; ${wall(qb)}` },
+    { name: `${n}(b0) per-image label tasks`, value: r1(qb0.cpu), unit: 'questions/s', note: `the worker's label task once per image (${w.groups.length} tasks), the stage before batching across images; ${wall(qb0)}` },
+    { name: `${n}(c) bare decoder limit`, value: r1(qc.cpu), unit: 'questions/s', note: `bare onnxruntime-node decoder runs over the question tokens on precomputed prefix caches, batched per image; ${wall(qc)}` },
+    { name: `${n}(c×) bare decoder, batched across images`, value: r1(qcx.cpu), unit: 'questions/s', note: `as (c), batched across the images of each call as (b) batches them; ${wall(qcx)}` },
+    { name: `${n}(c') bare limit with image encoder and prefix`, value: r1(qc2.cpu), unit: 'questions/s', note: `(c) plus one image-encoder run and one prefix run per image; ${wall(qc2)}` },
+    { name: `${n}(c×') bare limit of (b): batched across images, with image work`, value: r1(qcx2.cpu), unit: 'questions/s', note: `(c×) plus per call one image-encoder run on all its images and one prefix run with a row per image: the model work (b) does, as bare runs; ${wall(qcx2)}` },
+    check(`${n}(b)/(a) rlaifv vs plain`, r1(qb.cpu / qa.cpu), '×', 10, `wall clock ${r1(qb.wall / qa.wall)}×`),
+    check(`${n}(b)/(c) rlaifv vs bare limit`, r1((100 * qb.cpu) / qc.cpu), '%', 85, `wall clock ${r1((100 * qb.wall) / qc.wall)}%`),
+    { name: `${n}(b)/(c×) rlaifv vs bare decoder batched across images`, value: r1((100 * qb.cpu) / qcx.cpu), unit: '%', note: `wall clock ${r1((100 * qb.wall) / qcx.wall)}%` },
+    { name: `${n}(b)/(c') rlaifv vs bare limit with image work`, value: r1((100 * qb.cpu) / qc2.cpu), unit: '%', note: `wall clock ${r1((100 * qb.wall) / qc2.wall)}%` },
+    { name: `${n}(b)/(c×') rlaifv vs its bare limit`, value: r1((100 * qb.cpu) / qcx2.cpu), unit: '%', note: `wall clock ${r1((100 * qb.wall) / qcx2.wall)}%` },
+    { name: `${n}(b)/(b0) across images vs per image`, value: r1(qb.cpu / qb0.cpu), unit: '×', note: `wall clock ${r1(qb.wall / qb0.wall)}×` },
+  ];
+}
+
+const r1 = (x: number) => Math.round(x * 10) / 10;
+
+/** Runs the bench; rows of figures (rates, ratios with their targets). */
+export async function benchLocalLabel(opts: LocalLabelOptions = {}): Promise<{ rows: LocalLabelRow[] }> {
+  const log = opts.log ?? (() => {});
+  const threads = opts.threads ?? 1;
+  const reps = opts.quick ? 2 : 5;
+  const workloads = [devRoundWorkload(opts.roundPrompts ?? (opts.quick ? 16 : 50), log), testWorkload(opts.questions ?? (opts.quick ? 120 : 400))];
+  const plain = await LlavaModel.load(LABELER, { threads });
+  // (c) a bare decoder session of the same file, same threads.
+  const bare = await ort.InferenceSession.create(path.join(LABELER, 'onnx', 'decoder_model_merged.onnx'), { intraOpNumThreads: threads, interOpNumThreads: 1 });
+  const labelRows: LocalLabelRow[] = [];
+  for (const w of workloads) labelRows.push(...(await labelerRows(w, plain, bare, threads, reps, log)));
 
   // Policy: per-seed sampling vs the worker's batched generate task, same prompts and seeds.
   const policyPrompts = readFileSync(path.join(DEV, 'prompts.jsonl'), 'utf8')
@@ -275,16 +472,8 @@ export async function benchLocalLabel(opts: LocalLabelOptions = {}): Promise<{ r
   await plain.dispose();
   await policy.dispose();
 
-  const r1 = (x: number) => Math.round(x * 10) / 10;
-  const wall = (x: { wall: number }) => `wall clock ${r1(x.wall)}/s`;
   const rows: LocalLabelRow[] = [
-    { name: '(a) plain path', value: r1(qa.cpu), unit: 'questions/s', note: `one transformers.js forward per question, image re-read each time (RawImage.read); ${wall(qa)}` },
-    { name: '(b) rlaifv label task', value: r1(qb.cpu), unit: 'questions/s', note: `the worker's label task in-process: image once, prefix cache once, batched continuations (${groups.length} tasks); ${wall(qb)}` },
-    { name: '(c) bare decoder limit', value: r1(qc.cpu), unit: 'questions/s', note: `bare onnxruntime-node decoder runs over the question tokens on precomputed prefix caches, same batches; ${wall(qc)}` },
-    { name: "(c') bare limit with image encoder and prefix", value: r1(qc2.cpu), unit: 'questions/s', note: `(c) plus one image-encoder run and one prefix run per image (the model work (b) cannot skip); ${wall(qc2)}` },
-    check('(b)/(a) rlaifv vs plain', r1(qb.cpu / qa.cpu), '×', 10, `wall clock ${r1(qb.wall / qa.wall)}×`),
-    check('(b)/(c) rlaifv vs bare limit', r1((100 * qb.cpu) / qc.cpu), '%', 85, `wall clock ${r1((100 * qb.wall) / qc.wall)}%`),
-    { name: "(b)/(c') rlaifv vs bare limit with image work", value: r1((100 * qb.cpu) / qc2.cpu), unit: '%', note: `wall clock ${r1((100 * qb.wall) / qc2.wall)}%` },
+    ...labelRows,
     { name: 'policy: per-seed sampling', value: r1(sp.perSeed), unit: 'samples/s', note: `${policyPrompts.length} prompts × 10 seeds, LlavaModel.sample per seed; wall clock ${r1(spWall.perSeed)}/s` },
     { name: 'policy: batched sampling (generate task)', value: r1(sp.batched), unit: 'samples/s', note: `10 samples per prompt in one batch; ${same}/${samples} texts equal to the per-seed path; wall clock ${r1(spWall.batched)}/s` },
     { name: 'policy: batched / per-seed', value: r1(sp.batched / sp.perSeed), unit: '×', note: `wall clock ${r1(spWall.batched / spWall.perSeed)}×` },
@@ -306,10 +495,11 @@ function parseArgs(argv: string[]): LocalLabelOptions {
       return v;
     };
     if (a === '--questions') o.questions = num();
+    else if (a === '--prompts-round') o.roundPrompts = num();
     else if (a === '--threads') o.threads = num();
     else if (a === '--prompts') o.prompts = num();
     else if (a === '--quick') o.quick = true;
-    else throw new Error(`unknown argument ${a} (allowed: --questions N, --threads T, --prompts N, --quick)`);
+    else throw new Error(`unknown argument ${a} (allowed: --prompts-round N, --questions N, --threads T, --prompts N, --quick)`);
   }
   return o;
 }
