@@ -37,13 +37,51 @@ export interface StageResult {
   modelSeconds: number;
 }
 
-/** Runs `fn`, adding its wall time to `acc.modelSeconds`. */
-export async function timed<T>(acc: { modelSeconds: number }, fn: () => Promise<T>): Promise<T> {
-  const t = performance.now();
+/** Time spent in model calls: the wall time during which at least one call was in flight. */
+export interface ModelTime {
+  modelSeconds: number;
+  inFlight?: number;
+  since?: number;
+}
+
+/**
+ * Runs `fn` (a model call), adding to `acc.modelSeconds` the time during which at least one call was in flight:
+ * concurrent calls count once, so a stage's model time never exceeds its own time.
+ */
+export async function timed<T>(acc: ModelTime, fn: () => Promise<T>): Promise<T> {
+  if (!acc.inFlight) acc.since = performance.now();
+  acc.inFlight = (acc.inFlight ?? 0) + 1;
   try {
     return await fn();
   } finally {
-    acc.modelSeconds += (performance.now() - t) / 1000;
+    acc.inFlight -= 1;
+    if (acc.inFlight === 0) acc.modelSeconds += (performance.now() - acc.since!) / 1000;
+  }
+}
+
+/**
+ * Collects a stage's results and writes them in few, large transactions: when `maxRows` are waiting or `maxMs` have
+ * passed since the last write, and at the end (`flush`). Each commit rewrites the index pages it touched, so small
+ * transactions cost several times the rows' own work; a crash loses at most the last `maxMs` of results, which the
+ * next run redoes.
+ */
+export class WriteBatcher<T> {
+  private rows: T[] = [];
+  private last = performance.now();
+  constructor(
+    private readonly write: (rows: T[]) => void,
+    private readonly maxRows = 4096,
+    private readonly maxMs = 1000,
+  ) {}
+
+  add(rows: readonly T[]): void {
+    for (const r of rows) this.rows.push(r);
+    if (this.rows.length >= this.maxRows || performance.now() - this.last >= this.maxMs) this.flush();
+  }
+
+  flush(): void {
+    this.last = performance.now();
+    if (this.rows.length) this.write(this.rows.splice(0));
   }
 }
 
