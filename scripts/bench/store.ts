@@ -14,6 +14,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { openDb, putDivisions, type Db, type Division } from '../../src/store/index.js';
 import { WriteBatcher } from '../../src/stages/context.js';
+import { createRng } from '../../src/feedback/rng.js';
 import { DIVIDE_WRITE_ROWS } from '../../src/stages/divide.js';
 import { ROOT, checked, info, round, tempDir, type BenchOptions, type BenchResult } from './common.js';
 
@@ -24,18 +25,6 @@ const SHAPES = ['circle', 'square', 'triangle', 'star'];
 const SIZES = ['small', 'large'];
 const CELLS = ['top left', 'top center', 'top right', 'middle left', 'center', 'middle right', 'bottom left', 'bottom center', 'bottom right'];
 
-/** A deterministic PRNG (mulberry32), so both sides get exactly the same rows. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 interface Fixture {
   images: string[];
   candidates: { id: string; promptId: string; imageId: string; index: number }[];
@@ -45,7 +34,7 @@ interface Fixture {
 
 /** Divided answers for `nClaims` claims or a little more. */
 function fixture(nClaims: number): Fixture {
-  const r = rng(6);
+  const r = createRng(6); // deterministic, so both sides get exactly the same rows
   const pick = <T>(xs: T[]) => xs[Math.floor(r() * xs.length)]!;
   const images = Array.from({ length: Math.max(20, Math.round(nClaims / 22)) }, (_, i) => id('image', i));
   // Per image a small set of facts, so claims of its 10 answers repeat questions as a real round does.
