@@ -4,8 +4,9 @@
 //
 // Labeler, on two workloads:
 //   dev round: the distinct questions of a real round (the default config's `rlaifv run` on the first N dev prompts,
-//     default 50, into a temp database; needs dist/), read back per image and cut into calls exactly as the label
-//     stage cuts them for the local labeler (src/stages/label.ts labelTasks: several images a call);
+//     default 50, into a temp database; needs dist/), read back per slice of 32 prompts (the streaming round's
+//     default slice) and per image, and cut into calls exactly as the label stage cuts them for the local labeler
+//     (src/stages/label.ts labelTasks: several images a call, an even share of the slice over its concurrency);
 //   test 4/image: the first N of data/shapes/test/questions.jsonl (4 questions an image), cut the same way.
 // Paths, on the same questions:
 //   (a) plain path: per question, transformers.js reads the image and runs one full forward (image encoder, prompt),
@@ -43,6 +44,7 @@ import type { KvCache } from '../../src/backends/local/graphs.js';
 import runTask from '../../src/backends/local/local.worker.js';
 import { poolSize } from '../../src/backends/local/pool.js';
 import { labelTasks } from '../../src/stages/label.js';
+import { slicesOf } from '../../src/stages/stream.js';
 import { openDb } from '../../src/store/index.js';
 import { yesNoFromLogits, yesNoTokenIds } from '../../src/feedback/yes-no.js';
 import type { GenerateResult, LabelResult } from '../../src/backends/types.js';
@@ -53,6 +55,7 @@ const POLICY = path.join(ROOT, 'models', 'shapes-policy');
 const TEST = path.join(ROOT, 'data', 'shapes', 'test');
 const DEV = path.join(ROOT, 'data', 'shapes', 'dev');
 const SUFFIX = ' Please answer yes or no.'; // the default label.suffix
+const CHUNK_PROMPTS = 32; // the default chunk_prompts: the streaming round's slice of prompts
 
 /** One printed figure (the shape scripts/bench/index.ts prints; `target`/`met` when there is a target). */
 export interface LocalLabelRow {
@@ -92,12 +95,14 @@ interface Workload {
   tasks: Group[][];
 }
 
-/** Calls as the label stage makes them for the local labeler, from questions ordered by image. */
-function workload(name: string, questions: { imagePath: string; text: string }[]): Workload {
+/** Calls as the label stage makes them for the local labeler, from questions ordered by image (per slice of prompts). */
+function workload(name: string, slices: { imagePath: string; text: string }[][]): Workload {
   // The stage's concurrency for local backends: two calls per worker, workers = cores by default.
   const concurrency = 2 * poolSize(null).workers;
-  const tasks = labelTasks(questions.map((q) => ({ ...q, image_id: q.imagePath })), concurrency, true).map((t) =>
-    t.map((g) => ({ imagePath: g[0]!.imagePath, questions: g.map((q) => q.text) })),
+  const tasks = slices.flatMap((questions) =>
+    labelTasks(questions.map((q) => ({ ...q, image_id: q.imagePath })), concurrency, true).map((t) =>
+      t.map((g) => ({ imagePath: g[0]!.imagePath, questions: g.map((q) => q.text) })),
+    ),
   );
   return { name, groups: tasks.flat(), tasks };
 }
@@ -106,7 +111,7 @@ function workload(name: string, questions: { imagePath: string; text: string }[]
 function testWorkload(n: number): Workload {
   const lines = readFileSync(path.join(TEST, 'questions.jsonl'), 'utf8').split('\n').filter(Boolean).slice(0, n);
   const qs = lines.map((l) => JSON.parse(l) as { image: string; question: string }).map((q) => ({ imagePath: path.join(TEST, q.image), text: q.question }));
-  return workload('test 4/image', qs);
+  return workload('test 4/image', [qs]);
 }
 
 /**
@@ -123,14 +128,25 @@ function devRoundWorkload(prompts: number, log: (m: string) => void): Workload {
     execFileSync(process.execPath, [cli, 'run', '--db', db, '--limit', String(prompts), '--quiet'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
     const h = openDb(db, { readonly: true });
     try {
+      // The streaming round labels a slice of prompts at a time (chunk_prompts, default 32): per slice, the questions
+      // of its prompts not labeled in an earlier slice, ordered by image, as pendingLabels gives them.
       const rows = h
         .prepare(
-          `SELECT DISTINCT q.id, q.image_id, q.text, i.path AS image_path
-           FROM claims cl JOIN questions q ON q.id = cl.question_id JOIN images i ON i.id = q.image_id
+          `SELECT q.id, q.image_id, q.text, i.path AS image_path, rp.ordinal
+           FROM round_prompts rp JOIN candidates c ON c.round_id = rp.round_id AND c.prompt_id = rp.prompt_id
+           JOIN claims cl ON cl.candidate_id = c.id JOIN questions q ON q.id = cl.question_id
+           JOIN images i ON i.id = q.image_id
            ORDER BY q.image_id, q.id`,
         )
-        .all() as { text: string; image_path: string }[];
-      return workload(`dev round (${prompts} prompts)`, rows.map((r) => ({ imagePath: path.isAbsolute(r.image_path) ? r.image_path : path.join(ROOT, r.image_path), text: r.text })));
+        .all() as { id: string; text: string; image_path: string; ordinal: number }[];
+      const ordinals = [...new Set(rows.map((r) => r.ordinal))].sort((a, b) => a - b);
+      const seen = new Set<string>();
+      const slices = slicesOf(ordinals, CHUNK_PROMPTS).map((range) => {
+        const inSlice = rows.filter((r) => r.ordinal >= range.from && r.ordinal < range.to);
+        const fresh = inSlice.filter((r) => !seen.has(r.id) && (seen.add(r.id), true));
+        return fresh.map((r) => ({ imagePath: path.isAbsolute(r.image_path) ? r.image_path : path.join(ROOT, r.image_path), text: r.text }));
+      });
+      return workload(`dev round (${prompts} prompts)`, slices);
     } finally {
       h.close();
     }
