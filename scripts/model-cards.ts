@@ -43,38 +43,6 @@ a linear probe of each cell token predicting the cell's shape, colour and size (
 `;
 }
 
-function labelerCard(b: any, m: any): string {
-  const forms = Object.entries(m.by_form as Record<string, { n: number; accuracy: number }>)
-    .map(([f, v]) => `| ${f} | ${v.n} | ${pct(v.accuracy)} |`)
-    .join('\n');
-  const rel = (m.reliability as any[])
-    .filter((r) => r.n > 0)
-    .map((r) => `| ${r.bin} | ${r.n} | ${r.mean_p_yes.toFixed(3)} | ${r.share_yes.toFixed(3)} |`)
-    .join('\n');
-  return `${common('labeler', b)}
-Data: per image, ${b.hyperparameters.per_image - b.hyperparameters.describe} yes/no questions derived from the image's truth (balanced yes/no; existence,
-negated existence, counting, attribute and position forms, with \`" Please answer yes or no."\` appended) answered
-\`Yes.\`/\`No.\`, and ${b.hyperparameters.describe} truthful answer(s) to instructions (dense grounding signal, as LLaVA mixes captions in).
-The loss is averaged per example, so a one-token answer weighs as much as a description.
-
-## Measured (\`npx tsx scripts/measure-models.ts\`, through rlaifv's own loading code)
-On the ${m.questions} questions of \`data/shapes/test/questions.jsonl\` (500 unseen images):
-- accuracy of argmax(p_yes, p_no): **${pct(m.accuracy)}**
-- mean probability of the right answer (p normalised over yes + no): ${m.mean_p_right.toFixed(3)}
-- mean p_yes + p_no mass at the first position: ${m.mean_yes_no_mass.toFixed(3)}
-
-| form | questions | accuracy |
-|---|---|---|
-${forms}
-
-Reliability (p_yes normalised over yes + no, in bins):
-
-| p_yes bin | questions | mean p_yes | share truly yes |
-|---|---|---|---|
-${rel}
-`;
-}
-
 function policyCard(b: any, m: any): string {
   return `${common('policy', b)}
 Data: per image, ${b.hyperparameters.per_image} instructions of the five kinds (detailed description 40%, listing, attribute,
@@ -93,7 +61,8 @@ On the ${m.prompts} prompts of the test split, ${m.samples_per_prompt} samples e
 `;
 }
 
-for (const [name, card] of [['labeler', labelerCard], ['policy', policyCard]] as const) {
+// The labeler's card is written by hand since its build added the circuit probes (models/shapes-labeler/README.md).
+for (const [name, card] of [['policy', policyCard]] as const) {
   const dir = path.join(ROOT, 'models', `shapes-${name}`);
   const b = JSON.parse(readFileSync(path.join(dir, 'build.json'), 'utf8'));
   writeFileSync(path.join(dir, 'README.md'), card(b, meas[name]));

@@ -2,7 +2,8 @@
 """Rebuilds the shapes world's data splits and both tiny models from nothing, deterministically.
 
     sudo apt-get install -y python3-torch python3-onnx python3-pil python3-numpy libopenblas0-pthread
-    python3 scripts/shapes/build.py            # everything (about 36 minutes on 2 cores: labeler 24, policy 12)
+    python3 scripts/shapes/build.py            # everything (about 30 minutes on 2 cores: labeler about 8, policy about 20)
+    python3 scripts/shapes/build.py --only labeler --threads 1 --out /tmp/models   # 14 minutes on one busy core
     python3 scripts/shapes/build.py --only data
 
 A build tool only: users, tests and CI use the committed outputs and never need Python.
@@ -41,7 +42,10 @@ SPLITS = {"dev": (1001, 200), "test": (1002, 500)}
 KIND_WEIGHTS = [0.4, 0.15, 0.15, 0.15, 0.15]  # detailed descriptions dominate, as in RLAIF-V's data
 QUESTIONS_PER_TEST_IMAGE = 4
 
-LABELER = dict(hidden=128, layers=3, heads=4, ffn=512, pool=24000, per_image=10, describe=0, warmup_steps=400, stage2_steps=1400, concepts=True, steps=3000, bs=128, group=4, lr=3e-3, seed=2001)
+# The labeler: concept-only cell tokens, rotary positions and circuit probes (see train.CircuitProbes); the former
+# curriculum (400 steps of one-attribute questions, then one-object forms until step 1400) is no longer needed.
+LABELER = dict(hidden=128, layers=3, heads=4, ffn=512, pool=24000, per_image=10, describe=0, warmup_steps=0, stage2_steps=0,
+               concepts="only", rope=True, circuit=1.0, first_token_only=True, steps=1600, bs=128, group=4, lr=3e-3, seed=2001)
 POLICY = dict(hidden=128, layers=3, heads=4, ffn=512, pool=24000, per_image=6, concepts=True, steps=1300, bs=64, group=2, lr=3e-3, seed=3001,
               noise=0.15)
 
@@ -135,10 +139,11 @@ def train_model(name: str, hp: dict, tok: Tokenizer) -> TinyLlava:
     pix = T.to_pixels(imgs)
     cells = torch.from_numpy(np.stack([T.cell_labels(o) for o in objs]))
     log(f"{name}: {len(objs)} images, {len(ex)} examples ({time.time() - t0:.0f}s)")
-    m = TinyLlava(len(tok), hidden=hp["hidden"], layers=hp["layers"], heads=hp["heads"], ffn=hp["ffn"])
+    m = TinyLlava(len(tok), hidden=hp["hidden"], layers=hp["layers"], heads=hp["heads"], ffn=hp["ffn"], rope=hp.get("rope", False))
     if hp.get("concepts"):
         ids = lambda words: [tok.stoi[x] for x in words]
-        m.use_concepts(ids(w.SHAPES), ids(w.COLOR_NAMES), ids(w.SIZES), [ids(p.split(" ")) if " " in p else ids([p, p]) for p in w.POSITIONS])
+        m.use_concepts(ids(w.SHAPES), ids(w.COLOR_NAMES), ids(w.SIZES), [ids(p.split(" ")) if " " in p else ids([p, p]) for p in w.POSITIONS],
+                       only=hp.get("concepts") == "only")
     probe = None
     if name == "labeler":
         # Held-out progress check: 512 balanced questions on fresh images (not the test split).
@@ -157,8 +162,10 @@ def train_model(name: str, hp: dict, tok: Tokenizer) -> TinyLlava:
     if hp.get("stage2_steps"):  # phase 2: existence and questions about one object; then everything
         warmup.append((T.labeler_examples(tok, objs, hp["per_image"], hp["seed"] + 4, describe=0,
                                           forms={"exists", "attribute", "position"}), hp["stage2_steps"]))
+    circuit = T.CircuitProbes(hp["hidden"], tok) if hp.get("circuit") else None
     T.train(m, ex, pix, hp["steps"], hp["bs"], hp["lr"], hp["seed"] + 2, cells, hp["per_image"], hp["group"], log=log,
-            probe=probe, warmup=warmup)
+            probe=probe, warmup=warmup, circuit=circuit, circuit_weight=hp.get("circuit", 0.0),
+            first_token_only=hp.get("first_token_only", False))
     log(f"{name}: trained in {time.time() - t0:.0f}s")
     return m
 
@@ -168,8 +175,9 @@ def main() -> None:
     ap.add_argument("--only", choices=["data", "labeler", "policy"], help="build one part only")
     ap.add_argument("--scale", type=float, default=1.0, help="multiply training steps (quick trials)")
     ap.add_argument("--out", default=os.path.join(ROOT, "models"), help="folder for the model folders")
+    ap.add_argument("--threads", type=int, default=2, help="torch threads (the build's figures are for 2)")
     a = ap.parse_args()
-    torch.set_num_threads(2)
+    torch.set_num_threads(a.threads)
     torch.use_deterministic_algorithms(True)
     t0 = time.time()
     if a.only in (None, "data"):

@@ -32,6 +32,9 @@ class VisionTower(nn.Module):
         # Probe: each cell token predicts its cell's shape, colour and size (trained with an auxiliary loss).
         self.aux = nn.Linear(c, 5 + 7 + 3)
         self.concepts = None  # set by TinyLlava when the concept bottleneck is on
+        # use_concepts(only=True): each token IS its cell's concepts (words only, so the decoder can match a question's
+        # words against it), plus the projector's output behind a learned gate that starts at 0.
+        self.concept_gate = None
         # LLaVA-1.5's projector: Linear -> GELU -> Linear.
         self.proj = nn.Sequential(nn.GELU(), nn.Linear(c, hidden), nn.GELU(), nn.Linear(hidden, hidden))
 
@@ -43,6 +46,8 @@ class VisionTower(nn.Module):
         x = self.flat(x)
         self.last_cells = x
         out = self.proj(x + self.pos)
+        if self.concept_gate is not None:
+            return self.concepts(self.aux(x)) + self.concept_gate * out
         if self.concepts is not None:
             out = out + self.concepts(self.aux(x))
         return out
@@ -81,12 +86,15 @@ class Block(nn.Module):
         self.out = nn.Linear(hidden, hidden)
         self.ff = nn.Sequential(nn.Linear(hidden, ffn), nn.GELU(), nn.Linear(ffn, hidden))
 
-    def forward(self, x, mask_bias, past_k=None, past_v=None):
+    def forward(self, x, mask_bias, past_k=None, past_v=None, rope=None):
         b, s, h = x.shape
         q, k, v = self.qkv(self.ln1(x)).split(h, dim=-1)
         q = q.view(b, s, self.heads, self.hd).transpose(1, 2)
         k = k.view(b, s, self.heads, self.hd).transpose(1, 2)
         v = v.view(b, s, self.heads, self.hd).transpose(1, 2)
+        if rope is not None:  # rotary positions (as Llama): the cache holds rotated keys
+            cos, sin = rope
+            q, k = _rotate(q, cos, sin), _rotate(k, cos, sin)
         if past_k is not None:
             k = torch.cat([past_k, k], dim=2)
             v = torch.cat([past_v, v], dim=2)
@@ -98,9 +106,19 @@ class Block(nn.Module):
         return x, k, v
 
 
+def _rotate(x, cos, sin):
+    x1, x2 = x[..., : x.shape[-1] // 2], x[..., x.shape[-1] // 2:]
+    return x * cos + torch.cat([-x2, x1], -1) * sin
+
+
 class Decoder(nn.Module):
-    def __init__(self, vocab: int, hidden: int, layers: int, heads: int, ffn: int, max_pos: int):
+    def __init__(self, vocab: int, hidden: int, layers: int, heads: int, ffn: int, max_pos: int, rope: bool = False):
+        """rope: rotary positions on queries and keys (as Llama) instead of learned absolute positions, so that
+        "the word just before the question mark" is one relative offset from the answer position, whatever the
+        question's length. The inputs, outputs and cache shapes are the same either way."""
         super().__init__()
+        self.rope = rope
+        self.hd = hidden // heads
         self.embed = nn.Embedding(vocab, hidden)
         self.pos = nn.Embedding(max_pos, hidden)
         self.blocks = nn.ModuleList(Block(hidden, heads, ffn) for _ in range(layers))
@@ -115,30 +133,42 @@ class Decoder(nn.Module):
         """past: list of (k, v) per layer or None. Returns logits and the new (k, v) per layer."""
         b, s, _ = inputs_embeds.shape
         past_len = past[0][0].shape[2] if past is not None else 0
-        x = inputs_embeds + self.pos(position_ids)
+        rope = None
+        if self.rope:
+            x = inputs_embeds
+            inv = 1.0 / (10000.0 ** (torch.arange(0, self.hd, 2, dtype=torch.float32) / self.hd))
+            ang = position_ids.to(torch.float32)[:, None, :, None] * inv                # [b, 1, s, hd/2]
+            ang = torch.cat([ang, ang], -1)
+            rope = (ang.cos(), ang.sin())
+        else:
+            x = inputs_embeds + self.pos(position_ids)
         q_idx = torch.arange(s, device=x.device) + past_len
         k_idx = torch.arange(past_len + s, device=x.device)
         causal = k_idx[None, :] <= q_idx[:, None]                       # [s, total]
         keep = causal[None, None, :, :] & (attention_mask[:, None, None, :] > 0)
         mask_bias = torch.where(keep, torch.zeros((), dtype=x.dtype), torch.full((), -1e9, dtype=x.dtype))
         presents = []
+        self.hidden = []
         for i, blk in enumerate(self.blocks):
             pk, pv = (past[i] if past is not None else (None, None))
-            x, k, v = blk(x, mask_bias, pk, pv)
+            x, k, v = blk(x, mask_bias, pk, pv, rope)
             presents.append((k, v))
+            self.hidden.append(x)  # read by the training's circuit probes (never exported)
         return self.head(self.ln(x)), presents
 
 
 class TinyLlava(nn.Module):
-    def __init__(self, vocab: int, hidden=128, layers=3, heads=4, ffn=512, max_pos=160, vision_width=64):
+    def __init__(self, vocab: int, hidden=128, layers=3, heads=4, ffn=512, max_pos=160, vision_width=64, rope=False):
         super().__init__()
         self.cfg = dict(vocab=vocab, hidden=hidden, layers=layers, heads=heads, ffn=ffn, max_pos=max_pos,
                         vision_width=vision_width)
         self.vision = VisionTower(hidden, vision_width)
-        self.decoder = Decoder(vocab, hidden, layers, heads, ffn, max_pos)
+        self.decoder = Decoder(vocab, hidden, layers, heads, ffn, max_pos, rope=rope)
 
-    def use_concepts(self, shape_ids, color_ids, size_ids, cell_word_ids) -> None:
+    def use_concepts(self, shape_ids, color_ids, size_ids, cell_word_ids, only: bool = False) -> None:
         self.vision.concepts = Concepts(self.decoder.embed, shape_ids, color_ids, size_ids, cell_word_ids)
+        if only:
+            self.vision.concept_gate = nn.Parameter(torch.zeros(()))
 
     def merged_embeds(self, pixel_values, input_ids, image_token_id):
         """Token embeddings with the image features written over the <image> positions (as transformers.js does)."""

@@ -116,6 +116,135 @@ def policy_examples(tok, objs, per_image: int, seed: int, noise: float):
     return out
 
 
+# ---------------------------------------------------------------- circuit probes (labeler)
+#
+# A 3-layer decoder answers "Is there a large red circle?" only by composing two lookups: the answer position
+# must first gather the question's words, then use them as a query against the nine cell tokens. From a random
+# start the gradient reaches neither attention pattern (the final loss depends on them only through each other),
+# so the decoder sits at chance for thousands of steps and learns per-form priors instead. Linear probes on the
+# residual stream at the answer position give each stage its own signal: after block 1 the parsed question
+# (form, described attributes, asked value, number), after block 2 the result of the lookup (which cells match,
+# how many, the attributes of the one that does). The probes are training-only; nothing of them is exported.
+
+FORMS = ["exists", "not_exists", "count", "attribute", "attribute_not", "position", "position_not"]
+Q_HEADS = [("form", 7), ("d_shape", 5), ("d_color", 7), ("d_size", 3), ("d_pos", 10),
+           ("a_color", 7), ("a_size", 3), ("a_pos", 10), ("number", 5)]
+M_HEADS = [("n_match", 5), ("r_color", 7), ("r_size", 3), ("r_pos", 10)]
+
+
+def _np_attrs(ws: list[str]) -> dict:
+    d: dict = {}
+    for k, x in enumerate(ws):
+        if x in w.SIZES:
+            d["size"] = x
+        elif x in w.COLOR_NAMES:
+            d["color"] = x
+        elif x in w.SHAPES or (x.endswith("s") and x[:-1] in w.SHAPES):
+            d["shape"] = x if x in w.SHAPES else x[:-1]
+        elif x == "in":
+            d["position"] = " ".join(ws[k + 2:])
+            break
+    return d
+
+
+def parse_question(ws: list[str]) -> dict | None:
+    """The structure of a yes/no question of the world's language (make_question), from its words."""
+    ws = [x for x in ws if x != "?"]
+    q: dict = {"desc": {}, "asked": {}, "number": 0}
+    if ws[:2] in (["Is", "there"], ["Are", "there"]):
+        if ws[2] == "no":
+            q["form"] = "not_exists"
+        elif ws[2] in w.NUMBERS:
+            q["form"], q["number"] = "count", w.NUMBERS.index(ws[2])
+        else:
+            q["form"] = "exists"
+        q["desc"] = _np_attrs(ws[3:])
+    elif ws[:2] == ["Is", "the"]:
+        rest = ws[2:]
+        neg = "not" in rest
+        rest = [x for x in rest if x != "not"]
+        if "in" in rest:
+            k = rest.index("in")
+            q["desc"], q["asked"] = _np_attrs(rest[:k]), {"position": " ".join(rest[k + 2:])}
+            q["form"] = "position_not" if neg else "position"
+        else:
+            v = rest[-1]
+            q["desc"], q["asked"] = _np_attrs(rest[:-1]), {("color" if v in w.COLOR_NAMES else "size"): v}
+            q["form"] = "attribute_not" if neg else "attribute"
+    else:
+        return None
+    return q
+
+
+def _idx(pool, v) -> int:
+    return 0 if v is None else 1 + pool.index(v)
+
+
+def circuit_targets(q: dict, lab: np.ndarray) -> tuple[list[int], list[int], np.ndarray]:
+    d, a = q["desc"], q["asked"]
+    qt = [FORMS.index(q["form"]), _idx(w.SHAPES, d.get("shape")), _idx(w.COLOR_NAMES, d.get("color")),
+          _idx(w.SIZES, d.get("size")), _idx(w.POSITIONS, d.get("position")), _idx(w.COLOR_NAMES, a.get("color")),
+          _idx(w.SIZES, a.get("size")), _idx(w.POSITIONS, a.get("position")), q["number"]]
+    match = np.array([lab[j, 0] > 0 and qt[1] in (0, lab[j, 0]) and qt[2] in (0, lab[j, 1]) and qt[3] in (0, lab[j, 2])
+                      and qt[4] in (0, j + 1) for j in range(9)], dtype=np.float32)
+    n = int(match.sum())
+    if n == 0:
+        mt = [0, 0, 0, 0]
+    elif n == 1:
+        j = int(match.argmax())
+        mt = [1, int(lab[j, 1]), int(lab[j, 2]), j + 1]
+    else:
+        mt = [min(n, 4), -100, -100, -100]
+    return qt, mt, match
+
+
+class CircuitProbes(torch.nn.Module):
+    def __init__(self, hidden: int, tok: Tokenizer):
+        super().__init__()
+        self.q = torch.nn.Linear(hidden, sum(n for _, n in Q_HEADS))
+        self.m = torch.nn.Linear(hidden, sum(n for _, n in M_HEADS) + 9)
+        self.tok = tok
+        self.please = tok.stoi["Please"]
+        self.cache: dict = {}
+
+    def parse(self, seq: list[int]):
+        key = tuple(seq)
+        if key not in self.cache:
+            end = seq.index(self.please) if self.please in seq else -1
+            self.cache[key] = parse_question([self.tok.itos[t] for t in seq[IMAGE_START + IMAGE_TOKENS:end]]) if end > 0 else None
+        return self.cache[key]
+
+    def loss(self, model, rows, cells_per_row: torch.Tensor) -> torch.Tensor:
+        h1, h2 = model.decoder.hidden[0], model.decoder.hidden[1]
+        sel, qts, mts, matches = [], [], [], []
+        for b, (_img, seq, start) in enumerate(rows):
+            q = self.parse(seq[:start])
+            if q is None:
+                continue
+            qt, mt, match = circuit_targets(q, cells_per_row[b].numpy())
+            sel.append((b, start - 1))
+            qts.append(qt)
+            mts.append(mt)
+            matches.append(match)
+        if not sel:
+            return torch.zeros(())
+        bi = torch.tensor([s[0] for s in sel])
+        pi = torch.tensor([s[1] for s in sel])
+        oq, om = self.q(h1[bi, pi]), self.m(h2[bi, pi])
+        qts, mts = torch.tensor(qts), torch.tensor(mts)
+        losses, o = [], 0
+        for k, (_name, n) in enumerate(Q_HEADS):
+            losses.append(F.cross_entropy(oq[:, o:o + n], qts[:, k]))
+            o += n
+        o = 0
+        for k, (_name, n) in enumerate(M_HEADS):
+            if (mts[:, k] >= 0).any():
+                losses.append(F.cross_entropy(om[:, o:o + n], mts[:, k], ignore_index=-100))
+            o += n
+        losses.append(F.binary_cross_entropy_with_logits(om[:, o:], torch.from_numpy(np.stack(matches))) * 9 / 2)
+        return torch.stack(losses).mean()
+
+
 def batch(examples, idx, pixels):
     rows = [examples[k] for k in idx]
     L = max(len(r[1]) for r in rows)
@@ -131,12 +260,14 @@ def batch(examples, idx, pixels):
 
 
 def train(model: TinyLlava, examples, pixels: torch.Tensor, steps: int, bs: int, lr: float, seed: int,
-          cells: torch.Tensor, per_image: int, group: int, log=print, probe=None, warmup=None) -> None:
+          cells: torch.Tensor, per_image: int, group: int, log=print, probe=None, warmup=None,
+          circuit: "CircuitProbes | None" = None, circuit_weight: float = 1.0, first_token_only: bool = False) -> None:
     """AdamW with warmup and cosine decay. Each batch holds bs/group images with `group` examples each, so the
     vision tower runs once per image (examples are stored image by image, per_image each)."""
     g = np.random.default_rng(seed)
     n_images = len(examples) // per_image
-    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.01, betas=(0.9, 0.98))
+    params = list(model.parameters()) + (list(circuit.parameters()) if circuit is not None else [])
+    opt = torch.optim.AdamW(params, lr=lr, weight_decay=0.01, betas=(0.9, 0.98))
     warm = max(1, steps // 20)
     model.train()
     t0 = time.time()
@@ -159,10 +290,17 @@ def train(model: TinyLlava, examples, pixels: torch.Tensor, steps: int, bs: int,
         sel = lmask[:, 1:]
         # Mean over each example's answer tokens, then over examples: a one-token "Yes." weighs as much as a
         # 45-token description (a plain token mean left the yes/no answers with ~7% of the gradient).
+        if first_token_only:  # yes/no data: only the answer's first token carries information
+            sel = sel & ~torch.cat([torch.zeros_like(sel[:, :1]), sel[:, :-1]], 1)
         tok_loss = F.cross_entropy(logits[:, :-1].transpose(1, 2), tgt, reduction="none") * sel
         lm = (tok_loss.sum(1) / sel.sum(1).clamp(min=1)).mean()
         aux = aux_loss(model, cells[torch.from_numpy(ims)])
         loss = lm + 0.5 * aux
+        if circuit is not None:
+            rows = [exs[k] for k in idx]
+            closs = circuit.loss(model, rows, cells[torch.from_numpy(ims)].repeat_interleave(group, 0))
+            loss = loss + circuit_weight * closs
+            run_c = closs.item() if step == 0 else 0.98 * run_c + 0.02 * closs.item()
         opt.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
@@ -175,6 +313,8 @@ def train(model: TinyLlava, examples, pixels: torch.Tensor, steps: int, bs: int,
                 model.eval()
                 extra = " " + probe(model)
                 model.train()
+            if circuit is not None:
+                extra = f" circuit {run_c:.4f}" + extra
             log(f"  step {step:5d}/{steps} lm loss {run:.4f} aux {run_aux:.4f} ({time.time() - t0:.0f}s){extra}")
     model.eval()
 
