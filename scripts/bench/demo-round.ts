@@ -38,11 +38,12 @@ export class BusyClock {
 }
 
 /** The role object with its one model method timed by `clock` (everything else, e.g. a remote `pool`, passes through). */
-function wrap<T extends object>(role: T, method: string, clock: BusyClock, count: (args: unknown[]) => number): T {
+function wrap<T extends object>(role: T, counts: Record<string, (args: unknown[]) => number>, clock: BusyClock): T {
   return new Proxy(role, {
     get(target, prop, receiver) {
       const v = Reflect.get(target, prop, receiver);
-      if (prop !== method || typeof v !== 'function') return v;
+      const count = typeof prop === 'string' ? counts[prop] : undefined;
+      if (!count || typeof v !== 'function') return v;
       return (...args: unknown[]) => clock.track(count(args), () => (v as (...a: unknown[]) => Promise<unknown>).apply(target, args));
     },
   });
@@ -110,9 +111,13 @@ export async function measuredRound(opts: {
   };
   const backends: Backends = {
     ...raw,
-    generator: wrap(raw.generator, 'generate', both('generator'), (a) => (a[0] as { samples: unknown[] }).samples.length),
-    divider: wrap(raw.divider, 'divide', both('divider'), (a) => (a[0] as unknown[]).length),
-    labeler: wrap(raw.labeler, 'label', both('labeler'), (a) => (a[1] as unknown[]).length),
+    generator: wrap(raw.generator, { generate: (a) => (a[0] as { samples: unknown[] }).samples.length }, both('generator')),
+    divider: wrap(raw.divider, { divide: (a) => (a[0] as unknown[]).length }, both('divider')),
+    // A local labeler is called with several images at once (labelImages), a remote one image at a time (label).
+    labeler: wrap(raw.labeler, {
+      label: (a) => (a[1] as unknown[]).length,
+      labelImages: (a) => (a[0] as { questions: unknown[] }[]).reduce((n, x) => n + x.questions.length, 0),
+    }, both('labeler')),
   };
   const db = openDb(config.db);
   try {

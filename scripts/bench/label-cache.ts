@@ -38,9 +38,9 @@ export async function benchLabelCache(opts: BenchOptions = {}): Promise<BenchRes
     return {
       rows: [
         checked('labeler calls per claim, round 1', round(asked1 / r1.claims, 3), '', '<=', 0.7,
-          `${asked1} questions sent to the labeler (${labels1} label rows) for ${r1.claims} claims; ${r1.questions} distinct questions`),
+          `${asked1} questions sent to the labeler (${labels1} label rows; ${label1.calls} batched calls) for ${r1.claims} claims; ${r1.questions} distinct questions`),
         checked('labeler calls per claim, round 2 (cache across rounds)', round(asked2 / r2.claims, 3), '', '<=', 0.7,
-          `${asked2} questions sent (${labels2} new label rows) for ${r2.claims} claims; ${r2.questions} distinct questions, ` +
+          `${asked2} questions sent (${labels2} new label rows; ${label2.calls} batched calls) for ${r2.claims} claims; ${r2.questions} distinct questions, ` +
             `${r2.questions - asked2} answered from round 1's labels`),
         info('round 2: share of its distinct questions already labeled', round((100 * (r2.questions - asked2)) / Math.max(1, r2.questions), 1), '%'),
       ],

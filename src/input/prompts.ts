@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import readline from 'node:readline';
 import sharp from 'sharp';
+import { decodePlainPng } from '../backends/local/png.js';
 import { z } from 'zod';
 
 const line = z.strictObject({
@@ -88,8 +89,10 @@ async function checkImage(file: string, limits: InputLimits): Promise<InputPromp
   }
   // The header can be whole while the pixel data is cut short or damaged: decode it all once (after the pixel limit,
   // so an oversized image is never decoded), or the models would meet it later, once per sample.
+  // A plain PNG that decodes here (every CRC, the whole inflated stream, every filter) is whole; anything else is
+  // decoded by sharp.
   try {
-    await sharp(bytes).stats();
+    if (!(meta.format === 'png' && decodePlainPng(bytes))) await sharp(bytes).stats();
   } catch (e) {
     throw new Error(`image ${file} is corrupt: its ${meta.format} data cannot be decoded (${(e as Error).message})`);
   }

@@ -7,7 +7,7 @@ import { mapLimit, timed, WriteBatcher, type StageContext, type StageResult } fr
 
 const BATCH = 64;
 /** Answers' results written per transaction (or every second, whichever comes first). */
-export const DIVIDE_WRITE_ROWS = 2048;
+export const DIVIDE_WRITE_ROWS = 8192;
 
 /** Divides every candidate of the round (or of `ctx.scope`) that is not divided yet. */
 export async function runDivide(ctx: StageContext, concurrency: number): Promise<StageResult> {

@@ -47,6 +47,8 @@ export function openDb(file: string, opts: OpenOptions = {}): Db {
   if (!opts.readonly) {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
+    // Checkpoint the WAL every ~40 MB instead of 4 MB: fewer page copies and fsyncs while a stage writes in bulk.
+    db.pragma('wal_autocheckpoint = 10000');
   }
   const version = db.pragma('user_version', { simple: true }) as number;
   const latest = latestSchemaVersion();

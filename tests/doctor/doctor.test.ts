@@ -111,7 +111,7 @@ describe('healthy setups pass', () => {
       expect(find(report, `${role} completion`, 'ok')).toHaveLength(1);
     }
     expect(find(report, 'label completion')[0]!.detail).toMatch(/logprobs works: top_logprobs 20 listed/);
-    expect(find(report, 'label yes/no', 'ok')[0]!.detail).toMatch(/^"yes" and "no" both among the top 20 tokens \(p_yes 0\.\d{3}, p_no 0\.\d{3}\)$/);
+    expect(find(report, 'label yes/no', 'ok')[0]!.detail).toMatch(/^"yes" and "no" both among the top 20 tokens \(p_yes [01]\.\d{3}, p_no [01]\.\d{3}\)$/);
     // No local model is checked (nor loaded) for a config without one.
     expect(report.checks.some((c) => /model (files|loads)/.test(c.check))).toBe(false);
   });
