@@ -61,6 +61,9 @@ def labeler_examples(tok, objs, per_image: int, seed: int, describe: int = 2, fo
     """Per image: `describe` truthful answers to instructions (dense grounding signal, as LLaVA mixes captions
     into its data) and per_image - describe balanced yes/no questions."""
     rng = np.random.default_rng(seed)
+    # The policy says "There are two shapes in the image.", so the divider asks "Are there two shapes in the image?":
+    # half of the whole-image count questions get that wording (their own RNG, so the main stream is unchanged).
+    wording = np.random.default_rng(seed + 7919)
     out = []
     for i, o in enumerate(objs):
         for j in range(describe):
@@ -74,9 +77,15 @@ def labeler_examples(tok, objs, per_image: int, seed: int, describe: int = 2, fo
                 q, ans, form = w.make_question(o, rng)
                 if ans == want and (forms is None or form.split("_not")[0] in forms):
                     break
+            if form == "count" and q in COUNT_ALL and wording.random() < 0.5:
+                q = q[:-1] + " in the image?"
             ids, start = encode_example(tok, q + " Please answer yes or no.", "Yes." if ans else "No.")
             out.append((i, ids, start))
     return out
+
+
+# Whole-image count questions as make_question words them ("Is there one shape?", "Are there two shapes?", ...).
+COUNT_ALL = {"Is there one shape?"} | {f"Are there {n} shapes?" for n in w.NUMBERS[2:5]}
 
 
 def simple_examples(tok, objs, per_image: int, seed: int):
@@ -150,6 +159,8 @@ def _np_attrs(ws: list[str]) -> dict:
 def parse_question(ws: list[str]) -> dict | None:
     """The structure of a yes/no question of the world's language (make_question), from its words."""
     ws = [x for x in ws if x != "?"]
+    if ws[-3:] == ["in", "the", "image"]:  # "Are there two shapes in the image?" asks what "Are there two shapes?" does
+        ws = ws[:-3]
     q: dict = {"desc": {}, "asked": {}, "number": 0}
     if ws[:2] in (["Is", "there"], ["Are", "there"]):
         if ws[2] == "no":

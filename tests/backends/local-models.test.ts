@@ -36,7 +36,27 @@ describe('labeler', () => {
     }
     const acc = right / qs.length;
     expect(Math.abs(acc - built)).toBeLessThan(0.005);
-    expect(acc).toBeGreaterThan(0.55); // chance is 0.5 ± 0.011 on 2,000 balanced questions
+    expect(acc).toBeGreaterThanOrEqual(0.97); // the issue's target (chance is 0.5 ± 0.011 on 2,000 balanced questions)
+  });
+
+  // Fixed questions of the test split, in file order: the first 3 with a true "yes" and the first 3 with a "no" of
+  // every form. The labeler is sure (p > 0.9 either way) of every form but counting, where it is right but less sure
+  // (p_yes 0.76 and 0.82 on two true counts here): counts get the argmax check only.
+  test('p_yes > 0.9 on fixed true questions and < 0.1 on fixed false ones (counting: on the right side of 0.5)', async () => {
+    const ids = yesNoTokenIds(m.vocabulary());
+    const qs = testQuestions();
+    const forms = [...new Set(qs.map((q) => q.form))].sort();
+    expect(forms).toEqual(['attribute', 'attribute_not', 'count', 'exists', 'not_exists', 'position', 'position_not']);
+    const fixed = forms.flatMap((f) => ['yes', 'no'].flatMap((a) => qs.filter((q) => q.form === f && q.answer === a).slice(0, 3)));
+    expect(fixed).toHaveLength(42);
+    const wrong: string[] = [];
+    for (const q of fixed) {
+      const img = await readImage(path.join(TEST, q.image));
+      const { pYes } = yesNoFromLogits(await m.firstTokenLogits(img, q.question + SUFFIX), ids);
+      const [hi, lo] = q.form === 'count' ? [0.5, 0.5] : [0.9, 0.1];
+      if (q.answer === 'yes' ? !(pYes > hi) : !(pYes < lo)) wrong.push(`${q.image}: ${q.question} (${q.answer}) p_yes ${pYes.toFixed(3)}`);
+    }
+    expect(wrong).toEqual([]);
   });
 });
 
