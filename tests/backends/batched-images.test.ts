@@ -12,6 +12,7 @@ import { yesNoFromLogits, yesNoTokenIds } from '../../src/feedback/yes-no.js';
 import type { LabelResult } from '../../src/backends/types.js';
 import { labelTasks } from '../../src/stages/label.js';
 import { LABELER, TEST, testQuestions } from '../helpers/paths.js';
+import { expectSameLogits } from '../helpers/logits.js';
 
 const SUFFIX = ' Please answer yes or no.';
 
@@ -80,17 +81,8 @@ describe('labeler batched across images', () => {
       for (const [k, q] of it.questions.entries()) {
         const ref = await plain(it.image, q + SUFFIX);
         const got = out[i]![k]!;
-        expect(got).toBeInstanceOf(Float32Array);
-        const b = got as Float32Array;
-        expect(b.length).toBe(ref.length);
-        let worst = 0;
-        for (let j = 0; j < b.length; j++) worst = Math.max(worst, Math.abs(b[j]! - ref[j]!));
-        expect(worst).toBeLessThan(1e-4);
-        const pb = yesNoFromLogits(b, yesNo);
-        const pr = yesNoFromLogits(ref, yesNo);
-        expect(Math.abs(pb.pYes - pr.pYes)).toBeLessThan(1e-4);
-        expect(Math.abs(pb.pNo - pr.pNo)).toBeLessThan(1e-4);
-        if (sameBits(b, ref)) identical++;
+        expectSameLogits(got, ref, yesNo);
+        if (sameBits(got as Float32Array, ref)) identical++;
         n++;
       }
     }

@@ -10,6 +10,7 @@ import runTask from '../../src/backends/local/local.worker.js';
 import { yesNoFromLogits, yesNoTokenIds } from '../../src/feedback/yes-no.js';
 import type { LabelResult } from '../../src/backends/types.js';
 import { LABELER, TEST, testQuestions } from '../helpers/paths.js';
+import { expectSameLogits } from '../helpers/logits.js';
 
 const SUFFIX = ' Please answer yes or no.';
 
@@ -38,18 +39,7 @@ describe('batched labeler', () => {
     return m.firstTokenLogits(await RawImage.read(path.join(TEST, image)), question);
   }
 
-  function expectSame(batched: Float32Array | Error, reference: Float32Array): void {
-    expect(batched).toBeInstanceOf(Float32Array);
-    const b = batched as Float32Array;
-    expect(b.length).toBe(reference.length);
-    let worst = 0;
-    for (let i = 0; i < b.length; i++) worst = Math.max(worst, Math.abs(b[i]! - reference[i]!));
-    expect(worst).toBeLessThan(1e-4);
-    const pb = yesNoFromLogits(b, yesNo);
-    const pr = yesNoFromLogits(reference, yesNo);
-    expect(Math.abs(pb.pYes - pr.pYes)).toBeLessThan(1e-4);
-    expect(Math.abs(pb.pNo - pr.pNo)).toBeLessThan(1e-4);
-  }
+  const expectSame = (batched: Float32Array | Error, reference: Float32Array) => expectSameLogits(batched, reference, yesNo);
 
   test('160 test questions over 40 images, grouped by image as the label stage groups them: same p_yes as one forward per question', async () => {
     const groups = byImage(40);
