@@ -24,14 +24,19 @@ Loaded by transformers.js 4.x as \`LlavaForConditionalGeneration\` + \`LlavaProc
 ## Architecture (${b.params.toLocaleString('en')} parameters, ${size(path.join(ROOT, 'models', `shapes-${name}`))} of ONNX, fp32, opset 17)
 - **Vision tower** (\`onnx/vision_encoder.onnx\`, \`pixel_values\` [batch, 3, 64, 64] → \`image_features\` [batch, 9, ${hp.hidden}]):
   the 64×64 image is cut into its 3×3 grid cells (21 px); a 3-layer CNN shared by the cells turns each into one
-  image token (the processor's \`patch_size\` 21 gives floor(64/21)² = 9 \`<image>\` tokens), plus a learned
-  position per cell and LLaVA-1.5's two-layer GELU projector. A concept bottleneck adds to each token a linear
+  image token (the processor's \`patch_size\` 21 gives floor(64/21)² = 9 \`<image>\` tokens). ${hp.concepts === 'only'
+    ? `Each image token is a linear
   probe's soft reading of its cell (shape, colour, size) written in the decoder's own word embeddings, plus the
-  embeddings of the cell's position words, so the decoder can match question words against cells directly.
+  embeddings of the cell's position words, plus LLaVA-1.5's two-layer GELU projector behind a learned gate that
+  starts at 0: the decoder reads the cells in its own words.`
+    : `A learned position per cell and
+  LLaVA-1.5's two-layer GELU projector; a concept bottleneck adds to each token a linear probe's soft reading of its
+  cell (shape, colour, size) written in the decoder's own word embeddings, plus the embeddings of the cell's position
+  words.`}
 - **Embeddings** (\`onnx/embed_tokens.onnx\`): ${hp.hidden}-dim word embeddings; the tokenizer is word-level
   (WordPiece over whole words, ${72} tokens) with \`Yes\`/\`yes\`/\`No\`/\`no\` as separate tokens.
 - **Decoder** (\`onnx/decoder_model_merged.onnx\`): ${hp.layers} pre-LayerNorm transformer blocks, ${hp.heads} heads,
-  hidden ${hp.hidden}, MLP ${hp.ffn}, learned absolute positions (up to 160), KV cache inputs/outputs
+  hidden ${hp.hidden}, MLP ${hp.ffn}, ${hp.rope ? 'rotary positions (as Llama; context 160)' : 'learned absolute positions (up to 160)'}, KV cache inputs/outputs
   \`past_key_values.{i}.key/value\` → \`present.{i}.key/value\`.
 - Chat template (LLaVA-1.5): \`USER: <image>\\n{question} ASSISTANT:\`.
 

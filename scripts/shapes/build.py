@@ -46,7 +46,7 @@ QUESTIONS_PER_TEST_IMAGE = 4
 # curriculum (400 steps of one-attribute questions, then one-object forms until step 1400) is no longer needed.
 LABELER = dict(hidden=128, layers=3, heads=4, ffn=512, pool=24000, per_image=10, describe=0, warmup_steps=0, stage2_steps=0,
                concepts="only", rope=True, circuit=1.0, first_token_only=True, steps=1600, bs=128, group=4, lr=3e-3, seed=2001)
-POLICY = dict(hidden=128, layers=3, heads=4, ffn=512, pool=24000, per_image=6, concepts=True, steps=1300, bs=64, group=2, lr=3e-3, seed=3001,
+POLICY = dict(hidden=128, layers=3, heads=4, ffn=512, pool=24000, per_image=6, concepts="only", rope=True, steps=1300, bs=64, group=2, lr=3e-3, seed=3001,
               noise=0.15)
 
 
