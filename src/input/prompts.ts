@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import readline from 'node:readline';
 import sharp from 'sharp';
-import { decodePlainPng } from '../backends/local/png.js';
+import { decodePlainPng } from '../image/png.js';
 import { z } from 'zod';
 
 const line = z.strictObject({

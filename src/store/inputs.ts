@@ -43,21 +43,13 @@ export function promptSource(db: Db, id: string, contentHash: string): string | 
   return prev && prev.content_hash !== contentHash ? prev.source : null;
 }
 
-/**
- * Stores a prompt; returns the stored one's content hash when the id was already taken by different content
- * (the caller reports it), else null.
- */
-export function putPrompt(db: Db, p: PromptRow): string | null {
-  const prev = stmt(db, 'SELECT content_hash, source FROM prompts WHERE id = ?').get(p.id) as
-    | { content_hash: string; source: string }
-    | undefined;
-  if (prev) return prev.content_hash === p.content_hash ? null : prev.source;
+/** Stores a prompt (idempotent by id; a clash of content is for `promptSource` to find first). */
+export function putPrompt(db: Db, p: PromptRow): void {
   stmt(
     db,
     `INSERT INTO prompts (id, image_id, question, meta_json, content_hash, source)
-     VALUES (@id, @image_id, @question, @meta_json, @content_hash, @source)`,
+     VALUES (@id, @image_id, @question, @meta_json, @content_hash, @source) ON CONFLICT (id) DO NOTHING`,
   ).run(p);
-  return null;
 }
 
 /** Adds a prompt to a round (idempotent). */

@@ -16,7 +16,7 @@ import {
   env,
 } from '@huggingface/transformers';
 import { inspectLlavaFolder, type LlavaFolderInfo } from './model-folder.js';
-import { decodePlainPng } from './png.js';
+import { decodePlainPng } from '../../image/png.js';
 
 export { decodePlainPng };
 import { sampleToken, seededRng, type SamplingSettings } from './sampling.js';
