@@ -22,7 +22,6 @@ function barProgress(): Progress {
       { format: '{stage} {bar} {value}/{total} {rate}/s ETA {eta_formatted}', stream: process.stderr, hideCursor: true, clearOnComplete: false },
       cliProgress.Presets.shades_classic,
     ));
-  const lanes = new Map<string, Progress>();
   const lane = (stage: string): Progress => {
     let bar: cliProgress.SingleBar | null = null;
     let total = 0;
@@ -46,28 +45,10 @@ function barProgress(): Progress {
     };
     return p;
   };
-  // Stage after stage (one stage command, or a subset): one lane at a time, ended by done().
-  let current: Progress | null = null;
-  return {
-    start(stage, total) {
-      current = lane(stage);
-      current.start(stage, total);
-    },
-    tick(n) {
-      current?.tick(n);
-    },
-    done() {
-      multi?.stop();
-      multi = null;
-      current = null;
-    },
-    log: (msg) => (multi ? multi.log(msg + '\n') : log(msg)),
-    lane(stage) {
-      let l = lanes.get(stage);
-      if (!l) lanes.set(stage, (l = lane(stage)));
-      return l;
-    },
-  };
+  return withLanes(lane, () => {
+    multi?.stop();
+    multi = null;
+  }, (msg) => (multi ? multi.log(msg + '\n') : log(msg)));
 }
 
 function lineProgress(everyMs = 10_000): Progress {
@@ -105,6 +86,14 @@ function lineProgress(everyMs = 10_000): Progress {
       log,
     };
   };
+  return withLanes(lane, () => {}, log);
+}
+
+/**
+ * A progress made of one lane per stage: `lane(stage)` for a stage that runs beside others (a streaming round, each
+ * lane kept), or start/tick/done for one stage at a time (a new lane each start; done ends it, then `end`).
+ */
+function withLanes(lane: (stage: string) => Progress, end: () => void, logLine: (msg: string) => void): Progress {
   const lanes = new Map<string, Progress>();
   let current: Progress | null = null;
   return {
@@ -118,8 +107,9 @@ function lineProgress(everyMs = 10_000): Progress {
     done() {
       current?.done();
       current = null;
+      end();
     },
-    log,
+    log: logLine,
     lane(stage) {
       let l = lanes.get(stage);
       if (!l) lanes.set(stage, (l = lane(stage)));
