@@ -21,6 +21,7 @@ import {
   type RoundRow,
 } from './store/index.js';
 import { readPrompts } from './input/prompts.js';
+import { imageStoreDir } from './image/store.js';
 import { WorkerPool } from './backends/local/pool.js';
 import { LocalGenerator, LocalLabeler, RulesDivider } from './backends/local/index.js';
 import type { Divider, Generator, Labeler } from './backends/types.js';
@@ -97,7 +98,7 @@ export async function ingestPrompts(
   const flush = () => {
     db.transaction(() => batch.splice(0).forEach((f) => f()))();
   };
-  for await (const r of readPrompts(config.prompts, config.limits)) {
+  for await (const r of readPrompts(config.prompts, config.limits, { imagesDir: imageStoreDir(config.db) })) {
     if (opts.limit !== undefined && n >= opts.limit) break;
     if ('problem' in r) {
       if (config.on_error === 'stop') throw new InputError(`${r.problem.source}: ${r.problem.reason}`);

@@ -31,6 +31,12 @@ export interface InputProblem {
   reason: string;
 }
 
+/** Where prompts may keep images that arrive as bytes (see src/image/store.ts). */
+export interface InputOptions {
+  /** The folder beside the store for byte-borne images (imageStoreDir of the db). */
+  imagesDir: string;
+}
+
 /** Limits on what a prompt may bring. */
 export interface InputLimits {
   max_image_bytes: number;
@@ -107,6 +113,7 @@ async function checkImage(file: string, limits: InputLimits): Promise<InputPromp
 export async function* readPrompts(
   file: string,
   limits: InputLimits,
+  _opts?: InputOptions,
 ): AsyncGenerator<{ prompt: InputPrompt } | { problem: InputProblem }> {
   try {
     await stat(file);
