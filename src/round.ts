@@ -18,6 +18,7 @@ import {
   promptSource,
   openDb,
   type Db,
+  type RoundPurpose,
   type RoundRow,
 } from './store/index.js';
 import { readPrompts } from './input/prompts.js';
@@ -47,12 +48,24 @@ export class InputError extends Error {
 /** Which round to work on: a number, 'next' (a new one) or 'latest' (resume the newest, or start one). */
 export type RoundChoice = number | 'next' | 'latest';
 
+/** How a new round is made: its purpose, and a record of the caller's that must commit with its creation. */
+export interface NewRoundOptions {
+  purpose?: RoundPurpose;
+  /** Runs in the transaction that creates the round (the loop records the round's id there, so a kill loses neither). */
+  onCreate?: (db: Db, roundId: number) => void;
+}
+
 /** Opens the round a command works on, creating it when asked or when there is none. */
-export function selectRound(db: Db, config: Config, choice: RoundChoice, ids: { policy: string; labeler: string; divider: string }): RoundRow {
+export function selectRound(
+  db: Db,
+  config: Config,
+  choice: RoundChoice,
+  ids: { policy: string; labeler: string; divider: string },
+  opts: NewRoundOptions = {},
+): RoundRow {
   const fresh = (id: number | null) =>
-    getRound(
-      db,
-      createRound(
+    db.transaction(() => {
+      const created = createRound(
         db,
         {
           config_json: storedConfig(config),
@@ -63,10 +76,13 @@ export function selectRound(db: Db, config: Config, choice: RoundChoice, ids: { 
           seed: config.seed,
           accept_rule: config.score.accept_rule,
           score_method: config.score.method,
+          purpose: opts.purpose ?? 'train',
         },
         id,
-      ),
-    )!;
+      );
+      opts.onCreate?.(db, created);
+      return getRound(db, created)!;
+    }).immediate();
   if (typeof choice === 'number') {
     const r = getRound(db, choice);
     // A round number not in this store yet is created with that number: shards of round N each start it as N.
@@ -79,7 +95,7 @@ export function selectRound(db: Db, config: Config, choice: RoundChoice, ids: { 
     }
     return r;
   }
-  const latest = latestRound(db);
+  const latest = latestRound(db, opts.purpose ?? 'train');
   if (choice === 'latest' && latest && latest.config_hash === configHash(config)) return latest;
   return fresh(null);
 }
@@ -295,7 +311,15 @@ export interface RoundRun {
  */
 export async function runRound(
   config: Config,
-  opts: { choice: RoundChoice; stages: readonly StageName[]; limit?: number; progress?: Progress; shard?: Shard | null },
+  opts: {
+    choice: RoundChoice;
+    stages: readonly StageName[];
+    limit?: number;
+    progress?: Progress;
+    shard?: Shard | null;
+    /** How a new round is made (purpose, the caller's record); a resumed round is as it was. */
+    create?: NewRoundOptions;
+  },
 ): Promise<RoundRun> {
   const progress = opts.progress ?? silentProgress;
   const backends = createBackends(config);
@@ -306,7 +330,7 @@ export async function runRound(
       policy: backends.generator.id,
       labeler: backends.labeler.id,
       divider: backends.divider.id,
-    });
+    }, opts.create);
     progress.log(
       `round ${round.id} in ${config.db}` +
         (backends.pool ? ` (${backends.pool.size.workers} workers × ${backends.pool.size.threadsPerWorker} threads)` : ''),

@@ -1,8 +1,13 @@
-// `rlaifv eval`: a shapes-world round's feedback measured against the truth (divide, label, pairs, oracle).
+// `rlaifv eval`: a shapes-world round's feedback measured against the truth (divide, label, pairs, oracle), and the
+// policy's hallucination; `--policy` evaluates a policy on held-out prompts first.
 import { InvalidArgumentError, type Command } from 'commander';
-import { openDb } from '../store/index.js';
-import { loadConfig } from '../config/load.js';
-import { EvalRefusal, evaluateRound, loadEvalRound, renderReport, resolveEvalRound } from '../eval/index.js';
+import { getRound, openDb } from '../store/index.js';
+import { loadConfig, type ConfigOverrides } from '../config/load.js';
+import { EvalRefusal, evaluateRound, loadEvalRound, renderPolicyReport, renderReport, resolveEvalRound, roundPolicyReport, policyReportOf } from '../eval/index.js';
+import { evaluatePolicy } from '../policy-eval.js';
+import { getPolicyEval } from '../store/index.js';
+import { positiveInt } from './common.js';
+import { terminalProgress } from './progress.js';
 
 function evalRoundArg(v: string): number | 'latest' {
   if (v === 'latest') return v;
@@ -11,16 +16,68 @@ function evalRoundArg(v: string): number | 'latest' {
   return n;
 }
 
+function temperatureArg(v: string): number {
+  const t = Number(v);
+  if (!Number.isFinite(t) || t < 0 || t > 5) throw new InvalidArgumentError(`--temperature must be a number from 0 to 5, got "${v}".`);
+  return t;
+}
+
+interface EvalFlags {
+  db?: string;
+  config?: string;
+  round?: number | 'latest';
+  json?: boolean;
+  policy?: string;
+  prompts?: string;
+  limit?: number;
+  samples?: number;
+  temperature?: number;
+  greedy: boolean;
+  quiet?: boolean;
+}
+
+/** `--policy`: evaluate (or find the stored evaluation of) a policy on held-out prompts. */
+async function evalPolicy(f: EvalFlags): Promise<void> {
+  const o: ConfigOverrides = { policy: f.policy! };
+  if (f.db) o.db = f.db;
+  const { config } = loadConfig(f.config, o);
+  const l = config.loop;
+  const ev = await evaluatePolicy(config, {
+    policy: config.generate.backend,
+    prompts: f.prompts ? loadConfig(undefined, { prompts: f.prompts }).config.prompts : l.eval_prompts,
+    limit: f.limit ?? l.eval_limit,
+    samples: f.samples ?? l.eval_samples,
+    temperature: f.temperature ?? l.eval_temperature,
+    greedy: f.greedy,
+    progress: terminalProgress(f.quiet || f.json),
+  });
+  const db = openDb(config.db, { readonly: true });
+  try {
+    const report = policyReportOf(getPolicyEval(db, ev.id)!)!;
+    process.stdout.write(f.json ? JSON.stringify({ policy: report }) + '\n' : renderPolicyReport(report));
+  } finally {
+    db.close();
+  }
+}
+
 /** Registers `eval`. */
 export function registerEval(program: Command): void {
   program
     .command('eval')
-    .description('feedback quality of a shapes-world round against the truth: divide, labels, pair accuracy (REJ-C, REJ-P, oracle)')
+    .description('feedback quality of a shapes-world round against the truth (divide, labels, pairs, oracle) and its policy\'s hallucination')
     .option('--db <file>', 'SQLite database (default: db/rlaifv.sqlite)')
-    .option('--config <file>', 'config JSON file (for its db path)')
+    .option('--config <file>', 'config JSON file (for its db path, and the loop section\'s held-out settings)')
     .option('--round <n|latest>', 'round (default: latest)', evalRoundArg)
+    .option('--policy <model>', 'evaluate this policy (a folder, or a served model name) on held-out prompts, sampled and greedy')
+    .option('--prompts <file>', 'with --policy: held-out prompts with shapes truth (default: loop.eval_prompts, the test split)')
+    .option('--limit <n>', 'with --policy: the first N held-out prompts', positiveInt('--limit'))
+    .option('--samples <n>', 'with --policy: samples per prompt (default: loop.eval_samples, 10)', positiveInt('--samples'))
+    .option('--temperature <t>', 'with --policy: sampling temperature (default: loop.eval_temperature, 0.7)', temperatureArg)
+    .option('--no-greedy', 'with --policy: no greedy answers')
     .option('--json', 'one JSON object')
-    .action((f: { db?: string; config?: string; round?: number | 'latest'; json?: boolean }) => {
+    .option('--quiet', 'no progress output')
+    .action(async (f: EvalFlags) => {
+      if (f.policy) return evalPolicy(f);
       const { config } = loadConfig(f.config, f.db ? { db: f.db } : {});
       let db;
       try {
@@ -29,8 +86,16 @@ export function registerEval(program: Command): void {
         throw new EvalRefusal((e as Error).message);
       }
       try {
-        const report = evaluateRound(loadEvalRound(db, resolveEvalRound(db, f.round, config.db)));
-        process.stdout.write(f.json ? JSON.stringify(report) + '\n' : renderReport(report));
+        const id = resolveEvalRound(db, f.round, config.db);
+        const round = loadEvalRound(db, id);
+        const policy = roundPolicyReport(db, round);
+        if (getRound(db, id)!.purpose === 'eval') {
+          // An evaluation round has no labels or pairs: its policy is all there is to report.
+          process.stdout.write(f.json ? JSON.stringify({ round: id, purpose: 'eval', policy }) + '\n' : renderPolicyReport(policy));
+          return;
+        }
+        const report = { ...evaluateRound(round), policy };
+        process.stdout.write(f.json ? JSON.stringify(report) + '\n' : renderReport(report) + renderPolicyReport(policy));
       } finally {
         db.close();
       }

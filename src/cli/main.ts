@@ -10,6 +10,7 @@ import { registerPull } from './pull.js';
 import { registerExport } from './export.js';
 import { registerSql } from './sql.js';
 import { registerDoctor } from './doctor.js';
+import { registerLoop } from './loop.js';
 
 const program = new Command()
   .name('rlaifv')
@@ -24,6 +25,7 @@ registerPull(program);
 registerExport(program);
 registerSql(program);
 registerDoctor(program);
+registerLoop(program);
 
 // A reader that stops early (`rlaifv stats | head`) ends a printing command quietly, as other row-printing tools do.
 // pull and export write pairs to stdout themselves and must report it instead (nothing is then recorded delivered).

@@ -41,6 +41,9 @@ export function registerPull(program: Command): void {
       for (const s of r.skipped) {
         process.stderr.write(`note: round ${s.id} is ${s.status}; its pairs are delivered once it is done.\n`);
       }
+      if (r.heldOut) {
+        process.stderr.write(`note: ${r.heldOut} kept pairs are withheld: their images are held out for evaluation (an eval round has seen them).\n`);
+      }
       const rounds = r.rounds.length ? `round${r.rounds.length > 1 ? 's' : ''} ${r.rounds.join(', ')}` : 'no finished round';
       const where = r.target === '-' ? 'stdout' : r.target;
       process.stderr.write(

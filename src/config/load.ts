@@ -86,6 +86,11 @@ export function loadConfig(file: string | undefined, o: ConfigOverrides = {}, cw
   const given = (...keys: string[]) => keys.reduce<any>((o, k) => (o && typeof o === 'object' ? o[k] : undefined), r) !== undefined;
   c.prompts = o.prompts ? rel(o.prompts, cwd) : rel(c.prompts, given('prompts') ? base : PACKAGE_ROOT);
   c.db = o.db ? rel(o.db, cwd) : file && given('db') ? rel(c.db, base) : rel(c.db, cwd);
+  const l = c.loop;
+  l.train_prompts = rel(l.train_prompts, given('loop', 'train_prompts') ? base : PACKAGE_ROOT);
+  l.eval_prompts = rel(l.eval_prompts, given('loop', 'eval_prompts') ? base : PACKAGE_ROOT);
+  if (l.checkpoints !== null) l.checkpoints = rel(l.checkpoints, base);
+  if (l.deploy) l.deploy.start_checkpoint = rel(l.deploy.start_checkpoint, base);
   for (const [role, b] of [['generate', c.generate.backend], ['label', c.label.backend]] as const) {
     if (b.type === 'local') b.model = rel(b.model, given(role, 'backend', 'model') ? base : PACKAGE_ROOT);
   }
@@ -118,7 +123,8 @@ const OPERATIONAL_KEYS = new Set([
 
 /** A hash of what determines a round's results (not where files live, nor how many workers ran). */
 export function configHash(c: Config): string {
-  const { db: _db, workers: _w, prompts: _p, on_error: _e, ...rest } = c;
+  // The loop's settings say how rounds follow each other, not what one round makes.
+  const { db: _db, workers: _w, prompts: _p, on_error: _e, loop: _l, ...rest } = c;
   // Where a server runs and how hard rlaifv pushes it don't change what it answers: endpoints can be added mid-round.
   const json = JSON.stringify(rest, (k, v) => (OPERATIONAL_KEYS.has(k) ? undefined : v));
   return createHash('sha256').update(json).digest('hex').slice(0, 16);

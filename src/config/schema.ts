@@ -120,6 +120,43 @@ const limits = z.strictObject({
   max_question_chars: z.number().int().positive().default(4000),
 });
 
+/** The shapes DPO trainer, as the loop runs it by default ({root} is rlaifv's own folder). */
+export const DEFAULT_TRAINER = 'python3 {root}/scripts/shapes/dpo.py --pairs {pairs} --policy {policy} --out {out} --seed {round}';
+
+/** Serving a new checkpoint for a remote policy (the loop's deploy hook). */
+const deploy = z.strictObject({
+  /** A shell command that serves {checkpoint} (placeholders: {checkpoint}, {round}, {model}, {root}); run after each training. */
+  command: z.string().min(1),
+  /** The name the server serves the checkpoint as ({round} is filled in), e.g. "policy-r{round}". */
+  model: z.string().min(1),
+  /** The checkpoint folder the server serves at the start (what round 1 trains from). */
+  start_checkpoint: z.string().min(1),
+  /** How long to wait, after the command, for the server's GET /models to list the model. */
+  ready_timeout_ms: z.number().int().positive().default(600_000),
+});
+
+/** `rlaifv loop`: iterative rounds of generate → feedback → train → evaluate. */
+const loop = z.strictObject({
+  /** The prompts each round's policy answers to make pairs. */
+  train_prompts: z.string().min(1).default('data/shapes/dev/prompts.jsonl'),
+  /** Held-out prompts (with shapes truth) each checkpoint is evaluated on; no pair on their images is ever delivered. */
+  eval_prompts: z.string().min(1).default('data/shapes/test/prompts.jsonl'),
+  /** The trainer: a shell command template with {pairs}, {policy}, {out}, {round}, {root} (rlaifv's folder). */
+  trainer: z.string().min(1).default(DEFAULT_TRAINER),
+  /** Where checkpoints and pair files go; null: beside the store (db/rlaifv.sqlite -> db/rlaifv.checkpoints/). */
+  checkpoints: z.string().min(1).nullable().default(null),
+  /** For a remote policy: how each new checkpoint gets served; null for a local policy. */
+  deploy: deploy.nullable().default(null),
+  /** Held-out evaluation: samples per prompt and their temperature (the round's decoding), plus one greedy answer. */
+  eval_samples: z.number().int().min(1).max(1000).default(10),
+  eval_temperature: z.number().min(0).max(5).default(0.7),
+  eval_greedy: z.boolean().default(true),
+  /** Evaluate on the first N held-out prompts only; null: all (or --limit when given). */
+  eval_limit: z.number().int().positive().nullable().default(null),
+  /** The trainer is stopped (and the step recorded as failed) after this long; null: no limit. */
+  trainer_timeout_ms: z.number().int().positive().nullable().default(null),
+});
+
 /** The whole config file. */
 export const configSchema = z.strictObject({
   prompts: z.string().min(1).default('data/shapes/dev/prompts.jsonl'),
@@ -135,6 +172,7 @@ export const configSchema = z.strictObject({
   label: label.default(label.parse({})),
   score: score.default(score.parse({})),
   pair: pair.default(pair.parse({})),
+  loop: loop.default(loop.parse({})),
 });
 
 /** A resolved config: every default filled in. */
@@ -143,5 +181,7 @@ export type Config = z.infer<typeof configSchema>;
 export type OpenAIBackend = z.infer<typeof openaiModel>;
 /** The LLM divider backend. */
 export type LlmDividerBackend = z.infer<typeof llmDivider>;
+/** The loop's settings. */
+export type LoopConfig = z.infer<typeof loop>;
 /** A model backend choice. */
 export type ModelBackend = z.infer<typeof modelBackend>;

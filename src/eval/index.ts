@@ -6,3 +6,5 @@ export * from './metrics.js';
 export * from './report.js';
 export * from './load.js';
 export * from './render.js';
+export * from './policy.js';
+export * from './policy-report.js';

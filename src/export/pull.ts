@@ -3,7 +3,7 @@
 // commit delivers nothing (no rows; the file is removed when the commit fails).
 import type { Db } from '../store/open.js';
 import { getRound, latestRound, type RoundRow } from '../store/rounds.js';
-import { allRounds, insertDelivery, iterateKeptPairs } from '../store/deliveries.js';
+import { allRounds, heldOutPairs, insertDelivery, iterateKeptPairs } from '../store/deliveries.js';
 import { containerFor, getFormat } from './formats.js';
 import { writeOutput, type Written } from './target.js';
 import { ExportInputError } from './errors.js';
@@ -42,6 +42,11 @@ export interface PullOptions {
   stdout?: NodeJS.WritableStream;
   datasetName?: string;
   /**
+   * Runs inside the delivery transaction, after the delivery is recorded and the file is in place, before the commit:
+   * a caller's own record of the delivery (the loop's step) commits with it, or neither does.
+   */
+  onCommit?: (delivery: number, written: Written) => void;
+  /**
    * Test hook: runs inside the delivery transaction after the file was renamed into place, just before the commit.
    * A crash at that point cannot be produced on demand by a real part, so tests throw here to check that nothing is
    * delivered and the file is removed.
@@ -55,6 +60,8 @@ export interface PullResult extends Written {
   consumer: string;
   rounds: number[];
   skipped: RoundRow[];
+  /** Kept pairs not delivered because their image is held out for evaluation (an evaluation round has seen it). */
+  heldOut: number;
 }
 
 /**
@@ -96,6 +103,7 @@ export async function pull(db: Db, o: PullOptions, dbFile: string): Promise<Pull
         pairIds: w.pairIds,
       });
       w.place();
+      o.onCommit?.(delivery, w);
       o.beforeCommit?.();
     }).immediate();
   } catch (e) {
@@ -103,5 +111,5 @@ export async function pull(db: Db, o: PullOptions, dbFile: string): Promise<Pull
     throw e;
   }
   const { place: _p, discard: _d, ...written } = w;
-  return { ...written, delivery, consumer: o.consumer, rounds: ids, skipped };
+  return { ...written, delivery, consumer: o.consumer, rounds: ids, skipped, heldOut: heldOutPairs(db, ids) };
 }

@@ -25,8 +25,23 @@ export interface ExportPair {
   prompt_source: string;
 }
 
+/** Images that a held-out evaluation round has seen: no pair on them is ever delivered or exported. */
+const HELD_OUT_IMAGES = `SELECT p.image_id FROM rounds r JOIN round_prompts rp ON rp.round_id = r.id JOIN prompts p ON p.id = rp.prompt_id
+  WHERE r.purpose = 'eval'`;
+
+/** How many kept pairs of `rounds` are withheld because their image is held out for evaluation. */
+export function heldOutPairs(db: Db, rounds: readonly number[]): number {
+  return (
+    stmt(
+      db,
+      `SELECT COUNT(*) AS n FROM v_pairs v WHERE v.kept = 1 AND v.round IN (SELECT value FROM json_each(@rounds))
+         AND v.image_id IN (${HELD_OUT_IMAGES})`,
+    ).get({ rounds: JSON.stringify(rounds) }) as { n: number }
+  ).n;
+}
+
 /**
- * The kept pairs (v_pairs.kept) of `rounds`, in delivery order: round, the prompt's input order, pair id. With a
+ * The kept pairs (v_pairs.kept) of `rounds` whose image no evaluation round holds out, in delivery order: round, the prompt's input order, pair id. With a
  * consumer, only the pairs it has not been delivered yet. Iterated, never loaded whole.
  */
 export function iterateKeptPairs(db: Db, rounds: readonly number[], consumer?: string): IterableIterator<ExportPair> {
@@ -36,15 +51,16 @@ export function iterateKeptPairs(db: Db, rounds: readonly number[], consumer?: s
        rejected_score, margin, chosen_words, rejected_words, policy_model, labeler_model, meta_json, prompt_source
      FROM v_pairs v
      WHERE v.kept = 1 AND v.round IN (SELECT value FROM json_each(@rounds))
+       AND v.image_id NOT IN (${HELD_OUT_IMAGES})
        AND (@consumer IS NULL OR NOT EXISTS (
          SELECT 1 FROM delivered_pairs d WHERE d.consumer = @consumer AND d.pair_id = v.pair_id))
      ORDER BY v.round, v.prompt_ordinal, v.pair_id`,
   ).iterate({ rounds: JSON.stringify(rounds), consumer: consumer ?? null }) as IterableIterator<ExportPair>;
 }
 
-/** Every round, oldest first. */
+/** Every training round (evaluation rounds make no pairs), oldest first. */
 export function allRounds(db: Db): RoundRow[] {
-  return stmt(db, 'SELECT * FROM rounds ORDER BY id').all() as RoundRow[];
+  return stmt(db, "SELECT * FROM rounds WHERE purpose = 'train' ORDER BY id").all() as RoundRow[];
 }
 
 /** A delivery to record. */

@@ -8,3 +8,4 @@ export * from './failures.js';
 export * from './stats.js';
 export * from './usage.js';
 export * from './shards.js';
+export * from './loop.js';

@@ -14,20 +14,25 @@ export interface RoundRow {
   accept_rule: 'scripts' | 'paper';
   score_method: 'rejc' | 'rejp';
   status: 'running' | 'done' | 'failed';
+  /** 'train' makes pairs; 'eval' is a held-out policy evaluation (generate and divide only, never delivered). */
+  purpose: RoundPurpose;
   started_at: string;
   finished_at: string | null;
 }
 
-/** What a new round records. */
-export type NewRound = Omit<RoundRow, 'id' | 'status' | 'started_at' | 'finished_at'>;
+/** What a round is for. */
+export type RoundPurpose = 'train' | 'eval';
+
+/** What a new round records (a training round unless said otherwise). */
+export type NewRound = Omit<RoundRow, 'id' | 'status' | 'started_at' | 'finished_at' | 'purpose'> & { purpose?: RoundPurpose };
 
 /** Creates a round and returns its id. */
 export function createRound(db: Db, r: NewRound, id: number | null = null): number {
   const info = stmt(
     db,
-    `INSERT INTO rounds (id, config_json, config_hash, policy_model, labeler_model, divider, seed, accept_rule, score_method, started_at)
-     VALUES (@id, @config_json, @config_hash, @policy_model, @labeler_model, @divider, @seed, @accept_rule, @score_method, @started_at)`,
-  ).run({ ...r, id, started_at: now() });
+    `INSERT INTO rounds (id, config_json, config_hash, policy_model, labeler_model, divider, seed, accept_rule, score_method, purpose, started_at)
+     VALUES (@id, @config_json, @config_hash, @policy_model, @labeler_model, @divider, @seed, @accept_rule, @score_method, @purpose, @started_at)`,
+  ).run({ ...r, purpose: r.purpose ?? 'train', id, started_at: now() });
   return Number(info.lastInsertRowid);
 }
 
@@ -36,9 +41,11 @@ export function getRound(db: Db, id: number): RoundRow | undefined {
   return stmt(db, 'SELECT * FROM rounds WHERE id = ?').get(id) as RoundRow | undefined;
 }
 
-/** The newest round, or undefined when there is none. */
-export function latestRound(db: Db): RoundRow | undefined {
-  return stmt(db, 'SELECT * FROM rounds ORDER BY id DESC LIMIT 1').get() as RoundRow | undefined;
+/** The newest training round (or of any purpose), or undefined when there is none. */
+export function latestRound(db: Db, purpose: RoundPurpose | 'any' = 'train'): RoundRow | undefined {
+  return stmt(db, 'SELECT * FROM rounds WHERE @purpose = \'any\' OR purpose = @purpose ORDER BY id DESC LIMIT 1').get({ purpose }) as
+    | RoundRow
+    | undefined;
 }
 
 /** Marks a round done or failed. */

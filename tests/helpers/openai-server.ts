@@ -98,7 +98,7 @@ export class TestServer {
     const server = http.createServer();
     server.keepAliveTimeout = 30_000;
     const pool = opts.pool ?? new WorkerPool(opts.workers ?? null);
-    const s = new TestServer(server, pool, { ...opts, models: opts.models ?? DEFAULT_MODELS, maxLogprobs: opts.maxLogprobs ?? 20 });
+    const s = new TestServer(server, pool, { ...opts, models: { ...(opts.models ?? DEFAULT_MODELS) }, maxLogprobs: opts.maxLogprobs ?? 20 });
     server.on('request', (req, res) => void s.handle(req, res));
     await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
     return s;
@@ -108,6 +108,28 @@ export class TestServer {
   get url(): string {
     const a = this.server.address() as { port: number };
     return `http://127.0.0.1:${a.port}/v1`;
+  }
+
+  /**
+   * Serves a checkpoint folder under a new name, as vLLM's runtime adapter loading does (POST /v1/load_lora_adapter
+   * with {lora_name, lora_path}; vLLM needs VLLM_ALLOW_RUNTIME_LORA_UPDATING=True): the loop's deploy hook calls it.
+   */
+  private async loadAdapter(req: http.IncomingMessage): Promise<string> {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    let body: { lora_name?: unknown; lora_path?: unknown };
+    try {
+      body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    } catch {
+      throw new HttpError(400, 'Request body is not JSON.');
+    }
+    const name = body.lora_name;
+    const dir = body.lora_path;
+    if (typeof name !== 'string' || !name || typeof dir !== 'string' || !dir) throw new HttpError(400, 'lora_name and lora_path are required');
+    if (!existsSync(path.join(dir, 'config.json'))) throw new HttpError(400, `${dir} is not a model folder (no config.json)`);
+    if (this.opts.models[name]) throw new HttpError(400, `The lora adapter '${name}' has already been loaded.`);
+    this.opts.models[name] = { kind: 'vlm', dir };
+    return `Success: LoRA adapter '${name}' added successfully.`;
   }
 
   /** Adds a fault for the next `times` matching requests. */
@@ -155,6 +177,7 @@ export class TestServer {
       if (req.method === 'GET' && url.pathname === '/v1/models') {
         return send(200, { object: 'list', data: Object.keys(this.opts.models).map((id) => ({ id, object: 'model', owned_by: 'rlaifv-tests' })) });
       }
+      if (req.method === 'POST' && url.pathname === '/v1/load_lora_adapter') return send(200, await this.loadAdapter(req));
       if (req.method !== 'POST' || url.pathname !== '/v1/chat/completions') throw new HttpError(404, `No route ${req.method} ${url.pathname}`, 'NotFoundError');
       const chunks: Buffer[] = [];
       for await (const c of req) chunks.push(c as Buffer);

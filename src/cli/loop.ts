@@ -1,0 +1,74 @@
+// `rlaifv loop`: parse flags, run (or resume) the loop, print one line per round or the JSON array.
+import type { Command } from 'commander';
+import { loadConfig, type ConfigOverrides } from '../config/load.js';
+import { runLoop, type LoopRoundReport } from '../loop/index.js';
+import { positiveInt } from './common.js';
+import { terminalProgress } from './progress.js';
+
+interface LoopFlags {
+  rounds: number;
+  limit?: number;
+  evalLimit?: number;
+  config?: string;
+  db?: string;
+  policy?: string;
+  workers?: number;
+  json?: boolean;
+  quiet?: boolean;
+}
+
+const pct = (x: number | null | undefined) => (x === null || x === undefined ? '-' : `${(100 * x).toFixed(1)}%`);
+const num = (x: number | null | undefined, d = 2) => (x === null || x === undefined ? '-' : x.toFixed(d));
+
+/** The text table: the starting policy's evaluation, then one row per round. */
+function render(baseline: LoopRoundReport['eval'], rounds: LoopRoundReport[]): string {
+  const head = ['round', 'pairs', 'trainer', 'false claims', 'greedy', 'responses w/ false', 'true/answer', 'distinct/prompt', 'judgeable'];
+  const row = (name: string, pairs: string, exit: string, e: LoopRoundReport['eval']) => [
+    name,
+    pairs,
+    exit,
+    pct(e?.false_claim_rate),
+    pct(e?.greedy?.false_claim_rate),
+    pct(e?.response_hallucination_rate),
+    num(e?.true_claims_per_answer),
+    num(e?.distinct_answers_per_prompt, 1),
+    pct(e?.judgeable_share),
+  ];
+  const rows = [head, row('start', '-', '-', baseline)];
+  for (const r of rounds) rows.push(row(`${r.loop_round} (#${r.round ?? '-'})`, String(r.pairs ?? '-'), r.trainer_exit === null ? '-' : `exit ${r.trainer_exit}`, r.eval));
+  const w = head.map((_, i) => Math.max(...rows.map((x) => x[i]!.length)));
+  return rows.map((x) => x.map((c, i) => (i === 0 ? c.padEnd(w[i]!) : c.padStart(w[i]!))).join('  ')).join('\n') + '\n';
+}
+
+/** Registers `loop`. */
+export function registerLoop(program: Command): void {
+  program
+    .command('loop')
+    .description('iterative rounds: the policy answers, pairs are made and pulled, a trainer trains, the checkpoint is evaluated and becomes the next policy')
+    .requiredOption('--rounds <n>', 'rounds the loop should have done (finished rounds are not redone)', positiveInt('--rounds'))
+    .option('--limit <n>', 'only the first N train prompts (and held-out prompts, unless --eval-limit)', positiveInt('--limit'))
+    .option('--eval-limit <n>', 'only the first N held-out prompts', positiveInt('--eval-limit'))
+    .option('--config <file>', 'config JSON file (its loop section; default: the embedded demo config)')
+    .option('--db <file>', 'SQLite database (default: db/rlaifv.sqlite)')
+    .option('--policy <model>', 'the starting policy (a folder for local, a served model name for openai)')
+    .option('--workers <n>', 'worker threads (default: the number of cores)', positiveInt('--workers'))
+    .option('--json', 'print a JSON array with one object per round')
+    .option('--quiet', 'no progress output')
+    .action(async (f: LoopFlags) => {
+      const o: ConfigOverrides = {};
+      if (f.db) o.db = f.db;
+      if (f.policy) o.policy = f.policy;
+      if (f.workers !== undefined) o.workers = f.workers;
+      const { config } = loadConfig(f.config, o);
+      const r = await runLoop(config, {
+        rounds: f.rounds,
+        ...(f.limit ? { limit: f.limit } : {}),
+        ...(f.evalLimit ? { evalLimit: f.evalLimit } : {}),
+        progress: terminalProgress(f.quiet),
+        echo: f.quiet ? null : process.stderr,
+      });
+      const baseline = { ...r.baseline.sampled, greedy: r.baseline.greedy, eval_id: r.baseline.id };
+      const rounds = r.rounds.slice(0, f.rounds);
+      process.stdout.write(f.json ? JSON.stringify(rounds) + '\n' : render(baseline, rounds));
+    });
+}

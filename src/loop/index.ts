@@ -1,0 +1,388 @@
+// `rlaifv loop`: iterative RLAIF-V. Each round the current policy answers the train prompts (a whole round), the
+// round's pairs are pulled for the loop's consumer, an external trainer turns them into a checkpoint (deployed when the
+// policy is served), and the checkpoint is evaluated on held-out prompts; the checkpoint is the next round's policy.
+// Every step is recorded in the transaction that finishes it, so a killed loop resumes at the first unfinished step.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import type { Config, ModelBackend } from '../config/schema.js';
+import { ConfigError, PACKAGE_ROOT, configHash, storedConfig } from '../config/load.js';
+import {
+  addLoopRound,
+  createLoop,
+  findLoop,
+  getLoopRound,
+  getPolicyEval,
+  openDb,
+  recordLoopCommand,
+  setLoopBaseline,
+  updateLoopRound,
+  type Db,
+  type LoopRoundRow,
+  type LoopRow,
+} from '../store/index.js';
+import { deliveries } from '../store/deliveries.js';
+import { now } from '../store/statements.js';
+import { STAGES, runRound } from '../round.js';
+import { pull } from '../export/pull.js';
+import { silentProgress, type Progress } from '../stages/context.js';
+import { evaluatePolicy, policyEvaluation, type PolicyEvaluation } from '../policy-eval.js';
+import { hashCheckpoint, isNonEmptyFolder } from './checkpoint.js';
+import { fillCommand, runCommand } from './command.js';
+import { waitForModel } from './deploy.js';
+
+/** Thrown when a step of the loop failed (a trainer's non-zero exit, a deploy that never served): recorded, retried by a rerun. */
+export class LoopStepError extends Error {
+  override name = 'LoopStepError';
+}
+
+/** How to run a loop. */
+export interface LoopOptions {
+  /** Rounds the loop should have done when this call returns (finished rounds are not redone). */
+  rounds: number;
+  /** The first N train prompts (and held-out prompts, unless evalLimit or loop.eval_limit says otherwise). */
+  limit?: number;
+  evalLimit?: number;
+  progress?: Progress;
+  /** Where the trainer's and deploy hook's output goes as it comes (null: nowhere; their stderr tail is stored anyway). */
+  echo?: NodeJS.WritableStream | null;
+  /**
+   * Makes a round's pairs file instead of the pull (studies: oracle or random pairs). Runs once per round; must write
+   * a TRL JSONL file at `file` and return how many pairs it holds.
+   */
+  pairs?: (c: { db: Db; loop: LoopRow; round: number; file: string; config: Config }) => Promise<number>;
+}
+
+/** One round of a loop as `rlaifv loop --json` prints it. */
+export interface LoopRoundReport {
+  loop: number;
+  loop_round: number;
+  /** The store's round that made this round's pairs. */
+  round: number | null;
+  policy: string;
+  checkpoint: string | null;
+  checkpoint_sha256: string | null;
+  pairs: number | null;
+  pairs_file: string | null;
+  delivery: number | null;
+  trainer_exit: number | null;
+  served_model: string | null;
+  /** The held-out evaluation of this round's checkpoint: sampled figures, plus `greedy`. */
+  eval: (PolicyEvaluation['sampled'] & { greedy: PolicyEvaluation['greedy']; eval_id: number }) | null;
+}
+
+/** What a loop call did. */
+export interface LoopResult {
+  loop: LoopRow;
+  baseline: PolicyEvaluation;
+  rounds: LoopRoundReport[];
+}
+
+/**
+ * The identity of a loop: the round settings (start policy included), what it trains and evaluates on, and the prompt
+ * limits. How it trains and deploys (the commands, where checkpoints go) is not: a rerun with a fixed trainer command
+ * resumes the loop and retries the failed step.
+ */
+function loopHash(config: Config, limit: number | null, evalLimit: number | null): string {
+  const { trainer: _t, trainer_timeout_ms: _tt, deploy: _d, checkpoints: _c, ...what } = config.loop;
+  return createHash('sha256')
+    .update(JSON.stringify([configHash(config), what, limit, evalLimit]))
+    .digest('hex')
+    .slice(0, 16);
+}
+
+/** The checkpoint folder the loop starts from: the local policy's folder, or the deploy hook's start checkpoint. */
+function startCheckpoint(config: Config): string {
+  const g = config.generate.backend;
+  if (g.type === 'local') return g.model;
+  const d = config.loop.deploy;
+  if (!d) {
+    throw new ConfigError(
+      'loop.deploy: the policy is served (generate.backend.type "openai"), so the loop needs a deploy hook to serve each new checkpoint ' +
+        '(loop.deploy.command, loop.deploy.model, loop.deploy.start_checkpoint).',
+    );
+  }
+  return d.start_checkpoint;
+}
+
+/** The generate backend that samples from a round's policy. */
+function policyBackend(config: Config, r: Pick<LoopRoundRow, 'policy'>): ModelBackend {
+  const g = config.generate.backend;
+  return g.type === 'local' ? { type: 'local', model: r.policy } : { ...g, model: r.policy };
+}
+
+function checkpointsDir(config: Config): string {
+  if (config.loop.checkpoints) return config.loop.checkpoints;
+  const p = path.parse(config.db);
+  return path.join(p.dir, `${p.name}.checkpoints`);
+}
+
+function sha256File(file: string): string {
+  return createHash('sha256').update(readFileSync(file)).digest('hex');
+}
+
+/** The last lines of a command's stderr, for an error message. */
+function tailLines(text: string, n = 8): string {
+  const lines = text.trimEnd().split('\n');
+  return lines.slice(-n).map((l) => `  | ${l}`).join('\n');
+}
+
+/**
+ * Runs (or resumes) the loop until it has `rounds` rounds. Returns the baseline evaluation and every round's record.
+ * @example await runLoop(loadConfig(undefined).config, { rounds: 2, limit: 20 })
+ */
+export async function runLoop(config: Config, o: LoopOptions): Promise<LoopResult> {
+  const progress = o.progress ?? silentProgress;
+  const l = config.loop;
+  const limit = o.limit ?? null;
+  const evalLimit = o.evalLimit ?? l.eval_limit ?? limit;
+  const hash = loopHash(config, limit, evalLimit);
+  const start = startCheckpoint(config);
+  const startPolicy = config.generate.backend.model;
+
+  let loop: LoopRow;
+  {
+    const db = openDb(config.db);
+    try {
+      loop = db.transaction(() => findLoop(db, hash) ?? createLoop(db, { config_hash: hash, config_json: storedConfig(config), start_policy: startPolicy })).immediate();
+    } finally {
+      db.close();
+    }
+  }
+  progress.log(`loop ${loop.id} in ${config.db} (consumer ${loop.consumer}), ${o.rounds} rounds`);
+  const evaluate = (policy: ModelBackend) =>
+    evaluatePolicy(config, {
+      policy,
+      prompts: l.eval_prompts,
+      limit: evalLimit,
+      samples: l.eval_samples,
+      temperature: l.eval_temperature,
+      greedy: l.eval_greedy,
+      progress,
+    });
+
+  // The starting policy is evaluated first: its held-out prompts are then known before any pull can deliver a pair.
+  const baseline = await evaluate(config.generate.backend);
+  withDb(config, (db) => setLoopBaseline(db, loop.id, baseline.id));
+
+  const dir = path.join(checkpointsDir(config), `loop-${loop.id}`);
+  let policy = { policy: startPolicy, checkpoint: start };
+  for (let k = 1; k <= o.rounds; k++) {
+    let row = withDb(config, (db) => addLoopRound(db, { loop_id: loop.id, idx: k, policy: policy.policy, policy_checkpoint: policy.checkpoint }));
+    const roundDir = path.join(dir, `round-${k}`);
+    mkdirSync(roundDir, { recursive: true });
+
+    if (!row.round_done_at) {
+      progress.log(`loop round ${k}: ${row.policy} answers ${l.train_prompts}`);
+      const roundConfig: Config = { ...config, prompts: l.train_prompts, generate: { ...config.generate, backend: policyBackend(config, row) } };
+      const run = await runRound(roundConfig, {
+        choice: row.train_round ?? 'next',
+        stages: STAGES,
+        ...(limit !== null ? { limit } : {}),
+        progress,
+        create: { purpose: 'train', onCreate: (db, id) => updateLoopRound(db, loop.id, k, { train_round: id }) },
+      });
+      row = withDb(config, (db) => {
+        updateLoopRound(db, loop.id, k, { train_round: run.round.id, round_done_at: now() });
+        return getLoopRound(db, loop.id, k)!;
+      });
+    }
+
+    if (row.pairs_file === null) {
+      const file = path.join(roundDir, 'pairs.jsonl');
+      row = o.pairs ? await customPairs(config, loop, k, file, o.pairs) : await pullPairs(config, loop, row, file);
+      progress.log(`loop round ${k}: ${row.pairs} pairs in ${row.pairs_file}`);
+    }
+    if (!row.pairs) {
+      throw new LoopStepError(
+        `loop round ${k}: round ${row.train_round} gave no pairs to train on (see rlaifv stats --round ${row.train_round}); ` +
+          'more prompts (--limit) or other pair settings start a new loop.',
+      );
+    }
+
+    if (row.checkpoint === null) row = await train(config, loop, row, path.join(roundDir, 'policy'), o.echo ?? null, progress);
+
+    const d = l.deploy;
+    if (d && config.generate.backend.type === 'openai' && row.served_model === null) row = await deploy(config, loop, row, o.echo ?? null, progress);
+
+    const next = d && config.generate.backend.type === 'openai' ? row.served_model! : row.checkpoint!;
+    if (row.eval_id === null) {
+      const ev = await evaluate(policyBackend(config, { policy: next }));
+      row = withDb(config, (db) => {
+        updateLoopRound(db, loop.id, k, { eval_id: ev.id, evaluated_at: now() });
+        return getLoopRound(db, loop.id, k)!;
+      });
+    }
+    policy = { policy: next, checkpoint: row.checkpoint! };
+  }
+  return { loop, baseline, rounds: withDb(config, (db) => loopReport(db, loop.id)) };
+}
+
+function withDb<T>(config: Config, fn: (db: Db) => T): T {
+  const db = openDb(config.db);
+  try {
+    return fn(db);
+  } finally {
+    db.close();
+  }
+}
+
+/** The pull step: the round's kept pairs for the loop's consumer, recorded with the loop round in one transaction. */
+async function pullPairs(config: Config, loop: LoopRow, row: LoopRoundRow, file: string): Promise<LoopRoundRow> {
+  const db = openDb(config.db);
+  try {
+    // A delivery to this consumer of this round that the loop did not record cannot happen (they commit together);
+    // one by hand (`rlaifv pull --consumer loop-N`) would have taken the pairs: say so rather than train on nothing.
+    const earlier = deliveries(db, loop.consumer).filter((d) => d.selector === String(row.train_round) && d.n_pairs > 0);
+    if (earlier.length) {
+      throw new LoopStepError(
+        `loop round ${row.idx}: the pairs of round ${row.train_round} were already delivered to ${loop.consumer} by delivery ${earlier[0]!.id} ` +
+          `(${earlier[0]!.target}), outside the loop; the loop's consumer is its own — start a new loop (another --db or settings).`,
+      );
+    }
+    await pull(
+      db,
+      {
+        consumer: loop.consumer,
+        rounds: row.train_round!,
+        format: 'trl',
+        out: file,
+        onCommit: (delivery, w) => updateLoopRound(db, loop.id, row.idx, { delivery_id: delivery, pairs_file: w.target, pairs: w.pairIds.length }),
+      },
+      config.db,
+    );
+    return getLoopRound(db, loop.id, row.idx)!;
+  } finally {
+    db.close();
+  }
+}
+
+/** A study's own pairs in place of the pull (no delivery is recorded: the pairs file marks the step done). */
+async function customPairs(config: Config, loop: LoopRow, k: number, file: string, make: NonNullable<LoopOptions['pairs']>): Promise<LoopRoundRow> {
+  const db = openDb(config.db);
+  try {
+    const n = await make({ db, loop, round: getLoopRound(db, loop.id, k)!.train_round!, file, config });
+    updateLoopRound(db, loop.id, k, { pairs_file: path.resolve(file), pairs: n });
+    return getLoopRound(db, loop.id, k)!;
+  } finally {
+    db.close();
+  }
+}
+
+/** The train step: the trainer command on the round's pairs; its checkpoint is recorded only when it exits 0. */
+async function train(config: Config, loop: LoopRow, row: LoopRoundRow, out: string, echo: NodeJS.WritableStream | null, progress: Progress): Promise<LoopRoundRow> {
+  const pairsFile = row.pairs_file!;
+  if (!existsSync(pairsFile)) {
+    throw new LoopStepError(`loop round ${row.idx}: the pairs file ${pairsFile} it was delivered is gone; restore it to train (the pairs were delivered once).`);
+  }
+  if (row.delivery_id) {
+    const want = withDb(config, (db) => deliveries(db, loop.consumer).find((d) => d.id === row.delivery_id)?.sha256);
+    if (want && sha256File(pairsFile) !== want) {
+      throw new LoopStepError(`loop round ${row.idx}: ${pairsFile} changed since delivery ${row.delivery_id} (SHA-256 differs); restore it to train.`);
+    }
+  }
+  // A folder at `out` that no finished step recorded is from a trainer that was stopped: it is not trusted.
+  if (existsSync(out)) rmSync(out, { recursive: true, force: true });
+  const command = fillCommand(
+    config.loop.trainer,
+    { pairs: pairsFile, policy: row.policy_checkpoint!, out, round: String(row.idx), root: PACKAGE_ROOT },
+    'loop.trainer',
+  );
+  progress.log(`loop round ${row.idx}: training: ${command}`);
+  const startedAt = now();
+  const r = await runCommand(command, { cwd: process.cwd(), timeoutMs: config.loop.trainer_timeout_ms, echo });
+  const ok = r.exitCode === 0 && isNonEmptyFolder(out);
+  const checkpointSha = ok ? hashCheckpoint(out) : null;
+  return withDb(config, (db) =>
+    db.transaction(() => {
+      recordLoopCommand(db, {
+        loop_id: loop.id,
+        idx: row.idx,
+        step: 'train',
+        command,
+        exit_code: r.exitCode,
+        reason: r.reason ?? (r.exitCode === 0 && !ok ? `exited 0 but left no checkpoint at ${out}` : null),
+        stderr_tail: r.stderrTail,
+        seconds: r.seconds,
+        started_at: startedAt,
+      });
+      updateLoopRound(db, loop.id, row.idx, {
+        trainer_command: command,
+        trainer_exit: r.exitCode ?? -1,
+        trainer_stderr_tail: r.stderrTail,
+        trainer_seconds: r.seconds,
+        ...(ok ? { checkpoint: out, checkpoint_sha256: checkpointSha, trained_at: now() } : {}),
+      });
+      if (!ok) {
+        const why = r.reason ?? (r.exitCode === 0 ? `exited 0 but left no checkpoint at ${out}` : `exit code ${r.exitCode}`);
+        throw new LoopStepError(
+          `loop round ${row.idx}: the trainer failed (${why}); recorded in loop_commands. Its stderr ended:\n${tailLines(r.stderrTail)}\n` +
+            'Fix the cause and run rlaifv loop again: it retries this step.',
+        );
+      }
+      return getLoopRound(db, loop.id, row.idx)!;
+    })(),
+  );
+}
+
+/** The deploy step (served policy): the hook serves the checkpoint, then every endpoint must list the model. */
+async function deploy(config: Config, loop: LoopRow, row: LoopRoundRow, echo: NodeJS.WritableStream | null, progress: Progress): Promise<LoopRoundRow> {
+  const d = config.loop.deploy!;
+  const g = config.generate.backend;
+  if (g.type !== 'openai') throw new Error('deploy: the policy is not served');
+  const model = d.model.replaceAll('{round}', String(row.idx));
+  const command = fillCommand(d.command, { checkpoint: row.checkpoint!, round: String(row.idx), model, root: PACKAGE_ROOT }, 'loop.deploy.command');
+  progress.log(`loop round ${row.idx}: deploying: ${command}`);
+  const startedAt = now();
+  const r = await runCommand(command, { cwd: process.cwd(), timeoutMs: d.ready_timeout_ms, echo });
+  let failure = r.exitCode === 0 ? null : (r.reason ?? `exit code ${r.exitCode}`);
+  if (!failure) {
+    try {
+      await waitForModel(g, model, d.ready_timeout_ms);
+    } catch (e) {
+      failure = (e as Error).message;
+    }
+  }
+  return withDb(config, (db) =>
+    db.transaction(() => {
+      recordLoopCommand(db, {
+        loop_id: loop.id,
+        idx: row.idx,
+        step: 'deploy',
+        command,
+        exit_code: r.exitCode,
+        reason: failure,
+        stderr_tail: r.stderrTail,
+        seconds: r.seconds,
+        started_at: startedAt,
+      });
+      if (failure) {
+        throw new LoopStepError(`loop round ${row.idx}: the deploy hook failed (${failure}). Its stderr ended:\n${tailLines(r.stderrTail)}\nRun rlaifv loop again to retry it.`);
+      }
+      updateLoopRound(db, loop.id, row.idx, { served_model: model, deployed_at: now() });
+      return getLoopRound(db, loop.id, row.idx)!;
+    })(),
+  );
+}
+
+/** Every round of a loop as reported. */
+export function loopReport(db: Db, loopId: number): LoopRoundReport[] {
+  const rows = db.prepare('SELECT * FROM loop_rounds WHERE loop_id = ? ORDER BY idx').all(loopId) as LoopRoundRow[];
+  return rows.map((r) => {
+    const ev = r.eval_id === null ? null : policyEvaluation(getPolicyEval(db, r.eval_id)!);
+    return {
+      loop: loopId,
+      loop_round: r.idx,
+      round: r.train_round,
+      policy: r.policy,
+      checkpoint: r.checkpoint,
+      checkpoint_sha256: r.checkpoint_sha256,
+      pairs: r.pairs,
+      pairs_file: r.pairs_file,
+      delivery: r.delivery_id,
+      trainer_exit: r.trainer_exit,
+      served_model: r.served_model,
+      eval: ev ? { ...ev.sampled, greedy: ev.greedy, eval_id: ev.id } : null,
+    };
+  });
+}
