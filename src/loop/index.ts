@@ -293,7 +293,7 @@ async function train(config: Config, loop: LoopRow, row: LoopRoundRow, out: stri
   const r = await runCommand(command, { cwd: process.cwd(), timeoutMs: config.loop.trainer_timeout_ms, echo });
   const ok = r.exitCode === 0 && isNonEmptyFolder(out);
   const checkpointSha = ok ? hashCheckpoint(out) : null;
-  return withDb(config, (db) =>
+  const recorded = withDb(config, (db) =>
     db.transaction(() => {
       recordLoopCommand(db, {
         loop_id: loop.id,
@@ -313,16 +313,17 @@ async function train(config: Config, loop: LoopRow, row: LoopRoundRow, out: stri
         trainer_seconds: r.seconds,
         ...(ok ? { checkpoint: out, checkpoint_sha256: checkpointSha, trained_at: now() } : {}),
       });
-      if (!ok) {
-        const why = r.reason ?? (r.exitCode === 0 ? `exited 0 but left no checkpoint at ${out}` : `exit code ${r.exitCode}`);
-        throw new LoopStepError(
-          `loop round ${row.idx}: the trainer failed (${why}); recorded in loop_commands. Its stderr ended:\n${tailLines(r.stderrTail)}\n` +
-            'Fix the cause and run rlaifv loop again: it retries this step.',
-        );
-      }
       return getLoopRound(db, loop.id, row.idx)!;
     })(),
   );
+  if (!ok) {
+    const why = r.reason ?? (r.exitCode === 0 ? `exited 0 but left no checkpoint at ${out}` : `exit code ${r.exitCode}`);
+    throw new LoopStepError(
+      `loop round ${row.idx}: the trainer failed (${why}); recorded in loop_commands. Its stderr ended:\n${tailLines(r.stderrTail)}\n` +
+        'Fix the cause and run rlaifv loop again: it retries this step.',
+    );
+  }
+  return recorded;
 }
 
 /** The deploy step (served policy): the hook serves the checkpoint, then every endpoint must list the model. */
@@ -343,7 +344,7 @@ async function deploy(config: Config, loop: LoopRow, row: LoopRoundRow, echo: No
       failure = (e as Error).message;
     }
   }
-  return withDb(config, (db) =>
+  const recorded = withDb(config, (db) =>
     db.transaction(() => {
       recordLoopCommand(db, {
         loop_id: loop.id,
@@ -356,13 +357,14 @@ async function deploy(config: Config, loop: LoopRow, row: LoopRoundRow, echo: No
         seconds: r.seconds,
         started_at: startedAt,
       });
-      if (failure) {
-        throw new LoopStepError(`loop round ${row.idx}: the deploy hook failed (${failure}). Its stderr ended:\n${tailLines(r.stderrTail)}\nRun rlaifv loop again to retry it.`);
-      }
-      updateLoopRound(db, loop.id, row.idx, { served_model: model, deployed_at: now() });
+      if (!failure) updateLoopRound(db, loop.id, row.idx, { served_model: model, deployed_at: now() });
       return getLoopRound(db, loop.id, row.idx)!;
     })(),
   );
+  if (failure) {
+    throw new LoopStepError(`loop round ${row.idx}: the deploy hook failed (${failure}). Its stderr ended:\n${tailLines(r.stderrTail)}\nRun rlaifv loop again to retry it.`);
+  }
+  return recorded;
 }
 
 /** Every round of a loop as reported. */
