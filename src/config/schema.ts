@@ -141,7 +141,14 @@ const loop = z.strictObject({
   train_prompts: z.string().min(1).default('data/shapes/dev/prompts.jsonl'),
   /** Held-out prompts (with shapes truth) each checkpoint is evaluated on; no pair on their images is ever delivered. */
   eval_prompts: z.string().min(1).default('data/shapes/test/prompts.jsonl'),
-  /** The trainer: a shell command template with {pairs}, {policy}, {out}, {round}, {root} (rlaifv's folder). */
+  /** The format each round's pairs are pulled in for the trainer (as `rlaifv pull --format`). */
+  pairs_format: z.enum(['trl', 'llamafactory', 'openrlhf', 'rlaifv']).default('trl'),
+  /** The pairs file's name in the round's pairs folder; `.parquet` gives Parquet with image bytes (TRL's datasets). */
+  pairs_file: z.string().regex(/^[A-Za-z0-9._-]+$/, 'a file name (letters, digits, . _ -), no folder').default('pairs.jsonl'),
+  /**
+   * The trainer: a shell command template with {pairs} (the file), {pairs_dir} (the folder holding only it),
+   * {policy} (the checkpoint folder to start from), {out} (where the new checkpoint must be), {round}, {root} (rlaifv's folder).
+   */
   trainer: z.string().min(1).default(DEFAULT_TRAINER),
   /** Where checkpoints and pair files go; null: beside the store (db/rlaifv.sqlite -> db/rlaifv.checkpoints/). */
   checkpoints: z.string().min(1).nullable().default(null),

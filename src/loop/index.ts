@@ -189,7 +189,9 @@ export async function runLoop(config: Config, o: LoopOptions): Promise<LoopResul
     }
 
     if (row.pairs_file === null) {
-      const file = path.join(roundDir, 'pairs.jsonl');
+      // The pairs get a folder of their own, so a trainer that loads a data set folder ({pairs_dir}) sees only them.
+      mkdirSync(path.join(roundDir, 'pairs'), { recursive: true });
+      const file = path.join(roundDir, 'pairs', l.pairs_file);
       row = o.pairs ? await customPairs(config, loop, k, file, o.pairs) : await pullPairs(config, loop, row, file);
       progress.log(`loop round ${k}: ${row.pairs} pairs in ${row.pairs_file}`);
     }
@@ -245,7 +247,7 @@ async function pullPairs(config: Config, loop: LoopRow, row: LoopRoundRow, file:
       {
         consumer: loop.consumer,
         rounds: row.train_round!,
-        format: 'trl',
+        format: config.loop.pairs_format,
         out: file,
         onCommit: (delivery, w) => updateLoopRound(db, loop.id, row.idx, { delivery_id: delivery, pairs_file: w.target, pairs: w.pairIds.length }),
       },
@@ -285,7 +287,7 @@ async function train(config: Config, loop: LoopRow, row: LoopRoundRow, out: stri
   if (existsSync(out)) rmSync(out, { recursive: true, force: true });
   const command = fillCommand(
     config.loop.trainer,
-    { pairs: pairsFile, policy: row.policy_checkpoint!, out, round: String(row.idx), root: PACKAGE_ROOT },
+    { pairs: pairsFile, pairs_dir: path.dirname(pairsFile), policy: row.policy_checkpoint!, out, round: String(row.idx), root: PACKAGE_ROOT },
     'loop.trainer',
   );
   progress.log(`loop round ${row.idx}: training: ${command}`);
