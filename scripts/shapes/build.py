@@ -5,6 +5,7 @@
     python3 scripts/shapes/build.py            # everything: 22.7 minutes on 2 cores (labeler 12.5, policy 10), byte-identical
     python3 scripts/shapes/build.py --only labeler --threads 1 --out /tmp/models   # 14 minutes on one busy core
     python3 scripts/shapes/build.py --only data
+    python3 scripts/shapes/build.py --only train   # the loop study's train split (2,000 prompts, not committed)
 
 A build tool only: users, tests and CI use the committed outputs and never need Python.
 """
@@ -39,6 +40,8 @@ from package_model import write_model_folder  # noqa: E402
 from tokenizer import Tokenizer  # noqa: E402
 
 SPLITS = {"dev": (1001, 200), "test": (1002, 500)}
+# The loop study's train split (python3 scripts/shapes/build.py --only train): not committed (.gitignore), 1.5 s to make.
+TRAIN_SPLIT = ("train", 1003, 2000)
 KIND_WEIGHTS = [0.4, 0.15, 0.15, 0.15, 0.15]  # detailed descriptions dominate, as in RLAIF-V's data
 QUESTIONS_PER_TEST_IMAGE = 4
 
@@ -172,7 +175,8 @@ def train_model(name: str, hp: dict, tok: Tokenizer) -> TinyLlava:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--only", choices=["data", "labeler", "policy"], help="build one part only")
+    ap.add_argument("--only", choices=["data", "train", "labeler", "policy"],
+                    help="build one part only (train: the loop study's 2,000-prompt train split, data/shapes/train)")
     ap.add_argument("--scale", type=float, default=1.0, help="multiply training steps (quick trials)")
     ap.add_argument("--out", default=os.path.join(ROOT, "models"), help="folder for the model folders")
     ap.add_argument("--threads", type=int, default=2, help="torch threads (the build's figures are for 2)")
@@ -180,6 +184,9 @@ def main() -> None:
     torch.set_num_threads(a.threads)
     torch.use_deterministic_algorithms(True)
     t0 = time.time()
+    if a.only == "train":
+        write_split(*TRAIN_SPLIT)
+        return
     if a.only in (None, "data"):
         for name, (seed, n) in SPLITS.items():
             write_split(name, seed, n)

@@ -1,0 +1,391 @@
+#!/usr/bin/env python3
+"""DPO for the shapes policy: where TRL's DPOTrainer stands for a real model, this trains the tiny policy.
+
+    python3 scripts/shapes/dpo.py --pairs PAIRS.jsonl --policy models/shapes-policy --out OUT [--seed 1]
+        [--ref DIR] [--beta 0.1] [--lr 5e-5] [--epochs 2] [--batch-size 32] [--max-steps N] [--threads 2] [--json]
+
+It reads the file `rlaifv pull --format trl` writes (TRL's conversational vision DPO rows: `images`, `prompt`,
+`chosen`, `rejected`), loads the policy folder's ONNX weights back into the build's PyTorch modules (exactly), and
+trains with DPO's sigmoid loss on the answers' summed token log-probs, the starting checkpoint (or --ref) frozen as the
+reference. It writes a model folder in the layout of models/shapes-policy (transformers.js loads it as rlaifv's local
+policy), plus train.json and a model card: the parent checkpoint and its SHA-256, the pairs file's SHA-256, every
+hyperparameter, loss / reward accuracy / reward margin per epoch. The folder appears whole (written beside --out,
+then renamed). The same inputs and seed give the same bytes.
+
+Exit 2 with a message naming the file, line and field for unusable input (a missing, empty or non-TRL pairs file, an
+image that cannot be read, an existing --out); 1 for anything else.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import math
+import os
+import shutil
+import sys
+import time
+
+try:
+    import torch  # noqa: F401
+except ImportError:  # pyenv and friends shadow Debian's python3, which is where python3-torch lives
+    if os.path.exists("/usr/bin/python3") and os.path.realpath(sys.executable) != os.path.realpath("/usr/bin/python3"):
+        os.execv("/usr/bin/python3", ["/usr/bin/python3", *sys.argv])
+    raise
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+from PIL import Image
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+from model import IMAGE_TOKENS  # noqa: E402
+from onnx_weights import load_model  # noqa: E402
+from package_model import write_model_folder  # noqa: E402
+from tokenizer import EOS, IMAGE, PAD  # noqa: E402
+from train import IMAGE_START, to_pixels  # noqa: E402
+
+ONNX_FILES = ["onnx/vision_encoder.onnx", "onnx/embed_tokens.onnx", "onnx/decoder_model_merged.onnx"]
+
+
+class InputError(Exception):
+    """Unusable input: exit 2 with the message."""
+
+
+def sha256_file(path: str) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def sha256_folder(folder: str) -> str:
+    """As rlaifv's hashCheckpoint: over every file in path order, each as path NUL size NUL bytes."""
+    files = []
+    for root, _dirs, names in os.walk(folder):
+        for n in names:
+            files.append(os.path.relpath(os.path.join(root, n), folder).replace(os.sep, "/"))
+    h = hashlib.sha256()
+    for rel in sorted(files):
+        data = open(os.path.join(folder, rel), "rb").read()
+        h.update(f"{rel}\0{len(data)}\0".encode())
+        h.update(data)
+    return h.hexdigest()
+
+
+# ------------------------------------------------------------------------------------------------ reading the pairs
+
+def _text_of(content, where: str, allow_image: bool) -> tuple[str, int]:
+    """A message's text (its text parts joined) and how many image parts it has."""
+    if isinstance(content, str):
+        return content, 0
+    if not isinstance(content, list):
+        raise InputError(f"{where}.content: must be a string or a list of parts")
+    texts, images = [], 0
+    for k, part in enumerate(content):
+        if not isinstance(part, dict) or part.get("type") not in ("text", "image"):
+            raise InputError(f"{where}.content.{k}: must be {{\"type\": \"text\", \"text\": …}} or {{\"type\": \"image\"}}")
+        if part["type"] == "image":
+            if not allow_image:
+                raise InputError(f"{where}.content.{k}: an image part belongs in the prompt's first user message")
+            images += 1
+        else:
+            if not isinstance(part.get("text"), str):
+                raise InputError(f"{where}.content.{k}.text: must be a string")
+            texts.append(part["text"])
+    return "".join(texts), images
+
+
+def prompt_text(messages, where: str) -> str:
+    """The prompt as the policy's chat template renders it (LLaVA-1.5: USER: <image>\\n… ASSISTANT: …</s> …), plus the
+    generation prompt; rlaifv's local generator feeds the policy exactly this."""
+    if not isinstance(messages, list) or not messages:
+        raise InputError(f"{where}: must be a non-empty list of messages")
+    out, images = [], 0
+    for i, msg in enumerate(messages):
+        at = f"{where}.{i}"
+        if not isinstance(msg, dict) or msg.get("role") not in ("user", "assistant"):
+            raise InputError(f"{at}.role: must be \"user\" or \"assistant\"")
+        text, n = _text_of(msg.get("content"), at, allow_image=(i == 0 and msg["role"] == "user"))
+        images += n
+        if msg["role"] == "user":
+            out.append("USER: " + ("<image>\n" * n) + text + " ")
+        else:
+            out.append("ASSISTANT: " + text + "</s> ")
+    if messages[-1]["role"] != "user":
+        raise InputError(f"{where}: the last message must be the user's (the turn the answers answer)")
+    if images != 1:
+        raise InputError(f"{where}: needs exactly one image part, in the first user message (found {images})")
+    return "".join(out) + "ASSISTANT:"
+
+
+def answer_text(messages, where: str) -> str:
+    if not isinstance(messages, list) or len(messages) != 1 or not isinstance(messages[0], dict) or messages[0].get("role") != "assistant":
+        raise InputError(f"{where}: must be a list of one assistant message")
+    text, _ = _text_of(messages[0].get("content"), f"{where}.0", allow_image=False)
+    return text
+
+
+def encode(tok, text: str) -> list[int]:
+    """Token ids with the image token expanded to the model's image tokens and </s> as the end token."""
+    ids: list[int] = []
+    for k, part in enumerate(text.split("</s>")):
+        if k:
+            ids.append(EOS)
+        ids.extend(tok.encode(part.replace("<image>", "<image>" * IMAGE_TOKENS)))
+    return ids
+
+
+def load_image(path: str, where: str) -> torch.Tensor:
+    try:
+        img = Image.open(path)
+        img.load()
+    except Exception as e:  # noqa: BLE001 - any reason the image cannot be had is the input's fault
+        raise InputError(f"{where}: cannot read image {path} ({e})") from None
+    img = img.convert("RGB")
+    if img.size != (64, 64):
+        # As the model's processor: the shortest edge to 64 (bicubic), then a centre crop of 64×64.
+        s = 64 / min(img.size)
+        img = img.resize((max(64, round(img.size[0] * s)), max(64, round(img.size[1] * s))), Image.BICUBIC)
+        left, top = (img.size[0] - 64) // 2, (img.size[1] - 64) // 2
+        img = img.crop((left, top, left + 64, top + 64))
+    return to_pixels(np.array(img)[None])[0]
+
+
+def read_pairs(path: str, tok) -> tuple[list[dict], list[torch.Tensor]]:
+    """The pairs as token rows (prompt, chosen, rejected) with an index into the distinct images."""
+    if not os.path.exists(path):
+        raise InputError(f"{path}: no such pairs file")
+    base = os.path.dirname(os.path.abspath(path))
+    images: dict[str, int] = {}
+    pixels: list[torch.Tensor] = []
+    pairs = []
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            where = f"{path}:{n}"
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError as e:
+                raise InputError(f"{where}: not JSON ({e.msg}); a TRL pairs file has one JSON object per line") from None
+            if not isinstance(row, dict):
+                raise InputError(f"{where}: must be a JSON object with images, prompt, chosen, rejected")
+            for field in ("images", "prompt", "chosen", "rejected"):
+                if field not in row:
+                    raise InputError(f"{where}: field {field}: missing (a TRL vision DPO row has images, prompt, chosen, rejected)")
+            imgs = row["images"]
+            if not isinstance(imgs, list) or len(imgs) != 1 or not isinstance(imgs[0], str):
+                raise InputError(f"{where}: field images: must be a list of one image path")
+            img = imgs[0] if os.path.isabs(imgs[0]) else os.path.join(base, imgs[0])
+            if img not in images:
+                images[img] = len(pixels)
+                pixels.append(load_image(img, f"{where}: field images"))
+            prompt = encode(tok, prompt_text(row["prompt"], f"{where}: field prompt"))
+            chosen = encode(tok, " " + answer_text(row["chosen"], f"{where}: field chosen")) + [EOS]
+            rejected = encode(tok, " " + answer_text(row["rejected"], f"{where}: field rejected")) + [EOS]
+            pairs.append({"image": images[img], "prompt": prompt, "chosen": chosen, "rejected": rejected})
+    if not pairs:
+        raise InputError(f"{path}: no pairs (the file is empty); nothing to train on")
+    return pairs, pixels
+
+
+# ------------------------------------------------------------------------------------------------ the DPO step
+
+def batch_logps(model, pairs: list[dict], pixels: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Summed log-probs of each pair's chosen and rejected answer (incl. </s>) given its image and prompt."""
+    rows = []
+    for p in pairs:
+        rows.append((p["prompt"] + p["chosen"], len(p["prompt"])))
+        rows.append((p["prompt"] + p["rejected"], len(p["prompt"])))
+    L = max(len(r[0]) for r in rows)
+    ids = torch.full((len(rows), L), PAD, dtype=torch.long)
+    mask = torch.zeros((len(rows), L), dtype=torch.long)
+    sel = torch.zeros((len(rows), L), dtype=torch.bool)
+    for b, (seq, start) in enumerate(rows):
+        ids[b, : len(seq)] = torch.tensor(seq)
+        mask[b, : len(seq)] = 1
+        sel[b, start: len(seq)] = True
+    img = pixels[torch.tensor([p["image"] for p in pairs])]
+    logits = model.forward_train(img, ids, mask, IMAGE_START, repeat=2)
+    logp = torch.gather(logits[:, :-1].log_softmax(-1), 2, ids[:, 1:, None])[..., 0]
+    total = (logp * sel[:, 1:]).sum(1)
+    return total[0::2], total[1::2]
+
+
+def train(model, ref_c, ref_r, pairs, pixels, a) -> list[dict]:
+    """AdamW, linear warm-up over the first 10% of steps then linear decay (TRL's default schedule), clip 1.0."""
+    n = len(pairs)
+    steps_per_epoch = math.ceil(n / a.batch_size)
+    total = steps_per_epoch * a.epochs if a.max_steps is None else min(a.max_steps, steps_per_epoch * a.epochs)
+    warm = max(1, total // 10)
+    opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=0.0)
+    g = np.random.default_rng(a.seed)
+    model.train()
+    history, step = [], 0
+    for epoch in range(a.epochs):
+        if step >= total:
+            break
+        order = g.permutation(n)
+        sums = {"loss": 0.0, "acc": 0.0, "margin": 0.0, "chosen": 0.0, "rejected": 0.0, "n": 0}
+        for s in range(0, n, a.batch_size):
+            if step >= total:
+                break
+            idx = order[s: s + a.batch_size]
+            lr = a.lr * ((step + 1) / warm if step < warm else max(0.0, (total - step) / max(1, total - warm)))
+            for pg in opt.param_groups:
+                pg["lr"] = lr
+            pc, pr = batch_logps(model, [pairs[i] for i in idx], pixels)
+            it = torch.from_numpy(idx)
+            rc, rr = a.beta * (pc - ref_c[it]), a.beta * (pr - ref_r[it])
+            loss = -F.logsigmoid(rc - rr).mean()
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+            opt.step()
+            k = len(idx)
+            sums["loss"] += loss.item() * k
+            sums["acc"] += (rc > rr).float().sum().item()
+            sums["margin"] += (rc - rr).sum().item()
+            sums["chosen"] += rc.sum().item()
+            sums["rejected"] += rr.sum().item()
+            sums["n"] += k
+            step += 1
+        m = sums["n"]
+        history.append({"epoch": epoch + 1, "steps": step, "pairs_seen": m, "loss": round(sums["loss"] / m, 6),
+                        "reward_accuracy": round(sums["acc"] / m, 6), "reward_margin": round(sums["margin"] / m, 6),
+                        "reward_chosen": round(sums["chosen"] / m, 6), "reward_rejected": round(sums["rejected"] / m, 6)})
+        print(f"epoch {epoch + 1}: loss {history[-1]['loss']:.4f}, reward accuracy {history[-1]['reward_accuracy']:.3f}, "
+              f"margin {history[-1]['reward_margin']:.4f} ({step}/{total} steps)", file=sys.stderr, flush=True)
+    model.eval()
+    return history
+
+
+@torch.no_grad()
+def reference_logps(model, pairs, pixels, bs: int) -> tuple[torch.Tensor, torch.Tensor]:
+    cs, rs = [], []
+    for s in range(0, len(pairs), bs):
+        c, r = batch_logps(model, pairs[s: s + bs], pixels)
+        cs.append(c)
+        rs.append(r)
+    return torch.cat(cs), torch.cat(rs)
+
+
+def model_card(info: dict) -> str:
+    hp = info["hyperparameters"]
+    rows = "\n".join(f"| {h['epoch']} | {h['steps']} | {h['loss']:.4f} | {h['reward_accuracy']:.3f} | {h['reward_margin']:.4f} |" for h in info["epochs"])
+    return f"""# {info['name']}
+
+The shapes policy after one round of DPO with `scripts/shapes/dpo.py` (rlaifv's stand-in for TRL's DPOTrainer).
+Same architecture, tokenizer, ONNX interface and configs as its parent; transformers.js loads it as
+`LlavaForConditionalGeneration`, and rlaifv uses it as a local policy (`--policy` this folder).
+
+| | |
+|---|---|
+| parent checkpoint | `{info['parent']['path']}` |
+| parent SHA-256 (over its files) | `{info['parent']['sha256']}` |
+| reference model | `{info['reference']['path']}` (frozen) |
+| pairs file | `{info['pairs']['path']}` |
+| pairs file SHA-256 | `{info['pairs']['sha256']}` |
+| pairs | {info['pairs']['count']} |
+| loss | DPO sigmoid, β {hp['beta']}, on summed token log-probs of the answer (its `</s>` included) |
+| optimiser | AdamW, lr {hp['lr']}, weight decay 0, linear warm-up over 10% of the steps then linear decay, gradient clip 1.0 |
+| epochs, batch size, steps | {hp['epochs']}, {hp['batch_size']}, {info['steps']}{' (capped by --max-steps)' if hp['max_steps'] is not None else ''} |
+| seed, threads | {hp['seed']}, {hp['threads']} |
+| torch | {info['torch']} |
+
+Per epoch (rewards are β·(log π − log π_ref) of the answers, averaged over the pairs seen):
+
+| epoch | steps | loss | reward accuracy | reward margin |
+|---|---|---|---|---|
+{rows}
+
+`train.json` holds the same, machine-readable. The same pairs, parent and seed give byte-identical files.
+"""
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--pairs", required=True, help="TRL JSONL file, as `rlaifv pull --format trl` writes it")
+    ap.add_argument("--policy", required=True, help="the checkpoint folder to start from")
+    ap.add_argument("--out", required=True, help="the new checkpoint folder (must not exist)")
+    ap.add_argument("--ref", help="the reference checkpoint (default: --policy)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--beta", type=float, default=0.1)
+    ap.add_argument("--lr", type=float, default=5e-5)
+    ap.add_argument("--epochs", type=int, default=2)
+    ap.add_argument("--batch-size", type=int, default=32)
+    ap.add_argument("--max-steps", type=int, default=None, help="stop after this many optimiser steps")
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--json", action="store_true", help="print a one-line JSON summary on stdout at the end")
+    a = ap.parse_args()
+    t0 = time.time()
+    torch.set_num_threads(a.threads)
+    torch.use_deterministic_algorithms(True)
+    torch.manual_seed(a.seed)
+    out = os.path.abspath(a.out)
+    if os.path.exists(out):
+        raise InputError(f"{out} already exists; give another --out (the trainer never overwrites a checkpoint)")
+    if not os.path.isdir(os.path.dirname(out)):
+        raise InputError(f"{os.path.dirname(out)}: the folder for --out does not exist")
+    policy = os.path.abspath(a.policy)
+    ref_dir = os.path.abspath(a.ref or a.policy)
+    for d in {policy, ref_dir}:
+        missing = [f for f in ONNX_FILES + ["config.json", "tokenizer.json", "build.json"] if not os.path.exists(os.path.join(d, f))]
+        if missing:
+            raise InputError(f"{d}: not a shapes policy folder (missing {', '.join(missing)})")
+    model, tok, build = load_model(policy)
+    pairs, pixels = read_pairs(a.pairs, tok)
+    pixels = torch.stack(pixels)
+    ref = model if ref_dir == policy else load_model(ref_dir)[0]
+    ref_c, ref_r = reference_logps(ref, pairs, pixels, a.batch_size)
+    del ref
+    print(f"{len(pairs)} pairs, {len(pixels)} images; reference log-probs in {time.time() - t0:.1f}s", file=sys.stderr, flush=True)
+    history = train(model, ref_c, ref_r, pairs, pixels, a)
+
+    pairs_sha = sha256_file(a.pairs)
+    parent_sha = sha256_folder(policy)
+    hp = {"beta": a.beta, "lr": a.lr, "epochs": a.epochs, "batch_size": a.batch_size, "max_steps": a.max_steps, "seed": a.seed, "threads": a.threads}
+    ident = hashlib.sha256(json.dumps([parent_sha, pairs_sha, hp]).encode()).hexdigest()[:12]
+    info = {
+        "name": f"rlaifv/shapes-policy-dpo-{ident}",
+        "parent": {"path": policy, "sha256": parent_sha, "name": json.load(open(os.path.join(policy, "config.json"))).get("_name_or_path")},
+        "reference": {"path": ref_dir, "sha256": parent_sha if ref_dir == policy else sha256_folder(ref_dir)},
+        "pairs": {"path": os.path.abspath(a.pairs), "sha256": pairs_sha, "count": len(pairs), "images": len(pixels)},
+        "hyperparameters": hp,
+        "steps": history[-1]["steps"] if history else 0,
+        "epochs": history,
+        "torch": torch.__version__,
+    }
+    tmp = f"{out}.tmp-{os.getpid()}"
+    shutil.rmtree(tmp, ignore_errors=True)
+    try:
+        write_model_folder(model, tok, tmp, info["name"])
+        with open(os.path.join(tmp, "build.json"), "w") as f:
+            json.dump({**build, "dpo": {"parent": info["parent"], "pairs_sha256": pairs_sha, "hyperparameters": hp}}, f, indent=2)
+            f.write("\n")
+        with open(os.path.join(tmp, "train.json"), "w") as f:
+            json.dump(info, f, indent=2)
+            f.write("\n")
+        with open(os.path.join(tmp, "README.md"), "w") as f:
+            f.write(model_card(info))
+        os.rename(tmp, out)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    secs = time.time() - t0
+    print(f"wrote {out} ({info['steps']} steps, {secs:.1f}s)", file=sys.stderr, flush=True)
+    if a.json:
+        print(json.dumps({"out": out, "steps": info["steps"], "seconds": round(secs, 2), "epochs": history}))
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except InputError as e:
+        print(f"dpo.py: {e}", file=sys.stderr)
+        sys.exit(2)

@@ -1,0 +1,240 @@
+// The loop study (README "The loop study"): iterative rounds of generate → feedback → DPO → evaluate, in arms that
+// differ only in where the pairs come from, each measured on the held-out test split against the truth.
+//
+//   npx tsx scripts/study-loop.ts [--rounds 4] [--train FILE] [--limit N] [--eval-limit N] [--arms a,b] [--out DIR]
+//                                 [--trainer-args "--lr 5e-5 --epochs 2"] [--max-pairs 2|all] [--json FILE]
+//
+// Arms: rejc (the default method), rejp, oracle (the truth checker instead of the labeler, REJ-C rules), random (as
+// many pairs as rejc made that round, between random distinct answers of a prompt), oneshot (rejc's total pair count,
+// all from round 0's policy, trained once: the same number of steps). Each arm has its own store in --out, so their
+// consumers and held-out sets never meet. Needs the train split: python3 scripts/shapes/build.py --only train.
+import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { loadConfig, PACKAGE_ROOT } from '../src/config/load.js';
+import type { Config } from '../src/config/schema.js';
+import { runLoop, type LoopResult } from '../src/loop/index.js';
+import { loadEvalRound } from '../src/eval/load.js';
+import { judgeAnswer, judgeRound } from '../src/eval/truth.js';
+import { pairRound } from '../src/eval/pairs.js';
+import type { EvalRound } from '../src/eval/types.js';
+import { roundPrompts, type Db } from '../src/store/index.js';
+import { getFormat } from '../src/export/formats.js';
+import type { ExportPair } from '../src/store/deliveries.js';
+import { createRng, hashSeed } from '../src/feedback/rng.js';
+
+const ARMS = ['rejc', 'rejp', 'oracle', 'random', 'oneshot'] as const;
+type Arm = (typeof ARMS)[number];
+
+interface Args {
+  rounds: number;
+  train: string;
+  limit: number | undefined;
+  evalLimit: number | undefined;
+  arms: Arm[];
+  out: string;
+  trainerArgs: string;
+  maxPairs: number | 'all';
+  json: string | null;
+}
+
+function parseArgs(argv: string[]): Args {
+  const a: Args = {
+    rounds: 4,
+    train: path.join(PACKAGE_ROOT, 'data', 'shapes', 'train', 'prompts.jsonl'),
+    limit: undefined,
+    evalLimit: undefined,
+    arms: [...ARMS],
+    out: path.join(PACKAGE_ROOT, 'tmp', 'study-loop'),
+    trainerArgs: '',
+    maxPairs: 2,
+    json: null,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const k = argv[i]!;
+    const v = () => argv[++i] ?? (() => { throw new Error(`${k} needs a value`); })();
+    if (k === '--rounds') a.rounds = Number(v());
+    else if (k === '--train') a.train = path.resolve(v());
+    else if (k === '--limit') a.limit = Number(v());
+    else if (k === '--eval-limit') a.evalLimit = Number(v());
+    else if (k === '--arms') a.arms = v().split(',') as Arm[];
+    else if (k === '--out') a.out = path.resolve(v());
+    else if (k === '--trainer-args') a.trainerArgs = v();
+    else if (k === '--max-pairs') a.maxPairs = ((x) => (x === 'all' ? 'all' : Number(x)))(v());
+    else if (k === '--json') a.json = v();
+    else throw new Error(`unknown argument ${k}`);
+  }
+  for (const arm of a.arms) if (!ARMS.includes(arm)) throw new Error(`--arms: unknown arm ${arm} (arms: ${ARMS.join(', ')})`);
+  if (!existsSync(a.train)) throw new Error(`${a.train} is missing: make it with python3 scripts/shapes/build.py --only train`);
+  return a;
+}
+
+/** The arm's config: its own store, the train split, the arm's score method, the trainer with the study's settings. */
+function armConfig(a: Args, arm: Arm): Config {
+  const { config } = loadConfig(undefined, { db: path.join(a.out, `${arm}.sqlite`) });
+  config.score.method = arm === 'rejp' ? 'rejp' : 'rejc';
+  config.pair.max_pairs = a.maxPairs;
+  config.loop.train_prompts = a.train;
+  config.loop.trainer = `${config.loop.trainer} ${a.trainerArgs}`.trim();
+  return config;
+}
+
+/** The TRL records of pairs given as (chosen, rejected) answer ids of a round, written as the pull writes them. */
+function writeTrl(db: Db, round: EvalRound, pairs: { promptId: string; chosenId: string; rejectedId: string }[], file: string): number {
+  const trl = getFormat('trl');
+  const images = new Map(roundPrompts(db, round.id).map((p) => [p.id, p.image_path]));
+  const text = new Map(round.prompts.flatMap((p) => p.answers.map((x) => [x.id, x.text] as const)));
+  const question = new Map(round.prompts.map((p) => [p.id, p.question]));
+  const lines = pairs.map((q) =>
+    JSON.stringify(
+      trl.record({ image_path: images.get(q.promptId)!, instruction: question.get(q.promptId)!, chosen: text.get(q.chosenId)!, rejected: text.get(q.rejectedId)! } as ExportPair),
+    ),
+  );
+  writeFileSync(file, lines.length ? lines.join('\n') + '\n' : '');
+  return lines.length;
+}
+
+/** Oracle pairs: the round's answers paired with the truth's verdicts under the round's own REJ-C settings. */
+function oraclePairs(round: EvalRound) {
+  const r = pairRound(round, judgeRound(round), {
+    verdicts: { kind: 'oracle' },
+    method: 'rejc',
+    acceptRule: round.acceptRule,
+    diff: round.pair.diff,
+    maxPairs: round.pair.maxPairs,
+    lengthBalance: round.pair.lengthBalance,
+    tieBreak: 'smaller',
+  });
+  return r.pairs.filter((p) => p.balanceKept);
+}
+
+/** `n` pairs of distinct answers of the same prompt, drawn at random (seeded), oriented at random. */
+function randomPairs(round: EvalRound, n: number, seed: number) {
+  const rng = createRng(hashSeed(seed, 'random-pairs', round.id));
+  const pool = round.prompts
+    .map((p) => ({ id: p.id, answers: [...new Map(p.answers.filter((x) => x.division).map((x) => [x.text.trim(), x])).values()] }))
+    .filter((p) => p.answers.length >= 2);
+  const out: { promptId: string; chosenId: string; rejectedId: string }[] = [];
+  const seen = new Set<string>();
+  for (let tries = 0; out.length < n && tries < n * 50; tries++) {
+    const p = pool[Math.floor(rng() * pool.length)]!;
+    const i = Math.floor(rng() * p.answers.length);
+    let j = Math.floor(rng() * (p.answers.length - 1));
+    if (j >= i) j++;
+    const key = [p.id, ...[p.answers[i]!.id, p.answers[j]!.id].sort()].join('|');
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ promptId: p.id, chosenId: p.answers[i]!.id, rejectedId: p.answers[j]!.id });
+  }
+  return out;
+}
+
+/** How good pairs are against the truth: chosen with fewer false claims (accurate), more (inverted). */
+function pairTruth(round: EvalRound, pairs: { chosenId: string; rejectedId: string }[]) {
+  const byId = new Map(round.prompts.flatMap((p) => p.answers.map((a) => [a.id, judgeAnswer(p.truth, a).nFalse] as const)));
+  let accurate = 0;
+  let inverted = 0;
+  for (const q of pairs) {
+    const c = byId.get(q.chosenId)!;
+    const r = byId.get(q.rejectedId)!;
+    if (c < r) accurate++;
+    else if (c > r) inverted++;
+  }
+  return { pairs: pairs.length, accuracy: pairs.length ? accurate / pairs.length : null, inverted: pairs.length ? inverted / pairs.length : null };
+}
+
+/** The pairs a pulled TRL file holds, as (chosen, rejected) ids: the round's stored kept pairs (what the pull delivers). */
+function keptPairs(db: Db, roundId: number) {
+  return db.prepare('SELECT chosen_id AS chosenId, rejected_id AS rejectedId FROM pairs WHERE round_id = ? AND balance_kept = 1 AND method = (SELECT score_method FROM rounds WHERE id = ?)').all(roundId, roundId) as {
+    chosenId: string;
+    rejectedId: string;
+  }[];
+}
+
+interface ArmRound {
+  loop_round: number;
+  pairs: number;
+  pair_accuracy: number | null;
+  pair_inverted: number | null;
+  eval: LoopResult['rounds'][number]['eval'];
+}
+
+async function runArm(a: Args, arm: Arm, rejcCounts: number[]): Promise<{ arm: Arm; baseline: LoopResult['baseline']; rounds: ArmRound[] }> {
+  mkdirSync(a.out, { recursive: true });
+  const config = armConfig(a, arm);
+  const quality = new Map<number, ReturnType<typeof pairTruth>>();
+  const hook =
+    arm === 'oracle' || arm === 'random' || arm === 'oneshot'
+      ? async ({ db, round, file }: { db: Db; round: number; file: string }) => {
+          const r = loadEvalRound(db, round);
+          const k = quality.size;
+          let pairs: { promptId: string; chosenId: string; rejectedId: string }[];
+          if (arm === 'oracle') pairs = oraclePairs(r);
+          else if (arm === 'random') pairs = randomPairs(r, rejcCounts[k] ?? 0, config.seed);
+          else {
+            // One-shot: every pair the start policy's round gives with max_pairs all, cut to rejc's total at random.
+            const all = pairRound(r, judgeRound(r), { verdicts: { kind: 'labeler' }, method: 'rejc', acceptRule: r.acceptRule, diff: r.pair.diff, maxPairs: 'all', lengthBalance: r.pair.lengthBalance, tieBreak: 'smaller' }).pairs.filter((p) => p.balanceKept);
+            const total = rejcCounts.reduce((x, y) => x + y, 0);
+            const rng = createRng(hashSeed(config.seed, 'oneshot', round));
+            pairs = all.map((p) => ({ p, k: rng() })).sort((x, y) => x.k - y.k).slice(0, total).map((x) => x.p);
+            if (pairs.length < total) process.stderr.write(`oneshot: round 0 gives only ${pairs.length} of the ${total} pairs rejc trained on\n`);
+          }
+          quality.set(round, pairTruth(r, pairs));
+          return writeTrl(db, r, pairs, file);
+        }
+      : undefined;
+  const rounds = arm === 'oneshot' ? 1 : a.rounds;
+  const res = await runLoop(config, {
+    rounds,
+    ...(a.limit ? { limit: a.limit } : {}),
+    ...(a.evalLimit ? { evalLimit: a.evalLimit } : {}),
+    progress: { start() {}, tick() {}, done() {}, log: (m) => process.stderr.write(`[${arm}] ${m}\n`) },
+    echo: null,
+    ...(hook ? { pairs: hook } : {}),
+  });
+  const { openDb } = await import('../src/store/index.js');
+  const db = openDb(config.db, { readonly: true });
+  try {
+    return {
+      arm,
+      baseline: res.baseline,
+      rounds: res.rounds.slice(0, rounds).map((r) => {
+        const q = quality.get(r.round!) ?? pairTruth(loadEvalRound(db, r.round!), keptPairs(db, r.round!));
+        return { loop_round: r.loop_round, pairs: r.pairs ?? 0, pair_accuracy: q.accuracy, pair_inverted: q.inverted, eval: r.eval };
+      }),
+    };
+  } finally {
+    db.close();
+  }
+}
+
+const pct = (x: number | null | undefined) => (x === null || x === undefined ? '–' : `${(100 * x).toFixed(1)}%`);
+const num = (x: number | null | undefined, d = 2) => (x === null || x === undefined ? '–' : x.toFixed(d));
+
+async function main() {
+  const a = parseArgs(process.argv.slice(2));
+  const t0 = performance.now();
+  const results = [];
+  const order = [...a.arms].sort((x, y) => (x === 'rejc' ? -1 : y === 'rejc' ? 1 : 0));
+  let rejcCounts: number[] = [];
+  for (const arm of order) {
+    if ((arm === 'random' || arm === 'oneshot') && rejcCounts.length === 0) throw new Error(`${arm} needs the rejc arm (its pair counts)`);
+    const r = await runArm(a, arm, rejcCounts);
+    if (arm === 'rejc') rejcCounts = r.rounds.map((x) => x.pairs);
+    results.push(r);
+    process.stderr.write(`[${arm}] done after ${((performance.now() - t0) / 60000).toFixed(1)} min\n`);
+  }
+  const lines = ['| arm | round | pairs | pair accuracy (inverted) | false claims, sampled | greedy | answers with a false claim | true claims / answer | objects mentioned | judgeable | distinct / prompt | words |', '|---|---|---|---|---|---|---|---|---|---|---|---|'];
+  for (const r of results) {
+    const b = r.baseline;
+    lines.push(`| ${r.arm} | 0 | – | – | ${pct(b.sampled.false_claim_rate)} | ${pct(b.greedy?.false_claim_rate)} | ${pct(b.sampled.response_hallucination_rate)} | ${num(b.sampled.true_claims_per_answer)} | ${pct(b.sampled.object_coverage)} | ${pct(b.sampled.judgeable_share)} | ${num(b.sampled.distinct_answers_per_prompt, 1)} | ${num(b.sampled.mean_words, 1)} |`);
+    for (const x of r.rounds) {
+      const e = x.eval;
+      lines.push(`| ${r.arm} | ${x.loop_round} | ${x.pairs} | ${pct(x.pair_accuracy)} (${pct(x.pair_inverted)}) | ${pct(e?.false_claim_rate)} | ${pct(e?.greedy?.false_claim_rate)} | ${pct(e?.response_hallucination_rate)} | ${num(e?.true_claims_per_answer)} | ${pct(e?.object_coverage)} | ${pct(e?.judgeable_share)} | ${num(e?.distinct_answers_per_prompt, 1)} | ${num(e?.mean_words, 1)} |`);
+    }
+  }
+  process.stdout.write(lines.join('\n') + '\n');
+  process.stdout.write(`\n${((performance.now() - t0) / 60000).toFixed(1)} minutes; trainer: ${armConfig(a, 'rejc').loop.trainer}\n`);
+  if (a.json) writeFileSync(a.json, JSON.stringify({ args: a, results }, null, 2) + '\n');
+}
+
+await main();

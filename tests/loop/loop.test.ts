@@ -1,0 +1,205 @@
+// `rlaifv loop` through the built CLI with the real shapes DPO trainer (Debian's python3-torch): two rounds on a few
+// dev prompts, then what a training loop depends on — round 2 samples from round 1's checkpoint, the checkpoint's card
+// names its parent and pairs, each pair is fed once, held-out images never reach a trainer, a failing trainer is
+// recorded and retried, and a kill -9 during training resumes without retraining a finished step.
+import { beforeAll, describe, expect, test } from 'vitest';
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { openDb } from '../../src/store/index.js';
+import { hashCheckpoint } from '../../src/loop/checkpoint.js';
+import { CLI, runNode } from '../helpers/run-cli.js';
+import { POLICY, ROOT, TEST, tempDir } from '../helpers/paths.js';
+
+const TRAINER = 'python3 {root}/scripts/shapes/dpo.py --pairs {pairs} --policy {policy} --out {out} --seed {round} --max-steps 6';
+
+/** A config for a small, quick loop; `trainer` replaces the trainer command. */
+function writeConfig(dir: string, trainer = TRAINER): string {
+  const file = path.join(dir, 'loop.json');
+  writeFileSync(
+    file,
+    JSON.stringify({
+      generate: { samples: 4, max_new_tokens: 64 },
+      pair: { max_pairs: 'all' },
+      loop: {
+        train_prompts: path.join(ROOT, 'data/shapes/dev/prompts.jsonl'),
+        eval_prompts: path.join(TEST, 'prompts.jsonl'),
+        trainer,
+        eval_samples: 4,
+      },
+    }),
+  );
+  return file;
+}
+
+const loopArgs = (config: string, db: string, rounds = 2) => ['loop', '--rounds', String(rounds), '--limit', '40', '--eval-limit', '10', '--config', config, '--db', db, '--workers', '2'];
+
+const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
+
+function rows<T>(db: string, sql: string, ...args: unknown[]): T[] {
+  const d = openDb(db, { readonly: true });
+  try {
+    return d.prepare(sql).all(...args) as T[];
+  } finally {
+    d.close();
+  }
+}
+
+describe('rlaifv loop with the shapes DPO trainer', () => {
+  let dir: string;
+  let db: string;
+  let out: { code: number | null; stdout: string; stderr: string };
+  let report: any[];
+
+  beforeAll(async () => {
+    dir = tempDir('rlaifv-loop-');
+    db = path.join(dir, 'loop.sqlite');
+    out = await runNode([...loopArgs(writeConfig(dir), db), '--json'], { timeoutMs: 110_000 });
+    report = out.code === 0 ? JSON.parse(out.stdout) : [];
+  });
+
+  test('two rounds, each trained and evaluated; --json has the fields other tools read', () => {
+    expect(out.code, out.stderr).toBe(0);
+    expect(report).toHaveLength(2);
+    for (const r of report) {
+      expect(Object.keys(r)).toEqual(expect.arrayContaining(['round', 'policy', 'checkpoint', 'pairs', 'trainer_exit', 'eval']));
+      expect(r.trainer_exit).toBe(0);
+      expect(r.pairs).toBeGreaterThan(0);
+      expect(existsSync(path.join(r.checkpoint, 'onnx', 'decoder_model_merged.onnx'))).toBe(true);
+      expect(r.checkpoint_sha256).toBe(hashCheckpoint(r.checkpoint));
+      for (const k of ['false_claim_rate', 'response_hallucination_rate', 'true_claims_per_answer', 'object_coverage', 'judgeable_share', 'distinct_answers_per_prompt', 'mean_words']) {
+        expect(r.eval).toHaveProperty(k);
+      }
+      expect(r.eval.greedy.false_claim_rate).toBeTypeOf('number');
+    }
+  });
+
+  test('round 2 samples from round 1\'s checkpoint', () => {
+    const [r1, r2] = report;
+    expect(r1.policy).toBe(POLICY);
+    expect(r2.policy).toBe(r1.checkpoint);
+    const [cfg] = rows<{ config_json: string }>(db, 'SELECT config_json FROM rounds WHERE id = ?', r2.round);
+    expect(JSON.parse(cfg!.config_json).generate.backend).toEqual({ type: 'local', model: r1.checkpoint });
+    // The trainer's command for round 2 started from round 1's checkpoint.
+    const [lr] = rows<{ trainer_command: string }>(db, 'SELECT trainer_command FROM loop_rounds WHERE idx = 2');
+    expect(lr!.trainer_command).toContain(`--policy ${r1.checkpoint}`);
+  });
+
+  test('each checkpoint\'s card names its parent and the SHA-256 of the pairs it was trained on', () => {
+    for (const r of report) {
+      const card = JSON.parse(readFileSync(path.join(r.checkpoint, 'train.json'), 'utf8'));
+      const text = JSON.stringify(card);
+      expect(text).toContain(sha256(r.pairs_file));
+      expect(text).toContain(r.policy);
+      expect(readFileSync(path.join(r.checkpoint, 'README.md'), 'utf8')).toContain(sha256(r.pairs_file));
+    }
+  });
+
+  test('every pair was fed once, and none on a held-out image', () => {
+    const delivered = rows<{ pair_id: string; n: number }>(db, "SELECT pair_id, COUNT(*) AS n FROM delivered_pairs WHERE consumer = 'loop-1' GROUP BY pair_id");
+    expect(delivered.length).toBe(report[0].pairs + report[1].pairs);
+    expect(delivered.every((d) => d.n === 1)).toBe(true);
+    const heldOut = rows<{ n: number }>(
+      db,
+      `SELECT COUNT(*) AS n FROM delivered_pairs d JOIN pairs p ON p.id = d.pair_id JOIN prompts pr ON pr.id = p.prompt_id
+       WHERE pr.image_id IN (SELECT p2.image_id FROM rounds r JOIN round_prompts rp ON rp.round_id = r.id JOIN prompts p2 ON p2.id = rp.prompt_id WHERE r.purpose = 'eval')`,
+    );
+    expect(heldOut[0]!.n).toBe(0);
+    const lines = readFileSync(report[0].pairs_file, 'utf8').trim().split('\n');
+    expect(lines).toHaveLength(report[0].pairs);
+  });
+
+  test('a rerun with the same rounds redoes nothing', async () => {
+    const before = rows<{ n: number }>(db, 'SELECT COUNT(*) AS n FROM loop_commands')[0]!.n;
+    const again = await runNode([...loopArgs(writeConfig(dir), db), '--json'], { timeoutMs: 60_000 });
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toEqual(report);
+    expect(rows<{ n: number }>(db, 'SELECT COUNT(*) AS n FROM loop_commands')[0]!.n).toBe(before);
+  });
+
+  test('pairs on held-out images never reach any consumer, even from a training round run on them', async () => {
+    const run = await runNode(['run', '--round', 'next', '--prompts', path.join(TEST, 'prompts.jsonl'), '--limit', '10', '--samples', '4', '--db', db, '--workers', '2', '--quiet'], { timeoutMs: 60_000 });
+    expect(run.code, run.stderr).toBe(0);
+    const round = rows<{ id: number }>(db, "SELECT MAX(id) AS id FROM rounds WHERE purpose = 'train'")[0]!.id;
+    const kept = rows<{ n: number }>(db, 'SELECT COUNT(*) AS n FROM v_pairs WHERE round = ? AND kept = 1', round)[0]!.n;
+    expect(kept).toBeGreaterThan(0);
+    const file = path.join(dir, 'other.jsonl');
+    const p = await runNode(['pull', '--consumer', 'analyst', '--round', String(round), '--format', 'trl', '--out', file, '--db', db], { timeoutMs: 30_000 });
+    expect(p.code, p.stderr).toBe(0);
+    expect(p.stderr).toContain(`${kept} kept pairs are withheld`);
+    expect(readFileSync(file, 'utf8')).toBe('');
+    const e = await runNode(['export', '--round', String(round), '--format', 'trl', '--out', path.join(dir, 'exp.jsonl'), '--db', db], { timeoutMs: 30_000 });
+    expect(e.code, e.stderr).toBe(0);
+    expect(readFileSync(path.join(dir, 'exp.jsonl'), 'utf8')).toBe('');
+  });
+});
+
+describe('rlaifv loop when a step fails or is killed', () => {
+  test('a failing trainer is recorded, the loop exits non-zero, and a rerun retries that step', async () => {
+    const dir = tempDir('rlaifv-loop-fail-');
+    const db = path.join(dir, 'loop.sqlite');
+    const flag = path.join(dir, 'gpu-ready');
+    const trainer = `if [ ! -f ${flag} ]; then echo "CUDA error: no device" >&2; exit 3; fi; ${TRAINER}`;
+    const first = await runNode(loopArgs(writeConfig(dir, trainer), db, 1), { timeoutMs: 60_000 });
+    expect(first.code).toBe(1);
+    expect(first.stderr).toContain('the trainer failed (exit code 3)');
+    expect(first.stderr).toContain('CUDA error: no device');
+    let cmds = rows<{ exit_code: number; stderr_tail: string }>(db, 'SELECT exit_code, stderr_tail FROM loop_commands ORDER BY id');
+    expect(cmds).toHaveLength(1);
+    expect(cmds[0]).toMatchObject({ exit_code: 3 });
+    expect(cmds[0]!.stderr_tail).toContain('CUDA error');
+    expect(rows(db, 'SELECT checkpoint FROM loop_rounds WHERE checkpoint IS NOT NULL')).toHaveLength(0);
+    const deliveries = rows(db, "SELECT id FROM deliveries WHERE consumer = 'loop-1'");
+
+    writeFileSync(flag, '');
+    const second = await runNode([...loopArgs(writeConfig(dir, trainer), db, 1), '--json'], { timeoutMs: 60_000 });
+    expect(second.code, second.stderr).toBe(0);
+    cmds = rows(db, 'SELECT exit_code, stderr_tail FROM loop_commands ORDER BY id');
+    expect(cmds.map((c) => c.exit_code)).toEqual([3, 0]);
+    // The retry trained on the pairs delivered the first time: no second pull.
+    expect(rows(db, "SELECT id FROM deliveries WHERE consumer = 'loop-1'")).toEqual(deliveries);
+    expect(JSON.parse(second.stdout)[0].trainer_exit).toBe(0);
+  });
+
+  test('kill -9 while the trainer runs: the rerun resumes there, trains once more, and feeds no pair twice', async () => {
+    const dir = tempDir('rlaifv-loop-kill-');
+    const db = path.join(dir, 'loop.sqlite');
+    // The trainer leaves a mark when it starts, so the test can kill the whole loop (trainer included) mid-training.
+    const mark = path.join(dir, 'training');
+    const trainer = `touch ${mark}; ${TRAINER.replace('--max-steps 6', '--max-steps 400')}`;
+    const config = writeConfig(dir, trainer);
+    const child = spawn(process.execPath, [CLI, ...loopArgs(config, db, 1)], { detached: true, stdio: 'ignore' });
+    const killed = await new Promise<boolean>((resolve) => {
+      const t0 = Date.now();
+      const poll = setInterval(() => {
+        if (existsSync(mark)) {
+          clearInterval(poll);
+          setTimeout(() => {
+            process.kill(-child.pid!, 'SIGKILL');
+            resolve(true);
+          }, 1500);
+        } else if (Date.now() - t0 > 60_000) {
+          clearInterval(poll);
+          process.kill(-child.pid!, 'SIGKILL');
+          resolve(false);
+        }
+      }, 100);
+    });
+    expect(killed).toBe(true);
+    await new Promise((r) => child.on('exit', r));
+    const [before] = rows<{ train_round: number; pairs: number; checkpoint: string | null }>(db, 'SELECT train_round, pairs, checkpoint FROM loop_rounds');
+    expect(before!.checkpoint).toBeNull();
+    expect(before!.pairs).toBeGreaterThan(0);
+
+    const rerun = await runNode([...loopArgs(writeConfig(dir, TRAINER), db, 1), '--json'], { timeoutMs: 60_000 });
+    expect(rerun.code, rerun.stderr).toBe(0);
+    const [after] = JSON.parse(rerun.stdout);
+    expect(after.round).toBe(before!.train_round);
+    expect(after.pairs).toBe(before!.pairs);
+    expect(rows(db, "SELECT id FROM deliveries WHERE consumer = 'loop-1'")).toHaveLength(1);
+    expect(rows(db, 'SELECT id FROM rounds WHERE purpose = \'train\'')).toHaveLength(1);
+    expect(rows(db, 'SELECT id FROM loop_commands')).toHaveLength(1);
+    expect(existsSync(path.join(after.checkpoint, 'train.json'))).toBe(true);
+  });
+});

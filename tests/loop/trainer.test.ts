@@ -1,0 +1,131 @@
+// The shapes DPO trainer (scripts/shapes/dpo.py, Debian's python3-torch) as the loop calls it: on pairs a real round
+// made and `rlaifv pull --format trl` wrote. Its checkpoint must load in rlaifv as a policy, name its parent and pairs,
+// be the same bytes for the same seed, and move the policy toward the chosen answers; unusable input exits 2 naming
+// the file, line and field.
+import { beforeAll, describe, expect, test } from 'vitest';
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, writeFileSync, existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { hashCheckpoint } from '../../src/loop/checkpoint.js';
+import { WorkerPool } from '../../src/backends/local/pool.js';
+import { LocalGenerator } from '../../src/backends/local/index.js';
+import { runNode } from '../helpers/run-cli.js';
+import { DEV, POLICY, ROOT, tempDir } from '../helpers/paths.js';
+
+const DPO = path.join(ROOT, 'scripts', 'shapes', 'dpo.py');
+
+function python(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const p = spawn('python3', [DPO, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    p.stdout.on('data', (d) => (stdout += d));
+    p.stderr.on('data', (d) => (stderr += d));
+    p.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const files = (dir: string, rel = ''): string[] =>
+  readdirSync(path.join(dir, rel), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(dir, path.join(rel, e.name)) : [path.join(rel, e.name)]));
+const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
+
+let dir: string;
+let pairs: string;
+beforeAll(async () => {
+  dir = tempDir('rlaifv-dpo-');
+  const db = path.join(dir, 'r.sqlite');
+  const run = await runNode(['run', '--limit', '24', '--samples', '6', '--db', db, '--workers', '2', '--quiet'], { timeoutMs: 60_000 });
+  expect(run.code, run.stderr).toBe(0);
+  pairs = path.join(dir, 'pairs.jsonl');
+  const pull = await runNode(['pull', '--consumer', 't', '--format', 'trl', '--out', pairs, '--db', db]);
+  expect(pull.code, pull.stderr).toBe(0);
+});
+
+describe('scripts/shapes/dpo.py', () => {
+  test('0 steps re-exports the parent\'s ONNX files byte for byte (the weights load back exactly)', async () => {
+    const out = path.join(dir, 'zero');
+    const r = await python(['--pairs', pairs, '--policy', POLICY, '--out', out, '--max-steps', '0']);
+    expect(r.code, r.stderr).toBe(0);
+    for (const f of ['vision_encoder.onnx', 'embed_tokens.onnx', 'decoder_model_merged.onnx']) {
+      expect(sha256(path.join(out, 'onnx', f)), f).toBe(sha256(path.join(POLICY, 'onnx', f)));
+    }
+  });
+
+  test('writes the policy folder\'s layout plus train.json; the card names parent and pairs; the loss falls', async () => {
+    const out = path.join(dir, 'a');
+    const r = await python(['--pairs', pairs, '--policy', POLICY, '--out', out, '--seed', '1', '--epochs', '4', '--batch-size', '8', '--lr', '1e-4', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(files(out).filter((f) => f !== 'train.json').sort()).toEqual(files(POLICY).sort());
+    const info = JSON.parse(readFileSync(path.join(out, 'train.json'), 'utf8'));
+    const nPairs = readFileSync(pairs, 'utf8').trim().split('\n').length;
+    expect(info.parent).toMatchObject({ path: POLICY, sha256: hashCheckpoint(POLICY) });
+    expect(info.pairs).toMatchObject({ path: pairs, sha256: sha256(pairs), count: nPairs });
+    expect(info.hyperparameters).toMatchObject({ beta: 0.1, lr: 1e-4, epochs: 4, batch_size: 8, seed: 1 });
+    const card = readFileSync(path.join(out, 'README.md'), 'utf8');
+    expect(card).toContain(sha256(pairs));
+    expect(card).toContain(hashCheckpoint(POLICY));
+    const e = info.epochs as { loss: number; reward_accuracy: number }[];
+    expect(e).toHaveLength(4);
+    expect(e[0]!.loss).toBeLessThan(0.7); // ln 2 = 0.693 before any step
+    expect(e[3]!.loss).toBeLessThan(e[0]!.loss);
+    expect(e[3]!.reward_accuracy).toBeGreaterThan(0.8);
+    expect(JSON.parse(r.stdout).steps).toBe(info.steps);
+    // A new name, so stores and reports tell checkpoints apart.
+    expect(JSON.parse(readFileSync(path.join(out, 'config.json'), 'utf8'))._name_or_path).toMatch(/^rlaifv\/shapes-policy-dpo-[0-9a-f]{12}$/);
+  });
+
+  test('rlaifv loads the checkpoint as its local policy and samples from it', async () => {
+    const pool = new WorkerPool(1);
+    try {
+      const g = new LocalGenerator(pool, path.join(dir, 'a'));
+      const out = await g.generate({
+        imagePath: path.join(DEV, 'images', 'dev-0003.png'),
+        question: 'Describe the image in detail.',
+        samples: [{ index: 0, seed: 5 }, { index: 1, seed: 6 }],
+        decoding: { temperature: 0.7, top_p: 1, max_new_tokens: 64 },
+      });
+      for (const s of out) {
+        expect('text' in s && s.text.length > 0, JSON.stringify(s)).toBe(true);
+      }
+    } finally {
+      await pool.close();
+    }
+  });
+
+  test('the same seed gives the same bytes; another seed other weights', async () => {
+    const args = (out: string, seed: string) => ['--pairs', pairs, '--policy', POLICY, '--out', out, '--seed', seed, '--epochs', '1', '--batch-size', '8'];
+    const [b, c, d] = ['b', 'c', 'd'].map((x) => path.join(dir, x));
+    for (const [out, seed] of [[b, '7'], [c, '7'], [d, '8']] as const) expect((await python(args(out, seed))).code).toBe(0);
+    expect(hashCheckpoint(b)).toBe(hashCheckpoint(c));
+    expect(sha256(path.join(d, 'onnx', 'decoder_model_merged.onnx'))).not.toBe(sha256(path.join(b, 'onnx', 'decoder_model_merged.onnx')));
+  });
+
+  test('unusable input exits 2 naming the file, line and field; nothing is written', async () => {
+    const bad = path.join(dir, 'bad');
+    mkdirSync(bad);
+    const first = readFileSync(pairs, 'utf8').split('\n')[0]!;
+    const cases: [string, string, RegExp][] = [
+      ['empty.jsonl', '', /empty.jsonl: no pairs \(the file is empty\)/],
+      ['text.jsonl', 'chosen,rejected\n', /text.jsonl:1: not JSON/],
+      ['nofield.jsonl', `${first}\n${JSON.stringify({ ...JSON.parse(first), rejected: undefined })}\n`, /nofield.jsonl:2: field rejected: missing/],
+      ['role.jsonl', JSON.stringify({ ...JSON.parse(first), chosen: [{ role: 'user', content: 'x' }] }) + '\n', /role.jsonl:1: field chosen: must be a list of one assistant message/],
+      ['image.jsonl', JSON.stringify({ ...JSON.parse(first), images: [path.join(dir, 'nope.png')] }) + '\n', /image.jsonl:1: field images: cannot read image/],
+    ];
+    for (const [name, text, want] of cases) {
+      const f = path.join(bad, name);
+      writeFileSync(f, text);
+      const out = path.join(bad, `${name}.out`);
+      const r = await python(['--pairs', f, '--policy', POLICY, '--out', out]);
+      expect(r.code, name).toBe(2);
+      expect(r.stderr, name).toMatch(want);
+      expect(existsSync(out), name).toBe(false);
+    }
+    const missing = await python(['--pairs', path.join(bad, 'missing.jsonl'), '--policy', POLICY, '--out', path.join(bad, 'm')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/missing.jsonl: no such pairs file/);
+    const exists = await python(['--pairs', pairs, '--policy', POLICY, '--out', path.join(dir, 'a')]);
+    expect(exists.code).toBe(2);
+    expect(exists.stderr).toMatch(/already exists/);
+  });
+});
