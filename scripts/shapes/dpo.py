@@ -242,6 +242,10 @@ def train(model, ref_c, ref_r, pairs, pixels, a) -> list[dict]:
             it = torch.from_numpy(idx)
             rc, rr = a.beta * (pc - ref_c[it]), a.beta * (pr - ref_r[it])
             loss = -F.logsigmoid(rc - rr).mean()
+            if a.sft_weight:
+                # RPO's term: the chosen answers' per-token negative log-likelihood keeps the language from drifting.
+                n_tok = torch.tensor([len(pairs[i]["chosen"]) for i in idx], dtype=pc.dtype)
+                loss = loss + a.sft_weight * (-pc / n_tok).mean()
             opt.zero_grad(set_to_none=True)
             loss.backward()
             torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
@@ -291,7 +295,7 @@ Same architecture, tokenizer, ONNX interface and configs as its parent; transfor
 | pairs file | `{info['pairs']['path']}` |
 | pairs file SHA-256 | `{info['pairs']['sha256']}` |
 | pairs | {info['pairs']['count']} |
-| loss | DPO sigmoid, β {hp['beta']}, on summed token log-probs of the answer (its `</s>` included) |
+| loss | DPO sigmoid, β {hp['beta']}, on summed token log-probs of the answer (its `</s>` included){f" + {hp['sft_weight']} × the chosen answers' mean token NLL (RPO)" if hp['sft_weight'] else ''} |
 | optimiser | AdamW, lr {hp['lr']}, weight decay 0, linear warm-up over 10% of the steps then linear decay, gradient clip 1.0 |
 | epochs, batch size, steps | {hp['epochs']}, {hp['batch_size']}, {info['steps']}{' (capped by --max-steps)' if hp['max_steps'] is not None else ''} |
 | seed, threads | {hp['seed']}, {hp['threads']} |
@@ -319,6 +323,8 @@ def main() -> int:
     ap.add_argument("--epochs", type=int, default=2)
     ap.add_argument("--batch-size", type=int, default=32)
     ap.add_argument("--max-steps", type=int, default=None, help="stop after this many optimiser steps")
+    ap.add_argument("--sft-weight", type=float, default=0.0,
+                    help="add this times the chosen answers' mean token NLL to the loss (RPO); 0 = plain DPO")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--json", action="store_true", help="print a one-line JSON summary on stdout at the end")
     a = ap.parse_args()
@@ -348,7 +354,8 @@ def main() -> int:
 
     pairs_sha = sha256_file(a.pairs)
     parent_sha = sha256_folder(policy)
-    hp = {"beta": a.beta, "lr": a.lr, "epochs": a.epochs, "batch_size": a.batch_size, "max_steps": a.max_steps, "seed": a.seed, "threads": a.threads}
+    hp = {"beta": a.beta, "lr": a.lr, "epochs": a.epochs, "batch_size": a.batch_size, "max_steps": a.max_steps, "sft_weight": a.sft_weight,
+          "seed": a.seed, "threads": a.threads}
     ident = hashlib.sha256(json.dumps([parent_sha, pairs_sha, hp]).encode()).hexdigest()[:12]
     info = {
         "name": f"rlaifv/shapes-policy-dpo-{ident}",

@@ -121,7 +121,7 @@ const limits = z.strictObject({
 });
 
 /** The shapes DPO trainer, as the loop runs it by default ({root} is rlaifv's own folder). */
-export const DEFAULT_TRAINER = 'python3 {root}/scripts/shapes/dpo.py --pairs {pairs} --policy {policy} --out {out} --seed {round}';
+export const DEFAULT_TRAINER = 'python3 {root}/scripts/shapes/dpo.py --pairs {pairs} --policy {policy} --out {out} --seed {round} --lr 5e-5 --epochs 2 --sft-weight 1';
 
 /** Serving a new checkpoint for a remote policy (the loop's deploy hook). */
 const deploy = z.strictObject({
