@@ -1,0 +1,116 @@
+// The policy's hallucination figures on hand-built answers, every figure worked out by hand; then on a real stored
+// evaluation, recounted independently with the checker's own split of the raw answer texts.
+import { describe, expect, test } from 'vitest';
+import path from 'node:path';
+import { answerCoverage, mentionedObjects, policyFigures, type EvalPrompt } from '../../src/eval/index.js';
+import { parseStatement, checkAnswer } from '../../src/shapes/index.js';
+import { loadConfig } from '../../src/config/load.js';
+import { evaluatePolicy } from '../../src/policy-eval.js';
+import { loadEvalRound } from '../../src/eval/load.js';
+import { openDb } from '../../src/store/index.js';
+import { answer, BS, GT, HAPPY, RC, RC_POS, TRUTH, TWO, YS } from './fixture.js';
+import { POLICY, TEST, tempDir } from '../helpers/paths.js';
+
+const prompt = (id: string, kind: string | null, answers: EvalPrompt['answers']): EvalPrompt => ({ id, question: 'Q', kind, truth: TRUTH, paired: false, answers });
+
+describe('policyFigures', () => {
+  // p1 (detailed): a1 [RC, BS] 2 true; a2 [RC, GT] 1 true 1 false; a3 = a1's text again (a repeated sample).
+  // p2 (counting): b1 [TWO] 1 true; b2 [YS, HAPPY] 1 false, 1 unknown (its sentence "The circle is happy." unjudgeable);
+  //   b3 never divided.
+  const p1 = prompt('p1', 'detailed', [
+    answer('a1', [RC, BS], { words: 8 }),
+    answer('a2', [RC, GT], { words: 9 }),
+    answer('a3', [RC, BS], { words: 8 }),
+  ]);
+  const p2 = prompt('p2', 'counting', [answer('b1', [TWO], { words: 4 }), answer('b2', [YS, HAPPY], { words: 9 }), answer('b3', [], { divided: false })]);
+  const f = policyFigures([p1, p2]);
+
+  test('claims: false ÷ judged, answers with a false claim ÷ answers, true claims per answer', () => {
+    // judged: a1 2 + a2 2 + a3 2 + b1 1 + b2 1 (YS; HAPPY unknown) = 8; false: GT, YS = 2.
+    expect(f).toMatchObject({ answers: 5, undivided: 1, claims: 9, judged_claims: 8, false_claims: 2, true_claims: 6, unknown_claims: 1 });
+    expect(f.false_claim_rate).toBeCloseTo(2 / 8, 12);
+    expect(f.response_hallucination_rate).toBeCloseTo(2 / 5, 12);
+    expect(f.true_claims_per_answer).toBeCloseTo(6 / 5, 12);
+  });
+
+  test('sentences the checker can judge, distinct answers per prompt, words', () => {
+    // Sentences: a1 2, a2 2, a3 2, b1 1, b2 2 = 9; b2's "The circle is happy." is the one the checker cannot judge.
+    expect(f.judgeable_share).toBeCloseTo(8 / 9, 12);
+    // p1: a1 and a3 say the same (2 distinct of 3); p2: b1, b2 (the undivided b3 left out).
+    expect(f.distinct_answers_per_prompt).toBeCloseTo((2 + 2) / 2, 12);
+    expect(f.mean_words).toBeCloseTo((8 + 9 + 8 + 4 + 9) / 5, 12);
+  });
+
+  test('object coverage: detailed descriptions only, objects a true claim singles out', () => {
+    // a1, a3: the red circle and the blue square (2 of 2); a2: the red circle only (the green triangle is false).
+    expect(f.detailed_answers).toBe(3);
+    expect(f.object_coverage).toBeCloseTo((1 + 0.5 + 1) / 3, 12);
+    expect(policyFigures([p2]).object_coverage).toBeNull();
+  });
+
+  test('what a claim singles out', () => {
+    const m = (s: string) => mentionedObjects(TRUTH, parseStatement(s)!).map((o) => `${o.color} ${o.shape}`);
+    expect(m('There is a red circle.')).toEqual(['red circle']);
+    expect(m('There are two shapes.')).toEqual([]); // true, but it describes no object
+    expect(m('There is a shape.')).toEqual([]);
+    expect(m('There is one circle.')).toEqual(['red circle']);
+    expect(m('The red circle is in the top left.')).toEqual(['red circle']);
+    expect(m('The red circle is in the center.')).toEqual([]); // false
+    expect(m('The red circle is not in the center.')).toEqual([]); // true, but negated: it places the circle nowhere
+    expect(m('There is no green triangle.')).toEqual([]);
+    expect(m('There is a red circle and a blue square.')).toEqual(['red circle', 'blue square']);
+    expect(answerCoverage(TRUTH, answer('x', [RC_POS]))).toBe(0);
+    expect(answerCoverage({ objects: [] }, answer('x', [RC]))).toBeNull();
+  });
+
+  test('a collapsed policy: every sample the same answer gives one distinct answer per prompt', () => {
+    const same = prompt('p', 'detailed', [0, 1, 2, 3].map((i) => answer(`a${i}`, [RC, BS], { text: 'There is a red circle. There is a blue square.' })));
+    expect(policyFigures([same]).distinct_answers_per_prompt).toBe(1);
+  });
+});
+
+describe('a stored evaluation of the shipped policy on held-out prompts', () => {
+  test('figures match an independent recount of the raw answers by the checker', async () => {
+    const dir = tempDir('rlaifv-policy-eval-');
+    const { config } = loadConfig(undefined, { db: path.join(dir, 'e.sqlite'), workers: 2 });
+    const ev = await evaluatePolicy(config, {
+      policy: { type: 'local', model: POLICY },
+      prompts: path.join(TEST, 'prompts.jsonl'),
+      limit: 30,
+      samples: 4,
+      temperature: 0.7,
+      greedy: true,
+    });
+    // Asked again, the stored evaluation is returned: nothing is generated twice.
+    const again = await evaluatePolicy(config, { policy: { type: 'local', model: POLICY }, prompts: path.join(TEST, 'prompts.jsonl'), limit: 30, samples: 4, temperature: 0.7, greedy: true });
+    expect(again).toEqual(ev);
+    const db = openDb(config.db, { readonly: true });
+    try {
+      for (const [roundId, figures, n] of [[ev.sampled_round, ev.sampled, 4], [ev.greedy_round!, ev.greedy!, 1]] as const) {
+        const round = loadEvalRound(db, roundId);
+        expect(figures.answers).toBe(30 * n);
+        // The checker's own sentence split of each raw answer (independent of the divider): same false and true counts.
+        let falses = 0;
+        let trues = 0;
+        for (const p of round.prompts) {
+          for (const a of p.answers) {
+            for (const s of checkAnswer(p.truth, a.text)) {
+              if (s.verdict === 'false') falses++;
+              if (s.verdict === 'true') trues++;
+            }
+          }
+        }
+        expect(figures.false_claims).toBe(falses);
+        expect(figures.true_claims).toBe(trues);
+        const rows = db.prepare('SELECT purpose FROM rounds WHERE id = ?').get(roundId) as { purpose: string };
+        expect(rows.purpose).toBe('eval');
+      }
+      expect(ev.greedy!.distinct_answers_per_prompt).toBe(1);
+      // Evaluation rounds never label or pair.
+      expect(db.prepare('SELECT COUNT(*) AS n FROM pairs').get()).toEqual({ n: 0 });
+      expect(db.prepare('SELECT COUNT(*) AS n FROM scores').get()).toEqual({ n: 0 });
+    } finally {
+      db.close();
+    }
+  });
+});
