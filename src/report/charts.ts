@@ -5,11 +5,11 @@ import { FAILURE_STAGES, type ReportData } from './data.js';
 /** One chart of the report: where it goes, its title and its Chart.js configuration. */
 export interface ReportChart {
   id: string;
-  section: 'counts' | 'scores' | 'labels' | 'pairs' | 'claims';
+  section: 'counts' | 'scores' | 'labels' | 'pairs' | 'claims' | 'loop';
   title: string;
   /** What the chart counts, for readers and screen readers. */
   note: string;
-  config: ChartConfiguration<'bar'>;
+  config: ChartConfiguration<'bar'> | ChartConfiguration<'line'>;
   /** Taller box for charts with many category rows. */
   tall?: boolean;
   /** The whole width of the page (long category labels). */
@@ -54,8 +54,67 @@ function bar(
 const round1 = (x: number | null) => (x === null ? 0 : Math.round(x * 10) / 10);
 const short = (s: string, n = 60) => (s.length > n ? s.slice(0, n - 1) + '…' : s);
 
+function line(labels: string[], series: { label: string; data: (number | null)[]; color: string }[], axes: { x: string; y: string }, max?: number): ChartConfiguration<'line'> {
+  return {
+    type: 'line',
+    data: { labels, datasets: series.map((s) => ({ label: s.label, data: s.data, borderColor: s.color, backgroundColor: s.color, spanGaps: true })) },
+    options: {
+      animation: false,
+      responsive: true,
+      maintainAspectRatio: false,
+      plugins: { legend: { display: true } },
+      scales: { x: { title: { display: true, text: axes.x } }, y: { beginAtZero: true, ...(max !== undefined ? { max } : {}), title: { display: true, text: axes.y } } },
+    },
+  };
+}
+
+const percent = (xs: (number | null)[]) => xs.map((x) => (x === null ? null : Math.round(x * 1000) / 10));
+const rounded = (xs: (number | null)[]) => xs.map((x) => (x === null ? null : Math.round(x * 100) / 100));
+
+/** The loop's charts: hallucination and informativeness of its policies on held-out prompts, round after round. */
+function loopCharts(d: ReportData): ReportChart[] {
+  const l = d.loop;
+  if (!l) return [];
+  return [
+    {
+      id: 'loop-hallucination',
+      section: 'loop',
+      title: 'Hallucination over the loop',
+      note: `loop ${l.loop}: each round's checkpoint on held-out prompts; % of claims false (sampled, greedy) and % of sampled answers with a false claim`,
+      config: line(
+        l.labels,
+        [
+          { label: 'false claims, sampled', data: percent(l.false_claim_rate), color: COLORS.red },
+          { label: 'false claims, greedy', data: percent(l.greedy_false_claim_rate), color: COLORS.orange },
+          { label: 'answers with a false claim', data: percent(l.response_hallucination_rate), color: COLORS.grey },
+        ],
+        { x: 'policy', y: '%' },
+      ),
+    },
+    {
+      id: 'loop-informativeness',
+      section: 'loop',
+      title: 'Informativeness and variety over the loop',
+      note: 'true claims per sampled answer, distinct answers per prompt (a collapse detector), and objects mentioned (detailed descriptions, share)',
+      config: line(
+        l.labels,
+        [
+          { label: 'true claims per answer', data: rounded(l.true_claims_per_answer), color: COLORS.green },
+          { label: 'distinct answers per prompt', data: rounded(l.distinct_answers_per_prompt), color: COLORS.blue },
+          { label: 'objects mentioned (share)', data: rounded(l.object_coverage), color: COLORS.teal },
+        ],
+        { x: 'policy', y: '' },
+      ),
+    },
+  ];
+}
+
 /** Every chart of the report, in page order. */
 export function reportCharts(d: ReportData): ReportChart[] {
+  return [...baseCharts(d), ...loopCharts(d)];
+}
+
+function baseCharts(d: ReportData): ReportChart[] {
   const c = d.counts;
   const rule = d.round.accept_rule;
   const failureStages = [...FAILURE_STAGES];

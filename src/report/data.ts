@@ -1,6 +1,7 @@
 // Everything the HTML report shows about one round, gathered from the store into one plain object. Verdicts are
 // the round's own: isRejected under the round's accept rule, the function the score stage uses.
-import { getRound, roundStats, type Db, type RoundRow } from '../store/index.js';
+import { getPolicyEval, getRound, loopOfRound, roundStats, type Db, type RoundRow } from '../store/index.js';
+import type { PolicyFigures } from '../eval/policy.js';
 import {
   iterateRoundAnswers,
   iterateRoundClaims,
@@ -14,7 +15,7 @@ import { isRejected } from '../feedback/verdict.js';
 import { lengthStats } from '../feedback/length-balance.js';
 import { STAGES } from '../round.js';
 import { countInts, countShares, countWordBins } from './bins.js';
-import type { KindRow, RejectedClaim, ReportData, StageFailures } from './types.js';
+import type { KindRow, LoopSeries, RejectedClaim, ReportData, StageFailures } from './types.js';
 
 export type { KindRow, RejectedClaim, ReportData, StageFailures } from './types.js';
 
@@ -117,6 +118,7 @@ export function gatherReport(db: Db, roundId: number): ReportData {
       questions: questions.unscored,
     },
     seconds_by_stage: stats.seconds_by_stage,
+    loop: gatherLoop(db, roundId),
   };
 }
 
@@ -245,4 +247,29 @@ function gatherFailures(db: Db, roundId: number): StageFailures[] {
       count: s.count,
       reasons: [...s.reasons.values()].sort((a, b) => b.count - a.count).slice(0, REPORT_LIMITS.reasonsPerStage),
     }));
+}
+
+/** The loop series when the round is a loop's training round: its start policy and each checkpoint, evaluated held-out. */
+function gatherLoop(db: Db, roundId: number): LoopSeries | null {
+  const l = loopOfRound(db, roundId);
+  if (!l) return null;
+  const figures = (id: number | null) => {
+    const row = id === null ? undefined : getPolicyEval(db, id);
+    return row?.figures_json ? (JSON.parse(row.figures_json) as { sampled: PolicyFigures; greedy: PolicyFigures | null }) : null;
+  };
+  const points = [{ label: 'start', f: figures(l.loop.baseline_eval), pairs: null as number | null }];
+  for (const r of l.rounds) points.push({ label: `round ${r.idx}`, f: figures(r.eval_id), pairs: r.pairs });
+  const pick = (k: keyof PolicyFigures) => points.map((p) => (p.f ? (p.f.sampled[k] as number | null) : null));
+  return {
+    loop: l.loop.id,
+    this_round: l.rounds.find((r) => r.train_round === roundId)!.idx,
+    labels: points.map((p) => p.label),
+    false_claim_rate: pick('false_claim_rate'),
+    greedy_false_claim_rate: points.map((p) => p.f?.greedy?.false_claim_rate ?? null),
+    response_hallucination_rate: pick('response_hallucination_rate'),
+    true_claims_per_answer: pick('true_claims_per_answer'),
+    object_coverage: pick('object_coverage'),
+    distinct_answers_per_prompt: pick('distinct_answers_per_prompt'),
+    pairs: points.map((p) => p.pairs),
+  };
 }

@@ -159,6 +159,25 @@ function pairsTables(d: ReportData): string {
   );
 }
 
+function loopTable(d: ReportData): string {
+  const l = d.loop!;
+  const p = (x: number | null) => (x === null ? '–' : `${(100 * x).toFixed(1)}%`);
+  return table(
+    ['policy', 'pairs trained on', 'false claims', 'greedy', 'answers with a false claim', 'true claims / answer', 'objects mentioned', 'distinct / prompt'],
+    l.labels.map((label, i) => [
+      escapeHtml(label),
+      l.pairs[i] === null ? '–' : int(l.pairs[i]!),
+      p(l.false_claim_rate[i]!),
+      p(l.greedy_false_claim_rate[i]!),
+      p(l.response_hallucination_rate[i]!),
+      dec(l.true_claims_per_answer[i]!, 2),
+      p(l.object_coverage[i]!),
+      dec(l.distinct_answers_per_prompt[i]!, 1),
+    ]),
+    'loop',
+  );
+}
+
 /** Renders the whole page; `chartJs` is the Chart.js UMD build's source, inlined as is. */
 export function renderReportHtml(d: ReportData, charts: ReportChart[], chartJs: string): string {
   const sha = (s: string) => `'sha256-${createHash('sha256').update(s, 'utf8').digest('base64')}'`;
@@ -183,6 +202,7 @@ export function renderReportHtml(d: ReportData, charts: ReportChart[], chartJs: 
 <h1>${escapeHtml(title)}</h1>
 <p class="muted">Generated ${escapeHtml(d.generated_at)} by rlaifv. Self-contained: charts by the inlined Chart.js, nothing fetched.</p>
 ${header(d)}
+${d.loop ? `<h2 id="loop">The loop</h2>\n<p class="muted">This is round ${d.loop.this_round} of loop ${d.loop.loop}; its policies on held-out prompts (rlaifv eval).</p>\n${figures(charts, 'loop')}\n${loopTable(d)}` : ''}
 <h2>Counts and failures</h2>
 ${countsTable(d)}
 ${figures(charts, 'counts')}

@@ -30,6 +30,21 @@ export interface RejectedClaim {
   mean_p_no: number;
 }
 
+/** The held-out figures of a loop's policies: its start, then the checkpoint of each round. */
+export interface LoopSeries {
+  loop: number;
+  /** This round's place in the loop (1, 2, …). */
+  this_round: number;
+  labels: string[];
+  false_claim_rate: (number | null)[];
+  greedy_false_claim_rate: (number | null)[];
+  response_hallucination_rate: (number | null)[];
+  true_claims_per_answer: (number | null)[];
+  object_coverage: (number | null)[];
+  distinct_answers_per_prompt: (number | null)[];
+  pairs: (number | null)[];
+}
+
 /** The report's content: round header, counts and the series behind every chart and table. */
 export interface ReportData {
   generated_at: string;
@@ -99,4 +114,6 @@ export interface ReportData {
     skipped_sentences: Record<string, number>;
   };
   seconds_by_stage: Record<string, number>;
+  /** When the round is a round of `rlaifv loop`: the loop's policies evaluated on held-out prompts. */
+  loop: LoopSeries | null;
 }

@@ -204,3 +204,10 @@ export function linkPolicyEvalRound(db: Db, id: number, which: 'sampled' | 'gree
 export function finishPolicyEval(db: Db, id: number, figures: unknown): void {
   stmt(db, 'UPDATE policy_evals SET figures_json = ?, finished_at = ? WHERE id = ?').run(JSON.stringify(figures), now(), id);
 }
+
+/** The loop a training round belongs to, with its baseline evaluation and every round's evaluation id, or null. */
+export function loopOfRound(db: Db, roundId: number): { loop: LoopRow; rounds: LoopRoundRow[] } | null {
+  const r = stmt(db, 'SELECT loop_id FROM loop_rounds WHERE train_round = ?').get(roundId) as { loop_id: number } | undefined;
+  if (!r) return null;
+  return { loop: getLoop(db, r.loop_id)!, rounds: loopRounds(db, r.loop_id) };
+}
