@@ -103,6 +103,7 @@ function oraclePairs(round: EvalRound) {
     maxPairs: round.pair.maxPairs,
     lengthBalance: round.pair.lengthBalance,
     tieBreak: 'smaller',
+    repeatedClaims: round.pair.repeatedClaims,
   });
   return r.pairs.filter((p) => p.balanceKept);
 }
@@ -172,7 +173,7 @@ async function runArm(a: Args, arm: Arm, rejcCounts: number[]): Promise<{ arm: A
           else if (arm === 'random') pairs = randomPairs(r, rejcCounts[k] ?? 0, config.seed);
           else {
             // One-shot: every pair the start policy's round gives with max_pairs all, cut to rejc's total at random.
-            const all = pairRound(r, judgeRound(r), { verdicts: { kind: 'labeler' }, method: 'rejc', acceptRule: r.acceptRule, diff: r.pair.diff, maxPairs: 'all', lengthBalance: r.pair.lengthBalance, tieBreak: 'smaller' }).pairs.filter((p) => p.balanceKept);
+            const all = pairRound(r, judgeRound(r), { verdicts: { kind: 'labeler' }, method: 'rejc', acceptRule: r.acceptRule, diff: r.pair.diff, maxPairs: 'all', lengthBalance: r.pair.lengthBalance, tieBreak: 'smaller', repeatedClaims: r.pair.repeatedClaims }).pairs.filter((p) => p.balanceKept);
             const total = rejcCounts.reduce((x, y) => x + y, 0);
             const rng = createRng(hashSeed(config.seed, 'oneshot', round));
             pairs = all.map((p) => ({ p, k: rng() })).sort((x, y) => x.k - y.k).slice(0, total).map((x) => x.p);

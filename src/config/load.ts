@@ -126,6 +126,7 @@ export function configHash(c: Config): string {
   // The loop's settings say how rounds follow each other, not what one round makes.
   const { db: _db, workers: _w, prompts: _p, on_error: _e, loop: _l, ...rest } = c;
   // Where a server runs and how hard rlaifv pushes it don't change what it answers: endpoints can be added mid-round.
-  const json = JSON.stringify(rest, (k, v) => (OPERATIONAL_KEYS.has(k) ? undefined : v));
+  // pair.repeated_claims 'keep' is how every round before the setting existed paired: such rounds keep their hash.
+  const json = JSON.stringify(rest, (k, v) => (OPERATIONAL_KEYS.has(k) || (k === 'repeated_claims' && v === 'keep') ? undefined : v));
   return createHash('sha256').update(json).digest('hex').slice(0, 16);
 }

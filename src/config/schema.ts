@@ -112,6 +112,11 @@ const pair = z.strictObject({
   diff: z.number().positive().default(1),
   max_pairs: z.union([z.number().int().min(0), z.literal('all')]).default(2),
   length_balance: z.boolean().default(true),
+  /**
+   * An answer whose distinct yes/no questions are fewer than its claims: 'drop' is never paired (the released scripts
+   * key verdicts by question text, then find fewer than claims); 'keep' pairs it (rlaifv before this setting).
+   */
+  repeated_claims: z.enum(['drop', 'keep']).default('drop'),
 });
 
 const limits = z.strictObject({

@@ -33,13 +33,14 @@ export function loadEvalRound(db: Db, roundId: number): EvalRound {
   if (!r) throw new EvalRefusal(`No round ${roundId} in this database.`);
   const config = JSON.parse(r.config_json) as {
     generate?: { samples?: number };
-    pair?: { strategy?: string; diff?: number; max_pairs?: number | 'all'; length_balance?: boolean };
+    pair?: { strategy?: string; diff?: number; max_pairs?: number | 'all'; length_balance?: boolean; repeated_claims?: 'drop' | 'keep' };
   };
   const pair: PairConfig = {
     strategy: config.pair?.strategy ?? 'rlaifv',
     diff: config.pair?.diff ?? DEFAULT_PAIR_DIFF,
     maxPairs: config.pair?.max_pairs ?? DEFAULT_MAX_PAIRS,
     lengthBalance: config.pair?.length_balance ?? true,
+    repeatedClaims: config.pair?.repeated_claims ?? 'keep',
   };
 
   const prompts: EvalPrompt[] = [];

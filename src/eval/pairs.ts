@@ -2,7 +2,7 @@
 // verdicts: the labeler's stored p(yes)/p(no), the truth (the oracle), or the truth with seeded noise.
 import { isRejected, type AcceptRule } from '../feedback/verdict.js';
 import { scoreAnswer, type ScoreMethod } from '../feedback/scores.js';
-import { getPairStrategy, type DropReason, type ScoredAnswer } from '../feedback/pairs.js';
+import { getPairStrategy, noDrops, type DropReason, type RepeatedClaims, type ScoredAnswer } from '../feedback/pairs.js';
 import { balanceLengths, type LengthTieBreak } from '../feedback/length-balance.js';
 import { createRng, hashSeed } from '../feedback/rng.js';
 import type { Verdict } from '../shapes/index.js';
@@ -38,6 +38,8 @@ export interface PairSetting {
   lengthBalance: boolean;
   /** Length balance's tie-break; the pipeline uses 'smaller' (the released script's idxmin). */
   tieBreak: LengthTieBreak;
+  /** Answers asking a question twice: not paired ('drop', the scripts) or paired ('keep'). */
+  repeatedClaims: RepeatedClaims;
 }
 
 /** An answer's score as the score stage computes it (stages/score.ts), from per-claim verdicts (null = unjudged). */
@@ -103,7 +105,7 @@ export interface RoundPairs {
  */
 export function pairRound(round: EvalRound, truths: Map<string, AnswerTruth>, s: PairSetting): RoundPairs {
   const strategy = getPairStrategy(round.pair.strategy);
-  const dropped: Record<DropReason, number> = { below_diff: 0, unjudged: 0, identical: 0, sampled_out: 0 };
+  const dropped = noDrops();
   const pairs: EvalPair[] = [];
   let considered = 0;
   let nAnswers = 0;
@@ -123,11 +125,12 @@ export function pairRound(round: EvalRound, truths: Map<string, AnswerTruth>, s:
         words: a.words,
         nClaims: sc.nClaims,
         nJudged: sc.nJudged,
+        nQuestions: new Set(a.claims.map((c) => c.questionId)).size,
         value: s.method === 'rejc' ? sc.rejC : -sc.rejP,
       });
     }
     nAnswers += answers.length;
-    const res = strategy.makePairs(answers, { diff: s.diff, maxPairs: s.maxPairs, seed: round.seed, promptId: p.id });
+    const res = strategy.makePairs(answers, { diff: s.diff, maxPairs: s.maxPairs, repeatedClaims: s.repeatedClaims, seed: round.seed, promptId: p.id });
     considered += res.considered;
     for (const k of Object.keys(dropped) as DropReason[]) dropped[k] += res.dropped[k];
     for (const q of res.pairs) {

@@ -73,6 +73,10 @@ export function renderReport(e: EvalReport): string {
   if (forms.length) out.push(table([['form', 'claims', 'accuracy', 'false'], ...forms], '    '));
   out.push(`pairs (false claims by the checker; accuracy = chosen has fewer false claims)`);
   out.push(pairTable(e.pairs));
+  const rc = e.repeated_claims;
+  const choice = (c: 'drop' | 'keep') =>
+    `${c === 'drop' ? 'dropped (the scripts)' : 'kept'}${rc.round === c ? ' [this round]' : ''}: ${rc[c].pairs} pairs, ${pct(rc[c].pair_accuracy)} accurate, ${pct(rc[c].inverted_share)} inverted`;
+  out.push(`answers asking a question twice (pair.repeated_claims): ${choice('drop')}; ${choice('keep')}`);
   for (const [m, x] of Object.entries(e.errors)) {
     out.push(
       `  ${m === 'rejc' ? 'REJ-C' : 'REJ-P'} pairs not accurate: ${x.not_accurate} (label ${x.label}, divide ${x.divide}, rule ${x.rule}); ` +

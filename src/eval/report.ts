@@ -1,6 +1,6 @@
 // `rlaifv eval`'s figures for one round: divide, label and pairs against the truth, with the oracle as upper bound.
 import type { LengthTieBreak } from '../feedback/length-balance.js';
-import type { DropReason } from '../feedback/pairs.js';
+import type { DropReason, RepeatedClaims } from '../feedback/pairs.js';
 import type { ScoreMethod } from '../feedback/scores.js';
 import type { AcceptRule } from '../feedback/verdict.js';
 import { labelQuality, pairQuality, ratio, tally, type ByForm, type Confusion, type LabelQuality, type PairQuality } from './metrics.js';
@@ -132,6 +132,11 @@ export interface EvalReport {
   errors: { rejc: ErrorSources; rejp: ErrorSources };
   check: StoreCheck;
   failures: Record<string, number>;
+  /**
+   * The round's method and settings with answers that ask a question twice dropped (the scripts) and kept: how many
+   * pairs each choice makes (after length balance when on) and how accurate they are.
+   */
+  repeated_claims: Record<RepeatedClaims, { pairs: number; pair_accuracy: number | null; inverted_share: number | null }> & { round: RepeatedClaims };
 }
 
 /** A variant of the round's settings, for the study. */
@@ -144,6 +149,7 @@ export interface Variant {
   maxPairs?: number | 'all';
   lengthBalance?: boolean;
   tieBreak?: LengthTieBreak;
+  repeatedClaims?: RepeatedClaims;
 }
 
 /** The round's own pair setting for a method and verdict source (the pipeline's tie-break: 'smaller'). */
@@ -156,6 +162,7 @@ export function roundSetting(round: EvalRound, method: ScoreMethod, verdicts: Ve
     maxPairs: round.pair.maxPairs,
     lengthBalance: round.pair.lengthBalance,
     tieBreak: 'smaller',
+    repeatedClaims: round.pair.repeatedClaims,
   };
 }
 
@@ -192,6 +199,7 @@ export function variantRows(round: EvalRound, variants: readonly Variant[], trut
       ...(v.maxPairs !== undefined && { maxPairs: v.maxPairs }),
       ...(v.lengthBalance !== undefined && { lengthBalance: v.lengthBalance }),
       ...(v.tieBreak !== undefined && { tieBreak: v.tieBreak }),
+      ...(v.repeatedClaims !== undefined && { repeatedClaims: v.repeatedClaims }),
     };
     const { made: _made, ...row } = pairRow(round, truths, v.name, s);
     return row;
@@ -212,6 +220,10 @@ export function evaluateRound(round: EvalRound): EvalReport {
   const final = (r: PairRow) => r.after ?? r.before;
   const kept = (r: { made: RoundPairs }) => r.made.pairs.filter((p) => p.balanceKept);
   const own = round.scoreMethod === 'rejc' ? rows.rejc : rows.rejp;
+  const choice = (c: RepeatedClaims) => {
+    const r = final(pairRow(round, truths, c, { ...roundSetting(round, round.scoreMethod), repeatedClaims: c }));
+    return { pairs: r.pairs, pair_accuracy: r.pair_accuracy, inverted_share: r.inverted_share };
+  };
   return {
     round: round.id,
     status: round.status,
@@ -251,6 +263,7 @@ export function evaluateRound(round: EvalRound): EvalReport {
     },
     check: storeCheck(round, own.made),
     failures: round.failures,
+    repeated_claims: { round: round.pair.repeatedClaims, drop: choice('drop'), keep: choice('keep') },
   };
 }
 

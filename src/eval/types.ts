@@ -1,6 +1,7 @@
 // A round as `rlaifv eval` sees it: what the store holds about every answer, claim and label, plus each prompt's truth.
 import type { AcceptRule } from '../feedback/verdict.js';
 import type { ScoreMethod } from '../feedback/scores.js';
+import type { RepeatedClaims } from '../feedback/pairs.js';
 import type { Truth } from '../shapes/truth.js';
 
 /** One claim of an answer, with the labeler's reading of its question (null p's: unscored, failed or not labeled yet). */
@@ -54,6 +55,8 @@ export interface PairConfig {
   diff: number;
   maxPairs: number | 'all';
   lengthBalance: boolean;
+  /** pair.repeated_claims; 'keep' for rounds made before the setting existed (how they were paired). */
+  repeatedClaims: RepeatedClaims;
 }
 
 /** A pair as the store holds it. */

@@ -12,6 +12,8 @@ export interface ScoredAnswer {
   nClaims: number;
   /** Claims that got a verdict; a pair needs every claim of both sides judged. */
   nJudged: number;
+  /** Distinct yes/no questions among its claims (fewer than nClaims when two claims ask the same); absent: not checked. */
+  nQuestions?: number;
   /** The score as "higher is better" (see rankValue). */
   value: number;
 }
@@ -22,6 +24,11 @@ export interface PairOptions {
   diff?: number;
   /** Pairs kept per prompt, sampled at random; default 2 (the scripts' samp2). */
   maxPairs?: number | 'all';
+  /**
+   * 'drop' (the released scripts): an answer whose distinct questions are fewer than its claims is never paired, as the
+   * scripts key an answer's verdicts by question text and then find fewer verdicts than claims; 'keep' pairs it.
+   */
+  repeatedClaims?: RepeatedClaims;
   /** The round's seed; with promptId it seeds the sampling. */
   seed: number;
   promptId: string;
@@ -39,11 +46,19 @@ export interface Pair {
   rejectedWords: number;
 }
 
+/** What pairing does with an answer that asks the same yes/no question twice (see PairOptions.repeatedClaims). */
+export type RepeatedClaims = 'drop' | 'keep';
+
 /** Why a combination of two answers did not become a kept pair. */
-export type DropReason = 'below_diff' | 'unjudged' | 'identical' | 'sampled_out';
+export type DropReason = 'below_diff' | 'unjudged' | 'repeated_claims' | 'identical' | 'sampled_out';
 
 /** Every drop reason, in the order they are tested. */
-export const DROP_REASONS: readonly DropReason[] = ['below_diff', 'unjudged', 'identical', 'sampled_out'];
+export const DROP_REASONS: readonly DropReason[] = ['below_diff', 'unjudged', 'repeated_claims', 'identical', 'sampled_out'];
+
+/** A tally of drop reasons, all at 0. */
+export function noDrops(): Record<DropReason, number> {
+  return { below_diff: 0, unjudged: 0, repeated_claims: 0, identical: 0, sampled_out: 0 };
+}
 
 /** The pairs of one prompt and what happened to every combination: considered = pairs.length + Σ dropped. */
 export interface PairResult {
@@ -81,13 +96,14 @@ export function makeRlaifvPairs(answers: readonly ScoredAnswer[], opts: PairOpti
     if (sorted[i]!.id === sorted[i - 1]!.id) throw new Error(`makePairs: duplicate answer id "${sorted[i]!.id}" in prompt "${opts.promptId}".`);
   }
 
-  const dropped: Record<DropReason, number> = { below_diff: 0, unjudged: 0, identical: 0, sampled_out: 0 };
+  const dropped = noDrops();
+  const repeated = (opts.repeatedClaims ?? 'drop') === 'drop';
   const candidates: Pair[] = [];
   let considered = 0;
   for (let i = 0; i < sorted.length; i++) {
     for (let j = i + 1; j < sorted.length; j++) {
       considered++;
-      const reason = dropReason(sorted[i]!, sorted[j]!, diff);
+      const reason = dropReason(sorted[i]!, sorted[j]!, diff, repeated);
       if (reason) dropped[reason]++;
       else candidates.push(toPair(sorted[i]!, sorted[j]!));
     }
@@ -121,11 +137,13 @@ export function getPairStrategy(name: string): PairStrategy {
 }
 
 // The first failing rule names the drop, in DROP_REASONS order; null means the combination is a pair.
-function dropReason(a: ScoredAnswer, b: ScoredAnswer, diff: number): DropReason | null {
+function dropReason(a: ScoredAnswer, b: ScoredAnswer, diff: number, dropRepeated: boolean): DropReason | null {
   const gap = Math.abs(a.value - b.value);
   // Tolerance both ways: REJ-P gaps such as 0.3 − 0.1 fall just short of 0.2 in floating point, and a tie is never a pair.
   if (gap < diff - VALUE_EPSILON || gap < VALUE_EPSILON) return 'below_diff';
   if (a.nJudged !== a.nClaims || b.nJudged !== b.nClaims) return 'unjudged';
+  const repeats = (x: ScoredAnswer) => x.nQuestions !== undefined && x.nQuestions < x.nClaims;
+  if (dropRepeated && (repeats(a) || repeats(b))) return 'repeated_claims';
   if (a.text.trim() === b.text.trim()) return 'identical';
   return null;
 }

@@ -11,7 +11,7 @@ import type { StageContext, StageResult } from './context.js';
  */
 export async function runPair(ctx: StageContext, opts: { balance?: boolean } = {}): Promise<StageResult> {
   const t0 = performance.now();
-  const { strategy: name, diff, max_pairs, length_balance } = ctx.config.pair;
+  const { strategy: name, diff, max_pairs, length_balance, repeated_claims } = ctx.config.pair;
   const strategy = getPairStrategy(name);
   const method = ctx.round.score_method;
   const pending = pendingPairings(ctx.db, ctx.round.id, method, ctx.config.generate.samples, ctx.scope);
@@ -26,9 +26,10 @@ export async function runPair(ctx: StageContext, opts: { balance?: boolean } = {
         words: c.words,
         nClaims: c.n_claims,
         nJudged: c.n_judged,
+        nQuestions: c.n_questions,
         value: method === 'rejc' ? c.rej_c! : -c.rej_p!,
       }));
-    const res = strategy.makePairs(answers, { diff, maxPairs: max_pairs, seed: ctx.round.seed, promptId });
+    const res = strategy.makePairs(answers, { diff, maxPairs: max_pairs, repeatedClaims: repeated_claims, seed: ctx.round.seed, promptId });
     const rows: PairRow[] = res.pairs.map((p) => ({
       id: contentId(ctx.round.id, method, p.chosenId, p.rejectedId),
       round_id: ctx.round.id,

@@ -13,6 +13,8 @@ export interface ScoredCandidate {
   n_judged: number;
   rej_c: number | null;
   rej_p: number | null;
+  /** Distinct yes/no questions among its claims. */
+  n_questions: number;
 }
 
 /**
@@ -37,7 +39,8 @@ export function pendingPairings(
            + (SELECT COUNT(*) FROM failures f WHERE f.round_id = rp.round_id AND f.stage = 'generate'
               AND f.item LIKE rp.prompt_id || '#%') >= ?
      )
-     SELECT c.id, c.prompt_id, c.text, c.words, s.n_claims, s.n_judged, s.rej_c, s.rej_p
+     SELECT c.id, c.prompt_id, c.text, c.words, s.n_claims, s.n_judged, s.rej_c, s.rej_p,
+       (SELECT COUNT(DISTINCT cl.question_id) FROM claims cl WHERE cl.candidate_id = c.id) AS n_questions
      FROM ready JOIN candidates c ON c.round_id = ? AND c.prompt_id = ready.prompt_id
      JOIN scores s ON s.candidate_id = c.id
      ORDER BY ready.ordinal, c.id`,

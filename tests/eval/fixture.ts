@@ -69,7 +69,7 @@ export function handRound(): EvalRound {
     acceptRule: 'scripts',
     scoreMethod: 'rejc',
     samples: 4,
-    pair: { strategy: 'rlaifv', diff: 1, maxPairs: 'all', lengthBalance: false },
+    pair: { strategy: 'rlaifv', diff: 1, maxPairs: 'all', lengthBalance: false, repeatedClaims: 'drop' },
     prompts: [
       {
         id: 'p1',

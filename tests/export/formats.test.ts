@@ -34,8 +34,8 @@ describe('export formats on a real round', () => {
   let dir: string;
 
   beforeAll(async () => {
-    // Seed 1: with the retrained models, this round has a pair that length balance drops (most seeds have none).
-    ({ db, round } = await runDemoRound({ limit: 8, seed: 1 }));
+    // Seed 11: this round has a pair that length balance drops (most seeds have none).
+    ({ db, round } = await runDemoRound({ limit: 8, seed: 11 }));
     dir = tempDir();
     // What export must deliver, straight from the tables (not through v_pairs, which export itself reads).
     expected = db

@@ -14,8 +14,8 @@ describe('analyst views on a real round', () => {
   let round: RoundRow;
   let file: string;
   beforeAll(async () => {
-    // Seed 1: with the retrained models, this round has a pair that length balance drops (most seeds have none).
-    ({ db, round, file } = await runDemoRound({ limit: 8, seed: 1 }));
+    // Seed 11: this round has a pair that length balance drops (most seeds have none).
+    ({ db, round, file } = await runDemoRound({ limit: 8, seed: 11 }));
   });
   afterAll(() => db.close());
 
