@@ -16,6 +16,7 @@ import {
   type Shard,
   addUsage,
   promptSource,
+  reopenFailures,
   openDb,
   type Db,
   type RoundPurpose,
@@ -319,6 +320,8 @@ export async function runRound(
     shard?: Shard | null;
     /** How a new round is made (purpose, the caller's record); a resumed round is as it was. */
     create?: NewRoundOptions;
+    /** Take the round's failed generate, divide and label items up again (see reopenFailures). */
+    retryFailed?: boolean;
   },
 ): Promise<RoundRun> {
   const progress = opts.progress ?? silentProgress;
@@ -338,7 +341,18 @@ export async function runRound(
     const t0 = performance.now();
     const ingest = await ingestPrompts(db, round, config, { ...(opts.limit ? { limit: opts.limit } : {}), progress, shard: opts.shard ?? null });
     const ingestSeconds = (performance.now() - t0) / 1000;
-    const results = await runStages(db, round, config, backends, opts.stages, progress);
+    if (opts.retryFailed) {
+      const plan = reopenFailures(db, round.id, opts.stages);
+      const n = Object.values(plan.failures).reduce((a, b) => a + b, 0);
+      progress.log(
+        n === 0
+          ? `round ${round.id}: no failed items to retry`
+          : `round ${round.id}: retrying ${n} failed items (${Object.entries(plan.failures).map(([s, k]) => `${s} ${k}`).join(', ')}); ` +
+              `${plan.prompts} prompts rescored and repaired` +
+              (plan.delivered_prompts ? `, ${plan.delivered_prompts} keep the pairs a consumer already has` : ''),
+      );
+    }
+    const results = await runStages(db, getRound(db, round.id)!, config, backends, opts.stages, progress);
     return { round: getRound(db, round.id)!, ingest, ingestSeconds, results };
   } finally {
     db.close();

@@ -43,6 +43,7 @@ export function withCommonFlags(cmd: Command): Command {
         throw new InvalidArgumentError((e as Error).message);
       }
     })
+    .option('--retry-failed', 'take the round\'s failed generate, divide and label items up again (failures stay as history)')
     .option('--quiet', 'no progress output');
 }
 
@@ -61,6 +62,7 @@ export interface CommonFlags {
   samples?: number;
   round?: RoundChoice;
   shard?: Shard;
+  retryFailed?: boolean;
 }
 
 /** Loads the config the flags point at, with the flags applied. */

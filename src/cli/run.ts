@@ -16,6 +16,7 @@ async function execute(stages: readonly StageName[], f: CommonFlags, defaultRoun
     ...(f.limit ? { limit: f.limit } : {}),
     progress,
     shard: f.shard ?? null,
+    ...(f.retryFailed ? { retryFailed: true } : {}),
   });
   const db = openDb(config.db, { readonly: true });
   try {
@@ -48,7 +49,10 @@ function printSummary(
   for (const [s, c, t] of rows) out.push(`  ${s.padEnd(9)}${c.padEnd(w + 2)}${t.padStart(7)}`);
   // A whole round streams: its stages overlap, so their seconds add up to more than the wall time.
   if (results.length > 1) out.push(`  ${'wall'.padEnd(9)}${(results.length === 5 ? 'all stages, streaming' : '').padEnd(w + 2)}${wallSeconds.toFixed(1).padStart(7)}`);
-  out.push(`  failures: ${stats.failures}${stats.failures ? ' ' + JSON.stringify(stats.failures_by_stage) : ''}`);
+  out.push(
+    `  failures: ${stats.failures}${stats.failures ? ' ' + JSON.stringify(stats.failures_by_stage) : ''}` +
+      (stats.retried_failures ? ` (and ${stats.retried_failures} retried, kept as history)` : ''),
+  );
   process.stdout.write(out.join('\n') + '\n');
 }
 

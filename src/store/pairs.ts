@@ -37,7 +37,7 @@ export function pendingPairings(
          AND (SELECT COUNT(*) FROM candidates c JOIN scores s ON s.candidate_id = c.id
               WHERE c.round_id = rp.round_id AND c.prompt_id = rp.prompt_id)
            + (SELECT COUNT(*) FROM failures f WHERE f.round_id = rp.round_id AND f.stage = 'generate'
-              AND f.item LIKE rp.prompt_id || '#%') >= ?
+              AND f.retried_at IS NULL AND f.item LIKE rp.prompt_id || '#%') >= ?
      )
      SELECT c.id, c.prompt_id, c.text, c.words, s.n_claims, s.n_judged, s.rej_c, s.rej_p,
        (SELECT COUNT(DISTINCT cl.question_id) FROM claims cl WHERE cl.candidate_id = c.id) AS n_questions

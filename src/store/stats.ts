@@ -35,8 +35,11 @@ export interface RoundStats {
   pairs: number;
   pairs_after_balance: number;
   balance_r: number | null;
+  /** Open failures (not taken up again by --retry-failed). */
   failures: number;
   failures_by_stage: Record<string, number>;
+  /** Failures taken up again by --retry-failed (kept as history; the item then succeeded, or is being retried). */
+  retried_failures: number;
   seconds_by_stage: Record<string, number>;
   /** Scored answers with an unscored question: left out of pairing. */
   answers_with_unscored: number;
@@ -74,7 +77,9 @@ function readStats(db: Db, roundId: number): RoundStats {
   const balance = stmt(db, 'SELECT r FROM balances WHERE round_id = ? AND method = ?').get(roundId, round.score_method) as
     | { r: number | null }
     | undefined;
-  const failuresByStage = byStage('SELECT stage, COUNT(*) AS n FROM failures WHERE round_id = ? GROUP BY stage');
+  // Open failures: a failure retried within the round (retried_at set) is history, counted apart.
+  const failuresByStage = byStage('SELECT stage, COUNT(*) AS n FROM failures WHERE round_id = ? AND retried_at IS NULL GROUP BY stage');
+  const retried = byStage('SELECT stage, COUNT(*) AS n FROM failures WHERE round_id = ? AND retried_at IS NOT NULL GROUP BY stage');
   return {
     round: roundId,
     status: round.status,
@@ -119,6 +124,7 @@ function readStats(db: Db, roundId: number): RoundStats {
     balance_r: balance?.r ?? null,
     failures: Object.values(failuresByStage).reduce((a, b) => a + b, 0),
     failures_by_stage: failuresByStage,
+    retried_failures: Object.values(retried).reduce((a, b) => a + b, 0),
     seconds_by_stage: byStage('SELECT stage, SUM(seconds) AS n FROM stage_runs WHERE round_id = ? GROUP BY stage'),
     answers_with_unscored: one(
       'SELECT COUNT(*) AS n FROM scores WHERE round_id = ? AND n_claims > 0 AND n_judged < n_claims',

@@ -60,7 +60,7 @@ export function putCandidates(db: Db, rows: CandidateRow[]): void {
   })();
 }
 
-/** Candidates of a round (of the prompts in `range`) not divided yet, with their prompt's question and image. */
+/** Candidates of a round (of the prompts in `range`) not divided yet nor failed, with their prompt's question and image. */
 export function pendingDivision(
   db: Db,
   roundId: number,
@@ -72,7 +72,8 @@ export function pendingDivision(
      JOIN candidates c ON c.round_id = rp.round_id AND c.prompt_id = rp.prompt_id
      JOIN prompts p ON p.id = c.prompt_id
      LEFT JOIN divisions d ON d.candidate_id = c.id
-     WHERE rp.round_id = ? AND rp.ordinal >= ? AND rp.ordinal < ? AND d.candidate_id IS NULL
+     LEFT JOIN failures f ON f.round_id = c.round_id AND f.stage = 'divide' AND f.item = c.id AND f.retried_at IS NULL
+     WHERE rp.round_id = ? AND rp.ordinal >= ? AND rp.ordinal < ? AND d.candidate_id IS NULL AND f.id IS NULL
      ORDER BY c.prompt_id, c.sample_index`,
   ).all(roundId, range.from, range.to) as (CandidateRow & { question: string; image_id: string })[];
 }
@@ -131,7 +132,7 @@ export function pendingLabels(db: Db, roundId: number, labeler: string, range: O
      JOIN claims cl ON cl.candidate_id = c.id JOIN questions q ON q.id = cl.question_id
      JOIN images i ON i.id = q.image_id
      LEFT JOIN labels l ON l.question_id = q.id AND l.labeler = ?
-     LEFT JOIN failures f ON f.round_id = c.round_id AND f.stage = 'label' AND f.item = q.id
+     LEFT JOIN failures f ON f.round_id = c.round_id AND f.stage = 'label' AND f.item = q.id AND f.retried_at IS NULL
      WHERE rp.round_id = ? AND rp.ordinal >= ? AND rp.ordinal < ? AND l.question_id IS NULL AND f.id IS NULL
      ORDER BY q.image_id, q.id`,
   ).all(labeler, roundId, range.from, range.to) as PendingQuestion[];
@@ -180,7 +181,7 @@ export function pendingScores(
        -- ready only when every claim has this labeler's answer or a recorded label failure
        AND NOT EXISTS (
          SELECT 1 FROM claims c2 LEFT JOIN labels l2 ON l2.question_id = c2.question_id AND l2.labeler = ?
-         LEFT JOIN failures f2 ON f2.round_id = c.round_id AND f2.stage = 'label' AND f2.item = c2.question_id
+         LEFT JOIN failures f2 ON f2.round_id = c.round_id AND f2.stage = 'label' AND f2.item = c2.question_id AND f2.retried_at IS NULL
          WHERE c2.candidate_id = c.id AND l2.question_id IS NULL AND f2.id IS NULL)
      ORDER BY c.id, cl.idx`,
   ).all(labeler, roundId, range.from, range.to, labeler) as { candidate_id: string; n_claims: number; p_yes: number | null; p_no: number | null; idx: number | null }[];
