@@ -101,7 +101,7 @@ export const BROWSER_CLIENT = `(function () {
       pr.appendChild(el('span', 'p-no', num(c.p_no, 3)));
       li.appendChild(pr);
       li.title = 'question: ' + c.question;
-      if (!c.in_text) li.appendChild(el('span', 'notfound', ' (sentence not found in the answer: ' + c.sentence + ')'));
+      if (c.missing_sentence !== null) li.appendChild(el('span', 'notfound', ' (sentence not found in the answer: ' + c.missing_sentence + ')'));
       ol.appendChild(li);
     });
     s.appendChild(ol);

@@ -64,12 +64,12 @@ function browserAnswer(db: Db, round: RoundRow, a: BrowserAnswerRow): BrowserAns
     segments,
     claims: claims.map((c, i) => ({
       claim: c.claim,
-      sentence: c.sentence,
+      // A found sentence is its marked segment already; only a missing one is carried, to be named.
+      missing_sentence: missing.includes(i) ? c.sentence : null,
       question: c.question,
       p_yes: c.p_yes,
       p_no: c.p_no,
       rejected: c.p_yes === null || c.p_no === null ? null : isRejected(c.p_yes, c.p_no, round.accept_rule),
-      in_text: !missing.includes(i),
     })),
     n_claims: a.n_claims,
     n_rejected: a.n_rejected,

@@ -110,13 +110,12 @@ export interface Turn {
 /** One claim of a browsed answer with the round's verdict (null when unlabeled or unscored). */
 export interface BrowserClaim {
   claim: string;
-  sentence: string;
+  /** The claim's sentence when it is not in the answer (null: found, and marked there). */
+  missing_sentence: string | null;
   question: string;
   p_yes: number | null;
   p_no: number | null;
   rejected: boolean | null;
-  /** Whether its sentence was found in the answer (and is marked there). */
-  in_text: boolean;
 }
 
 /** One answer of a browsed pair: its text as segments (sentences marked by claim index), claims and score. */
