@@ -42,6 +42,7 @@ export function pairBrowserSection(b: PairBrowser | null, roundPairs: number): s
 <p class="muted">Shows ${escapeHtml(sampled)} (method ${escapeHtml(b.method)}, accept rule "${escapeHtml(b.accept_rule)}"; <code>rlaifv report --pairs N</code> sets how many).
 Marked in each answer: the sentence each claim came from, green when the labeler accepted it, red when it rejected it.</p>
 <div class="filters"><span>kind:</span><span id="pb-kind"></span><span>length balance:</span><span id="pb-kept"></span><span id="pb-count" class="muted"></span></div>
+<p id="pb-empty" class="muted" hidden>No pair of this sample matches both filters.</p>
 <div id="pb-list"></div>
 </div>`;
 }
@@ -116,7 +117,7 @@ export const BROWSER_CLIENT = `(function () {
     hd.appendChild(el('b', '', '#' + (i + 1)));
     hd.appendChild(el('span', 'prompt-id', 'prompt ' + p.prompt_id));
     hd.appendChild(el('span', 'kind', 'kind ' + p.kind));
-    hd.appendChild(el('span', 'scores', b.method + ' ' + num(p.chosen_score, 3) + ' vs ' + num(p.rejected_score, 3)));
+    hd.appendChild(el('span', 'scores', b.method + ' score: chosen ' + num(p.chosen_score, 3) + ', rejected ' + num(p.rejected_score, 3)));
     hd.appendChild(el('span', 'margin', 'margin ' + num(p.margin, 3)));
     var k = keptOf(p);
     hd.appendChild(el('span', 'badge ' + k, k === 'kept' ? 'kept by length balance' : k === 'dropped' ? 'dropped by length balance' : 'length balance not run'));
@@ -160,6 +161,7 @@ export const BROWSER_CLIENT = `(function () {
       if (on) n++;
     });
     document.getElementById('pb-count').textContent = 'showing ' + n + ' of ' + cards.length;
+    document.getElementById('pb-empty').hidden = n > 0;
     document.getElementById('pairs').setAttribute('data-visible', String(n));
   }
   function bar(id, key, values, label) {

@@ -130,6 +130,8 @@ describe('the pair browser', () => {
       expect(await p.page.getAttribute('#pb-kind button[data-value="counting"]', 'aria-pressed')).toBe('true');
       await click('pb-kept', 'dropped');
       expect(await visible()).toEqual(ids((r) => r.kind === 'counting' && r.kept === 0));
+      // An empty intersection says so rather than showing a blank list.
+      expect(await p.page.isVisible('#pb-empty')).toBe(ids((r) => r.kind === 'counting' && r.kept === 0).length === 0);
       await click('pb-kind', 'all');
       const dropped = ids((r) => r.kept === 0);
       expect(await visible()).toEqual(dropped);
@@ -138,6 +140,7 @@ describe('the pair browser', () => {
       expect(await visible()).toEqual(ids((r) => r.kept === 1));
       await click('pb-kept', 'all');
       expect((await visible()).length).toBe(rows.length);
+      expect(await p.page.isVisible('#pb-empty')).toBe(false);
     });
   });
 
