@@ -2,12 +2,11 @@
 import { readFileSync, renameSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { Db } from '../store/index.js';
+import { getRound, type Db } from '../store/index.js';
 import { gatherReport } from './data.js';
 import { reportCharts } from './charts.js';
 import { renderReportHtml } from './html.js';
 import { DEFAULT_REPORT_PAIRS, gatherPairBrowser } from './pairs.js';
-import { getRound } from '../store/index.js';
 
 export { gatherReport, promptKind, type ReportData } from './data.js';
 export { reportCharts, type ReportChart } from './charts.js';
