@@ -4,7 +4,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { getRound, latestRound, openDb } from '../store/index.js';
 import { loadConfig } from '../config/load.js';
 import { InputError } from '../round.js';
-import { buildReport, writeFileAtomic } from '../report/index.js';
+import { buildReport, DEFAULT_REPORT_PAIRS, writeFileAtomic } from '../report/index.js';
 import { roundArg } from './common.js';
 
 /** The report's default file, in the current folder. */
@@ -17,6 +17,12 @@ function existingRoundArg(v: string): number | 'latest' {
   return r;
 }
 
+/** Parses --pairs: a whole number of pairs, 0 for none. */
+function pairsArg(v: string): number {
+  if (!/^\d+$/.test(v.trim())) throw new InvalidArgumentError('--pairs must be a whole number of pairs (0: no pair browser).');
+  return Number(v);
+}
+
 /** Registers `report`. */
 export function registerReport(program: Command): void {
   program
@@ -26,8 +32,9 @@ export function registerReport(program: Command): void {
     .option('--db <file>', 'SQLite database (default: db/rlaifv.sqlite)')
     .option('--round <n|latest>', 'round (default: latest)', existingRoundArg)
     .option('--out <file>', `HTML file to write (default: ${DEFAULT_REPORT_FILE})`)
+    .option('--pairs <n>', `pairs in the page's pair browser, sampled with the round's seed (default: ${DEFAULT_REPORT_PAIRS}; 0: none)`, pairsArg)
     .option('--quiet', 'print nothing on success')
-    .action((f: { config?: string; db?: string; round?: number | 'latest'; out?: string; quiet?: boolean }) => {
+    .action((f: { config?: string; db?: string; round?: number | 'latest'; out?: string; pairs?: number; quiet?: boolean }) => {
       const { config } = loadConfig(f.config, f.db ? { db: f.db } : {});
       if (!existsSync(config.db)) throw new InputError(`No database at ${config.db}; run \`rlaifv run\` first or pass --db.`);
       const out = f.out ?? DEFAULT_REPORT_FILE;
@@ -42,7 +49,7 @@ export function registerReport(program: Command): void {
               : `No rounds in ${config.db} yet; run \`rlaifv run\` first.`,
           );
         }
-        const html = buildReport(db, round.id);
+        const html = buildReport(db, round.id, { pairs: f.pairs });
         writeFileAtomic(out, html);
         if (!f.quiet) process.stdout.write(`round ${round.id} report: ${out} (${Math.round(Buffer.byteLength(html) / 1024)} KB)\n`);
       } finally {

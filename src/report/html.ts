@@ -1,26 +1,14 @@
 // The report as one self-contained HTML page: tables rendered here (escaped), charts drawn in the page by the
 // inlined Chart.js from a JSON data island. No URL is ever fetched: a Content-Security-Policy allows only the page's
-// own two scripts (by hash), so even a text that slipped through escaping could not load or run anything.
+// own scripts (by hash), so even a text that slipped through escaping could not load or run anything.
 import { createHash } from 'node:crypto';
 import type { ReportData } from './data.js';
 import type { ReportChart } from './charts.js';
+import type { PairBrowser } from './types.js';
+import { escapeHtml, jsonForScript } from './escape.js';
+import { BROWSER_CLIENT, BROWSER_CSS, pairBrowserSection } from './browser.js';
 
-/**
- * Escapes text for HTML element content and quoted attribute values.
- * @example escapeHtml('<b>"x" & \'y\'</b>') // '&lt;b&gt;&quot;x&quot; &amp; &#39;y&#39;&lt;/b&gt;'
- */
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
-}
-
-/**
- * JSON that is safe inside a <script> element: every "<" becomes \u003c, so no text can close the element or open a
- * comment; JSON.parse reads it back unchanged.
- * @example jsonForScript({ a: '</script>' }) // '{"a":"\\u003c/script>"}'
- */
-export function jsonForScript(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
-}
+export { escapeHtml, jsonForScript };
 
 const CLIENT = `(function () {
   var payload = JSON.parse(document.getElementById('rlaifv-data').textContent);
@@ -178,10 +166,14 @@ function loopTable(d: ReportData): string {
   );
 }
 
-/** Renders the whole page; `chartJs` is the Chart.js UMD build's source, inlined as is. */
-export function renderReportHtml(d: ReportData, charts: ReportChart[], chartJs: string): string {
+/**
+ * Renders the whole page; `chartJs` is the Chart.js UMD build's source, inlined as is; `browser` the sampled pairs
+ * (null: no pair browser).
+ */
+export function renderReportHtml(d: ReportData, charts: ReportChart[], chartJs: string, browser: PairBrowser | null = null): string {
   const sha = (s: string) => `'sha256-${createHash('sha256').update(s, 'utf8').digest('base64')}'`;
-  const csp = `default-src 'none'; script-src ${sha(chartJs)} ${sha(CLIENT)}; style-src 'unsafe-inline'; img-src data:`;
+  const scripts = browser ? [chartJs, CLIENT, BROWSER_CLIENT] : [chartJs, CLIENT];
+  const csp = `default-src 'none'; script-src ${scripts.map(sha).join(' ')}; style-src 'unsafe-inline'; img-src data:`;
   const title = `rlaifv round ${d.round.id} report`;
   const kinds = table(
     ['kind', 'prompts', 'answers', 'claims', 'judged', 'rejected', 'rate'],
@@ -197,10 +189,11 @@ export function renderReportHtml(d: ReportData, charts: ReportChart[], chartJs: 
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title><style>${CSS}</style></head>
+<title>${escapeHtml(title)}</title><style>${CSS}${browser ? BROWSER_CSS : ''}</style></head>
 <body>
 <h1>${escapeHtml(title)}</h1>
-<p class="muted">Generated ${escapeHtml(d.generated_at)} by rlaifv. Self-contained: charts by the inlined Chart.js, nothing fetched.</p>
+<p class="muted">Generated ${escapeHtml(d.generated_at)} by rlaifv. Self-contained: charts by the inlined Chart.js, nothing fetched.
+<a href="#pairs-title">Browse the pairs</a>.</p>
 ${header(d)}
 ${d.loop ? `<h2 id="loop">The loop</h2>\n<p class="muted">This is round ${d.loop.this_round} of loop ${d.loop.loop}; its policies on held-out prompts (rlaifv eval).</p>\n${figures(charts, 'loop')}\n${loopTable(d)}` : ''}
 <h2>Counts and failures</h2>
@@ -222,9 +215,10 @@ ${top}
 ${unscoredSection(d)}
 <h3>Failures by stage</h3>
 ${failuresSection(d)}
-<script type="application/json" id="rlaifv-data">${jsonForScript({ report: d, charts })}</script>
+${pairBrowserSection(browser, d.counts.pairs)}
+<script type="application/json" id="rlaifv-data">${jsonForScript({ report: d, charts, browser })}</script>
 <script>${chartJs}</script>
-<script>${CLIENT}</script>
+<script>${CLIENT}</script>${browser ? `\n<script>${BROWSER_CLIENT}</script>` : ''}
 </body></html>
 `;
 }

@@ -2,14 +2,18 @@
 import { readFileSync, renameSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { Db } from '../store/index.js';
+import { getRound, type Db } from '../store/index.js';
 import { gatherReport } from './data.js';
 import { reportCharts } from './charts.js';
 import { renderReportHtml } from './html.js';
+import { DEFAULT_REPORT_PAIRS, gatherPairBrowser } from './pairs.js';
 
 export { gatherReport, promptKind, type ReportData } from './data.js';
 export { reportCharts, type ReportChart } from './charts.js';
 export { escapeHtml, jsonForScript, renderReportHtml } from './html.js';
+export { DEFAULT_REPORT_PAIRS, gatherPairBrowser, samplePairIds } from './pairs.js';
+export { sentenceSegments, type Segment } from './highlight.js';
+export type { BrowserAnswer, BrowserClaim, BrowserPair, PairBrowser, Turn } from './types.js';
 
 let chartJs: string | undefined;
 
@@ -31,12 +35,16 @@ export function chartJsSource(): string {
 }
 
 /**
- * One round's report as a complete HTML page.
+ * One round's report as a complete HTML page, with a browser of `pairs` of its pairs sampled with the round's seed
+ * (0: no browser).
  * @example writeFileAtomic('report.html', buildReport(openDb('db/rlaifv.sqlite', { readonly: true }), 1))
  */
-export function buildReport(db: Db, roundId: number): string {
+export function buildReport(db: Db, roundId: number, opts: { pairs?: number } = {}): string {
+  const pairs = opts.pairs ?? DEFAULT_REPORT_PAIRS;
+  if (!Number.isInteger(pairs) || pairs < 0) throw new RangeError(`buildReport: pairs must be a non-negative integer, got ${pairs}.`);
   const data = gatherReport(db, roundId);
-  return renderReportHtml(data, reportCharts(data), chartJsSource());
+  const browser = pairs > 0 ? gatherPairBrowser(db, getRound(db, roundId)!, pairs) : null;
+  return renderReportHtml(data, reportCharts(data), chartJsSource(), browser);
 }
 
 /** Writes a file through a temp file in the same folder and a rename, so readers never see half a report. */

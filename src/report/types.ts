@@ -117,3 +117,66 @@ export interface ReportData {
   /** When the round is a round of `rlaifv loop`: the loop's policies evaluated on held-out prompts. */
   loop: LoopSeries | null;
 }
+
+/** An earlier turn of a multi-turn prompt. */
+export interface Turn {
+  role: string;
+  content: string;
+}
+
+/** One claim of a browsed answer with the round's verdict (null when unlabeled or unscored). */
+export interface BrowserClaim {
+  claim: string;
+  /** The claim's sentence when it is not in the answer (null: found, and marked there). */
+  missing_sentence: string | null;
+  question: string;
+  p_yes: number | null;
+  p_no: number | null;
+  rejected: boolean | null;
+}
+
+/** One answer of a browsed pair: its text as segments (sentences marked by claim index), claims and score. */
+export interface BrowserAnswer {
+  id: string;
+  words: number;
+  finish_reason: string;
+  segments: { text: string; claims: number[] }[];
+  claims: BrowserClaim[];
+  n_claims: number | null;
+  n_rejected: number | null;
+  rej_c: number | null;
+  rej_p: number | null;
+}
+
+/** One browsed pair. */
+export interface BrowserPair {
+  id: string;
+  prompt_id: string;
+  kind: string;
+  image_id: string;
+  image_path: string;
+  instruction: string;
+  history: Turn[];
+  /** The prompt's meta.truth (the shapes world's objects), null when it has none. */
+  truth: unknown;
+  chosen: BrowserAnswer;
+  rejected: BrowserAnswer;
+  chosen_score: number;
+  rejected_score: number;
+  margin: number;
+  /** Whether length balance kept the pair; null when balance has not run. */
+  balance_kept: boolean | null;
+}
+
+/** The pair browser's content: a seeded sample of the round's pairs and their images (data: URIs by image id). */
+export interface PairBrowser {
+  /** The round's pairs of its score method. */
+  total: number;
+  shown: number;
+  seed: number;
+  method: 'rejc' | 'rejp';
+  accept_rule: 'scripts' | 'paper';
+  pairs: BrowserPair[];
+  /** Each image once; null when its file is missing or not an image a browser shows. */
+  images: Record<string, string | null>;
+}

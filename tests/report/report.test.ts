@@ -216,7 +216,14 @@ describe('rlaifv report in Chromium', () => {
         expect(p.errors).toEqual([]);
         expect(p.requests).toEqual([p.url]);
         expect(await p.page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
-        expect(await p.page.locator('img').count()).toBe(0);
+        // The only images are the pair browser's, one per pair card (none from the hostile text).
+        expect(await p.page.locator('img').count()).toBe(await p.page.locator('article.pair .pair-top img').count());
+        expect(await p.page.locator('img[src="x"]').count()).toBe(0);
+        // The browser lists the added claims as text too (their sentence is in no answer, so it is named, not marked).
+        expect(await p.page.locator('ol.claims .claim', { hasText: 'window.__pwned=1' }).first().textContent()).toBe(HOSTILE);
+        expect(await p.page.locator('ol.claims .notfound', { hasText: 'window.__pwned=1' }).first().textContent()).toBe(
+          ` (sentence not found in the answer: ${HOSTILE})`,
+        );
         // The text reads back exactly: in the most rejected claims, the failures (reason, item, raw) and the kinds.
         expect(await p.page.textContent('table.top-rejected tbody tr:first-child td')).toBe(HOSTILE);
         expect(await p.page.$$eval('#failures td', (tds) => tds.map((t) => t.textContent))).toContain(HOSTILE);

@@ -1,0 +1,110 @@
+// The report's pair browser: a seeded sample of a round's pairs, each with its prompt, both answers, their claims'
+// verdicts and scores, and its image once as a data: URI. Sampling bounds the page whatever the round's size.
+import { readFileSync } from 'node:fs';
+import type { Db, RoundRow } from '../store/index.js';
+import { answerClaims, getBrowserAnswer, getBrowserPair, roundPairIds, type BrowserAnswerRow } from '../store/report-pairs.js';
+import { createRng, hashSeed, sampleWithoutReplacement } from '../feedback/rng.js';
+import { isRejected } from '../feedback/verdict.js';
+import { sniffImageType } from '../backends/openai/images.js';
+import { promptKind } from './data.js';
+import { sentenceSegments } from './highlight.js';
+import type { BrowserAnswer, BrowserPair, PairBrowser, Turn } from './types.js';
+
+/** How many pairs the report shows by default (`rlaifv report --pairs`). */
+export const DEFAULT_REPORT_PAIRS = 200;
+
+/**
+ * The ids of `n` of a round's pairs drawn with the round's seed, in the round's prompt order; the same ids on every
+ * run. All pairs when n ≥ their number.
+ */
+export function samplePairIds(db: Db, round: RoundRow, n: number): { total: number; ids: string[] } {
+  const all = roundPairIds(db, round.id, round.score_method);
+  if (n >= all.length) return { total: all.length, ids: all };
+  const picked = new Set(sampleWithoutReplacement(all, n, createRng(hashSeed(round.seed, 'report-pairs'))));
+  return { total: all.length, ids: all.filter((id) => picked.has(id)) };
+}
+
+/** Gathers the browser's `n` sampled pairs (n > 0), images read once each from their stored files. */
+export function gatherPairBrowser(db: Db, round: RoundRow, n: number): PairBrowser {
+  const { total, ids } = samplePairIds(db, round, n);
+  const images: PairBrowser['images'] = {};
+  const pairs = ids.map((id) => {
+    const p = getBrowserPair(db, id)!;
+    if (!(p.image_id in images)) images[p.image_id] = imageDataUri(p.image_path);
+    const meta = parseMeta(p.meta_json);
+    const answer = (cid: string) => browserAnswer(db, round, getBrowserAnswer(db, cid)!);
+    const pair: BrowserPair = {
+      id: p.id,
+      prompt_id: p.prompt_id,
+      kind: promptKind(p.meta_json),
+      image_id: p.image_id,
+      image_path: p.image_path,
+      instruction: p.question,
+      history: historyOf(meta),
+      truth: meta && 'truth' in meta ? meta.truth : null,
+      chosen: answer(p.chosen_id),
+      rejected: answer(p.rejected_id),
+      chosen_score: p.chosen_score,
+      rejected_score: p.rejected_score,
+      margin: p.margin,
+      balance_kept: p.balance_kept === null ? null : p.balance_kept === 1,
+    };
+    return pair;
+  });
+  return { total, shown: pairs.length, seed: round.seed, method: round.score_method, accept_rule: round.accept_rule, pairs, images };
+}
+
+function browserAnswer(db: Db, round: RoundRow, a: BrowserAnswerRow): BrowserAnswer {
+  const claims = answerClaims(db, a.id, round.labeler_model);
+  const { segments, missing } = sentenceSegments(a.text, claims.map((c) => c.sentence));
+  return {
+    id: a.id,
+    words: a.words,
+    finish_reason: a.finish_reason,
+    segments,
+    claims: claims.map((c, i) => ({
+      claim: c.claim,
+      // A found sentence is its marked segment already; only a missing one is carried, to be named.
+      missing_sentence: missing.includes(i) ? c.sentence : null,
+      question: c.question,
+      p_yes: c.p_yes,
+      p_no: c.p_no,
+      rejected: c.p_yes === null || c.p_no === null ? null : isRejected(c.p_yes, c.p_no, round.accept_rule),
+    })),
+    n_claims: a.n_claims,
+    n_rejected: a.n_rejected,
+    rej_c: a.rej_c,
+    rej_p: a.rej_p,
+  };
+}
+
+/** The image file as a data: URI; null when the file is gone or is no image a browser shows (the page says so). */
+function imageDataUri(file: string): string | null {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch {
+    return null;
+  }
+  const type = sniffImageType(bytes);
+  return type ? `data:${type};base64,${bytes.toString('base64')}` : null;
+}
+
+function parseMeta(json: string | null): Record<string, unknown> | null {
+  const m = json ? (JSON.parse(json) as unknown) : null;
+  return m !== null && typeof m === 'object' && !Array.isArray(m) ? (m as Record<string, unknown>) : null;
+}
+
+/**
+ * Earlier turns, where the prompt carries them (today in its meta). A turn that is not {role, content} strings is
+ * still shown, as JSON, rather than hidden.
+ */
+function historyOf(meta: Record<string, unknown> | null): Turn[] {
+  const h = meta?.history;
+  if (!Array.isArray(h)) return [];
+  return h.map((t: unknown) => {
+    const o = (t !== null && typeof t === 'object' ? t : {}) as { role?: unknown; content?: unknown };
+    const role = typeof o.role === 'string' ? o.role : '?';
+    return { role, content: typeof o.content === 'string' ? o.content : JSON.stringify(typeof t === 'object' ? o.content ?? t : t) };
+  });
+}
