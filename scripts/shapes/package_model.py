@@ -50,14 +50,16 @@ def write_model_folder(m: TinyLlava, tok: Tokenizer, out_dir: str, name: str) ->
         "processor_class": "LlavaProcessor",
         "image_processor_type": "CLIPImageProcessor",
         "do_convert_rgb": True,
-        "do_resize": False,
-        "do_center_crop": False,
+        # As real CLIP processors: the shortest edge to 64 (bicubic), then a centre crop; a 64×64 image passes unchanged.
+        "do_resize": True,
+        "resample": 3,
+        "do_center_crop": True,
         "do_rescale": True,
         "rescale_factor": 1 / 255,
         "do_normalize": True,
         "image_mean": MEAN,
         "image_std": STD,
-        "size": {"height": 64, "width": 64},
+        "size": {"shortest_edge": 64},
         "crop_size": {"height": 64, "width": 64},
     })
     _dump(os.path.join(out_dir, "processor_config.json"), {

@@ -123,6 +123,9 @@ const limits = z.strictObject({
   max_image_bytes: z.number().int().positive().default(20 * 1024 * 1024),
   max_image_pixels: z.number().int().positive().default(40_000_000),
   max_question_chars: z.number().int().positive().default(4000),
+  /** An http(s) image is fetched once into the store's image folder: time limit per attempt, extra attempts. */
+  fetch_timeout_ms: z.number().int().positive().default(30_000),
+  fetch_retries: z.number().int().min(0).default(3),
 });
 
 /** The shapes DPO trainer, as the loop runs it by default ({root} is rlaifv's own folder). */

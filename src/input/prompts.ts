@@ -1,11 +1,14 @@
 // Reading a prompts JSONL file as a stream: one object per line, each checked and reported by file:line.
 import { createReadStream } from 'node:fs';
-import { stat, readFile } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import readline from 'node:readline';
 import sharp from 'sharp';
 import { decodePlainPng } from '../image/png.js';
+import { imageSource } from '../image/sources.js';
+import { saveImageBytes, sha256Hex } from '../image/store.js';
+import { decode as decodeBmp } from 'bmp-ts';
 import { z } from 'zod';
 
 const line = z.strictObject({
@@ -42,6 +45,9 @@ export interface InputLimits {
   max_image_bytes: number;
   max_image_pixels: number;
   max_question_chars: number;
+  /** An image URL's fetch: time limit per attempt, and extra attempts after server errors and timeouts. */
+  fetch_timeout_ms: number;
+  fetch_retries: number;
 }
 
 const FIELDS = 'id, image, question, meta';
@@ -66,44 +72,76 @@ function describeIssue(i: z.core.$ZodIssue, json: unknown): string {
   return `field ${field || '(line)'}: ${i.message}`;
 }
 
-const SUPPORTED = new Set(['png', 'jpeg', 'webp', 'gif', 'tiff', 'avif', 'heif']);
+const SUPPORTED = new Set(['png', 'jpeg', 'webp', 'gif', 'tiff', 'avif', 'heif', 'bmp']);
 
-async function checkImage(file: string, limits: InputLimits): Promise<InputPrompt['image']> {
-  let size: number;
+/** A BMP file's pixels as PNG bytes (sharp reads no BMP; bmp-ts decodes it). */
+async function bmpToPng(bytes: Buffer, shown: string): Promise<Buffer> {
+  let img;
   try {
-    size = (await stat(file)).size;
-  } catch {
-    throw new Error(`image file ${file} does not exist`);
+    img = decodeBmp(bytes, { toRGBA: true });
+  } catch (e) {
+    throw new Error(`image ${shown} is corrupt: its bmp data cannot be decoded (${(e as Error).message})`);
   }
-  if (size > limits.max_image_bytes) {
-    throw new Error(`image ${file} is ${size} bytes, over limits.max_image_bytes (${limits.max_image_bytes})`);
+  const rgb = Buffer.alloc(img.width * img.height * 3);
+  for (let i = 0, j = 0; j < rgb.length; i += 4, j += 3) {
+    rgb[j] = img.data[i]!;
+    rgb[j + 1] = img.data[i + 1]!;
+    rgb[j + 2] = img.data[i + 2]!;
   }
-  const bytes = await readFile(file);
-  let meta: Awaited<ReturnType<ReturnType<typeof sharp>["metadata"]>>;
+  return sharp(rgb, { raw: { width: img.width, height: img.height, channels: 3 } }).png().toBuffer();
+}
+
+/**
+ * Checks an image whole (format, size limits, every byte decodable) and returns it as the store keeps it. A BMP and a
+ * photo with an EXIF orientation are kept as an upright PNG in the image folder, so every model sees what a person sees.
+ */
+async function checkImage(spec: string, baseDir: string, limits: InputLimits, opts: InputOptions): Promise<InputPrompt['image']> {
+  const src = await imageSource(spec, baseDir, {
+    imagesDir: opts.imagesDir,
+    maxBytes: limits.max_image_bytes,
+    timeoutMs: limits.fetch_timeout_ms,
+    retries: limits.fetch_retries,
+  });
+  const shown = src.shown;
+  let bytes = src.bytes;
+  let file = src.file;
+  const isBmp = bytes.length > 2 && bytes[0] === 0x42 && bytes[1] === 0x4d;
+  if (isBmp) {
+    bytes = await bmpToPng(bytes, shown);
+    file = await saveImageBytes(opts.imagesDir, bytes, 'png');
+  }
+  let meta: Awaited<ReturnType<ReturnType<typeof sharp>['metadata']>>;
   try {
     meta = await sharp(bytes).metadata();
   } catch (e) {
-    throw new Error(`image ${file} is corrupt or not an image (${(e as Error).message})`);
+    throw new Error(`image ${shown} is corrupt or not an image (${(e as Error).message})`);
   }
   if (!meta.format || !SUPPORTED.has(meta.format)) {
-    throw new Error(`image ${file} has unsupported format ${meta.format}; supported: ${[...SUPPORTED].join(', ')}`);
+    throw new Error(`image ${shown} has unsupported format ${meta.format}; supported: png, jpeg, webp, gif (first frame), bmp, tiff, avif, heif`);
   }
   const w = meta.width ?? 0;
   const h = meta.height ?? 0;
   if (w * h > limits.max_image_pixels) {
-    throw new Error(`image ${file} is ${w}x${h}, over limits.max_image_pixels (${limits.max_image_pixels})`);
+    throw new Error(`image ${shown} is ${w}x${h}, over limits.max_image_pixels (${limits.max_image_pixels})`);
   }
   // The header can be whole while the pixel data is cut short or damaged: decode it all once (after the pixel limit,
   // so an oversized image is never decoded), or the models would meet it later, once per sample.
   // A plain PNG that decodes here (every CRC, the whole inflated stream, every filter) is whole; anything else is
   // decoded by sharp.
   try {
-    if (!(meta.format === 'png' && decodePlainPng(bytes))) await sharp(bytes).stats();
+    if (!(meta.format === 'png' && decodePlainPng(bytes))) await sharp(bytes, { failOn: 'truncated' }).stats();
   } catch (e) {
-    throw new Error(`image ${file} is corrupt: its ${meta.format} data cannot be decoded (${(e as Error).message})`);
+    throw new Error(`image ${shown} is corrupt: its ${meta.format} data cannot be decoded (${(e as Error).message})`);
   }
-  const id = createHash('sha256').update(bytes).digest('hex').slice(0, 32);
-  return { id, path: file, width: w, height: h, bytes: size };
+  let [width, height] = [w, h];
+  if ((meta.orientation ?? 1) > 1) {
+    // A camera's EXIF orientation: the pixels are stored turned; keep them upright.
+    bytes = await sharp(bytes).rotate().png().toBuffer();
+    file = await saveImageBytes(opts.imagesDir, bytes, 'png');
+    if ((meta.orientation ?? 1) >= 5) [width, height] = [h, w];
+  }
+  const id = sha256Hex(bytes).slice(0, 32);
+  return { id, path: file, width, height, bytes: bytes.length };
 }
 
 /**
@@ -113,7 +151,7 @@ async function checkImage(file: string, limits: InputLimits): Promise<InputPromp
 export async function* readPrompts(
   file: string,
   limits: InputLimits,
-  _opts?: InputOptions,
+  opts: InputOptions,
 ): AsyncGenerator<{ prompt: InputPrompt } | { problem: InputProblem }> {
   try {
     await stat(file);
@@ -147,7 +185,7 @@ export async function* readPrompts(
     }
     let image: InputPrompt['image'];
     try {
-      image = await checkImage(path.resolve(dir, v.image), limits);
+      image = await checkImage(v.image, dir, limits, opts);
     } catch (e) {
       yield { problem: { source, reason: `field image: ${(e as Error).message}` } };
       continue;

@@ -5,11 +5,12 @@ import path from 'node:path';
 import { readPrompts } from '../../src/input/prompts.js';
 import { DEV, tempDir } from '../helpers/paths.js';
 
-const limits = { max_image_bytes: 1_000_000, max_image_pixels: 10_000, max_question_chars: 200 };
+const limits = { max_image_bytes: 1_000_000, max_image_pixels: 10_000, max_question_chars: 200, fetch_timeout_ms: 5000, fetch_retries: 1 };
+const imagesDir = path.join(tempDir(), 'images');
 
 async function collect(file: string, l = limits) {
   const out = [];
-  for await (const r of readPrompts(file, l)) out.push(r);
+  for await (const r of readPrompts(file, l, { imagesDir })) out.push(r);
   return out;
 }
 

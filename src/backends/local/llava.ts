@@ -90,6 +90,8 @@ export class LlavaModel {
   private templateParts: { before: string; after: string } | null | undefined;
   /** When the image processor only converts to RGB, rescales and normalises: its output per byte and channel. */
   private readonly pixelTable: Float32Array | null;
+  /** The one image size the processor's resize and crop leave as it is (null: it neither resizes nor crops). */
+  private readonly plainSize: [number, number] | null;
   /** Set when the image encoder refused a batch of several images. */
   private singleImageEncoder = false;
 
@@ -101,6 +103,7 @@ export class LlavaModel {
     const s = model.sessions;
     this.graphs = new LlavaGraphs(info, { vision: s.vision_encoder, embed: s.embed_tokens, decoder: s.decoder_model_merged });
     this.pixelTable = isPlainPixelProcessor(processor.image_processor) ? plainPixelTable(processor.image_processor) : null;
+    this.plainSize = this.pixelTable ? identitySize(processor.image_processor) : null;
   }
 
   /** Opens a model folder offline; throws naming the folder and the file when something is missing. */
@@ -153,7 +156,11 @@ export class LlavaModel {
 
   /** Pixel values [1, 3, h, w] of one image, as the image processor makes them. */
   async pixelValues(image: RawImage): Promise<{ data: Float32Array; dims: number[] }> {
-    if (this.pixelTable) return plainPixelValues(this.pixelTable, image);
+    // Images already at the model's size skip resize and crop exactly as the processor does (it returns them as they
+    // are), so the table gives its output; any other size is resized by the processor itself.
+    if (this.pixelTable && (this.plainSize === null || (image.width === this.plainSize[0] && image.height === this.plainSize[1]))) {
+      return plainPixelValues(this.pixelTable, image);
+    }
     const { pixel_values } = await this.processor.image_processor(image);
     return { data: pixel_values.data as Float32Array, dims: pixel_values.dims as number[] };
   }
@@ -460,14 +467,29 @@ function isPlainPixelProcessor(ip: any): boolean {
     ip.rescale === base.rescale &&
     !!ip.do_convert_rgb &&
     !ip.do_crop_margin &&
-    !ip.do_resize &&
+    (!(ip.do_resize || ip.do_center_crop) || identitySize(ip) !== null) &&
     !ip.do_thumbnail &&
-    !ip.do_center_crop &&
     !ip.do_pad &&
     !ip.do_flip_channel_order &&
     (!ip.do_rescale || num(ip.rescale_factor)) &&
     (!ip.do_normalize || (nums(ip.image_mean) && nums(ip.image_std)))
   );
+}
+
+/**
+ * For a processor that resizes and/or centre-crops: the size (width, height) that both leave unchanged (the crop size,
+ * when resizing an image of that size gives that size), or null when there is none.
+ */
+function identitySize(ip: any): [number, number] | null {
+  if (!ip.do_resize && !ip.do_center_crop) return null;
+  const crop = ip.do_center_crop ? (Number.isInteger(ip.crop_size) ? [ip.crop_size, ip.crop_size] : [ip.crop_size?.width, ip.crop_size?.height]) : null;
+  const target: [number, number] | null = crop ? [crop[0], crop[1]] : ip.size?.width && ip.size?.height ? [ip.size.width, ip.size.height] : null;
+  if (!target || !target.every((n) => Number.isInteger(n) && n > 0)) return null;
+  if (ip.do_resize) {
+    const [w, h] = ip.get_resize_output_image_size({ size: target }, ip.size) as [number, number];
+    if (w !== target[0] || h !== target[1]) return null;
+  }
+  return target;
 }
 
 /**
