@@ -3,7 +3,8 @@
 // field), the exit code, what --on-error stop and skip (the default) do, and that nothing already stored is lost or
 // half-written: every row of every table is compared before and after.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { copyFileSync, cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import sharp from 'sharp';
@@ -113,7 +114,11 @@ beforeAll(async () => {
   await sharp(noise, { raw: { width: 400, height: 400, channels: 3 } }).png().toFile(path.join(dir, 'big-bytes.png')); // ~480 KB, 160,000 px
   await sharp({ create: { width: 600, height: 600, channels: 3, background: '#808080' } }).png().toFile(path.join(dir, 'big-pixels.png')); // small file, 360,000 px
   cfg = path.join(dir, 'rlaifv.json');
-  writeFileSync(cfg, JSON.stringify({ prompts: 'good.jsonl', workers: 1, limits: { max_image_bytes: 200_000, max_image_pixels: 250_000 }, generate: { samples: 2 } }));
+  writeFileSync(cfg, JSON.stringify({ prompts: 'good.jsonl', workers: 1, limits: { max_image_bytes: 200_000, max_image_pixels: 250_000, fetch_timeout_ms: 3000, fetch_retries: 1 }, generate: { samples: 2 } }));
+  // A JPEG cut in the middle of its pixel data, and a folder where an image should be.
+  const jpeg = await sharp(path.join(dir, 'dev-0000.png')).resize(320, 240).jpeg({ quality: 90 }).toBuffer();
+  writeFileSync(path.join(dir, 'cut.jpg'), jpeg.subarray(0, Math.floor(jpeg.length / 2)));
+  mkdirSync(path.join(dir, 'a-folder'));
   base = path.join(dir, 'base.sqlite');
   const r = await rlaifv('run', '--config', cfg, '--db', base, '--quiet');
   expect(r.code, r.stderr).toBe(0);
@@ -186,7 +191,7 @@ describe.concurrent('bad prompt lines (rlaifv run --on-error stop | skip)', () =
   badLine('corrupt image (a PNG cut after its header)', 'cut', () => '{"image": "cut.png", "question": "What?"}', () =>
     new RegExp(`^field image: image ${path.join(dir, 'cut.png')} is corrupt: its png data cannot be decoded \\(.+\\)$`));
   badLine('unsupported image format (SVG)', 'svg', () => '{"image": "pic.svg", "question": "What?"}', () =>
-    `field image: image ${path.join(dir, 'pic.svg')} has unsupported format svg; supported: png, jpeg, webp, gif, tiff, avif, heif`);
+    `field image: image ${path.join(dir, 'pic.svg')} has unsupported format svg; supported: png, jpeg, webp, gif (first frame), bmp, tiff, avif, heif`);
   badLine('image too large (bytes, limits.max_image_bytes)', 'big-bytes', () => '{"image": "big-bytes.png", "question": "What?"}', () =>
     new RegExp(`^field image: image ${path.join(dir, 'big-bytes.png')} is \\d{6} bytes, over limits\\.max_image_bytes \\(200000\\)$`));
   badLine('image too large (pixels, limits.max_image_pixels)', 'big-pixels', () => '{"image": "big-pixels.png", "question": "What?"}', () =>
@@ -194,6 +199,49 @@ describe.concurrent('bad prompt lines (rlaifv run --on-error stop | skip)', () =
   badLine('empty question', 'empty-question', () => '{"image": "dev-0000.png", "question": "  "}', () => 'field question: must not be empty');
   badLine('question too long (limits.max_question_chars)', 'long-question', () => JSON.stringify({ image: 'dev-0000.png', question: 'Why? '.repeat(1000) }), () =>
     'field question: 5000 characters, over limits.max_question_chars (4000)');
+});
+
+// Images that are not where they should be: a folder, a cut JPEG, and URLs a real HTTP server on 127.0.0.1 answers
+// with a 404, an HTML page or a file over the byte limit; "offline" is a closed port on 127.0.0.1.
+describe.concurrent('bad images: folders, cut JPEGs, URLs', () => {
+  let server: http.Server;
+  let url = '';
+  let closed = '';
+  beforeAll(async () => {
+    server = http.createServer((req, res) => {
+      if (req.url === '/page.png') {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        res.end('<html><body>Sign in to see this image</body></html>');
+      } else if (req.url === '/huge.png') {
+        res.writeHead(200, { 'content-type': 'image/png', 'content-length': '300000' });
+        res.end(Buffer.alloc(300_000));
+      } else {
+        res.writeHead(404, { 'content-type': 'text/plain' });
+        res.end('not found');
+      }
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    const probe = http.createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    closed = `http://127.0.0.1:${(probe.address() as { port: number }).port}/x.png`;
+    await new Promise<void>((r) => probe.close(() => r()));
+  });
+  afterAll(async () => {
+    await new Promise<void>((r) => server?.close(() => r()));
+  });
+  badLine('a folder given as the image', 'folder', () => '{"image": "a-folder", "question": "What?"}', () =>
+    `field image: image ${path.join(dir, 'a-folder')} is a directory, not an image file`);
+  badLine('a truncated JPEG', 'cut-jpeg', () => '{"image": "cut.jpg", "question": "What?"}', () =>
+    new RegExp(`^field image: image ${path.join(dir, 'cut.jpg')} is corrupt: its jpeg data cannot be decoded \\(.+\\)$`));
+  badLine('an image URL that returns 404', 'url-404', () => JSON.stringify({ image: `${url}/gone.png`, question: 'What?' }), () =>
+    `field image: image ${url}/gone.png could not be fetched: HTTP 404 Not Found`);
+  badLine('an image URL that returns an HTML page', 'url-html', () => JSON.stringify({ image: `${url}/page.png`, question: 'What?' }), () =>
+    `field image: image ${url}/page.png could not be fetched: the server sent text/html, not an image`);
+  badLine('an image URL over limits.max_image_bytes', 'url-huge', () => JSON.stringify({ image: `${url}/huge.png`, question: 'What?' }), () =>
+    `field image: image ${url}/huge.png could not be fetched: it is 300000 bytes, over limits.max_image_bytes (200000)`);
+  badLine('an image URL with no server (offline)', 'url-offline', () => JSON.stringify({ image: closed, question: 'What?' }), () =>
+    `field image: image ${closed} could not be fetched: cannot connect (ECONNREFUSED)`);
 });
 
 describe.concurrent('bad config, model folder, database', () => {
