@@ -16,6 +16,7 @@ import { runLoop, type LoopResult } from '../src/loop/index.js';
 import { loadEvalRound } from '../src/eval/load.js';
 import { judgeAnswer, judgeRound } from '../src/eval/truth.js';
 import { pairRound } from '../src/eval/pairs.js';
+import { roundSetting } from '../src/eval/report.js';
 import type { EvalRound } from '../src/eval/types.js';
 import { roundPrompts, type Db } from '../src/store/index.js';
 import { getFormat } from '../src/export/formats.js';
@@ -95,17 +96,7 @@ function writeTrl(db: Db, round: EvalRound, pairs: { promptId: string; chosenId:
 
 /** Oracle pairs: the round's answers paired with the truth's verdicts under the round's own REJ-C settings. */
 function oraclePairs(round: EvalRound) {
-  const r = pairRound(round, judgeRound(round), {
-    verdicts: { kind: 'oracle' },
-    method: 'rejc',
-    acceptRule: round.acceptRule,
-    diff: round.pair.diff,
-    maxPairs: round.pair.maxPairs,
-    lengthBalance: round.pair.lengthBalance,
-    tieBreak: 'smaller',
-    repeatedClaims: round.pair.repeatedClaims,
-  });
-  return r.pairs.filter((p) => p.balanceKept);
+  return pairRound(round, judgeRound(round), roundSetting(round, 'rejc', { kind: 'oracle' })).pairs.filter((p) => p.balanceKept);
 }
 
 /** `n` pairs of distinct answers of the same prompt, drawn at random (seeded), oriented at random. */
@@ -173,7 +164,7 @@ async function runArm(a: Args, arm: Arm, rejcCounts: number[]): Promise<{ arm: A
           else if (arm === 'random') pairs = randomPairs(r, rejcCounts[k] ?? 0, config.seed);
           else {
             // One-shot: every pair the start policy's round gives with max_pairs all, cut to rejc's total at random.
-            const all = pairRound(r, judgeRound(r), { verdicts: { kind: 'labeler' }, method: 'rejc', acceptRule: r.acceptRule, diff: r.pair.diff, maxPairs: 'all', lengthBalance: r.pair.lengthBalance, tieBreak: 'smaller', repeatedClaims: r.pair.repeatedClaims }).pairs.filter((p) => p.balanceKept);
+            const all = pairRound(r, judgeRound(r), { ...roundSetting(r, 'rejc'), maxPairs: 'all' }).pairs.filter((p) => p.balanceKept);
             const total = rejcCounts.reduce((x, y) => x + y, 0);
             const rng = createRng(hashSeed(config.seed, 'oneshot', round));
             pairs = all.map((p) => ({ p, k: rng() })).sort((x, y) => x.k - y.k).slice(0, total).map((x) => x.p);

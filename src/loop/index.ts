@@ -3,38 +3,18 @@
 // policy is served), and the checkpoint is evaluated on held-out prompts; the checkpoint is the next round's policy.
 // Every step is recorded in the transaction that finishes it, so a killed loop resumes at the first unfinished step.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Config, ModelBackend } from '../config/schema.js';
-import { ConfigError, PACKAGE_ROOT, configHash, storedConfig } from '../config/load.js';
-import {
-  addLoopRound,
-  createLoop,
-  findLoop,
-  getLoopRound,
-  getPolicyEval,
-  openDb,
-  recordLoopCommand,
-  setLoopBaseline,
-  updateLoopRound,
-  type Db,
-  type LoopRoundRow,
-  type LoopRow,
-} from '../store/index.js';
-import { deliveries } from '../store/deliveries.js';
+import { ConfigError, configHash, storedConfig } from '../config/load.js';
+import { addLoopRound, createLoop, findLoop, getLoopRound, getPolicyEval, openDb, setLoopBaseline, updateLoopRound, type Db, type LoopRoundRow, type LoopRow } from '../store/index.js';
 import { now } from '../store/statements.js';
 import { STAGES, runRound } from '../round.js';
-import { pull } from '../export/pull.js';
 import { silentProgress, type Progress } from '../stages/context.js';
 import { evaluatePolicy, policyEvaluation, type PolicyEvaluation } from '../policy-eval.js';
-import { hashCheckpoint, isNonEmptyFolder } from './checkpoint.js';
-import { fillCommand, runCommand } from './command.js';
-import { waitForModel } from './deploy.js';
+import { LoopStepError, customPairs, deploy, pullPairs, train, withDb, type PairsMaker } from './steps.js';
 
-/** Thrown when a step of the loop failed (a trainer's non-zero exit, a deploy that never served): recorded, retried by a rerun. */
-export class LoopStepError extends Error {
-  override name = 'LoopStepError';
-}
+export { LoopStepError, type PairsMaker } from './steps.js';
 
 /** How to run a loop. */
 export interface LoopOptions {
@@ -50,7 +30,7 @@ export interface LoopOptions {
    * Makes a round's pairs file instead of the pull (studies: oracle or random pairs). Runs once per round; must write
    * a TRL JSONL file at `file` and return how many pairs it holds.
    */
-  pairs?: (c: { db: Db; loop: LoopRow; round: number; file: string; config: Config }) => Promise<number>;
+  pairs?: PairsMaker;
 }
 
 /** One round of a loop as `rlaifv loop --json` prints it. */
@@ -115,16 +95,6 @@ function checkpointsDir(config: Config): string {
   if (config.loop.checkpoints) return config.loop.checkpoints;
   const p = path.parse(config.db);
   return path.join(p.dir, `${p.name}.checkpoints`);
-}
-
-function sha256File(file: string): string {
-  return createHash('sha256').update(readFileSync(file)).digest('hex');
-}
-
-/** The last lines of a command's stderr, for an error message. */
-function tailLines(text: string, n = 8): string {
-  const lines = text.trimEnd().split('\n');
-  return lines.slice(-n).map((l) => `  | ${l}`).join('\n');
 }
 
 /**
@@ -218,155 +188,6 @@ export async function runLoop(config: Config, o: LoopOptions): Promise<LoopResul
     policy = { policy: next, checkpoint: row.checkpoint! };
   }
   return { loop, baseline, rounds: withDb(config, (db) => loopReport(db, loop.id)) };
-}
-
-function withDb<T>(config: Config, fn: (db: Db) => T): T {
-  const db = openDb(config.db);
-  try {
-    return fn(db);
-  } finally {
-    db.close();
-  }
-}
-
-/** The pull step: the round's kept pairs for the loop's consumer, recorded with the loop round in one transaction. */
-async function pullPairs(config: Config, loop: LoopRow, row: LoopRoundRow, file: string): Promise<LoopRoundRow> {
-  const db = openDb(config.db);
-  try {
-    // A delivery to this consumer of this round that the loop did not record cannot happen (they commit together);
-    // one by hand (`rlaifv pull --consumer loop-N`) would have taken the pairs: say so rather than train on nothing.
-    const earlier = deliveries(db, loop.consumer).filter((d) => d.selector === String(row.train_round) && d.n_pairs > 0);
-    if (earlier.length) {
-      throw new LoopStepError(
-        `loop round ${row.idx}: the pairs of round ${row.train_round} were already delivered to ${loop.consumer} by delivery ${earlier[0]!.id} ` +
-          `(${earlier[0]!.target}), outside the loop; the loop's consumer is its own — start a new loop (another --db or settings).`,
-      );
-    }
-    await pull(
-      db,
-      {
-        consumer: loop.consumer,
-        rounds: row.train_round!,
-        format: config.loop.pairs_format,
-        out: file,
-        onCommit: (delivery, w) => updateLoopRound(db, loop.id, row.idx, { delivery_id: delivery, pairs_file: w.target, pairs: w.pairIds.length }),
-      },
-      config.db,
-    );
-    return getLoopRound(db, loop.id, row.idx)!;
-  } finally {
-    db.close();
-  }
-}
-
-/** A study's own pairs in place of the pull (no delivery is recorded: the pairs file marks the step done). */
-async function customPairs(config: Config, loop: LoopRow, k: number, file: string, make: NonNullable<LoopOptions['pairs']>): Promise<LoopRoundRow> {
-  const db = openDb(config.db);
-  try {
-    const n = await make({ db, loop, round: getLoopRound(db, loop.id, k)!.train_round!, file, config });
-    updateLoopRound(db, loop.id, k, { pairs_file: path.resolve(file), pairs: n });
-    return getLoopRound(db, loop.id, k)!;
-  } finally {
-    db.close();
-  }
-}
-
-/** The train step: the trainer command on the round's pairs; its checkpoint is recorded only when it exits 0. */
-async function train(config: Config, loop: LoopRow, row: LoopRoundRow, out: string, echo: NodeJS.WritableStream | null, progress: Progress): Promise<LoopRoundRow> {
-  const pairsFile = row.pairs_file!;
-  if (!existsSync(pairsFile)) {
-    throw new LoopStepError(`loop round ${row.idx}: the pairs file ${pairsFile} it was delivered is gone; restore it to train (the pairs were delivered once).`);
-  }
-  if (row.delivery_id) {
-    const want = withDb(config, (db) => deliveries(db, loop.consumer).find((d) => d.id === row.delivery_id)?.sha256);
-    if (want && sha256File(pairsFile) !== want) {
-      throw new LoopStepError(`loop round ${row.idx}: ${pairsFile} changed since delivery ${row.delivery_id} (SHA-256 differs); restore it to train.`);
-    }
-  }
-  // A folder at `out` that no finished step recorded is from a trainer that was stopped: it is not trusted.
-  if (existsSync(out)) rmSync(out, { recursive: true, force: true });
-  const command = fillCommand(
-    config.loop.trainer,
-    { pairs: pairsFile, pairs_dir: path.dirname(pairsFile), policy: row.policy_checkpoint!, out, round: String(row.idx), root: PACKAGE_ROOT },
-    'loop.trainer',
-  );
-  progress.log(`loop round ${row.idx}: training: ${command}`);
-  const startedAt = now();
-  const r = await runCommand(command, { cwd: process.cwd(), timeoutMs: config.loop.trainer_timeout_ms, echo });
-  const ok = r.exitCode === 0 && isNonEmptyFolder(out);
-  const checkpointSha = ok ? hashCheckpoint(out) : null;
-  const recorded = withDb(config, (db) =>
-    db.transaction(() => {
-      recordLoopCommand(db, {
-        loop_id: loop.id,
-        idx: row.idx,
-        step: 'train',
-        command,
-        exit_code: r.exitCode,
-        reason: r.reason ?? (r.exitCode === 0 && !ok ? `exited 0 but left no checkpoint at ${out}` : null),
-        stderr_tail: r.stderrTail,
-        seconds: r.seconds,
-        started_at: startedAt,
-      });
-      updateLoopRound(db, loop.id, row.idx, {
-        trainer_command: command,
-        trainer_exit: r.exitCode ?? -1,
-        trainer_stderr_tail: r.stderrTail,
-        trainer_seconds: r.seconds,
-        ...(ok ? { checkpoint: out, checkpoint_sha256: checkpointSha, trained_at: now() } : {}),
-      });
-      return getLoopRound(db, loop.id, row.idx)!;
-    })(),
-  );
-  if (!ok) {
-    const why = r.reason ?? (r.exitCode === 0 ? `exited 0 but left no checkpoint at ${out}` : `exit code ${r.exitCode}`);
-    throw new LoopStepError(
-      `loop round ${row.idx}: the trainer failed (${why}); recorded in loop_commands. Its stderr ended:\n${tailLines(r.stderrTail)}\n` +
-        'Fix the cause and run rlaifv loop again: it retries this step.',
-    );
-  }
-  return recorded;
-}
-
-/** The deploy step (served policy): the hook serves the checkpoint, then every endpoint must list the model. */
-async function deploy(config: Config, loop: LoopRow, row: LoopRoundRow, echo: NodeJS.WritableStream | null, progress: Progress): Promise<LoopRoundRow> {
-  const d = config.loop.deploy!;
-  const g = config.generate.backend;
-  if (g.type !== 'openai') throw new Error('deploy: the policy is not served');
-  const model = d.model.replaceAll('{round}', String(row.idx));
-  const command = fillCommand(d.command, { checkpoint: row.checkpoint!, round: String(row.idx), model, root: PACKAGE_ROOT }, 'loop.deploy.command');
-  progress.log(`loop round ${row.idx}: deploying: ${command}`);
-  const startedAt = now();
-  const r = await runCommand(command, { cwd: process.cwd(), timeoutMs: d.ready_timeout_ms, echo });
-  let failure = r.exitCode === 0 ? null : (r.reason ?? `exit code ${r.exitCode}`);
-  if (!failure) {
-    try {
-      await waitForModel(g, model, d.ready_timeout_ms);
-    } catch (e) {
-      failure = (e as Error).message;
-    }
-  }
-  const recorded = withDb(config, (db) =>
-    db.transaction(() => {
-      recordLoopCommand(db, {
-        loop_id: loop.id,
-        idx: row.idx,
-        step: 'deploy',
-        command,
-        exit_code: r.exitCode,
-        reason: failure,
-        stderr_tail: r.stderrTail,
-        seconds: r.seconds,
-        started_at: startedAt,
-      });
-      if (!failure) updateLoopRound(db, loop.id, row.idx, { served_model: model, deployed_at: now() });
-      return getLoopRound(db, loop.id, row.idx)!;
-    })(),
-  );
-  if (failure) {
-    throw new LoopStepError(`loop round ${row.idx}: the deploy hook failed (${failure}). Its stderr ended:\n${tailLines(r.stderrTail)}\nRun rlaifv loop again to retry it.`);
-  }
-  return recorded;
 }
 
 /** Every round of a loop as reported. */

@@ -197,7 +197,12 @@ describe('the pair browser', () => {
         expect(await card.locator('.turn').allTextContents()).toEqual([`user${HOSTILE}`, 'assistantFine.']);
         expect(await card.getAttribute('data-kind')).toBe(HOSTILE);
         await p.page.click(`#pb-kind button[data-value="${HOSTILE.replace(/["\\]/g, '\\$&')}"]`);
-        expect(await shownIds(p)).toEqual([id]);
+        // The kind belongs to the prompt: every sampled pair of that prompt, and only those.
+        const samePrompt = samplePairIds(db, round, SAMPLE).ids.filter(
+          (x) => (h.prepare('SELECT prompt_id FROM pairs WHERE id = ?').pluck().get(x) as string) === pair.prompt_id,
+        );
+        expect((await shownIds(p)).sort()).toEqual(samePrompt.sort());
+        expect(samePrompt).toContain(id);
       });
     } finally {
       h.close();
