@@ -49,6 +49,8 @@ export interface ConfigOverrides {
   policy?: string;
   samples?: number;
   onError?: 'stop' | 'skip';
+  inputFormat?: Config['input_format'];
+  columns?: Config['input_columns'];
 }
 
 /** A loaded config with where it came from. */
@@ -103,6 +105,8 @@ export function loadConfig(file: string | undefined, o: ConfigOverrides = {}, cw
   if (o.chunkPrompts !== undefined) c.chunk_prompts = o.chunkPrompts;
   if (o.samples !== undefined) c.generate.samples = o.samples;
   if (o.onError) c.on_error = o.onError;
+  if (o.inputFormat) c.input_format = o.inputFormat;
+  if (o.columns) c.input_columns = { ...c.input_columns, ...o.columns };
   return { config: c, source };
 }
 
@@ -118,7 +122,8 @@ const OPERATIONAL_KEYS = new Set([
 
 /** A hash of what determines a round's results (not where files live, nor how many workers ran). */
 export function configHash(c: Config): string {
-  const { db: _db, workers: _w, prompts: _p, on_error: _e, ...rest } = c;
+  // Like the prompts file, how it is read is not a result setting: the prompts themselves are stored with the round.
+  const { db: _db, workers: _w, prompts: _p, on_error: _e, input_format: _f, input_columns: _c, ...rest } = c;
   // Where a server runs and how hard rlaifv pushes it don't change what it answers: endpoints can be added mid-round.
   const json = JSON.stringify(rest, (k, v) => (OPERATIONAL_KEYS.has(k) ? undefined : v));
   return createHash('sha256').update(json).digest('hex').slice(0, 16);

@@ -68,7 +68,8 @@ function describeIssue(i: z.core.$ZodIssue, json: unknown): string {
 
 const SUPPORTED = new Set(['png', 'jpeg', 'webp', 'gif', 'tiff', 'avif', 'heif']);
 
-async function checkImage(file: string, limits: InputLimits): Promise<InputPrompt['image']> {
+/** Checks a prompt's image file: there, within limits, a supported format and whole; returns its id and size. */
+export async function checkImage(file: string, limits: InputLimits): Promise<InputPrompt['image']> {
   let size: number;
   try {
     size = (await stat(file)).size;
@@ -79,19 +80,40 @@ async function checkImage(file: string, limits: InputLimits): Promise<InputPromp
     throw new Error(`image ${file} is ${size} bytes, over limits.max_image_bytes (${limits.max_image_bytes})`);
   }
   const bytes = await readFile(file);
+  const { width, height } = await checkImageBytes(bytes, file, limits);
+  return { id: imageId(bytes), path: file, width, height, bytes: size };
+}
+
+/** An image's id: the first 32 hex digits of the SHA-256 of its bytes (the same whether it came as a file or bytes). */
+export function imageId(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex').slice(0, 32);
+}
+
+/**
+ * Checks an image's bytes (`name` says where they came from in messages): a supported format within the pixel
+ * limit that decodes whole. Returns its format and size.
+ */
+export async function checkImageBytes(
+  bytes: Uint8Array,
+  name: string,
+  limits: InputLimits,
+): Promise<{ format: string; width: number; height: number }> {
+  if (bytes.length > limits.max_image_bytes) {
+    throw new Error(`image ${name} is ${bytes.length} bytes, over limits.max_image_bytes (${limits.max_image_bytes})`);
+  }
   let meta: Awaited<ReturnType<ReturnType<typeof sharp>["metadata"]>>;
   try {
     meta = await sharp(bytes).metadata();
   } catch (e) {
-    throw new Error(`image ${file} is corrupt or not an image (${(e as Error).message})`);
+    throw new Error(`image ${name} is corrupt or not an image (${(e as Error).message})`);
   }
   if (!meta.format || !SUPPORTED.has(meta.format)) {
-    throw new Error(`image ${file} has unsupported format ${meta.format}; supported: ${[...SUPPORTED].join(', ')}`);
+    throw new Error(`image ${name} has unsupported format ${meta.format}; supported: ${[...SUPPORTED].join(', ')}`);
   }
   const w = meta.width ?? 0;
   const h = meta.height ?? 0;
   if (w * h > limits.max_image_pixels) {
-    throw new Error(`image ${file} is ${w}x${h}, over limits.max_image_pixels (${limits.max_image_pixels})`);
+    throw new Error(`image ${name} is ${w}x${h}, over limits.max_image_pixels (${limits.max_image_pixels})`);
   }
   // The header can be whole while the pixel data is cut short or damaged: decode it all once (after the pixel limit,
   // so an oversized image is never decoded), or the models would meet it later, once per sample.
@@ -100,10 +122,22 @@ async function checkImage(file: string, limits: InputLimits): Promise<InputPromp
   try {
     if (!(meta.format === 'png' && decodePlainPng(bytes))) await sharp(bytes).stats();
   } catch (e) {
-    throw new Error(`image ${file} is corrupt: its ${meta.format} data cannot be decoded (${(e as Error).message})`);
+    throw new Error(`image ${name} is corrupt: its ${meta.format} data cannot be decoded (${(e as Error).message})`);
   }
-  const id = createHash('sha256').update(bytes).digest('hex').slice(0, 32);
-  return { id, path: file, width: w, height: h, bytes: size };
+  return { format: meta.format, width: w, height: h };
+}
+
+/** A checked prompt with its content hash (image, question, meta) and its id (given, or made from that hash). */
+export function makePrompt(
+  v: { id?: string; question: string; meta?: Record<string, unknown> },
+  image: InputPrompt['image'],
+  source: string,
+): InputPrompt {
+  const contentHash = createHash('sha256')
+    .update(JSON.stringify([image.id, v.question, v.meta ?? null]))
+    .digest('hex')
+    .slice(0, 16);
+  return { id: v.id ?? `p-${contentHash}`, question: v.question, meta: v.meta, contentHash, source, image };
 }
 
 /**
@@ -152,12 +186,6 @@ export async function* readPrompts(
       yield { problem: { source, reason: `field image: ${(e as Error).message}` } };
       continue;
     }
-    const contentHash = createHash('sha256')
-      .update(JSON.stringify([image.id, v.question, v.meta ?? null]))
-      .digest('hex')
-      .slice(0, 16);
-    yield {
-      prompt: { id: v.id ?? `p-${contentHash}`, question: v.question, meta: v.meta, contentHash, source, image },
-    };
+    yield { prompt: makePrompt(v, image, source) };
   }
 }
