@@ -4,6 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { readInput, inputFormatFor } from '../../src/input/formats.js';
+import { loadConfig } from '../../src/config/load.js';
 import { DEV, tempDir } from '../helpers/paths.js';
 import { writeHfParquet, type HfColumn } from '../helpers/hf-parquet.js';
 
@@ -163,5 +164,11 @@ describe('RLAIF-V-Dataset rows', () => {
     expect(() => inputFormatFor('x.csv', 'csv')).toThrow('Unknown input format csv; valid: auto, jsonl, parquet, rlaifv, llava.');
     expect(inputFormatFor('x.json', 'auto')).toBe('llava');
     expect(inputFormatFor('x.jsonl', 'auto')).toBe('jsonl');
+    const cfg = path.join(tempDir(), 'c.json');
+    writeFileSync(cfg, JSON.stringify({ input_format: 'csv' }));
+    expect(() => loadConfig(cfg)).toThrow(/field input_format: .*"auto"\|"jsonl"\|"parquet"\|"rlaifv"\|"llava"/);
+    writeFileSync(cfg, JSON.stringify({ input_format: 'parquet', input_columns: { image: 'img' } }));
+    const c = loadConfig(cfg, { columns: { question: 'prompt' } }).config;
+    expect([c.input_format, c.input_columns]).toEqual(['parquet', { image: 'img', question: 'prompt' }]);
   });
 });
