@@ -3,10 +3,18 @@
 // id column; every other column goes to meta. Rows are named `file.parquet:row N` (1-based).
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects, parquetSchema, type FileMetaData } from 'hyparquet';
 import type { InputLimits, InputProblem, InputPrompt } from './prompts.js';
 import { DEFAULT_COLUMNS, rowToPrompt, type ColumnMap } from './rows.js';
 import { InputFileError, type ReaderOptions } from './reader.js';
+
+// hyparquet decodes Snappy (pyarrow's and so `datasets`' default) itself; Node's zlib adds gzip and Brotli. ZSTD has no
+// decoder in Node 20: such a file is refused with the codec named.
+const COMPRESSORS = {
+  GZIP: (b: Uint8Array) => new Uint8Array(gunzipSync(b)),
+  BROTLI: (b: Uint8Array) => new Uint8Array(brotliDecompressSync(b)),
+};
 
 const FLAGS: Record<keyof ColumnMap, string> = { image: '--image-column', question: '--question-column', id: '--id-column' };
 
@@ -63,7 +71,7 @@ export async function* readParquetPrompts(
     let rows: Record<string, unknown>[];
     try {
       // utf8: false keeps un-annotated binary (image bytes) as bytes; UTF8 columns still come as strings.
-      rows = await parquetReadObjects({ file: buf, metadata: meta, rowStart: start, rowEnd: end, utf8: false });
+      rows = await parquetReadObjects({ file: buf, metadata: meta, rowStart: start, rowEnd: end, utf8: false, compressors: COMPRESSORS });
     } catch (e) {
       throw new InputFileError(`${file}: row group ${g + 1} (rows ${start + 1}-${end}) cannot be read (${(e as Error).message})`);
     }

@@ -24,12 +24,13 @@ function schemaOf(c: HfColumn): SchemaElement[] {
   return [{ name: c.name, type: 'INT64', repetition_type: 'OPTIONAL' }];
 }
 
-/** Writes rows (any iterable, pulled one row group at a time) to a `datasets`-layout Parquet file. */
+/** Writes rows (any iterable, pulled one row group at a time) to a `datasets`-layout Parquet file (Snappy, or `codec`). */
 export async function writeHfParquet(
   file: string,
   columns: HfColumn[],
   rows: Iterable<Record<string, unknown>>,
   rowGroupSize = 100,
+  codec?: { name: 'GZIP' | 'BROTLI'; compress(b: Uint8Array): Uint8Array },
 ): Promise<void> {
   await parquetWriteRows({
     writer: fileWriter(file),
@@ -37,6 +38,7 @@ export async function writeHfParquet(
     columns: columns.map((c) => ({ name: c.name })),
     schema: [{ name: 'root', num_children: columns.length }, ...columns.flatMap(schemaOf)],
     rowGroupSize,
+    ...(codec ? { codec: codec.name, compressors: { [codec.name]: codec.compress } } : {}),
     kvMetadata: [{ key: 'huggingface', value: JSON.stringify({ info: { features: Object.fromEntries(columns.map((c) => [c.name, FEATURES[c.type]])) } }) }],
   });
 }

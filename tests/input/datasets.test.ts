@@ -3,6 +3,8 @@
 import { describe, expect, test } from 'vitest';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { asyncBufferFromFile, parquetMetadataAsync } from 'hyparquet';
 import { readInput, inputFormatFor } from '../../src/input/formats.js';
 import { loadConfig } from '../../src/config/load.js';
 import { DEV, tempDir } from '../helpers/paths.js';
@@ -95,6 +97,18 @@ describe('Parquet prompts', () => {
     expect(a!.image.id).toBe(b!.image.id);
     expect(b!.image.path).toBe(path.join(dir, 'a.png'));
     expect(a!.contentHash).toBe(b!.contentHash);
+  });
+
+  test('gzip and Brotli compressed files read like Snappy ones (pyarrow writes these when asked)', async () => {
+    const dir = tempDir();
+    for (const [name, compress] of [['GZIP', gzipSync], ['BROTLI', brotliCompressSync]] as const) {
+      const file = path.join(dir, `${name}.parquet`);
+      await writeHfParquet(file, [{ name: 'image', type: 'image' }, { name: 'question', type: 'string' }], [{ image: { bytes: png(4), path: null }, question: 'What?' }], 100,
+        { name, compress: (b) => new Uint8Array(compress(b)) });
+      const meta = await parquetMetadataAsync(await asyncBufferFromFile(file));
+      expect(meta.row_groups[0]!.columns[0]!.meta_data?.codec).toBe(name);
+      expect(prompts(await collect(file)).map((p) => [p.question, p.image.bytes])).toEqual([['What?', png(4).length]]);
+    }
   });
 
   test('bad rows are problems naming file:row N and the column; the good rows still come', async () => {
