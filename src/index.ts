@@ -22,3 +22,4 @@ export { LlavaModel, readImage } from './backends/local/llava.js';
 export { divideRules, claimToQuestion } from './divide/rules.js';
 export * as feedback from './feedback/index.js';
 export * as shapes from './shapes/index.js';
+export { readInput, inputFormatFor, INPUT_FORMATS, type InputFormat, type InputReader } from './input/formats.js';

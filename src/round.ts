@@ -22,7 +22,7 @@ import {
   type RoundPurpose,
   type RoundRow,
 } from './store/index.js';
-import { readPrompts } from './input/prompts.js';
+import { readInput } from './input/formats.js';
 import { imageStoreDir } from './image/store.js';
 import { WorkerPool } from './backends/local/pool.js';
 import { LocalGenerator, LocalLabeler, RulesDivider } from './backends/local/index.js';
@@ -115,7 +115,11 @@ export async function ingestPrompts(
   const flush = () => {
     db.transaction(() => batch.splice(0).forEach((f) => f()))();
   };
-  for await (const r of readPrompts(config.prompts, config.limits, { imagesDir: imageStoreDir(config.db) })) {
+  const input = readInput(config.prompts, config.input_format, config.limits, {
+    imagesDir: imageStoreDir(config.db),
+    columns: config.input_columns,
+  });
+  for await (const r of input) {
     if (opts.limit !== undefined && n >= opts.limit) break;
     if ('problem' in r) {
       if (config.on_error === 'stop') throw new InputError(`${r.problem.source}: ${r.problem.reason}`);

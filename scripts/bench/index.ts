@@ -37,7 +37,8 @@ const BENCHES: Bench[] = [
   { name: 'round-time', figure: '4. demo round: time outside model calls, 1 vs 2 workers', run: async (o) => (await import('./round-time.js')).benchRoundTime(o) },
   { name: 'store', figure: '5. SQLite: claims/s through the store vs bare inserts', run: async (o) => (await import('./store.js')).benchStore(o) },
   { name: 'memory', figure: '6. peak RSS, 10k vs 1k prompts', run: async (o) => (await import('./memory.js')).benchMemory(o) },
-  { name: 'loop-round', figure: '7. a loop round: rlaifv\'s share vs the trainer\'s', run: async (o) => (await import('./loop-round.js')).benchLoopRound(o) },
+  { name: 'parquet-read', figure: '7. peak RSS reading Parquet prompts, 100k vs 10k rows', run: async (o) => (await import('./parquet-read.js')).benchParquetRead(o) },
+  { name: 'loop-round', figure: '8. a loop round: rlaifv\'s share vs the trainer\'s', run: async (o) => (await import('./loop-round.js')).benchLoopRound(o) },
 ];
 
 interface Args {

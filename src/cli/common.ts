@@ -2,6 +2,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { loadConfig, type ConfigOverrides, type LoadedConfig } from '../config/load.js';
 import type { RoundChoice } from '../round.js';
+import { INPUT_FORMATS } from '../input/reader.js';
 import { parseShard, type Shard } from '../store/shards.js';
 
 /** Parses a positive whole number flag. */
@@ -26,7 +27,11 @@ export function withCommonFlags(cmd: Command): Command {
   return cmd
     .option('--config <file>', 'config JSON file (default: the embedded demo config)')
     .option('--db <file>', 'SQLite database (default: db/rlaifv.sqlite)')
-    .option('--prompts <file>', 'prompts JSONL file, instead of the config\'s')
+    .option('--prompts <file>', 'prompts file (JSONL, Parquet data set, RLAIF-V rows), instead of the config\'s')
+    .addOption(new Option('--input-format <format>', 'how to read --prompts (default auto: by extension)').choices(INPUT_FORMATS))
+    .option('--image-column <name>', 'data-set prompts: the image column (default image)')
+    .option('--question-column <name>', 'data-set prompts: the question column (default question)')
+    .option('--id-column <name>', 'data-set prompts: the id column (default id, optional)')
     .option('--limit <n>', 'only the first N prompts', positiveInt('--limit'))
     .option('--seed <s>', 'round seed', (v) => {
       const n = Number(v);
@@ -57,6 +62,10 @@ export interface CommonFlags {
   workers?: number;
   chunkPrompts?: number;
   onError?: 'stop' | 'skip';
+  inputFormat?: (typeof INPUT_FORMATS)[number];
+  imageColumn?: string;
+  questionColumn?: string;
+  idColumn?: string;
   quiet?: boolean;
   policy?: string;
   samples?: number;
@@ -76,5 +85,10 @@ export function configFromFlags(f: CommonFlags): LoadedConfig {
   if (f.policy) o.policy = f.policy;
   if (f.samples !== undefined) o.samples = f.samples;
   if (f.onError) o.onError = f.onError;
+  if (f.inputFormat) o.inputFormat = f.inputFormat;
+  const columns = { image: f.imageColumn, question: f.questionColumn, id: f.idColumn };
+  if (Object.values(columns).some((v) => v !== undefined)) {
+    o.columns = Object.fromEntries(Object.entries(columns).filter(([, v]) => v !== undefined));
+  }
   return loadConfig(f.config, o);
 }

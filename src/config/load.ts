@@ -49,6 +49,8 @@ export interface ConfigOverrides {
   policy?: string;
   samples?: number;
   onError?: 'stop' | 'skip';
+  inputFormat?: Config['input_format'];
+  columns?: Config['input_columns'];
 }
 
 /** A loaded config with where it came from. */
@@ -108,6 +110,8 @@ export function loadConfig(file: string | undefined, o: ConfigOverrides = {}, cw
   if (o.chunkPrompts !== undefined) c.chunk_prompts = o.chunkPrompts;
   if (o.samples !== undefined) c.generate.samples = o.samples;
   if (o.onError) c.on_error = o.onError;
+  if (o.inputFormat) c.input_format = o.inputFormat;
+  if (o.columns) c.input_columns = { ...c.input_columns, ...o.columns };
   return { config: c, source };
 }
 
@@ -123,8 +127,9 @@ const OPERATIONAL_KEYS = new Set([
 
 /** A hash of what determines a round's results (not where files live, nor how many workers ran). */
 export function configHash(c: Config): string {
-  // The loop's settings say how rounds follow each other, not what one round makes.
-  const { db: _db, workers: _w, prompts: _p, on_error: _e, loop: _l, ...rest } = c;
+  // The loop's settings say how rounds follow each other, not what one round makes; like the prompts file, how it is
+  // read is not a result setting either (the prompts themselves are stored with the round).
+  const { db: _db, workers: _w, prompts: _p, on_error: _e, loop: _l, input_format: _f, input_columns: _c, ...rest } = c;
   // Where a server runs and how hard rlaifv pushes it don't change what it answers: endpoints can be added mid-round.
   // pair.repeated_claims 'keep' is how every round before the setting existed paired: such rounds keep their hash.
   const json = JSON.stringify(rest, (k, v) => (OPERATIONAL_KEYS.has(k) || (k === 'repeated_claims' && v === 'keep') ? undefined : v));

@@ -1,5 +1,6 @@
 // The config file's shape: strict zod schemas (an unknown key is an error) with the method's defaults.
 import { z } from 'zod';
+import { INPUT_FORMATS } from '../input/reader.js';
 
 const localModel = z.strictObject({
   type: z.literal('local'),
@@ -181,6 +182,12 @@ export const configSchema = z.strictObject({
   /** `run` streams prompts through the stages this many at a time (operational: not in the config hash). */
   chunk_prompts: z.number().int().positive().default(32),
   on_error: z.enum(['stop', 'skip']).default('skip'),
+  /** How the prompts file is read: 'auto' goes by its extension (src/input/formats.ts). */
+  input_format: z.enum(INPUT_FORMATS).default('auto'),
+  /** Column names of a data-set prompts file (Parquet, RLAIF-V rows) where they differ from image / question / id. */
+  input_columns: z
+    .strictObject({ image: z.string().min(1).optional(), question: z.string().min(1).optional(), id: z.string().min(1).optional() })
+    .default({}),
   limits: limits.default(limits.parse({})),
   generate: generate.default(generate.parse({})),
   divide: divide.default(divide.parse({})),

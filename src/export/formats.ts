@@ -198,3 +198,6 @@ export function containerFor(f: Format, out: string): Container {
   }
   return f.text;
 }
+
+/** The schema pieces of `datasets`-style Parquet (a string column, an Image struct), for other writers of it. */
+export const parquetColumns = { string, imageStruct };

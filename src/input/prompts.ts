@@ -75,12 +75,12 @@ function describeIssue(i: z.core.$ZodIssue, json: unknown): string {
 const SUPPORTED = new Set(['png', 'jpeg', 'webp', 'gif', 'tiff', 'avif', 'heif', 'bmp']);
 
 /** A BMP file's pixels as PNG bytes (sharp reads no BMP; bmp-ts decodes it). */
-async function bmpToPng(bytes: Buffer, shown: string): Promise<Buffer> {
+async function bmpToPng(bytes: Uint8Array, name: string): Promise<Buffer> {
   let img;
   try {
-    img = decodeBmp(bytes, { toRGBA: true });
+    img = decodeBmp(Buffer.from(bytes), { toRGBA: true });
   } catch (e) {
-    throw new Error(`image ${shown} is corrupt: its bmp data cannot be decoded (${(e as Error).message})`);
+    throw new Error(`image ${name} is corrupt: its bmp data cannot be decoded (${(e as Error).message})`);
   }
   const rgb = Buffer.alloc(img.width * img.height * 3);
   for (let i = 0, j = 0; j < rgb.length; i += 4, j += 3) {
@@ -91,38 +91,44 @@ async function bmpToPng(bytes: Buffer, shown: string): Promise<Buffer> {
   return sharp(rgb, { raw: { width: img.width, height: img.height, channels: 3 } }).png().toBuffer();
 }
 
+/** An image's id: the first 32 hex digits of the SHA-256 of its bytes (the same whether it came as a file or bytes). */
+export function imageId(bytes: Uint8Array): string {
+  return sha256Hex(bytes).slice(0, 32);
+}
+
+/** A checked image: its bytes as the store keeps them (`normalized`: not the bytes it came as), format and size. */
+export interface CheckedImage {
+  bytes: Uint8Array;
+  format: string;
+  width: number;
+  height: number;
+  normalized: boolean;
+}
+
 /**
- * Checks an image whole (format, size limits, every byte decodable) and returns it as the store keeps it. A BMP and a
- * photo with an EXIF orientation are kept as an upright PNG in the image folder, so every model sees what a person sees.
+ * Checks an image's bytes (`name` says where they came from in messages): within the byte and pixel limits, a
+ * supported format, decodable whole. A BMP and a photo with an EXIF orientation come back as an upright PNG, so every
+ * model sees what a person sees.
  */
-async function checkImage(spec: string, baseDir: string, limits: InputLimits, opts: InputOptions): Promise<InputPrompt['image']> {
-  const src = await imageSource(spec, baseDir, {
-    imagesDir: opts.imagesDir,
-    maxBytes: limits.max_image_bytes,
-    timeoutMs: limits.fetch_timeout_ms,
-    retries: limits.fetch_retries,
-  });
-  const shown = src.shown;
-  let bytes = src.bytes;
-  let file = src.file;
-  const isBmp = bytes.length > 2 && bytes[0] === 0x42 && bytes[1] === 0x4d;
-  if (isBmp) {
-    bytes = await bmpToPng(bytes, shown);
-    file = await saveImageBytes(opts.imagesDir, bytes, 'png');
+export async function checkImageBytes(input: Uint8Array, name: string, limits: InputLimits): Promise<CheckedImage> {
+  if (input.length > limits.max_image_bytes) {
+    throw new Error(`image ${name} is ${input.length} bytes, over limits.max_image_bytes (${limits.max_image_bytes})`);
   }
+  const isBmp = input.length > 2 && input[0] === 0x42 && input[1] === 0x4d;
+  let bytes: Uint8Array = isBmp ? await bmpToPng(input, name) : input;
   let meta: Awaited<ReturnType<ReturnType<typeof sharp>['metadata']>>;
   try {
     meta = await sharp(bytes).metadata();
   } catch (e) {
-    throw new Error(`image ${shown} is corrupt or not an image (${(e as Error).message})`);
+    throw new Error(`image ${name} is corrupt or not an image (${(e as Error).message})`);
   }
   if (!meta.format || !SUPPORTED.has(meta.format)) {
-    throw new Error(`image ${shown} has unsupported format ${meta.format}; supported: png, jpeg, webp, gif (first frame), bmp, tiff, avif, heif`);
+    throw new Error(`image ${name} has unsupported format ${meta.format}; supported: png, jpeg, webp, gif (first frame), bmp, tiff, avif, heif`);
   }
   const w = meta.width ?? 0;
   const h = meta.height ?? 0;
   if (w * h > limits.max_image_pixels) {
-    throw new Error(`image ${shown} is ${w}x${h}, over limits.max_image_pixels (${limits.max_image_pixels})`);
+    throw new Error(`image ${name} is ${w}x${h}, over limits.max_image_pixels (${limits.max_image_pixels})`);
   }
   // The header can be whole while the pixel data is cut short or damaged: decode it all once (after the pixel limit,
   // so an oversized image is never decoded), or the models would meet it later, once per sample.
@@ -131,17 +137,46 @@ async function checkImage(spec: string, baseDir: string, limits: InputLimits, op
   try {
     if (!(meta.format === 'png' && decodePlainPng(bytes))) await sharp(bytes, { failOn: 'truncated' }).stats();
   } catch (e) {
-    throw new Error(`image ${shown} is corrupt: its ${meta.format} data cannot be decoded (${(e as Error).message})`);
+    throw new Error(`image ${name} is corrupt: its ${isBmp ? 'bmp' : meta.format} data cannot be decoded (${(e as Error).message})`);
   }
   let [width, height] = [w, h];
+  let format: string = isBmp ? 'png' : meta.format;
   if ((meta.orientation ?? 1) > 1) {
     // A camera's EXIF orientation: the pixels are stored turned; keep them upright.
     bytes = await sharp(bytes).rotate().png().toBuffer();
-    file = await saveImageBytes(opts.imagesDir, bytes, 'png');
+    format = 'png';
     if ((meta.orientation ?? 1) >= 5) [width, height] = [h, w];
   }
-  const id = sha256Hex(bytes).slice(0, 32);
-  return { id, path: file, width, height, bytes: bytes.length };
+  return { bytes, format, width, height, normalized: bytes !== input };
+}
+
+/**
+ * Checks the image a prompt names (a file, an http(s) URL or a data: URI; see imageSource) and returns it as the
+ * store keeps it: the file itself, or, for fetched, data: and normalized images, a copy in the image folder by content.
+ */
+export async function checkImage(spec: string, baseDir: string, limits: InputLimits, opts: InputOptions): Promise<InputPrompt['image']> {
+  const src = await imageSource(spec, baseDir, {
+    imagesDir: opts.imagesDir,
+    maxBytes: limits.max_image_bytes,
+    timeoutMs: limits.fetch_timeout_ms,
+    retries: limits.fetch_retries,
+  });
+  const img = await checkImageBytes(src.bytes, src.shown, limits);
+  const file = img.normalized ? await saveImageBytes(opts.imagesDir, img.bytes, img.format) : src.file;
+  return { id: imageId(img.bytes), path: file, width: img.width, height: img.height, bytes: img.bytes.length };
+}
+
+/** A checked prompt with its content hash (image, question, meta) and its id (given, or made from that hash). */
+export function makePrompt(
+  v: { id?: string; question: string; meta?: Record<string, unknown> },
+  image: InputPrompt['image'],
+  source: string,
+): InputPrompt {
+  const contentHash = createHash('sha256')
+    .update(JSON.stringify([image.id, v.question, v.meta ?? null]))
+    .digest('hex')
+    .slice(0, 16);
+  return { id: v.id ?? `p-${contentHash}`, question: v.question, meta: v.meta, contentHash, source, image };
 }
 
 /**
@@ -190,12 +225,6 @@ export async function* readPrompts(
       yield { problem: { source, reason: `field image: ${(e as Error).message}` } };
       continue;
     }
-    const contentHash = createHash('sha256')
-      .update(JSON.stringify([image.id, v.question, v.meta ?? null]))
-      .digest('hex')
-      .slice(0, 16);
-    yield {
-      prompt: { id: v.id ?? `p-${contentHash}`, question: v.question, meta: v.meta, contentHash, source, image },
-    };
+    yield { prompt: makePrompt(v, image, source) };
   }
 }

@@ -1,0 +1,17 @@
+// What every input reader takes and the error a whole unreadable input file raises.
+
+/** The input formats, as `--input-format` and config `input_format` name them ('auto': from the extension). */
+export const INPUT_FORMATS = ['auto', 'jsonl', 'parquet', 'rlaifv', 'llava'] as const;
+
+/** Options every input reader takes (readPrompts' InputOptions plus the column mapping of data-set files). */
+export interface ReaderOptions {
+  /** The folder beside the store for byte-borne images (imageStoreDir of the db). */
+  imagesDir: string;
+  /** Column names where a data set's differ from image / question / id. */
+  columns?: { image?: string; question?: string; id?: string };
+}
+
+/** A whole input file cannot be read (missing, not Parquet, a column missing): the CLI exits 2, whatever on_error. */
+export class InputFileError extends Error {
+  override name = 'InputError';
+}

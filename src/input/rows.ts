@@ -1,0 +1,87 @@
+// Data-set rows (Parquet, RLAIF-V JSONL) as prompts: mapped columns give the image, question and id; every other
+// column goes to meta so nothing of the row is lost. Images that arrive as bytes are checked, then stored once.
+import path from 'node:path';
+import { saveImageBytes } from '../image/store.js';
+import { checkImage, checkImageBytes, imageId, makePrompt, type InputLimits, type InputProblem, type InputPrompt } from './prompts.js';
+
+/** Which columns hold the image, the question and the (optional) id. */
+export interface ColumnMap {
+  image: string;
+  question: string;
+  id: string;
+}
+
+/** The column names `datasets` users mostly have (RLAIF-V-Dataset's too). */
+export const DEFAULT_COLUMNS: ColumnMap = { image: 'image', question: 'question', id: 'id' };
+
+/** Where a row is and what it may bring. */
+export interface RowContext {
+  /** `file:row N` or `file:N`, for messages. */
+  source: string;
+  /** The data-set file's folder: image paths are relative to it. */
+  dir: string;
+  limits: InputLimits;
+  /** The folder beside the store for byte-borne images. */
+  imagesDir: string | undefined;
+  cols: ColumnMap;
+}
+
+type Result = { prompt: InputPrompt } | { problem: InputProblem };
+
+const text = (v: unknown): unknown => (v instanceof Uint8Array ? new TextDecoder().decode(v) : v);
+const typeOf = (v: unknown): string =>
+  v === null || v === undefined ? 'null' : v instanceof Uint8Array ? 'bytes' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `a ${typeof v}`;
+
+/** A Parquet/JSON value as plain JSON: bigints as numbers (or strings past 2^53), bytes as base64, dates as ISO. */
+export function jsonSafe(v: unknown): unknown {
+  if (typeof v === 'bigint') return Number.isSafeInteger(Number(v)) ? Number(v) : v.toString();
+  if (v instanceof Uint8Array) return Buffer.from(v).toString('base64');
+  if (v instanceof Date) return v.toISOString();
+  if (Array.isArray(v)) return v.map(jsonSafe);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, jsonSafe(x)]));
+  return v;
+}
+
+/** The image of a row: bytes (checked, then stored once by content) or a path (checked like a JSONL image). */
+async function rowImage(v: unknown, ctx: RowContext): Promise<InputPrompt['image']> {
+  // The `datasets` Image feature is a struct {bytes, path}; bytes win, as `datasets` decodes them.
+  const struct = v && typeof v === 'object' && !(v instanceof Uint8Array) && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  const bytes = v instanceof Uint8Array ? v : struct?.bytes instanceof Uint8Array ? struct.bytes : null;
+  const file = typeof v === 'string' ? v : typeof struct?.path === 'string' && struct.path ? struct.path : null;
+  if (!ctx.imagesDir) throw new Error('image bytes need a folder to be stored in (InputOptions.imagesDir)');
+  if (bytes) {
+    const img = await checkImageBytes(bytes, ctx.source, ctx.limits);
+    const stored = await saveImageBytes(ctx.imagesDir, img.bytes, img.format === 'jpeg' ? 'jpg' : img.format);
+    return { id: imageId(img.bytes), path: stored, width: img.width, height: img.height, bytes: img.bytes.length };
+  }
+  if (file) return checkImage(file, ctx.dir, ctx.limits, { imagesDir: ctx.imagesDir });
+  throw new Error(`must be image bytes, a path, or a {bytes, path} struct with one of them set, got ${typeOf(v)}`);
+}
+
+/** One row as a prompt, or a problem naming its source and the column at fault. */
+export async function rowToPrompt(row: Record<string, unknown>, ctx: RowContext): Promise<Result> {
+  const { cols, source, limits } = ctx;
+  const problem = (field: string, reason: string): Result => ({ problem: { source, reason: `field ${field}: ${reason}` } });
+  const question = text(row[cols.question]);
+  if (typeof question !== 'string') return problem(cols.question, `must be a string, got ${typeOf(question)}`);
+  if (question.trim() === '') return problem(cols.question, 'must not be empty');
+  if (question.length > limits.max_question_chars) {
+    return problem(cols.question, `${question.length} characters, over limits.max_question_chars (${limits.max_question_chars})`);
+  }
+  const rawId = text(row[cols.id]);
+  let id: string | undefined;
+  if (rawId !== null && rawId !== undefined) {
+    if (!['string', 'number', 'bigint'].includes(typeof rawId)) return problem(cols.id, `must be a string or a number, got ${typeOf(rawId)}`);
+    id = String(rawId);
+    if (id.length < 1 || id.length > 200) return problem(cols.id, 'must be 1 to 200 characters');
+  }
+  let image: InputPrompt['image'];
+  try {
+    image = await rowImage(row[cols.image], ctx);
+  } catch (e) {
+    return problem(cols.image, (e as Error).message);
+  }
+  const rest = Object.entries(row).filter(([k]) => k !== cols.image && k !== cols.question && k !== cols.id);
+  const meta = rest.length ? (jsonSafe(Object.fromEntries(rest)) as Record<string, unknown>) : undefined;
+  return { prompt: makePrompt({ id, question, meta }, image, source) };
+}
