@@ -141,6 +141,11 @@ export async function checkImageBytes(input: Uint8Array, name: string, limits: I
   }
   let [width, height] = [w, h];
   let format: string = isBmp ? 'png' : meta.format;
+  if (['tiff', 'avif', 'heif'].includes(format)) {
+    // Servers take PNG, JPEG, WebP and GIF as data URLs: the others are kept as PNG, for remote models too.
+    bytes = await sharp(bytes).png().toBuffer();
+    format = 'png';
+  }
   if ((meta.orientation ?? 1) > 1) {
     // A camera's EXIF orientation: the pixels are stored turned; keep them upright.
     bytes = await sharp(bytes).rotate().png().toBuffer();
