@@ -1,51 +1,29 @@
 // Reading a prompts JSONL file as a stream: one object per line, each checked and reported by file:line.
 import { createReadStream } from 'node:fs';
-import { stat, readFile } from 'node:fs/promises';
-import { createHash } from 'node:crypto';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import readline from 'node:readline';
-import sharp from 'sharp';
-import { decodePlainPng } from '../image/png.js';
 import { z } from 'zod';
+import { buildPrompt, historyProblem, type InputLimits, type InputOptions, type InputPrompt, type InputProblem, type PromptFields } from './check.js';
+import { isLlavaRow, llavaFields, readLlavaPrompts } from './llava.js';
+
+export type { InputLimits, InputOptions, InputPrompt, InputProblem, Turn } from './check.js';
+
+const turn = z.strictObject({
+  role: z.enum(['user', 'assistant'], { error: 'must be user or assistant' }),
+  content: z.string().refine((s) => s.trim().length > 0, 'must not be empty'),
+});
 
 const line = z.strictObject({
   id: z.string().min(1, 'must not be empty').max(200, 'at most 200 characters').optional(),
   image: z.string().min(1, 'must not be empty'),
   question: z.string().refine((s) => s.trim().length > 0, 'must not be empty'),
+  history: z.array(turn).optional(),
   meta: z.record(z.string(), z.unknown()).optional(),
 });
 
-/** One prompt read from the file, with its image checked and hashed. */
-export interface InputPrompt {
-  id: string;
-  question: string;
-  meta: Record<string, unknown> | undefined;
-  contentHash: string;
-  source: string;
-  image: { id: string; path: string; width: number; height: number; bytes: number };
-}
-
-/** A line that could not be used, with where it is and why. */
-export interface InputProblem {
-  source: string;
-  reason: string;
-}
-
-/** Where prompts may keep images that arrive as bytes (see src/image/store.ts). */
-export interface InputOptions {
-  /** The folder beside the store for byte-borne images (imageStoreDir of the db). */
-  imagesDir: string;
-}
-
-/** Limits on what a prompt may bring. */
-export interface InputLimits {
-  max_image_bytes: number;
-  max_image_pixels: number;
-  max_question_chars: number;
-}
-
-const FIELDS = 'id, image, question, meta';
-const EXPECTED: Record<string, string> = { string: 'a string', object: 'an object', record: 'an object' };
+const FIELDS = 'id, image, question, history, meta';
+const EXPECTED: Record<string, string> = { string: 'a string', object: 'an object', record: 'an object', array: 'an array' };
 
 /** The JSON type of a value as a user would name it. */
 function jsonType(v: unknown): string {
@@ -66,59 +44,24 @@ function describeIssue(i: z.core.$ZodIssue, json: unknown): string {
   return `field ${field || '(line)'}: ${i.message}`;
 }
 
-const SUPPORTED = new Set(['png', 'jpeg', 'webp', 'gif', 'tiff', 'avif', 'heif']);
-
-async function checkImage(file: string, limits: InputLimits): Promise<InputPrompt['image']> {
-  let size: number;
-  try {
-    size = (await stat(file)).size;
-  } catch {
-    throw new Error(`image file ${file} does not exist`);
-  }
-  if (size > limits.max_image_bytes) {
-    throw new Error(`image ${file} is ${size} bytes, over limits.max_image_bytes (${limits.max_image_bytes})`);
-  }
-  const bytes = await readFile(file);
-  let meta: Awaited<ReturnType<ReturnType<typeof sharp>["metadata"]>>;
-  try {
-    meta = await sharp(bytes).metadata();
-  } catch (e) {
-    throw new Error(`image ${file} is corrupt or not an image (${(e as Error).message})`);
-  }
-  if (!meta.format || !SUPPORTED.has(meta.format)) {
-    throw new Error(`image ${file} has unsupported format ${meta.format}; supported: ${[...SUPPORTED].join(', ')}`);
-  }
-  const w = meta.width ?? 0;
-  const h = meta.height ?? 0;
-  if (w * h > limits.max_image_pixels) {
-    throw new Error(`image ${file} is ${w}x${h}, over limits.max_image_pixels (${limits.max_image_pixels})`);
-  }
-  // The header can be whole while the pixel data is cut short or damaged: decode it all once (after the pixel limit,
-  // so an oversized image is never decoded), or the models would meet it later, once per sample.
-  // A plain PNG that decodes here (every CRC, the whole inflated stream, every filter) is whole; anything else is
-  // decoded by sharp.
-  try {
-    if (!(meta.format === 'png' && decodePlainPng(bytes))) await sharp(bytes).stats();
-  } catch (e) {
-    throw new Error(`image ${file} is corrupt: its ${meta.format} data cannot be decoded (${(e as Error).message})`);
-  }
-  const id = createHash('sha256').update(bytes).digest('hex').slice(0, 32);
-  return { id, path: file, width: w, height: h, bytes: size };
-}
-
 /**
  * Streams prompts from a JSONL file. Each line yields either a prompt or a problem naming file:line and the field;
- * the caller decides whether a problem stops the run.
+ * the caller decides whether a problem stops the run. A line with a `conversations` field is a LLaVA-style row, and
+ * a `.json` file (or `opts.format: 'llava'`) is read as LLaVA-style input entirely (src/input/llava.ts).
  */
 export async function* readPrompts(
   file: string,
   limits: InputLimits,
-  _opts?: InputOptions,
+  opts?: InputOptions,
 ): AsyncGenerator<{ prompt: InputPrompt } | { problem: InputProblem }> {
   try {
     await stat(file);
   } catch {
     throw new Error(`Prompts file ${file} does not exist.`);
+  }
+  if (opts?.format === 'llava' || file.toLowerCase().endsWith('.json')) {
+    yield* readLlavaPrompts(file, limits, opts);
+    return;
   }
   const dir = path.dirname(path.resolve(file));
   const rl = readline.createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });
@@ -135,29 +78,19 @@ export async function* readPrompts(
       yield { problem: { source, reason: `malformed JSON (${(e as Error).message})` } };
       continue;
     }
-    const p = line.safeParse(json);
-    if (!p.success) {
-      yield { problem: { source, reason: p.error.issues.map((i) => describeIssue(i, json)).join('; ') } };
-      continue;
-    }
-    const v = p.data;
-    if (v.question.length > limits.max_question_chars) {
-      yield { problem: { source, reason: `field question: ${v.question.length} characters, over limits.max_question_chars (${limits.max_question_chars})` } };
-      continue;
-    }
-    let image: InputPrompt['image'];
-    try {
-      image = await checkImage(path.resolve(dir, v.image), limits);
-    } catch (e) {
-      yield { problem: { source, reason: `field image: ${(e as Error).message}` } };
-      continue;
-    }
-    const contentHash = createHash('sha256')
-      .update(JSON.stringify([image.id, v.question, v.meta ?? null]))
-      .digest('hex')
-      .slice(0, 16);
-    yield {
-      prompt: { id: v.id ?? `p-${contentHash}`, question: v.question, meta: v.meta, contentHash, source, image },
-    };
+    const fields = isLlavaRow(json) ? llavaFields(json) : promptFields(json);
+    if ('problem' in fields) yield { problem: { source, reason: fields.problem } };
+    else yield await buildPrompt(fields, dir, source, limits);
   }
+}
+
+/** A prompts-format row's fields, or the reason (naming the field) it cannot be used. */
+function promptFields(json: unknown): PromptFields | { problem: string } {
+  const p = line.safeParse(json);
+  if (!p.success) return { problem: p.error.issues.map((i) => describeIssue(i, json)).join('; ') };
+  const v = p.data;
+  const history = v.history ?? [];
+  const bad = historyProblem(history);
+  if (bad) return { problem: bad };
+  return { id: v.id, image: v.image, question: v.question, history, meta: v.meta };
 }
