@@ -32,7 +32,11 @@ function jsonType(v: unknown): string {
 
 /** One schema issue as a reason that names the field and says what it must be. */
 function describeIssue(i: z.core.$ZodIssue, json: unknown): string {
-  if (i.code === 'unrecognized_keys') return `unknown field ${i.keys.join(', ')} (allowed: ${FIELDS})`;
+  if (i.code === 'unrecognized_keys') {
+    // The only nested strict object is a history turn.
+    if (i.path.length > 0) return `field ${i.path.join('.')}: unknown field ${i.keys.join(', ')} (allowed: role, content)`;
+    return `unknown field ${i.keys.join(', ')} (allowed: ${FIELDS})`;
+  }
   const field = i.path.join('.');
   if (i.code === 'invalid_type') {
     const value = i.path.reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as any)[k] : undefined), json);

@@ -62,6 +62,7 @@ describe('JSONL history', () => {
       { ...q, history: [{ content: 'Where is it?' }, a('Top left.')] },
       { ...q, history: 'Where is it?' },
       { ...q, history: [u('x'.repeat(201)), a('ok')] },
+      { ...q, history: [{ ...u('Where?'), image: 'b.png' }, a('ok')] },
     ];
     const file = path.join(dir, 'p.jsonl');
     writeFileSync(file, rows.map((l) => JSON.stringify(l)).join('\n'));
@@ -73,6 +74,7 @@ describe('JSONL history', () => {
       'p.jsonl:5 field history.0.role: must be user or assistant',
       'p.jsonl:6 field history: must be an array, got a string',
       'p.jsonl:7 field history.0.content: 201 characters, over limits.max_question_chars (200)',
+      'p.jsonl:8 field history.0: unknown field image (allowed: role, content)',
     ]);
   });
 });
