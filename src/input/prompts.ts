@@ -1,6 +1,6 @@
 // Reading a prompts JSONL file as a stream: one object per line, each checked and reported by file:line.
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import path from 'node:path';
 import readline from 'node:readline';
 import { z } from 'zod';
@@ -51,7 +51,8 @@ function describeIssue(i: z.core.$ZodIssue, json: unknown): string {
 /**
  * Streams prompts from a JSONL file. Each line yields either a prompt or a problem naming file:line and the field;
  * the caller decides whether a problem stops the run. A line with a `conversations` field is a LLaVA-style row, and
- * a `.json` file (or `opts.format: 'llava'`) is read as LLaVA-style input entirely (src/input/llava.ts).
+ * a `.json` file holding a JSON array (or any file with `opts.format: 'llava'`) is read as LLaVA-style input entirely
+ * (src/input/llava.ts).
  */
 export async function* readPrompts(
   file: string,
@@ -63,7 +64,7 @@ export async function* readPrompts(
   } catch {
     throw new Error(`Prompts file ${file} does not exist.`);
   }
-  if (opts?.format === 'llava' || file.toLowerCase().endsWith('.json')) {
+  if (opts?.format === 'llava' || (file.toLowerCase().endsWith('.json') && (await opensArray(file)))) {
     yield* readLlavaPrompts(file, limits, opts);
     return;
   }
@@ -85,6 +86,17 @@ export async function* readPrompts(
     const fields = isLlavaRow(json) ? llavaFields(json) : promptFields(json);
     if ('problem' in fields) yield { problem: { source, reason: fields.problem } };
     else yield await buildPrompt(fields, dir, source, limits);
+  }
+}
+
+/** True when a file's first non-blank character opens a JSON array (a .json file of JSONL lines stays JSONL). */
+async function opensArray(file: string): Promise<boolean> {
+  const h = await open(file, 'r');
+  try {
+    const { buffer, bytesRead } = await h.read(Buffer.alloc(4096), 0, 4096, 0);
+    return /^\uFEFF?\s*\[/.test(buffer.subarray(0, bytesRead).toString('utf8'));
+  } finally {
+    await h.close();
   }
 }
 

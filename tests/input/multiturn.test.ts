@@ -105,6 +105,18 @@ describe('LLaVA conversations', () => {
     expect(again.map((p) => [p.id, p.contentHash, p.history, p.question])).toEqual([a, b, c].map((p) => [p.id, p.contentHash, p.history, p.question]));
   });
 
+  test('dispatch: a .json file of JSONL lines stays JSONL; format llava reads LLaVA rows from any file', async () => {
+    const dir = tempDir();
+    copyFileSync(path.join(DEV, 'images', 'dev-0000.png'), path.join(dir, 'a.png'));
+    const plain = path.join(dir, 'plain.json');
+    writeFileSync(plain, JSON.stringify({ image: 'a.png', question: 'What is it?' }) + '\n');
+    expect((await collect(readPrompts(plain, limits)))[0].prompt).toMatchObject({ question: 'What is it?', source: `${plain}:1` });
+    const rows = path.join(dir, 'rows.jsonl');
+    writeFileSync(rows, JSON.stringify({ image: 'a.png', question: 'What is it?' }) + '\n');
+    const opts = { imagesDir: dir, format: 'llava' as const };
+    expect(reasons(await collect(readPrompts(rows, limits, opts)))).toEqual(['rows.jsonl:1 field conversations: missing (required: an array of {from, value})']);
+  });
+
   test('bad rows of a .json array are named by the line they start on and the field; good rows still come through', async () => {
     const dir = tempDir();
     copyFileSync(path.join(DEV, 'images', 'dev-0000.png'), path.join(dir, 'a.png'));
