@@ -6,7 +6,7 @@ import path from 'node:path';
 import { AutoTokenizer } from '@huggingface/transformers';
 import { TestServer } from '../helpers/openai-server.js';
 import { POLICY, ROOT } from '../helpers/paths.js';
-import { LlavaModel } from '../../src/backends/local/llava.js';
+import { LlavaModel, readImage } from '../../src/backends/local/llava.js';
 import { WorkerPool } from '../../src/backends/local/pool.js';
 import { LocalGenerator } from '../../src/backends/local/index.js';
 import { OpenAIGenerator } from '../../src/backends/openai/index.js';
@@ -42,6 +42,16 @@ describe('the local policy renders every turn with the chat template', () => {
     // Single-turn prompts keep today's ids (the fast concatenation path).
     const single = tok.apply_chat_template([messages[0]!], { add_generation_prompt: true, tokenize: false }) as string;
     expect([...m.promptIds(first.history[0]!.content, 1)]).toEqual(tok.encode(single));
+  });
+
+  test('every conversation of the multiturn split fits the policy\'s context with room for an answer', async () => {
+    const rows = readFileSync(path.join(MULTITURN, 'prompts.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    let longest = 0;
+    for (const r of rows) {
+      const feeds = await m.inputs(await readImage(path.join(MULTITURN, r.image)), r.question, r.history);
+      longest = Math.max(longest, feeds.input_ids!.dims[1]!);
+    }
+    expect(m.info.maxPositions - longest).toBeGreaterThanOrEqual(32); // 72 of 160 tokens when written
   });
 });
 
