@@ -44,6 +44,16 @@ describe('the local policy renders every turn with the chat template', () => {
     expect([...m.promptIds(first.history[0]!.content, 1)]).toEqual(tok.encode(single));
   });
 
+  test('the batched path (one run of the conversation, all seeds on its cache) gives the plain path\'s answer per seed', async () => {
+    const image = await readImage(path.join(MULTITURN, first.image));
+    const s = { temperature: 1, topP: 1, maxNewTokens: 40 };
+    const seeds = [11, 12, 13, 14];
+    const many = await m.sampleMany(image, first.question, seeds, s, first.history);
+    const plain = await Promise.all(seeds.map((seed) => m.sample(image, first.question, { ...s, seed }, first.history)));
+    expect(many.map((x) => x.tokenIds)).toEqual(plain.map((x) => x.tokenIds));
+    expect(many[0]!.promptTokens).toBe(plain[0]!.promptTokens);
+  });
+
   test('every conversation of the multiturn split fits the policy\'s context with room for an answer', async () => {
     const rows = readFileSync(path.join(MULTITURN, 'prompts.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
     let longest = 0;
