@@ -151,6 +151,7 @@ export async function ingestPrompts(
         image_id: p.image.id,
         question: p.question,
         meta_json: p.meta === undefined ? null : JSON.stringify(p.meta),
+        history_json: p.history.length > 0 ? JSON.stringify(p.history) : null,
         content_hash: p.contentHash,
         source: p.source,
       });

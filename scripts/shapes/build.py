@@ -6,6 +6,7 @@
     python3 scripts/shapes/build.py --only labeler --threads 1 --out /tmp/models   # 14 minutes on one busy core
     python3 scripts/shapes/build.py --only data
     python3 scripts/shapes/build.py --only train   # the loop study's train split (2,000 prompts, not committed)
+    python3 scripts/shapes/build.py --only multiturn   # the multi-turn split only (seconds, no torch training)
 
 A build tool only: users, tests and CI use the committed outputs and never need Python.
 """
@@ -42,6 +43,9 @@ from tokenizer import Tokenizer  # noqa: E402
 SPLITS = {"dev": (1001, 200), "test": (1002, 500)}
 # The loop study's train split (python3 scripts/shapes/build.py --only train): not committed (.gitignore), 1.5 s to make.
 TRAIN_SPLIT = ("train", 1003, 2000)
+MULTITURN = (1004, 100)  # seed, prompts of data/shapes/multiturn
+# Earlier turns use the short-answer kinds, so two of them and the image stay well inside the policy's context.
+HISTORY_KINDS = ["listing", "attribute", "position", "counting"]
 KIND_WEIGHTS = [0.4, 0.15, 0.15, 0.15, 0.15]  # detailed descriptions dominate, as in RLAIF-V's data
 QUESTIONS_PER_TEST_IMAGE = 4
 
@@ -86,6 +90,31 @@ def write_split(name: str, seed: int, n: int) -> None:
             for q in questions:
                 f.write(json.dumps(q) + "\n")
     log(f"data/shapes/{name}: {n} prompts" + (f", {len(questions)} yes/no questions" if questions else ""))
+
+
+def write_multiturn(seed: int, n: int) -> None:
+    """Conversations about one image: 1-2 earlier user/assistant turns (the world's true answers), then a follow-up."""
+    rng = np.random.default_rng(seed)
+    out = os.path.join(ROOT, "data", "shapes", "multiturn")
+    os.makedirs(os.path.join(out, "images"), exist_ok=True)
+    with open(os.path.join(out, "prompts.jsonl"), "w") as f:
+        for i in range(n):
+            objs = w.sample_objects(rng)
+            img = f"images/multiturn-{i:04d}.png"
+            w.render(objs, rng).save(os.path.join(out, img), optimize=False)
+            history, asked = [], set()
+            for _ in range(1 + int(rng.integers(2))):
+                q, target = w.make_instruction(objs, HISTORY_KINDS[int(rng.integers(len(HISTORY_KINDS)))], rng)
+                asked.add(q)
+                history += [{"role": "user", "content": q}, {"role": "assistant", "content": w.answer(objs, target)}]
+            for _ in range(50):  # the follow-up asks something not asked yet
+                kind = w.KINDS[int(rng.choice(5, p=KIND_WEIGHTS))]
+                q, _target = w.make_instruction(objs, kind, rng)
+                if q not in asked:
+                    break
+            f.write(json.dumps({"id": f"multiturn-{i:04d}", "image": img, "history": history, "question": q,
+                                "meta": {"kind": kind, "split": "multiturn", "truth": w.truth_json(objs)}}) + "\n")
+    log(f"data/shapes/multiturn: {n} prompts")
 
 
 def build_tokenizer() -> Tokenizer:
@@ -175,7 +204,7 @@ def train_model(name: str, hp: dict, tok: Tokenizer) -> TinyLlava:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--only", choices=["data", "train", "labeler", "policy"],
+    ap.add_argument("--only", choices=["data", "train", "multiturn", "labeler", "policy"],
                     help="build one part only (train: the loop study's 2,000-prompt train split, data/shapes/train)")
     ap.add_argument("--scale", type=float, default=1.0, help="multiply training steps (quick trials)")
     ap.add_argument("--out", default=os.path.join(ROOT, "models"), help="folder for the model folders")
@@ -187,9 +216,13 @@ def main() -> None:
     if a.only == "train":
         write_split(*TRAIN_SPLIT)
         return
+    if a.only == "multiturn":
+        write_multiturn(*MULTITURN)
+        return
     if a.only in (None, "data"):
         for name, (seed, n) in SPLITS.items():
             write_split(name, seed, n)
+        write_multiturn(*MULTITURN)
     tok = build_tokenizer()
     log(f"tokenizer: {len(tok)} tokens")
     for name, hp in (("labeler", LABELER), ("policy", POLICY)):

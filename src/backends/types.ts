@@ -7,10 +7,19 @@ export interface Decoding {
   max_new_tokens: number;
 }
 
+/** One earlier turn of a conversation (text only; the image belongs to the first user turn). */
+export interface Turn {
+  role: 'user' | 'assistant';
+  content: string;
+}
+
 /** One prompt's request for samples, each with its own recorded seed. */
 export interface GenerateRequest {
   imagePath: string;
+  /** The last user turn: the one the policy answers. */
   question: string;
+  /** The earlier turns, user first and alternating; absent or empty for a single-turn prompt. */
+  history?: Turn[];
   samples: { index: number; seed: number }[];
   decoding: Decoding;
 }

@@ -2,6 +2,7 @@
 // image bytes, and the Hugging Face `datasets` features that make the image columns decode as images.
 import type { SchemaElement } from 'hyparquet-writer';
 import type { ExportPair } from '../store/deliveries.js';
+import type { Turn } from '../backends/types.js';
 import { ExportInputError } from './errors.js';
 
 /** The formats, as `--format` names them. */
@@ -47,10 +48,18 @@ const messages = (name: string): SchemaElement[] => list(name, [string('role'), 
 const value = { dtype: 'string', _type: 'Value' };
 const messagesFeature = [{ role: value, content: [{ type: value, text: value }] }];
 
-/** TRL's conversational vision DPO rows: the prompt with an image placeholder, one-message answers. */
+/** Every user/assistant turn of a pair's prompt: the earlier turns (from the store), then the instruction. */
+function turns(p: ExportPair): Turn[] {
+  return [...(p.history_json ? (JSON.parse(p.history_json) as Turn[]) : []), { role: 'user', content: p.instruction }];
+}
+
+/** TRL's conversational vision DPO rows: every turn of the prompt (the image in the first user message), one-message answers. */
 function trlMessages(p: ExportPair) {
   return {
-    prompt: [{ role: 'user', content: [{ type: 'image' }, { type: 'text', text: p.instruction }] }],
+    prompt: turns(p).map((t, i) => ({
+      role: t.role,
+      content: i === 0 ? [{ type: 'image' }, { type: 'text', text: t.content }] : [{ type: 'text', text: t.content }],
+    })),
     chosen: [{ role: 'assistant', content: [{ type: 'text', text: p.chosen }] }],
     rejected: [{ role: 'assistant', content: [{ type: 'text', text: p.rejected }] }],
   };
@@ -90,7 +99,7 @@ const llamafactory: Format = {
   name: 'llamafactory',
   text: 'json',
   record: (p) => ({
-    conversations: [{ from: 'human', value: `<image>${p.instruction}` }],
+    conversations: turns(p).map((t, i) => ({ from: t.role === 'user' ? 'human' : 'gpt', value: i === 0 ? `<image>${t.content}` : t.content })),
     chosen: { from: 'gpt', value: p.chosen },
     rejected: { from: 'gpt', value: p.rejected },
     images: [p.image_path],
@@ -102,14 +111,8 @@ const openrlhf: Format = {
   name: 'openrlhf',
   text: 'jsonl',
   record: (p) => ({
-    chosen: [
-      { role: 'user', content: p.instruction },
-      { role: 'assistant', content: p.chosen },
-    ],
-    rejected: [
-      { role: 'user', content: p.instruction },
-      { role: 'assistant', content: p.rejected },
-    ],
+    chosen: [...turns(p), { role: 'assistant', content: p.chosen }],
+    rejected: [...turns(p), { role: 'assistant', content: p.rejected }],
     margin: p.margin,
     images: [p.image_path],
   }),
@@ -140,8 +143,11 @@ function originSplit(p: ExportPair): string {
 /** The prompts file a pair's prompt came from (its `file:line` without the line). */
 const sourceFile = (p: ExportPair) => p.prompt_source.replace(/:\d+$/, '');
 
-function rlaifvRecord(p: ExportPair, image: { bytes: Uint8Array | null; path: string }) {
+/** An RLAIF-V row; `history` (the turns before `question`) is in every Parquet row, and in JSONL rows when there are turns. */
+function rlaifvRecord(p: ExportPair, image: { bytes: Uint8Array | null; path: string }, alwaysHistory = false) {
+  const history = turns(p).slice(0, -1);
   return {
+    ...(alwaysHistory || history.length > 0 ? { history } : {}),
     ds_name: 'rlaifv',
     image,
     question: p.instruction,
@@ -154,7 +160,7 @@ function rlaifvRecord(p: ExportPair, image: { bytes: Uint8Array | null; path: st
   };
 }
 
-const RLAIFV_COLUMNS = ['ds_name', 'image', 'question', 'chosen', 'rejected', 'origin_dataset', 'origin_split', 'idx', 'image_path'];
+const RLAIFV_COLUMNS = ['ds_name', 'image', 'question', 'chosen', 'rejected', 'origin_dataset', 'origin_split', 'idx', 'image_path', 'history'];
 
 /** RLAIF-V-Dataset rows (openbmb/RLAIF-V-Dataset's columns); in JSONL the image is its path, bytes null. */
 const rlaifv: Format = {
@@ -167,10 +173,13 @@ const rlaifv: Format = {
       string('ds_name'),
       ...imageStruct('image'),
       ...['question', 'chosen', 'rejected', 'origin_dataset', 'origin_split', 'idx', 'image_path'].map(string),
+      ...list('history', [string('role'), string('content')], 2),
     ],
     columns: RLAIFV_COLUMNS,
-    features: Object.fromEntries(RLAIFV_COLUMNS.map((c) => [c, c === 'image' ? { _type: 'Image' } : value])),
-    row: (p, image) => rlaifvRecord(p, { bytes: image, path: p.image_path }),
+    features: Object.fromEntries(
+      RLAIFV_COLUMNS.map((c) => [c, c === 'image' ? { _type: 'Image' } : c === 'history' ? [{ role: value, content: value }] : value]),
+    ),
+    row: (p, image) => rlaifvRecord(p, { bytes: image, path: p.image_path }, true),
   },
 };
 

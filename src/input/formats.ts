@@ -4,6 +4,7 @@ import { readParquetPrompts } from './parquet.js';
 import { readPrompts, type InputLimits, type InputProblem, type InputPrompt } from './prompts.js';
 import { INPUT_FORMATS, type ReaderOptions } from './reader.js';
 import { readRlaifvPrompts } from './rlaifv.js';
+import { readLlavaPrompts } from './llava.js';
 
 export { INPUT_FORMATS };
 /** An input format name. */
@@ -16,20 +17,11 @@ export type InputReader = (
   opts: ReaderOptions,
 ) => AsyncGenerator<{ prompt: InputPrompt } | { problem: InputProblem }>;
 
-/** A format that this build names but cannot read yet. */
-function unavailable(name: string): InputReader {
-  // eslint-disable-next-line require-yield
-  return async function* () {
-    throw new ConfigError(`Input format ${name} is not available in this build; use one of jsonl, parquet, rlaifv.`);
-  };
-}
-
 const READERS: Record<Exclude<InputFormat, 'auto'>, InputReader> = {
   jsonl: readPrompts,
   parquet: readParquetPrompts,
   rlaifv: readRlaifvPrompts,
-  // The LLaVA conversation reader (src/input/llava.ts) is wired in where that work lands.
-  llava: unavailable('llava'),
+  llava: readLlavaPrompts,
 };
 
 const BY_EXTENSION: Record<string, Exclude<InputFormat, 'auto'>> = { '.jsonl': 'jsonl', '.json': 'llava', '.parquet': 'parquet' };

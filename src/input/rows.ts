@@ -2,7 +2,7 @@
 // column goes to meta so nothing of the row is lost. Images that arrive as bytes are checked, then stored once.
 import path from 'node:path';
 import { saveImageBytes } from '../image/store.js';
-import { checkImage, checkImageBytes, imageId, makePrompt, type InputLimits, type InputProblem, type InputPrompt } from './prompts.js';
+import { checkImage, checkImageBytes, historyProblem, imageId, makePrompt, type InputLimits, type InputProblem, type InputPrompt, type Turn } from './check.js';
 
 /** Which columns hold the image, the question and the (optional) id. */
 export interface ColumnMap {
@@ -81,7 +81,17 @@ export async function rowToPrompt(row: Record<string, unknown>, ctx: RowContext)
   } catch (e) {
     return problem(cols.image, (e as Error).message);
   }
-  const rest = Object.entries(row).filter(([k]) => k !== cols.image && k !== cols.question && k !== cols.id);
+  // A `history` column of {role, content} turns (rlaifv's own export writes one) is the conversation before the question.
+  const turns = row.history;
+  let history: Turn[] = [];
+  if (Array.isArray(turns)) {
+    const ok = turns.every((t) => t && typeof t === 'object' && ['user', 'assistant'].includes((t as Turn).role) && typeof (t as Turn).content === 'string');
+    if (!ok) return problem('history', 'must be a list of {role: user|assistant, content} turns');
+    history = turns.map((t) => ({ role: (t as Turn).role, content: String(text((t as Turn).content)) }));
+    const bad = historyProblem(history);
+    if (bad) return { problem: { source, reason: bad } };
+  }
+  const rest = Object.entries(row).filter(([k]) => k !== cols.image && k !== cols.question && k !== cols.id && !(k === 'history' && Array.isArray(turns)));
   const meta = rest.length ? (jsonSafe(Object.fromEntries(rest)) as Record<string, unknown>) : undefined;
-  return { prompt: makePrompt({ id, question, meta }, image, source) };
+  return { prompt: makePrompt({ id, question, history, meta }, image, source) };
 }

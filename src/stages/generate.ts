@@ -1,5 +1,5 @@
 // Stage 1: the policy answers every prompt N times, each sample with its own recorded seed.
-import { doneSamples, failedItems, putCandidates, putFailures, roundPrompts, type CandidateRow, type FailureInput } from '../store/index.js';
+import { doneSamples, failedItems, putCandidates, putFailures, roundPrompts, promptHistory, type CandidateRow, type FailureInput } from '../store/index.js';
 import { hashSeed } from '../feedback/rng.js';
 import { wordCount } from '../feedback/words.js';
 import { contentId } from './ids.js';
@@ -36,6 +36,7 @@ export async function runGenerate(ctx: StageContext, concurrency: number): Promi
     const req = {
       imagePath: p.image_path,
       question: p.question,
+      history: promptHistory(p),
       samples: missing.map((index) => ({ index, seed: sampleSeed(ctx.round.seed, p.id, index) })),
       decoding,
     };

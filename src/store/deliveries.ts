@@ -23,6 +23,8 @@ export interface ExportPair {
   labeler_model: string;
   meta_json: string | null;
   prompt_source: string;
+  /** The prompt's earlier turns as JSON; null for a single-turn prompt. */
+  history_json: string | null;
 }
 
 /** Images that a held-out evaluation round has seen: no pair on them is ever delivered or exported. */
@@ -48,7 +50,8 @@ export function iterateKeptPairs(db: Db, rounds: readonly number[], consumer?: s
   return stmt(
     db,
     `SELECT pair_id, round, method, prompt_id, instruction, image_id, image_path, chosen, rejected, chosen_score,
-       rejected_score, margin, chosen_words, rejected_words, policy_model, labeler_model, meta_json, prompt_source
+       rejected_score, margin, chosen_words, rejected_words, policy_model, labeler_model, meta_json, prompt_source,
+       (SELECT history_json FROM prompts WHERE id = v.prompt_id) AS history_json
      FROM v_pairs v
      WHERE v.kept = 1 AND v.round IN (SELECT value FROM json_each(@rounds))
        AND v.image_id NOT IN (${HELD_OUT_IMAGES})

@@ -1,5 +1,6 @@
 // Images and prompts: the round's input, stored once and shared by every round that uses it.
 import type { Db } from './open.js';
+import type { Turn } from '../backends/types.js';
 import { stmt } from './statements.js';
 import { ALL_PROMPTS, type OrdinalRange } from './work.js';
 
@@ -18,6 +19,8 @@ export interface PromptRow {
   image_id: string;
   question: string;
   meta_json: string | null;
+  /** The earlier turns as JSON ([{role, content}]); null for a single-turn prompt. */
+  history_json?: string | null;
   content_hash: string;
   source: string;
 }
@@ -26,6 +29,11 @@ export interface PromptRow {
 export interface RoundPrompt extends PromptRow {
   image_path: string;
   ordinal: number;
+}
+
+/** A stored prompt's earlier turns (empty for a single-turn prompt). */
+export function promptHistory(p: Pick<PromptRow, 'history_json'>): Turn[] {
+  return p.history_json ? (JSON.parse(p.history_json) as Turn[]) : [];
 }
 
 /** Stores an image once (by content hash). */
@@ -47,9 +55,9 @@ export function promptSource(db: Db, id: string, contentHash: string): string | 
 export function putPrompt(db: Db, p: PromptRow): void {
   stmt(
     db,
-    `INSERT INTO prompts (id, image_id, question, meta_json, content_hash, source)
-     VALUES (@id, @image_id, @question, @meta_json, @content_hash, @source) ON CONFLICT (id) DO NOTHING`,
-  ).run(p);
+    `INSERT INTO prompts (id, image_id, question, meta_json, history_json, content_hash, source)
+     VALUES (@id, @image_id, @question, @meta_json, @history_json, @content_hash, @source) ON CONFLICT (id) DO NOTHING`,
+  ).run({ ...p, history_json: p.history_json ?? null });
 }
 
 /** Adds a prompt to a round (idempotent). */

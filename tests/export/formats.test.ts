@@ -155,7 +155,10 @@ describe('export formats on a real round', () => {
   test('RLAIF-V-Dataset rows: the dataset columns, origin_split a JSON string; Parquet with image bytes', async () => {
     const j = jsonl((await exportTo('rlaifv', 'rlaifv.jsonl')).target);
     const p = readParquetFile((await exportTo('rlaifv', 'rlaifv.parquet')).target);
-    expect(p.columns).toEqual(['ds_name', 'image', 'question', 'chosen', 'rejected', 'origin_dataset', 'origin_split', 'idx', 'image_path']);
+    // `history` (the turns before the question; empty for single-turn prompts) follows the dataset's own columns.
+    expect(p.columns).toEqual(['ds_name', 'image', 'question', 'chosen', 'rejected', 'origin_dataset', 'origin_split', 'idx', 'image_path', 'history']);
+    expect(p.rows.map((r) => r.history)).toEqual(p.rows.map(() => []));
+    expect(j.map((r: Record<string, unknown>) => 'history' in r)).toEqual(j.map(() => false)); // single-turn JSONL rows are as before
     expect(JSON.parse(p.metadata.get('huggingface')!).info.features.image).toEqual({ _type: 'Image' });
     for (const rows of [j, p.rows]) {
       expect(rows).toHaveLength(expected.length);

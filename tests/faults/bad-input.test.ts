@@ -199,6 +199,18 @@ describe.concurrent('bad prompt lines (rlaifv run --on-error stop | skip)', () =
   badLine('empty question', 'empty-question', () => '{"image": "dev-0000.png", "question": "  "}', () => 'field question: must not be empty');
   badLine('question too long (limits.max_question_chars)', 'long-question', () => JSON.stringify({ image: 'dev-0000.png', question: 'Why? '.repeat(1000) }), () =>
     'field question: 5000 characters, over limits.max_question_chars (4000)');
+  badLine('multi-turn history: a turn with an unknown role', 'history-role', () =>
+    JSON.stringify({ image: 'dev-0000.png', question: 'And the circle?', history: [{ role: 'user', content: 'Where is it?' }, { role: 'bot', content: 'Top left.' }] }), () =>
+    'field history.1.role: must be user or assistant');
+  badLine('multi-turn history: turns not alternating from a user turn', 'history-order', () =>
+    JSON.stringify({ image: 'dev-0000.png', question: 'And the circle?', history: [{ role: 'assistant', content: 'Hello.' }, { role: 'user', content: 'Where is it?' }] }), () =>
+    'field history.0.role: must be user (turns alternate user/assistant, starting with user)');
+  badLine('LLaVA row: a conversation with no human turn', 'llava-no-human', () =>
+    JSON.stringify({ image: 'dev-0000.png', conversations: [{ from: 'gpt', value: 'There is a circle.' }] }), () =>
+    'field conversations: no human turn (the last human turn is the question the policy answers)');
+  badLine('LLaVA row: a turn with an unknown from', 'llava-from', () =>
+    JSON.stringify({ image: 'dev-0000.png', conversations: [{ from: 'human', value: '<image>\nWhat is it?' }, { from: 'robot', value: 'A circle.' }] }), () =>
+    'field conversations.1.from: must be human or gpt, got "robot"');
 });
 
 // Images that are not where they should be: a folder, a cut JPEG, and URLs a real HTTP server on 127.0.0.1 answers

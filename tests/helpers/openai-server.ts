@@ -233,32 +233,45 @@ export class TestServer {
     }
   }
 
-  /** The image and text of the last user message. */
-  private async userTurn(body: any): Promise<{ image: string | null; text: string }> {
+  /**
+   * The conversation of a request: the text of the last user message, the turns before it (text only, as the local
+   * policy takes them) and the one image, wherever a user message carries it (a multi-turn client sends it in the first).
+   */
+  private async userTurn(body: any): Promise<{ image: string | null; text: string; history: Turn[] }> {
     const msgs = Array.isArray(body.messages) ? body.messages : [];
-    const user = [...msgs].reverse().find((m: any) => m?.role === 'user');
-    if (!user) throw new HttpError(400, 'messages: no user message');
-    const parts = typeof user.content === 'string' ? [{ type: 'text', text: user.content }] : user.content;
-    if (!Array.isArray(parts)) throw new HttpError(400, 'messages[].content must be a string or a list of parts');
+    const last = msgs.map((m: any) => m?.role).lastIndexOf('user');
+    if (last < 0) throw new HttpError(400, 'messages: no user message');
     let image: string | null = null;
-    let text = '';
-    for (const p of parts) {
-      if (p?.type === 'text') text += String(p.text ?? '');
-      else if (p?.type === 'image_url') {
-        const u = String(p.image_url?.url ?? '');
-        const m = /^data:image\/[a-z+.-]+;base64,(.*)$/s.exec(u);
-        if (!m) throw new HttpError(400, 'image_url: this server accepts only base64 data URLs (it is offline)');
-        const bytes = Buffer.from(m[1]!, 'base64');
-        const file = path.join(this.imgDir, createHash('sha256').update(bytes).digest('hex').slice(0, 32) + '.img');
-        if (!existsSync(file)) writeFileSync(file, bytes);
-        image = file;
-      } else throw new HttpError(400, `unsupported content part type ${p?.type}`);
+    const turns: Turn[] = [];
+    for (const msg of msgs.slice(0, last + 1)) {
+      if (msg?.role !== 'user' && msg?.role !== 'assistant') throw new HttpError(400, `messages[].role ${msg?.role} is not supported here`);
+      const parts = typeof msg.content === 'string' ? [{ type: 'text', text: msg.content }] : msg.content;
+      if (!Array.isArray(parts)) throw new HttpError(400, 'messages[].content must be a string or a list of parts');
+      let text = '';
+      for (const p of parts) {
+        if (p?.type === 'text') text += String(p.text ?? '');
+        else if (p?.type === 'image_url' && msg.role === 'user') {
+          if (image) throw new HttpError(400, 'this server takes one image per conversation');
+          image = this.saveDataUrl(String(p.image_url?.url ?? ''));
+        } else throw new HttpError(400, `unsupported content part type ${p?.type}`);
+      }
+      turns.push({ role: msg.role, content: text });
     }
-    return { image, text };
+    return { image, text: turns.at(-1)!.content, history: turns.slice(0, -1) };
+  }
+
+  /** Keeps a data-URL image as a file for the models (by content hash). */
+  private saveDataUrl(u: string): string {
+    const m = /^data:image\/[a-z+.-]+;base64,(.*)$/s.exec(u);
+    if (!m) throw new HttpError(400, 'image_url: this server accepts only base64 data URLs (it is offline)');
+    const bytes = Buffer.from(m[1]!, 'base64');
+    const file = path.join(this.imgDir, createHash('sha256').update(bytes).digest('hex').slice(0, 32) + '.img');
+    if (!existsSync(file)) writeFileSync(file, bytes);
+    return file;
   }
 
   private async vlm(dir: string, model: string, body: any): Promise<any> {
-    const { image, text } = await this.userTurn(body);
+    const { image, text, history } = await this.userTurn(body);
     if (!image) throw new HttpError(400, `${model} is a vision model: send one image_url part`);
     const threads = this.pool.size.threadsPerWorker;
     const n = Number(body.n ?? 1);
@@ -267,6 +280,7 @@ export class TestServer {
     if (body.logprobs) {
       const maxTokens = Number(body.max_tokens ?? body.max_completion_tokens ?? 1);
       if (maxTokens !== 1) throw new HttpError(400, 'this test server returns logprobs only for max_tokens 1');
+      if (history.length > 0) throw new HttpError(400, 'this test server returns logprobs only for single-turn requests');
       const k = Number(body.top_logprobs ?? 0);
       const r = await this.pool.run<TopResult>({ kind: 'top', model: dir, threads, imagePath: image, text, k: Math.max(1, k) });
       const first = r.top[0]!;
@@ -284,7 +298,7 @@ export class TestServer {
     const seed = Number.isInteger(body.seed) ? Number(body.seed) : Math.floor(Math.random() * 2 ** 31);
     const samples = Array.from({ length: n }, (_, i) => ({ index: i, seed: (seed + i) & 0x7fffffff }));
     const results = await this.pool.run<GenerateResult[]>({
-      kind: 'generate', model: dir, threads, imagePath: image, question: text, samples,
+      kind: 'generate', model: dir, threads, imagePath: image, question: text, history, samples,
       decoding: { temperature: Number(body.temperature ?? 1), top_p: Number(body.top_p ?? 1), max_new_tokens: Number(body.max_tokens ?? body.max_completion_tokens ?? 512) },
     });
     let promptTokens = 0;

@@ -173,8 +173,9 @@ describe('RLAIF-V-Dataset rows', () => {
     expect(rows[1]).toEqual({ problem: { source: `${file}:2`, reason: 'field question: must be a string, got a number' } });
   });
 
-  test('llava is a valid name that this build cannot read yet; an unknown name lists the valid ones', async () => {
-    await expect(collect(path.join(DEV, 'prompts.jsonl'), 'llava')).rejects.toThrow('Input format llava is not available in this build');
+  test('llava reads LLaVA conversations (a prompts file is not one); an unknown name lists the valid ones', async () => {
+    const rows = (await collect(path.join(DEV, 'prompts.jsonl'), 'llava')) as { problem?: { reason: string } }[];
+    expect(rows[0]!.problem?.reason).toMatch(/field conversations: missing/);
     expect(() => inputFormatFor('x.csv', 'csv')).toThrow('Unknown input format csv; valid: auto, jsonl, parquet, rlaifv, llava.');
     expect(inputFormatFor('x.json', 'auto')).toBe('llava');
     expect(inputFormatFor('x.jsonl', 'auto')).toBe('jsonl');

@@ -60,7 +60,7 @@ describe('prompts JSONL', () => {
     expect(at(6)).toMatch(/image file .*missing\.png does not exist/);
     expect(at(7)).toMatch(/corrupt\.png is corrupt or not an image/);
     expect(at(8)).toMatch(/over limits\.max_image_bytes/);
-    expect(at(9)).toMatch(/unknown field colour \(allowed: id, image, question, meta\)/);
+    expect(at(9)).toMatch(/unknown field colour \(allowed: id, image, question, history, meta\)/);
     expect(at(11)).toMatch(/over limits\.max_question_chars/);
     expect(problems).toHaveLength(9);
   });
@@ -89,7 +89,7 @@ describe('prompts JSONL', () => {
     const rows = await collect(file);
     expect(rows[0]).toMatchObject({ prompt: { question: 'With a BOM?', source: `${file}:1` } });
     expect(rows.slice(1)).toEqual([
-      { problem: { source: `${file}:2`, reason: 'the line must be a JSON object with fields id, image, question, meta, got an array' } },
+      { problem: { source: `${file}:2`, reason: 'the line must be a JSON object with fields id, image, question, history, meta, got an array' } },
       { problem: { source: `${file}:3`, reason: 'field meta: must be an object, got a string' } },
       { problem: { source: `${file}:4`, reason: 'field id: must not be empty' } },
     ]);

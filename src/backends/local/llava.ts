@@ -17,6 +17,7 @@ import {
 } from '@huggingface/transformers';
 import { inspectLlavaFolder, type LlavaFolderInfo } from './model-folder.js';
 import { decodePlainPng } from '../../image/png.js';
+import type { Turn } from '../types.js';
 
 export { decodePlainPng };
 import { sampleToken, seededRng, type SamplingSettings } from './sampling.js';
@@ -137,15 +138,21 @@ export class LlavaModel {
     return t;
   }
 
-  /** The chat-template prompt for one user turn with an image, ending where the assistant starts. */
-  prompt(question: string): string {
-    const messages = [{ role: 'user', content: [{ type: 'image' }, { type: 'text', text: question }] }];
+  /**
+   * The chat-template prompt for a conversation ending with a user turn, ending where the assistant starts: the
+   * earlier turns (`history`) first, the image in the first user turn.
+   */
+  prompt(question: string, history: readonly Turn[] = []): string {
+    const turns = [...history, { role: 'user' as const, content: question }];
+    const messages = turns.map((t, i) =>
+      i === 0 ? { role: 'user', content: [{ type: 'image' }, { type: 'text', text: t.content }] } : { role: t.role, content: t.content },
+    );
     return this.processor.apply_chat_template(messages, { add_generation_prompt: true, tokenize: false });
   }
 
   /** Processor outputs (input_ids, attention_mask, pixel_values) for one image and question. */
-  async inputs(image: RawImage, question: string): Promise<Feeds> {
-    return await this.processor(image, this.prompt(question));
+  async inputs(image: RawImage, question: string, history: readonly Turn[] = []): Promise<Feeds> {
+    return await this.processor(image, this.prompt(question, history));
   }
 
   /** Logits of the first generated position: one full forward over image and prompt (the plain path). */
@@ -232,12 +239,12 @@ export class LlavaModel {
    * Token ids of the full prompt for one question, the image token expanded as LlavaProcessor does (the same ids as
    * {@link inputs}); remembered per question. The returned array is shared: do not change it.
    */
-  promptIds(question: string, imageTokens: number): readonly number[] {
-    const key = `${imageTokens}\u0000${question}`;
+  promptIds(question: string, imageTokens: number, history: readonly Turn[] = []): readonly number[] {
+    const key = `${imageTokens}\u0000${question}${history.length ? `\u0000${JSON.stringify(history)}` : ''}`;
     let ids = this.promptIdsMemo.get(key);
     if (!ids) {
       const tok = this.processor.config.image_token as string;
-      ids = this.processor.tokenizer.encode(this.templated(question).replace(tok, tok.repeat(imageTokens))) as number[];
+      ids = this.processor.tokenizer.encode(this.templated(question, history).replace(tok, tok.repeat(imageTokens))) as number[];
       if (this.promptIdsMemo.size >= MAX_PROMPT_IDS) this.promptIdsMemo.delete(this.promptIdsMemo.keys().next().value!);
       this.promptIdsMemo.set(key, ids);
     }
@@ -314,9 +321,10 @@ export class LlavaModel {
     question: string,
     seeds: readonly number[],
     s: SamplingSettings & { maxNewTokens: number },
+    history: readonly Turn[] = [],
   ): Promise<Sample[]> {
     const enc = await this.encodeImage(image);
-    const ids = this.promptIds(question, enc.imageTokens);
+    const ids = this.promptIds(question, enc.imageTokens, history);
     const promptTokens = ids.length;
     const budget = Math.min(s.maxNewTokens, this.info.maxPositions - promptTokens);
     if (budget <= 0) throw new Error(`prompt is ${promptTokens} tokens, the model's context is ${this.info.maxPositions}`);
@@ -343,9 +351,10 @@ export class LlavaModel {
     image: RawImage,
     question: string,
     s: SamplingSettings & { seed: number; maxNewTokens: number },
+    history: readonly Turn[] = [],
   ): Promise<Sample> {
     const rng = seededRng(s.seed);
-    const inputs = await this.inputs(image, question);
+    const inputs = await this.inputs(image, question, history);
     const promptTokens = inputs.input_ids!.dims[1]!;
     // Never past the decoder's context: the answer then ends with finish reason "length".
     const budget = Math.min(s.maxNewTokens, this.info.maxPositions - promptTokens);
@@ -417,7 +426,9 @@ export class LlavaModel {
    * The chat-template prompt for a question by string concatenation, when the template inserts the question
    * verbatim (checked once with two probe texts); else the template itself.
    */
-  private templated(question: string): string {
+  private templated(question: string, history: readonly Turn[]): string {
+    // Earlier turns go through the template itself (the fast path is for the single-turn shape it was probed with).
+    if (history.length > 0) return this.prompt(question, history);
     if (this.templateParts === undefined) {
       const a = '\u{E000}';
       const b = ' x\u{E001}y \n';

@@ -2,11 +2,11 @@
 import { LlavaModel, readImage, type Sample } from './llava.js';
 import { topIndices, yesNoFromLogits, yesNoTokenIds } from '../../feedback/yes-no.js';
 import { divideRules } from '../../divide/rules.js';
-import type { Decoding, DivideOutput, GenerateResult, LabelResult } from '../types.js';
+import type { Decoding, DivideOutput, GenerateResult, LabelResult, Turn } from '../types.js';
 
 /** A task for a worker thread. */
 export type WorkerTask =
-  | { kind: 'generate'; model: string; threads: number; imagePath: string; question: string; samples: { index: number; seed: number }[]; decoding: Decoding }
+  | { kind: 'generate'; model: string; threads: number; imagePath: string; question: string; history?: Turn[]; samples: { index: number; seed: number }[]; decoding: Decoding }
   | { kind: 'label'; model: string; threads: number; imagePath: string; questions: string[]; suffix: string }
   | { kind: 'labelImages'; model: string; threads: number; items: { imagePath: string; questions: string[] }[]; suffix: string }
   | { kind: 'divide'; items: { question: string; answer: string }[]; maxWords: number | null }
@@ -44,6 +44,7 @@ async function generate(t: Extract<WorkerTask, { kind: 'generate' }>): Promise<G
       t.question,
       t.samples.map((s) => s.seed),
       { temperature: t.decoding.temperature, topP: t.decoding.top_p, maxNewTokens: t.decoding.max_new_tokens },
+      t.history ?? [],
     );
   } catch (e) {
     return t.samples.map((s) => ({ index: s.index, seed: s.seed, error: (e as Error).message }));

@@ -2,7 +2,7 @@
 import type { ChatCompletion, ChatCompletionContentPart } from 'openai/resources/chat/completions';
 import type { LlmDividerBackend, OpenAIBackend } from '../../config/schema.js';
 import { yesNoFromTopLogprobs } from '../../feedback/yes-no.js';
-import type { DivideOutput, Divider, GenerateRequest, GenerateResult, Generator, LabelResult, Labeler } from '../types.js';
+import type { DivideOutput, Divider, GenerateRequest, GenerateResult, Generator, LabelResult, Labeler, Turn } from '../types.js';
 import { parseBullets } from './bullets.js';
 import { BadResponseError, EndpointPool, FatalBackendError, type UsageCounts } from './endpoints.js';
 import { imageUrl } from './images.js';
@@ -24,6 +24,17 @@ function userMessage(image: string | null, text: string) {
   if (image) content.push({ type: 'image_url', image_url: { url: image } });
   content.push({ type: 'text', text });
   return [{ role: 'user' as const, content }];
+}
+
+/** The whole conversation as chat messages: the earlier turns, then the question; the image in the first user message. */
+function conversation(image: string | null, question: string, history: readonly Turn[] = []) {
+  if (history.length === 0) return userMessage(image, question);
+  const [first, ...rest] = history;
+  return [
+    ...userMessage(image, first!.content),
+    ...rest.map((t) => ({ role: t.role, content: t.content })),
+    { role: 'user' as const, content: question },
+  ];
 }
 
 function firstChoice(r: ChatCompletion): ChatCompletion.Choice {
@@ -50,7 +61,7 @@ export class OpenAIGenerator implements Generator {
             async (client) => {
               const r = await client.chat.completions.create({
                 model: this.b.model,
-                messages: userMessage(url, req.question),
+                messages: conversation(url, req.question, req.history),
                 n: 1,
                 seed: s.seed,
                 temperature: req.decoding.temperature,
