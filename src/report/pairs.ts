@@ -40,7 +40,8 @@ export function gatherPairBrowser(db: Db, round: RoundRow, n: number): PairBrows
       image_id: p.image_id,
       image_path: p.image_path,
       instruction: p.question,
-      history: historyOf(meta),
+      // The prompt's stored turns; a prompt from before multi-turn input may carry them in meta.history.
+      history: p.history_json ? historyOf({ history: JSON.parse(p.history_json) }) : historyOf(meta),
       truth: meta && 'truth' in meta ? meta.truth : null,
       chosen: answer(p.chosen_id),
       rejected: answer(p.rejected_id),

@@ -32,6 +32,8 @@ export interface BrowserPairRow {
   prompt_id: string;
   question: string;
   meta_json: string | null;
+  /** The conversation's earlier turns (JSON), or null for a single-turn prompt. */
+  history_json: string | null;
   image_id: string;
   image_path: string;
   chosen_id: string;
@@ -46,7 +48,7 @@ export interface BrowserPairRow {
 export function getBrowserPair(db: Db, pairId: string): BrowserPairRow | undefined {
   return stmt(
     db,
-    `SELECT pr.id, pr.prompt_id, p.question, p.meta_json, i.id AS image_id, i.path AS image_path, pr.chosen_id, pr.rejected_id,
+    `SELECT pr.id, pr.prompt_id, p.question, p.meta_json, p.history_json, i.id AS image_id, i.path AS image_path, pr.chosen_id, pr.rejected_id,
        pr.chosen_score, pr.rejected_score, pr.margin, pr.balance_kept
      FROM pairs pr JOIN prompts p ON p.id = pr.prompt_id JOIN images i ON i.id = p.image_id WHERE pr.id = ?`,
   ).get(pairId) as BrowserPairRow | undefined;
