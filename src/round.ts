@@ -12,6 +12,7 @@ import {
   putPrompt,
   recordStageRun,
   claimShard,
+  markTopUps,
   shardOf,
   type Shard,
   addUsage,
@@ -32,7 +33,8 @@ import { silentProgress, type Progress, type StageContext, type StageResult } fr
 import { runGenerate } from './stages/generate.js';
 import { runDivide } from './stages/divide.js';
 import { runLabel } from './stages/label.js';
-import { runScore } from './stages/score.js';
+import { runMethodScore, runScore } from './stages/score.js';
+import { createMethod, type FeedbackMethod } from './methods/index.js';
 import { rebalance, runPair } from './stages/pair.js';
 import { runStreaming, type StreamStage } from './stages/stream.js';
 
@@ -77,6 +79,7 @@ export function selectRound(
           seed: config.seed,
           accept_rule: config.score.accept_rule,
           score_method: config.score.method,
+          feedback_method: config.feedback.method,
           purpose: opts.purpose ?? 'train',
         },
         id,
@@ -168,6 +171,8 @@ export interface Backends {
   generator: Generator;
   divider: Divider;
   labeler: Labeler;
+  /** The feedback method other than divide (null: divide's own divide, label and score stages). */
+  method: FeedbackMethod | null;
   pool: WorkerPool | null;
   close(): Promise<void>;
 }
@@ -194,11 +199,35 @@ export function createBackends(config: Config): Backends {
         ? local('label.backend.model', () => new LocalLabeler(pool!, l.model, config.label.suffix))
         : new OpenAILabeler(l, config.label.suffix, config.label.top_logprobs);
     const divider = d.type === 'rules' ? new RulesDivider(pool!, config.divide.max_words) : new LlmDivider(d, config.divide.max_words);
-    return { generator, labeler, divider, pool, close: async () => void (await pool?.close()) };
+    const method = local('feedback', () => createMethod(config, { labeler, localConcurrency: (pool?.size.workers ?? 1) * 2 }));
+    return {
+      generator,
+      labeler,
+      divider,
+      method,
+      pool,
+      close: async () => {
+        await method?.close();
+        await pool?.close();
+      },
+    };
   } catch (e) {
     void pool?.close();
     throw e;
   }
+}
+
+/** A stage the feedback method does not use: nothing to do. */
+function skipped(stage: string): Promise<StageResult> {
+  return Promise.resolve({ stage, items: 0, failures: 0, seconds: 0, modelSeconds: 0 });
+}
+
+/**
+ * Another method than divide skips the LLM divider (a server call per answer it does not need); the rules divider
+ * still runs, as it is cheap and gives `rlaifv eval` the claims it judges a policy by.
+ */
+function skipsDivide(backends: Backends): boolean {
+  return backends.method !== null && isRemote(backends.divider);
 }
 
 /** Tasks a stage keeps in flight for a backend: enough to fill every local worker or every server slot. */
@@ -209,7 +238,7 @@ function stageConcurrency(backends: Backends, b: unknown): number {
 
 /** Stores what the remote backends used (requests, retries, tokens) since the last call. */
 export function flushUsage(db: Db, roundId: number, backends: Backends): void {
-  const rows = takeUsage([backends.generator, backends.divider, backends.labeler]);
+  const rows = takeUsage([backends.generator, backends.divider, backends.labeler, backends.method]);
   if (rows.length) addUsage(db, roundId, rows);
 }
 
@@ -224,15 +253,15 @@ async function runStreamingRound(
   backends: Backends,
   progress: Progress,
 ): Promise<StageResult[]> {
-  for (const role of [backends.generator, backends.divider, backends.labeler]) {
+  for (const role of [backends.generator, backends.divider, backends.method ?? backends.labeler]) {
     if (isRemote(role)) for (const w of await role.pool.preflight()) progress.log(w);
   }
   const started = new Date().toISOString();
   const stages: StreamStage[] = [
     { name: 'generate', run: (c) => runGenerate(c, stageConcurrency(backends, backends.generator)) },
-    { name: 'divide', run: (c) => runDivide(c, stageConcurrency(backends, backends.divider)) },
-    { name: 'label', run: (c) => runLabel(c, stageConcurrency(backends, backends.labeler)) },
-    { name: 'score', run: (c) => runScore(c, backends.labeler.id) },
+    { name: 'divide', run: (c) => (skipsDivide(backends) ? skipped('divide') : runDivide(c, stageConcurrency(backends, backends.divider))) },
+    { name: 'label', run: (c) => (backends.method ? skipped('label') : runLabel(c, stageConcurrency(backends, backends.labeler))) },
+    { name: 'score', run: (c) => (backends.method ? runMethodScore(c, backends.method) : runScore(c, backends.labeler.id)) },
     { name: 'pair', run: (c) => runPair(c, { balance: false }) },
   ];
   let results: StageResult[];
@@ -243,8 +272,9 @@ async function runStreamingRound(
     if (progress.lane) progress.done(); // ends the lanes' display
   }
   const pair = results.find((r) => r.stage === 'pair')!;
+  await topUp({ db, round, config, progress, backends }, backends, [], { balance: false });
   const t0 = performance.now();
-  rebalance(db, round.id, round.score_method, config.pair.length_balance);
+  rebalance(db, round.id, round.pair_method, config.pair.length_balance);
   pair.seconds += (performance.now() - t0) / 1000;
   for (const r of results) {
     recordStageRun(db, { round_id: round.id, stage: r.stage, items: r.items, seconds: r.seconds, model_seconds: r.modelSeconds, started_at: started });
@@ -272,35 +302,60 @@ export async function runStages(
   const results: StageResult[] = [];
   for (const s of stages) {
     const started = new Date().toISOString();
-    let r: StageResult;
-    const role = s === 'generate' ? backends.generator : s === 'divide' ? backends.divider : s === 'label' ? backends.labeler : null;
-    if (isRemote(role)) for (const w of await role.pool.preflight()) progress.log(w);
-    try {
-      r =
-        s === 'generate'
-          ? await runGenerate(ctx, stageConcurrency(backends, backends.generator))
-          : s === 'divide'
-            ? await runDivide(ctx, stageConcurrency(backends, backends.divider))
-            : s === 'label'
-              ? await runLabel(ctx, stageConcurrency(backends, backends.labeler))
-              : s === 'score'
-                ? await runScore(ctx, backends.labeler.id)
-                : await runPair(ctx);
-    } finally {
-      flushUsage(db, round.id, backends);
-    }
-    recordStageRun(db, {
-      round_id: round.id,
-      stage: s,
-      items: r.items,
-      seconds: r.seconds,
-      model_seconds: r.modelSeconds,
-      started_at: started,
-    });
+    const r = await runOneStage(ctx, backends, s);
+    recordStageRun(db, { round_id: round.id, stage: s, items: r.items, seconds: r.seconds, model_seconds: r.modelSeconds, started_at: started });
     results.push(r);
   }
+  if (stages.includes('pair')) await topUp(ctx, backends, results);
   if (stages.includes('pair')) finishRound(db, round.id, 'done');
   return results;
+}
+
+/** Runs one stage over the round (or ctx.scope), its remote usage flushed after. */
+async function runOneStage(ctx: StageContext, backends: Backends, s: StageName, opts: { balance?: boolean } = {}): Promise<StageResult> {
+  const role = s === 'generate' ? backends.generator : s === 'divide' ? backends.divider : s === 'label' && !backends.method ? backends.labeler : s === 'score' ? backends.method : null;
+  if (isRemote(role)) for (const w of await role.pool.preflight()) ctx.progress.log(w);
+  try {
+    switch (s) {
+      case 'generate':
+        return await runGenerate(ctx, stageConcurrency(backends, backends.generator));
+      case 'divide':
+        return skipsDivide(backends) ? await skipped('divide') : await runDivide(ctx, stageConcurrency(backends, backends.divider));
+      case 'label':
+        return backends.method ? await skipped('label') : await runLabel(ctx, stageConcurrency(backends, backends.labeler));
+      case 'score':
+        return backends.method ? await runMethodScore(ctx, backends.method) : await runScore(ctx, backends.labeler.id);
+      case 'pair':
+        return await runPair(ctx, opts);
+    }
+  } finally {
+    flushUsage(ctx.db, ctx.round.id, backends);
+  }
+}
+
+/**
+ * The quality gate's top-up (feedback.gate.top_up): once the round is paired, prompts left without a kept pair get
+ * that many more samples (new recorded seeds), which go through every stage, and are paired again with all their
+ * answers. The added work is recorded as stage runs and added to `results`.
+ */
+async function topUp(ctx: StageContext, backends: Backends, results: StageResult[], opts: { balance?: boolean } = {}): Promise<void> {
+  const extra = ctx.config.feedback.gate.top_up;
+  if (extra === 0) return;
+  const n = markTopUps(ctx.db, ctx.round.id, ctx.round.pair_method, extra);
+  if (n === 0) return;
+  ctx.progress.log(`top-up: ${n} prompts without a kept pair get ${extra} more samples each`);
+  for (const s of STAGES) {
+    const started = new Date().toISOString();
+    const r = await runOneStage(ctx, backends, s, s === 'pair' ? opts : {});
+    recordStageRun(ctx.db, { round_id: ctx.round.id, stage: s, items: r.items, seconds: r.seconds, model_seconds: r.modelSeconds, started_at: started });
+    const into = results.find((x) => x.stage === s);
+    if (into) {
+      into.items += r.items;
+      into.failures += r.failures;
+      into.seconds += r.seconds;
+      into.modelSeconds += r.modelSeconds;
+    }
+  }
 }
 
 /** What a round run did. */
@@ -325,7 +380,7 @@ export async function runRound(
     shard?: Shard | null;
     /** How a new round is made (purpose, the caller's record); a resumed round is as it was. */
     create?: NewRoundOptions;
-    /** Take the round's failed generate, divide and label items up again (see reopenFailures). */
+    /** Take the round's failed generate, divide, label and score items up again (see reopenFailures). */
     retryFailed?: boolean;
   },
 ): Promise<RoundRun> {

@@ -39,8 +39,8 @@ function printSummary(
   const count: Record<string, string> = {
     generate: `${stats.candidates} answers`,
     divide: `${stats.claims} claims, ${stats.questions} distinct questions`,
-    label: `${stats.labeled} claims labeled, ${stats.rejected_claims} rejected`,
-    score: `${stats.scored} answers scored`,
+    label: stats.feedback_method === 'divide' ? `${stats.labeled} claims labeled, ${stats.rejected_claims} rejected` : `not used by feedback ${stats.feedback_method}`,
+    score: `${stats.scored} answers scored${stats.feedback_method === 'divide' ? '' : ` by ${stats.feedback_method}`}`,
     pair: `${stats.pairs} pairs, ${stats.pairs_after_balance} after length balance (r=${stats.balance_r ?? '-'})`,
   };
   for (const r of results) rows.push([r.stage, `${count[r.stage]}${r.failures ? `, ${r.failures} failures` : ''}`, r.seconds.toFixed(1)]);

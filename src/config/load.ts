@@ -96,7 +96,16 @@ export function loadConfig(file: string | undefined, o: ConfigOverrides = {}, cw
   for (const [role, b] of [['generate', c.generate.backend], ['label', c.label.backend]] as const) {
     if (b.type === 'local') b.model = rel(b.model, given(role, 'backend', 'model') ? base : PACKAGE_ROOT);
   }
-  for (const b of [c.generate.backend, c.label.backend, c.divide.backend]) {
+  const dr = c.feedback.dpo_reward;
+  if (dr.reference.type === 'local') dr.reference.model = rel(dr.reference.model, given('feedback', 'dpo_reward', 'reference') ? base : PACKAGE_ROOT);
+  if (dr.policy?.type === 'local') dr.policy.model = rel(dr.policy.model, base);
+  if (c.feedback.gate.threshold !== null && c.feedback.method !== 'divide') {
+    throw new ConfigError(
+      `${source}: feedback.gate.threshold: the gate judges a pair by its claims' p(yes)/p(no), which only feedback.method "divide" has ` +
+        `(got "${c.feedback.method}"); set the threshold to null, or use divide.`,
+    );
+  }
+  for (const b of [c.generate.backend, c.label.backend, c.divide.backend, dr.reference, ...(dr.policy ? [dr.policy] : [])]) {
     if ((b.type === 'openai' || b.type === 'llm') && b.api_key_file) b.api_key_file = rel(b.api_key_file, base);
   }
   if (o.policy) {
@@ -125,13 +134,17 @@ const OPERATIONAL_KEYS = new Set([
   'min_backoff_ms', 'max_backoff_ms', 'rest_after_failures', 'rest_ms', 'content_retries', 'chunk_prompts',
 ]);
 
+const DEFAULT_FEEDBACK = JSON.stringify(configSchema.shape.feedback.parse(undefined));
+
 /** A hash of what determines a round's results (not where files live, nor how many workers ran). */
 export function configHash(c: Config): string {
   // The loop's settings say how rounds follow each other, not what one round makes; like the prompts file, how it is
   // read is not a result setting either (the prompts themselves are stored with the round).
-  const { db: _db, workers: _w, prompts: _p, on_error: _e, loop: _l, input_format: _f, input_columns: _c, ...rest } = c;
+  const { db: _db, workers: _w, prompts: _p, on_error: _e, loop: _l, input_format: _f, input_columns: _c, feedback, ...rest } = c;
+  // Every round before the feedback-method axis was the default method: such rounds keep their hash.
+  const withMethod = JSON.stringify(feedback) === DEFAULT_FEEDBACK ? rest : { ...rest, feedback };
   // Where a server runs and how hard rlaifv pushes it don't change what it answers: endpoints can be added mid-round.
   // pair.repeated_claims 'keep' is how every round before the setting existed paired: such rounds keep their hash.
-  const json = JSON.stringify(rest, (k, v) => (OPERATIONAL_KEYS.has(k) || (k === 'repeated_claims' && v === 'keep') ? undefined : v));
+  const json = JSON.stringify(withMethod, (k, v) => (OPERATIONAL_KEYS.has(k) || (k === 'repeated_claims' && v === 'keep') ? undefined : v));
   return createHash('sha256').update(json).digest('hex').slice(0, 16);
 }

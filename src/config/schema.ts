@@ -120,6 +120,108 @@ const pair = z.strictObject({
   repeated_claims: z.enum(['drop', 'keep']).default('drop'),
 });
 
+/** The Table 13 prompts of the RLAIF-V supplement (self-rewarding feedback), verbatim; {question} and {answer} are filled in. */
+export const HOLISTIC_PROMPTS = {
+  hallucination: `Review the user's question and the corresponding response using the additive 3-point scoring system (i.e., the possible scores are 0, 1, 2, 3 exclusively) described below.
+
+Points are accumulated based on the satisfaction of each criterion:
+
+- Add 1 point if the response does not contain any objects that are not present in the given image.
+- Add another point if the attributes and position of each object mentioned in the response match the picture.
+- Award a third point if the relation between each mentioned objects mentioned in the response match the picture.
+
+\`\`\`
+<user-question>
+{question}
+</user-question><response>
+{answer}
+</response>
+\`\`\`
+
+After examining the user's instruction and the response:
+
+- First, briefly justify your total score.
+- Then, give the score (0 or 1 or 2 or 3) in a single line without any other information.`,
+  helpfulness: `Review the user's question and the corresponding response using the additive 3-point scoring system (i.e., the possible scores are 0, 1, 2, 3 exclusively) described below.
+
+Points are accumulated based on the satisfaction of each criterion:
+
+- Add 1 point if the response is relevant to the user's inquiry and the given image.
+- Add another point if the response is detailed and answers the basic elements of the user's question in a useful way.
+- Award a third point if the response addresses the user's question directly and comprehensively, and is well-organized and helpful.
+
+\`\`\`
+<user-question>
+{question}
+</user-question><response>
+{answer}
+</response>
+\`\`\`
+
+After examining the user's instruction and the response:
+
+- First, briefly justify your total score.
+- Then, give the score (0 or 1 or 2 or 3) in a single line without any other information.`,
+} as const;
+
+/**
+ * The yes/no question a yes/no-only labeler (the tiny local one) is asked about a whole answer: its holistic judgement is
+ * p(yes) of this question ({question} and {answer} filled in; the label suffix is appended).
+ */
+export const HOLISTIC_YES_NO = 'Is this description of the image accurate? {answer}';
+
+const holisticPrompts = z.strictObject({
+  hallucination: z.string().min(1).default(HOLISTIC_PROMPTS.hallucination),
+  helpfulness: z.string().min(1).default(HOLISTIC_PROMPTS.helpfulness),
+});
+
+const holistic = z.strictObject({
+  /** Which Table 13 rubrics a generative (remote) labeler applies; the answer's score is their sum. */
+  aspects: z.array(z.enum(['hallucination', 'helpfulness'])).min(1).default(['hallucination', 'helpfulness']),
+  prompts: holisticPrompts.default(holisticPrompts.parse({})),
+  /** The one question a yes/no labeler (the local one) is asked about the whole answer; its p(yes) is the score. */
+  yes_no_question: z.string().min(1).default(HOLISTIC_YES_NO),
+  max_tokens: z.number().int().positive().default(512),
+  temperature: z.number().min(0).max(2).default(0),
+  /** Extra attempts when the reply's last line is not a score. */
+  content_retries: z.number().int().min(0).default(2),
+});
+
+const dpoReward = z.strictObject({
+  /** The trained checkpoint that scores; null: the round's own policy (generate.backend). */
+  policy: modelBackend.nullable().default(null),
+  /** Its reference: the checkpoint it was trained from. */
+  reference: modelBackend.default({ type: 'local', model: 'models/shapes-policy' }),
+  beta: z.number().positive().default(0.1),
+  /** sum: β(log π − log π_ref) of the whole answer; mean: of the per-token means (length-averaged). */
+  variant: z.enum(['sum', 'mean']).default('sum'),
+});
+
+/** The pair-quality gate (Anyprefer): pairs judged unsure are dropped (kept in the store), and prompts left without a pair are sampled again. */
+const gate = z.strictObject({
+  /** Keep a pair when its judged confidence is at least this (0–1); null: no gate. Divide judges by its claims' p(yes)/p(no). */
+  threshold: z.number().min(0).max(1).nullable().default(null),
+  /** A prompt left with no kept pair gets this many more samples (new recorded seeds), once, and is paired again. */
+  top_up: z.number().int().min(0).max(1000).default(0),
+});
+
+/** The feedback method: how a prompt's answers become scores (src/methods/). */
+const feedback = z.strictObject({
+  /**
+   * divide: claims, yes/no labels, REJ-C/REJ-P (the paper); holistic: the labeler scores whole answers (Table 13);
+   * dpo-reward: β·log(π/π_ref) of a trained checkpoint; oracle: the shapes truth checker (studies only).
+   */
+  method: z.enum(['divide', 'holistic', 'dpo-reward', 'oracle']).default('divide'),
+  /**
+   * The minimum score gap for a pair; null: the method's own (divide: pair.diff; holistic: 1 rubric point, or 0.05
+   * of p(yes) for a yes/no labeler; dpo-reward: any gap; oracle: 1 false claim).
+   */
+  min_gap: z.number().min(0).nullable().default(null),
+  holistic: holistic.default(holistic.parse({})),
+  dpo_reward: dpoReward.default(dpoReward.parse({})),
+  gate: gate.default(gate.parse({})),
+});
+
 const limits = z.strictObject({
   max_image_bytes: z.number().int().positive().default(20 * 1024 * 1024),
   max_image_pixels: z.number().int().positive().default(40_000_000),
@@ -193,6 +295,7 @@ export const configSchema = z.strictObject({
   divide: divide.default(divide.parse({})),
   label: label.default(label.parse({})),
   score: score.default(score.parse({})),
+  feedback: feedback.default(feedback.parse({})),
   pair: pair.default(pair.parse({})),
   loop: loop.default(loop.parse({})),
 });
@@ -203,6 +306,10 @@ export type Config = z.infer<typeof configSchema>;
 export type OpenAIBackend = z.infer<typeof openaiModel>;
 /** The LLM divider backend. */
 export type LlmDividerBackend = z.infer<typeof llmDivider>;
+/** The feedback method's settings. */
+export type FeedbackConfig = z.infer<typeof feedback>;
+/** A feedback method's name. */
+export type FeedbackMethodName = FeedbackConfig['method'];
 /** The loop's settings. */
 export type LoopConfig = z.infer<typeof loop>;
 /** A model backend choice. */

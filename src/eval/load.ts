@@ -2,6 +2,8 @@
 import { getRound, latestRound, roundPrompts, type Db } from '../store/index.js';
 import { stmt } from '../store/statements.js';
 import { DEFAULT_MAX_PAIRS, DEFAULT_PAIR_DIFF } from '../feedback/pairs.js';
+import { methodMinGap } from '../methods/index.js';
+import type { Config } from '../config/schema.js';
 import { parseTruth, type Truth } from '../shapes/truth.js';
 import type { EvalAnswer, EvalClaim, EvalPrompt, EvalRound, PairConfig } from './types.js';
 
@@ -34,6 +36,8 @@ export function loadEvalRound(db: Db, roundId: number): EvalRound {
   const config = JSON.parse(r.config_json) as {
     generate?: { samples?: number };
     pair?: { strategy?: string; diff?: number; max_pairs?: number | 'all'; length_balance?: boolean; repeated_claims?: 'drop' | 'keep' };
+    feedback?: { min_gap?: number | null; gate?: { threshold?: number | null } };
+    label?: { backend?: { type?: string } };
   };
   const pair: PairConfig = {
     strategy: config.pair?.strategy ?? 'rlaifv',
@@ -41,6 +45,7 @@ export function loadEvalRound(db: Db, roundId: number): EvalRound {
     maxPairs: config.pair?.max_pairs ?? DEFAULT_MAX_PAIRS,
     lengthBalance: config.pair?.length_balance ?? true,
     repeatedClaims: config.pair?.repeated_claims ?? 'keep',
+    gate: config.feedback?.gate?.threshold ?? null,
   };
 
   const prompts: EvalPrompt[] = [];
@@ -76,7 +81,7 @@ export function loadEvalRound(db: Db, roundId: number): EvalRound {
   if (badTruth) throw new EvalRefusal(`Round ${roundId}: a prompt's meta.truth is not a shapes-world truth: ${badTruth}.`);
   if (prompts.length === 0) throw new EvalRefusal(`Round ${roundId} has no prompts.`);
 
-  for (const row of stmt(db, 'SELECT prompt_id FROM pairings WHERE round_id = ? AND method = ?').all(roundId, r.score_method) as {
+  for (const row of stmt(db, 'SELECT prompt_id FROM pairings WHERE round_id = ? AND method = ?').all(roundId, r.pair_method) as {
     prompt_id: string;
   }[]) {
     const p = byId.get(row.prompt_id);
@@ -147,15 +152,17 @@ export function loadEvalRound(db: Db, roundId: number): EvalRound {
   }
 
   const storedPairs = (
-    stmt(db, 'SELECT prompt_id, chosen_id, rejected_id, balance_kept FROM pairs WHERE round_id = ? AND method = ?').all(
+    stmt(db, 'SELECT prompt_id, chosen_id, rejected_id, balance_kept, gate_kept FROM pairs WHERE round_id = ? AND method = ?').all(
       roundId,
-      r.score_method,
-    ) as { prompt_id: string; chosen_id: string; rejected_id: string; balance_kept: number | null }[]
+      r.pair_method,
+    ) as { prompt_id: string; chosen_id: string; rejected_id: string; balance_kept: number | null; gate_kept: number | null }[]
   ).map((p) => ({
     promptId: p.prompt_id,
     chosenId: p.chosen_id,
     rejectedId: p.rejected_id,
-    balanceKept: p.balance_kept === null ? null : p.balance_kept === 1,
+    // A pair the quality gate dropped is not kept, whatever length balance said.
+    balanceKept: p.gate_kept === 0 ? false : p.balance_kept === null ? null : p.balance_kept === 1,
+    gateKept: p.gate_kept === null ? null : p.gate_kept === 1,
   }));
 
   const failures = Object.fromEntries(
@@ -172,6 +179,11 @@ export function loadEvalRound(db: Db, roundId: number): EvalRound {
     labeler: r.labeler_model,
     acceptRule: r.accept_rule,
     scoreMethod: r.score_method,
+    feedbackMethod: r.feedback_method,
+    // The gap the round's pairs were made with (pairGap in stages/pair.ts, from the stored config).
+    pairGap:
+      config.feedback?.min_gap ??
+      (r.feedback_method === 'divide' ? pair.diff : methodMinGap({ label: { backend: { type: config.label?.backend?.type ?? 'local' } }, pair: { diff: pair.diff } } as Config, r.feedback_method)),
     samples: config.generate?.samples ?? 10,
     pair,
     prompts,

@@ -2,7 +2,8 @@
 // verdicts: the labeler's stored p(yes)/p(no), the truth (the oracle), or the truth with seeded noise.
 import { isRejected, type AcceptRule } from '../feedback/verdict.js';
 import { scoreAnswer, type ScoreMethod } from '../feedback/scores.js';
-import { getPairStrategy, noDrops, type DropReason, type RepeatedClaims, type ScoredAnswer } from '../feedback/pairs.js';
+import { getPairStrategy, noDrops, type DropReason, type PairGate, type RepeatedClaims, type ScoredAnswer } from '../feedback/pairs.js';
+import { pairConfidence, rejectProbability } from '../feedback/gate.js';
 import { balanceLengths, type LengthTieBreak } from '../feedback/length-balance.js';
 import { createRng, hashSeed } from '../feedback/rng.js';
 import type { Verdict } from '../shapes/index.js';
@@ -40,6 +41,8 @@ export interface PairSetting {
   tieBreak: LengthTieBreak;
   /** Answers asking a question twice: not paired ('drop', the scripts) or paired ('keep'). */
   repeatedClaims: RepeatedClaims;
+  /** The quality gate's threshold on the labeler's own probabilities (labeler verdicts only); absent or null: none. */
+  gate?: number | null;
 }
 
 /** An answer's score as the score stage computes it (stages/score.ts), from per-claim verdicts (null = unjudged). */
@@ -105,6 +108,12 @@ export interface RoundPairs {
  */
 export function pairRound(round: EvalRound, truths: Map<string, AnswerTruth>, s: PairSetting): RoundPairs {
   const strategy = getPairStrategy(round.pair.strategy);
+  // The gate judges by the labeler's probabilities, as the pair stage does (stages/pair.ts).
+  const method = s.method;
+  const gate: PairGate | null =
+    s.gate != null && s.verdicts.kind === 'labeler'
+      ? { threshold: s.gate, confidence: (ch, rj) => pairConfidence(ch.rejectProbs ?? [], rj.rejectProbs ?? [], method) }
+      : null;
   const dropped = noDrops();
   const pairs: EvalPair[] = [];
   let considered = 0;
@@ -127,10 +136,18 @@ export function pairRound(round: EvalRound, truths: Map<string, AnswerTruth>, s:
         nJudged: sc.nJudged,
         nQuestions: new Set(a.claims.map((c) => c.questionId)).size,
         value: s.method === 'rejc' ? sc.rejC : -sc.rejP,
+        rejectProbs: a.claims.map((c) => rejectProbability(c.pYes, c.pNo)),
       });
     }
     nAnswers += answers.length;
-    const res = strategy.makePairs(answers, { diff: s.diff, maxPairs: s.maxPairs, repeatedClaims: s.repeatedClaims, seed: round.seed, promptId: p.id });
+    const res = strategy.makePairs(answers, {
+      diff: s.diff,
+      maxPairs: s.maxPairs,
+      repeatedClaims: s.repeatedClaims,
+      seed: round.seed,
+      promptId: p.id,
+      ...(gate ? { gate } : {}),
+    });
     considered += res.considered;
     for (const k of Object.keys(dropped) as DropReason[]) dropped[k] += res.dropped[k];
     for (const q of res.pairs) {

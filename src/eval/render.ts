@@ -50,7 +50,7 @@ export function renderReport(e: EvalReport): string {
   const out: string[] = [];
   out.push(
     `round ${e.round} (${e.status}): ${e.prompts} prompts (${e.prompts_paired} paired), labeler ${e.labeler}, ` +
-      `accept rule ${e.accept_rule}, pairs by ${e.score_method}: diff ${s.diff}, max ${s.max_pairs} per prompt, ` +
+      `accept rule ${e.accept_rule}, feedback ${e.feedback_method}, pairs by ${e.stored_pairs.method}: diff ${s.diff}, max ${s.max_pairs} per prompt, ` +
       `length balance ${s.length_balance ? 'on' : 'off'}`,
   );
   out.push('divide');
@@ -84,10 +84,17 @@ export function renderReport(e: EvalReport): string {
         `accuracy by margin: ${x.by_margin.map((b) => `${b.margin}: ${pct(b.pair_accuracy)} of ${b.pairs}`).join(', ') || '–'}`,
     );
   }
+  const sp = e.stored_pairs;
+  out.push(
+    `stored pairs (${e.feedback_method}, ${sp.method}, min gap ${sp.min_gap}): ${sp.all.pairs} made, ${pct(sp.all.pair_accuracy)} accurate, ${pct(sp.all.inverted_share)} inverted; ` +
+      `${sp.kept.pairs} kept, ${pct(sp.kept.pair_accuracy)} accurate, ${pct(sp.kept.inverted_share)} inverted`,
+  );
   const c = e.check;
   out.push(
-    `check: ${c.method} pairs recomputed ${c.computed_pairs}, stored ${c.stored_pairs}, ${c.pairs_match ? 'identical' : 'DIFFERENT'}; ` +
-      `score mismatches ${c.score_mismatches}`,
+    c === null
+      ? `check: none (pairs by ${e.feedback_method}, not recomputed from labels)`
+      : `check: ${c.method} pairs recomputed ${c.computed_pairs}, stored ${c.stored_pairs}, ${c.pairs_match ? 'identical' : 'DIFFERENT'}; ` +
+          `score mismatches ${c.score_mismatches}`,
   );
   return out.join('\n') + '\n';
 }

@@ -130,7 +130,12 @@ export interface EvalReport {
   /** labeler REJ-C, labeler REJ-P, oracle REJ-C, oracle REJ-P, all with the round's settings. */
   pairs: PairRow[];
   errors: { rejc: ErrorSources; rejp: ErrorSources };
-  check: StoreCheck;
+  /** null for a round of another feedback method than divide: its pairs do not come from the labels. */
+  check: StoreCheck | null;
+  /** The round's feedback method (divide, holistic, dpo-reward, oracle). */
+  feedback_method: string;
+  /** The pairs the round stored (of any method), judged by the truth: all of them, and the kept ones (delivered). */
+  stored_pairs: { method: string; min_gap: number; all: PairQuality; kept: PairQuality };
   failures: Record<string, number>;
   /**
    * The round's method and settings with answers that ask a question twice dropped (the scripts) and kept: how many
@@ -163,6 +168,7 @@ export function roundSetting(round: EvalRound, method: ScoreMethod, verdicts: Ve
     lengthBalance: round.pair.lengthBalance,
     tieBreak: 'smaller',
     repeatedClaims: round.pair.repeatedClaims,
+    gate: round.pair.gate ?? null,
   };
 }
 
@@ -261,7 +267,9 @@ export function evaluateRound(round: EvalRound): EvalReport {
       rejc: errorSources(round, truths, kept(rows.rejc), 'rejc'),
       rejp: errorSources(round, truths, kept(rows.rejp), 'rejp'),
     },
-    check: storeCheck(round, own.made),
+    check: round.feedbackMethod === 'divide' ? storeCheck(round, own.made) : null,
+    feedback_method: round.feedbackMethod,
+    stored_pairs: storedPairQuality(round, truths),
     failures: round.failures,
     repeated_claims: { round: round.pair.repeatedClaims, drop: choice('drop'), keep: choice('keep') },
   };
@@ -397,10 +405,27 @@ function marginBucket(m: number): string {
   return `${(lo / 10).toFixed(1)}-${((lo + 1) / 10).toFixed(1)}`;
 }
 
+/** The round's stored pairs (whatever method made them) judged by the truth: all, and those kept for delivery. */
+export function storedPairQuality(round: EvalRound, truths: Map<string, AnswerTruth>): EvalReport['stored_pairs'] {
+  const words = new Map(round.prompts.flatMap((p) => p.answers.map((a) => [a.id, a.words] as const)));
+  const pairs = round.storedPairs.map((p) => ({
+    promptId: p.promptId,
+    chosenId: p.chosenId,
+    rejectedId: p.rejectedId,
+    chosenWords: words.get(p.chosenId) ?? 0,
+    rejectedWords: words.get(p.rejectedId) ?? 0,
+    margin: 0,
+    balanceKept: p.balanceKept === true,
+  }));
+  const method = round.feedbackMethod === 'divide' ? round.scoreMethod : round.feedbackMethod;
+  return { method, min_gap: round.pairGap, all: pairQuality(pairs, truths), kept: pairQuality(pairs.filter((p) => p.balanceKept), truths) };
+}
+
 /** Compares the in-memory pairs of the round's own method with the stored ones, and the scores with the stored ones. */
 export function storeCheck(round: EvalRound, made: RoundPairs): StoreCheck {
   const key = (c: string, r: string, k: boolean | null) => `${c}>${r}:${k === null ? '?' : k ? 1 : 0}`;
-  const stored = round.storedPairs.map((p) => key(p.chosenId, p.rejectedId, p.balanceKept)).sort();
+  // Pairs the gate dropped are stored for analysis; the recomputation, like delivery, leaves them out.
+  const stored = round.storedPairs.filter((p) => p.gateKept !== false).map((p) => key(p.chosenId, p.rejectedId, p.balanceKept)).sort();
   const computed = made.pairs.map((p) => key(p.chosenId, p.rejectedId, p.balanceKept)).sort();
   let mismatches = 0;
   for (const p of round.prompts) {

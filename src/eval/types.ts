@@ -57,6 +57,8 @@ export interface PairConfig {
   lengthBalance: boolean;
   /** pair.repeated_claims; 'keep' for rounds made before the setting existed (how they were paired). */
   repeatedClaims: RepeatedClaims;
+  /** feedback.gate.threshold: the quality gate's threshold (absent or null: no gate). */
+  gate?: number | null;
 }
 
 /** A pair as the store holds it. */
@@ -64,8 +66,10 @@ export interface StoredPair {
   promptId: string;
   chosenId: string;
   rejectedId: string;
-  /** null when length balance has not run yet. */
+  /** null when length balance has not run yet; false for a pair the quality gate dropped. */
   balanceKept: boolean | null;
+  /** The quality gate's decision (null: no gate ran). */
+  gateKept?: boolean | null;
 }
 
 /** Everything the evaluation needs about one round; built by loadEvalRound, or by hand in tests. */
@@ -76,6 +80,10 @@ export interface EvalRound {
   labeler: string;
   acceptRule: AcceptRule;
   scoreMethod: ScoreMethod;
+  /** The round's feedback method (divide, holistic, dpo-reward, oracle); stored pairs are of its pair method. */
+  feedbackMethod: string;
+  /** The minimum score gap the round's stored pairs were made with (pair.diff for divide). */
+  pairGap: number;
   samples: number;
   pair: PairConfig;
   prompts: EvalPrompt[];

@@ -16,6 +16,15 @@ export interface ScoredAnswer {
   nQuestions?: number;
   /** The score as "higher is better" (see rankValue). */
   value: number;
+  /** Each claim's probability of being rejected (divide: from p(yes)/p(no)); what the quality gate judges a pair by. */
+  rejectProbs?: readonly number[];
+}
+
+/** The pair-quality gate: a pair whose judged confidence is under the threshold is dropped before sampling. */
+export interface PairGate {
+  threshold: number;
+  /** The judged confidence (0–1) that `chosen` really is the better answer. */
+  confidence(chosen: ScoredAnswer, rejected: ScoredAnswer): number;
 }
 
 /** Settings for pairing one prompt's answers. */
@@ -32,6 +41,8 @@ export interface PairOptions {
   /** The round's seed; with promptId it seeds the sampling. */
   seed: number;
   promptId: string;
+  /** Drop pairs the gate judges unsure, before sampling maxPairs (so a prompt keeps its sure pairs); absent: no gate. */
+  gate?: PairGate;
 }
 
 /** One preference pair: the higher value is chosen. */
@@ -44,25 +55,29 @@ export interface Pair {
   margin: number;
   chosenWords: number;
   rejectedWords: number;
+  /** The gate's judged confidence (only when a gate ran). */
+  confidence?: number;
 }
 
 /** What pairing does with an answer that asks the same yes/no question twice (see PairOptions.repeatedClaims). */
 export type RepeatedClaims = 'drop' | 'keep';
 
 /** Why a combination of two answers did not become a kept pair. */
-export type DropReason = 'below_diff' | 'unjudged' | 'repeated_claims' | 'identical' | 'sampled_out';
+export type DropReason = 'below_diff' | 'unjudged' | 'repeated_claims' | 'identical' | 'gate' | 'sampled_out';
 
 /** Every drop reason, in the order they are tested. */
-export const DROP_REASONS: readonly DropReason[] = ['below_diff', 'unjudged', 'repeated_claims', 'identical', 'sampled_out'];
+export const DROP_REASONS: readonly DropReason[] = ['below_diff', 'unjudged', 'repeated_claims', 'identical', 'gate', 'sampled_out'];
 
 /** A tally of drop reasons, all at 0. */
 export function noDrops(): Record<DropReason, number> {
-  return { below_diff: 0, unjudged: 0, repeated_claims: 0, identical: 0, sampled_out: 0 };
+  return { below_diff: 0, unjudged: 0, repeated_claims: 0, identical: 0, gate: 0, sampled_out: 0 };
 }
 
 /** The pairs of one prompt and what happened to every combination: considered = pairs.length + Σ dropped. */
 export interface PairResult {
   pairs: Pair[];
+  /** Pairs the quality gate dropped, with their confidence (stored, never delivered); empty without a gate. */
+  gated: Pair[];
   /** Unordered combinations of the answers that have claims: n(n−1)/2. */
   considered: number;
   dropped: Record<DropReason, number>;
@@ -109,15 +124,26 @@ export function makeRlaifvPairs(answers: readonly ScoredAnswer[], opts: PairOpti
     }
   }
 
-  let pairs = candidates;
-  if (maxPairs !== 'all' && candidates.length > maxPairs) {
+  const gated: Pair[] = [];
+  let sure = candidates;
+  if (opts.gate) {
+    const byId = new Map(sorted.map((a) => [a.id, a]));
+    sure = [];
+    for (const p of candidates) {
+      p.confidence = opts.gate.confidence(byId.get(p.chosenId)!, byId.get(p.rejectedId)!);
+      (p.confidence >= opts.gate.threshold ? sure : gated).push(p);
+    }
+    dropped.gate = gated.length;
+  }
+  let pairs = sure;
+  if (maxPairs !== 'all' && sure.length > maxPairs) {
     const rng = createRng(hashSeed(opts.seed, opts.promptId));
     // Sample indices, then restore combination order so the output reads the same way as the input.
-    const picked = sampleWithoutReplacement(candidates.map((_, k) => k), maxPairs, rng).sort((a, b) => a - b);
-    pairs = picked.map((k) => candidates[k]!);
-    dropped.sampled_out = candidates.length - pairs.length;
+    const picked = sampleWithoutReplacement(sure.map((_, k) => k), maxPairs, rng).sort((a, b) => a - b);
+    pairs = picked.map((k) => sure[k]!);
+    dropped.sampled_out = sure.length - pairs.length;
   }
-  return { pairs, considered, dropped };
+  return { pairs, gated, considered, dropped };
 }
 
 /** The RLAIF-V divide-and-conquer pairing (REFERENCE §5), the default strategy. */

@@ -83,6 +83,8 @@ export function gatherReport(db: Db, roundId: number): ReportData {
       seed: round.seed,
       accept_rule: round.accept_rule,
       score_method: round.score_method,
+      feedback_method: round.feedback_method,
+      pair_method: round.pair_method,
       samples: (JSON.parse(round.config_json) as { generate?: { samples?: number } }).generate?.samples ?? null,
       started_at: round.started_at,
       finished_at: round.finished_at,
@@ -109,7 +111,7 @@ export function gatherReport(db: Db, roundId: number): ReportData {
     kinds: kinds.list(),
     p_yes: questions.pYes,
     lengths: gatherLengths(db, round),
-    pairing: roundDroppedPairs(db, roundId, round.score_method),
+    pairing: roundDroppedPairs(db, roundId, round.pair_method),
     top_rejected: claims.top,
     unscored: {
       ...answers.unscored,
@@ -206,7 +208,7 @@ function gatherQuestions(db: Db, round: RoundRow, verdict: Verdict) {
 }
 
 function gatherLengths(db: Db, round: RoundRow): ReportData['lengths'] {
-  const pairs = [...iterateRoundPairLengths(db, round.id, round.score_method)];
+  const pairs = [...iterateRoundPairLengths(db, round.id, round.pair_method)];
   const kept = pairs.filter((p) => p.balance_kept === 1);
   const words = countWordBins([
     pairs.map((p) => p.chosen_words),

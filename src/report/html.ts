@@ -64,7 +64,8 @@ function header(d: ReportData): string {
     ['seed', int(r.seed)],
     ['samples per prompt', r.samples === null ? '–' : int(r.samples)],
     ['accept rule', r.accept_rule],
-    ['score method', r.score_method],
+    ['feedback method', r.feedback_method],
+    ['score method', r.pair_method],
     ['started', r.started_at],
     ['finished', r.finished_at ?? '–'],
   ];
@@ -85,7 +86,7 @@ function countsTable(d: ReportData): string {
     ['rejected_claims', `rejected claims (accept rule "${d.round.accept_rule}")`, c.rejected_claims, pct(c.rejected_claims, c.judged_claims)],
     ['unscored_questions', 'unscored questions', c.unscored_questions, ''],
     ['scored_answers', 'scored answers (≥ 1 claim)', c.scored_answers, ''],
-    ['pairs', `pairs before length balance (${d.round.score_method})`, c.pairs, ''],
+    ['pairs', `pairs before length balance (${d.round.pair_method})`, c.pairs, ''],
     ['pairs_after_balance', `pairs after length balance (r = ${c.balance_r ?? '–'})`, c.pairs_after_balance, pct(c.pairs_after_balance, c.pairs)],
     ['failures', 'failures', c.failures, ''],
   ];

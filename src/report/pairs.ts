@@ -18,7 +18,7 @@ export const DEFAULT_REPORT_PAIRS = 200;
  * run. All pairs when n ≥ their number.
  */
 export function samplePairIds(db: Db, round: RoundRow, n: number): { total: number; ids: string[] } {
-  const all = roundPairIds(db, round.id, round.score_method);
+  const all = roundPairIds(db, round.id, round.pair_method);
   if (n >= all.length) return { total: all.length, ids: all };
   const picked = new Set(sampleWithoutReplacement(all, n, createRng(hashSeed(round.seed, 'report-pairs'))));
   return { total: all.length, ids: all.filter((id) => picked.has(id)) };
@@ -52,7 +52,7 @@ export function gatherPairBrowser(db: Db, round: RoundRow, n: number): PairBrows
     };
     return pair;
   });
-  return { total, shown: pairs.length, seed: round.seed, method: round.score_method, accept_rule: round.accept_rule, pairs, images };
+  return { total, shown: pairs.length, seed: round.seed, method: round.pair_method, accept_rule: round.accept_rule, pairs, images };
 }
 
 function browserAnswer(db: Db, round: RoundRow, a: BrowserAnswerRow): BrowserAnswer {

@@ -58,6 +58,9 @@ export interface ReportData {
     seed: number;
     accept_rule: 'scripts' | 'paper';
     score_method: 'rejc' | 'rejp';
+    /** The feedback method (divide, holistic, dpo-reward, oracle) and the method its pairs carry. */
+    feedback_method: string;
+    pair_method: string;
     samples: number | null;
     started_at: string;
     finished_at: string | null;
@@ -174,7 +177,7 @@ export interface PairBrowser {
   total: number;
   shown: number;
   seed: number;
-  method: 'rejc' | 'rejp';
+  method: string;
   accept_rule: 'scripts' | 'paper';
   pairs: BrowserPair[];
   /** Each image once; null when its file is missing or not an image a browser shows. */

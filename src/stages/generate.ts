@@ -23,7 +23,8 @@ export async function runGenerate(ctx: StageContext, concurrency: number): Promi
   const work = roundPrompts(ctx.db, ctx.round.id, ctx.scope)
     .map((p) => ({
       p,
-      missing: Array.from({ length: samples }, (_, i) => i).filter(
+      // A prompt the quality gate topped up (feedback.gate.top_up) wants its extra samples too, with their own seeds.
+      missing: Array.from({ length: samples + (p.extra_samples ?? 0) }, (_, i) => i).filter(
         (i) => !done.get(p.id)?.has(i) && !failed.has(`${p.id}#${i}`),
       ),
     }))

@@ -1,6 +1,10 @@
 // Stage 5: better vs worse answers of the same prompt become DPO pairs; then the round's length balance.
-import { pendingPairings, putBalance, putPairing, roundPairs, type Db, type PairRow } from '../store/index.js';
-import { getPairStrategy } from '../feedback/pairs.js';
+import { claimProbs, pendingPairings, putBalance, putPairing, roundPairs, type Db, type PairRow } from '../store/index.js';
+import { getPairStrategy, type PairGate, type ScoredAnswer } from '../feedback/pairs.js';
+import { pairConfidence, rejectProbability } from '../feedback/gate.js';
+import type { Config } from '../config/schema.js';
+import { methodMinGap } from '../methods/index.js';
+import type { ScoredCandidate } from '../store/index.js';
 import { balanceLengths } from '../feedback/length-balance.js';
 import { contentId } from './ids.js';
 import type { StageContext, StageResult } from './context.js';
@@ -11,38 +15,38 @@ import type { StageContext, StageResult } from './context.js';
  */
 export async function runPair(ctx: StageContext, opts: { balance?: boolean } = {}): Promise<StageResult> {
   const t0 = performance.now();
-  const { strategy: name, diff, max_pairs, length_balance, repeated_claims } = ctx.config.pair;
+  const { strategy: name, max_pairs, length_balance, repeated_claims } = ctx.config.pair;
   const strategy = getPairStrategy(name);
-  const method = ctx.round.score_method;
+  const method = ctx.round.pair_method;
+  const diff = pairGap(ctx.config, ctx.round.feedback_method);
   const pending = pendingPairings(ctx.db, ctx.round.id, method, ctx.config.generate.samples, ctx.scope);
+  const gate = pairGate(ctx, method, [...pending.keys()]);
   ctx.progress.start('pair', pending.size);
   let items = 0;
   for (const [promptId, cands] of pending) {
-    const answers = cands
-      .filter((c) => c.rej_c !== null)
-      .map((c) => ({
-        id: c.id,
-        text: c.text,
-        words: c.words,
-        nClaims: c.n_claims,
-        nJudged: c.n_judged,
-        nQuestions: c.n_questions,
-        value: method === 'rejc' ? c.rej_c! : -c.rej_p!,
-      }));
-    const res = strategy.makePairs(answers, { diff, maxPairs: max_pairs, repeatedClaims: repeated_claims, seed: ctx.round.seed, promptId });
-    const rows: PairRow[] = res.pairs.map((p) => ({
+    const answers = cands.map(scoredAnswer(method, gate?.probs)).filter((a): a is ScoredAnswer => a !== null);
+    const res = strategy.makePairs(answers, {
+      diff,
+      maxPairs: max_pairs,
+      repeatedClaims: repeated_claims,
+      seed: ctx.round.seed,
+      promptId,
+      ...(gate ? { gate: gate.gate } : {}),
+    });
+    const rows: PairRow[] = [...res.pairs.map((p) => [p, 1] as const), ...res.gated.map((p) => [p, 0] as const)].map(([p, kept]) => ({
       id: contentId(ctx.round.id, method, p.chosenId, p.rejectedId),
       round_id: ctx.round.id,
       prompt_id: promptId,
       method,
       chosen_id: p.chosenId,
       rejected_id: p.rejectedId,
-      // Stored in the method's own units: REJ-C as −n_rej, REJ-P as the rejected share.
-      chosen_score: method === 'rejc' ? p.chosenValue : -p.chosenValue,
-      rejected_score: method === 'rejc' ? p.rejectedValue : -p.rejectedValue,
+      // Stored in the method's own units: REJ-C as −n_rej, REJ-P as the rejected share, other methods as scored.
+      chosen_score: method === 'rejp' ? -p.chosenValue : p.chosenValue,
+      rejected_score: method === 'rejp' ? -p.rejectedValue : p.rejectedValue,
       margin: p.margin,
       chosen_words: p.chosenWords,
       rejected_words: p.rejectedWords,
+      ...(gate ? { confidence: p.confidence ?? null, gate_kept: kept } : {}),
     }));
     putPairing(
       ctx.db,
@@ -75,4 +79,44 @@ export function rebalance(db: Db, roundId: number, method: string, lengthBalance
       all.map((p) => ({ id: p.id, kept: true })),
     );
   }
+}
+
+/** The minimum score gap of a pair: feedback.min_gap, else the method's own (divide: pair.diff). */
+export function pairGap(config: Config, feedbackMethod: string): number {
+  if (config.feedback.min_gap !== null) return config.feedback.min_gap;
+  return feedbackMethod === 'divide' ? config.pair.diff : methodMinGap(config, feedbackMethod);
+}
+
+/** A stored scored answer as pairing sees it ("higher is better"); null: no score (no claims, or the method gave none). */
+function scoredAnswer(method: string, probs?: Map<string, { p_yes: number | null; p_no: number | null }[]>): (c: ScoredCandidate) => ScoredAnswer | null {
+  return (c) => {
+    const value = method === 'rejc' ? c.rej_c : method === 'rejp' ? (c.rej_p == null ? null : -c.rej_p) : c.value;
+    if (value === null || value === undefined) return null;
+    const p = probs?.get(c.id);
+    return {
+      id: c.id,
+      text: c.text,
+      words: c.words,
+      nClaims: c.n_claims,
+      nJudged: c.n_judged,
+      ...(c.n_questions !== undefined ? { nQuestions: c.n_questions } : {}),
+      ...(p ? { rejectProbs: p.map((x) => rejectProbability(x.p_yes, x.p_no)) } : {}),
+      value,
+    };
+  };
+}
+
+/**
+ * The round's quality gate (feedback.gate.threshold), with the claims' probabilities of the prompts to pair; null
+ * without one. Divide judges a pair by how sure its claims' verdicts make the ranking (feedback/gate.ts).
+ */
+function pairGate(ctx: StageContext, method: string, promptIds: string[]) {
+  const threshold = ctx.config.feedback.gate.threshold;
+  if (threshold === null || (method !== 'rejc' && method !== 'rejp')) return null;
+  const probs = claimProbs(ctx.db, ctx.round.id, ctx.round.labeler_model, promptIds);
+  const gate: PairGate = {
+    threshold,
+    confidence: (ch, rj) => pairConfidence(ch.rejectProbs ?? [], rj.rejectProbs ?? [], method),
+  };
+  return { gate, probs };
 }

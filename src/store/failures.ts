@@ -35,8 +35,8 @@ export function failedItems(db: Db, roundId: number, stage: string): Set<string>
   return new Set(rows.map((r) => r.item));
 }
 
-/** The stages whose failed items --retry-failed takes up again. */
-export const RETRY_STAGES: readonly string[] = ['generate', 'divide', 'label'];
+/** The stages whose failed items --retry-failed takes up again (score: a feedback method's failed answers). */
+export const RETRY_STAGES: readonly string[] = ['generate', 'divide', 'label', 'score'];
 
 /** What reopening a round's failures did. */
 export interface RetryPlan {
@@ -49,7 +49,7 @@ export interface RetryPlan {
 }
 
 /**
- * Takes a round's open generate, divide and label failures up again: they are marked retried (kept as history), and
+ * Takes a round's open generate, divide, label and score (a feedback method's) failures up again: they are marked retried (kept as history), and
  * the prompts they touch lose their scores, pairings and pairs so the stages recompute them; a prompt whose pairs a
  * consumer already has keeps them. The round is running again until its stages finish. One transaction.
  */
@@ -74,7 +74,9 @@ export function reopenFailures(db: Db, roundId: number, stages: readonly string[
          WHERE f.round_id = @round AND f.retried_at IS NULL AND f.stage = 'divide' AND 'divide' IN (SELECT value FROM json_each(@which))
        UNION SELECT c.prompt_id FROM failures f JOIN claims cl ON cl.question_id = f.item JOIN candidates c ON c.id = cl.candidate_id
          WHERE f.round_id = @round AND f.retried_at IS NULL AND f.stage = 'label' AND c.round_id = @round
-           AND 'label' IN (SELECT value FROM json_each(@which))`,
+           AND 'label' IN (SELECT value FROM json_each(@which))
+       UNION SELECT c.prompt_id FROM failures f JOIN candidates c ON c.id = f.item
+         WHERE f.round_id = @round AND f.retried_at IS NULL AND f.stage = 'score' AND 'score' IN (SELECT value FROM json_each(@which))`,
     ).run({ round: roundId, which });
     const delivered = `SELECT 1 FROM pairs p JOIN delivered_pairs d ON d.pair_id = p.id WHERE p.round_id = @round AND p.prompt_id = t.prompt_id`;
     plan.delivered_prompts = (stmt(db, `SELECT COUNT(*) AS n FROM temp.retry_prompts t WHERE EXISTS (${delivered})`).get({ round: roundId }) as { n: number }).n;

@@ -9,3 +9,4 @@ export * from './stats.js';
 export * from './usage.js';
 export * from './shards.js';
 export * from './loop.js';
+export * from './answer-scores.js';

@@ -29,6 +29,8 @@ export interface PromptRow {
 export interface RoundPrompt extends PromptRow {
   image_path: string;
   ordinal: number;
+  /** Samples added by the quality gate's top-up (feedback.gate.top_up), beyond generate.samples. */
+  extra_samples: number;
 }
 
 /** A stored prompt's earlier turns (empty for a single-turn prompt). */
@@ -72,7 +74,7 @@ export function addRoundPrompt(db: Db, roundId: number, promptId: string, ordina
 export function roundPrompts(db: Db, roundId: number, range: OrdinalRange = ALL_PROMPTS): RoundPrompt[] {
   return stmt(
     db,
-    `SELECT p.*, i.path AS image_path, rp.ordinal FROM round_prompts rp
+    `SELECT p.*, i.path AS image_path, rp.ordinal, rp.extra_samples FROM round_prompts rp
      JOIN prompts p ON p.id = rp.prompt_id JOIN images i ON i.id = p.image_id
      WHERE rp.round_id = ? AND rp.ordinal >= ? AND rp.ordinal < ? ORDER BY rp.ordinal`,
   ).all(roundId, range.from, range.to) as RoundPrompt[];

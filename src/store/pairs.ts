@@ -11,15 +11,18 @@ export interface ScoredCandidate {
   words: number;
   n_claims: number;
   n_judged: number;
-  rej_c: number | null;
-  rej_p: number | null;
-  /** Distinct yes/no questions among its claims. */
-  n_questions: number;
+  rej_c?: number | null;
+  rej_p?: number | null;
+  /** Distinct yes/no questions among its claims (divide only). */
+  n_questions?: number;
+  /** Another method's score (higher is better). */
+  value?: number;
 }
 
 /**
  * Prompts of a round ready for pairing by `method` and not paired yet, each with its scored answers (ordered by
- * prompt, then id). Ready: all `samples` answers are in (or failed for good) and every answer is scored.
+ * prompt, then id). Ready: all `samples` answers are in (or failed for good) and every answer is scored. `method` is a
+ * pair method: rejc / rejp (divide's scores) or another feedback method's name (its answer_scores).
  */
 export function pendingPairings(
   db: Db,
@@ -28,7 +31,21 @@ export function pendingPairings(
   samples: number,
   range: OrdinalRange = ALL_PROMPTS,
 ): Map<string, ScoredCandidate[]> {
-  const rows = stmt(
+  const rows = (DIVIDE_METHODS.includes(method) ? dividePairingRows : methodPairingRows)(db, roundId, method, samples, range);
+  const out = new Map<string, ScoredCandidate[]>();
+  for (const r of rows) {
+    let l = out.get(r.prompt_id);
+    if (!l) out.set(r.prompt_id, (l = []));
+    l.push(r);
+  }
+  return out;
+}
+
+/** The pair methods of the divide feedback method (its scores live in `scores`). */
+const DIVIDE_METHODS: readonly string[] = ['rejc', 'rejp'];
+
+function dividePairingRows(db: Db, roundId: number, method: string, samples: number, range: OrdinalRange): ScoredCandidate[] {
+  return stmt(
     db,
     `WITH ready AS (
        SELECT rp.prompt_id, rp.ordinal FROM round_prompts rp
@@ -37,7 +54,7 @@ export function pendingPairings(
          AND (SELECT COUNT(*) FROM candidates c JOIN scores s ON s.candidate_id = c.id
               WHERE c.round_id = rp.round_id AND c.prompt_id = rp.prompt_id)
            + (SELECT COUNT(*) FROM failures f WHERE f.round_id = rp.round_id AND f.stage = 'generate'
-              AND f.retried_at IS NULL AND f.item LIKE rp.prompt_id || '#%') >= ?
+              AND f.retried_at IS NULL AND f.item LIKE rp.prompt_id || '#%') >= ? + rp.extra_samples
      )
      SELECT c.id, c.prompt_id, c.text, c.words, s.n_claims, s.n_judged, s.rej_c, s.rej_p,
        (SELECT COUNT(DISTINCT cl.question_id) FROM claims cl WHERE cl.candidate_id = c.id) AS n_questions
@@ -45,13 +62,30 @@ export function pendingPairings(
      JOIN scores s ON s.candidate_id = c.id
      ORDER BY ready.ordinal, c.id`,
   ).all(method, roundId, range.from, range.to, samples, roundId) as ScoredCandidate[];
-  const out = new Map<string, ScoredCandidate[]>();
-  for (const r of rows) {
-    let l = out.get(r.prompt_id);
-    if (!l) out.set(r.prompt_id, (l = []));
-    l.push(r);
-  }
-  return out;
+}
+
+// Another method's scores: ready once every answer has this method's score or an open score failure. An answer scored
+// by such a method counts as one judged "claim" when it has a value, so the pair rules apply unchanged.
+function methodPairingRows(db: Db, roundId: number, method: string, samples: number, range: OrdinalRange): ScoredCandidate[] {
+  return stmt(
+    db,
+    `WITH ready AS (
+       SELECT rp.prompt_id, rp.ordinal FROM round_prompts rp
+       LEFT JOIN pairings pg ON pg.round_id = rp.round_id AND pg.prompt_id = rp.prompt_id AND pg.method = @method
+       WHERE rp.round_id = @round AND rp.ordinal >= @from AND rp.ordinal < @to AND pg.prompt_id IS NULL
+         AND (SELECT COUNT(*) FROM candidates c JOIN answer_scores a ON a.candidate_id = c.id AND a.method = @method
+              WHERE c.round_id = rp.round_id AND c.prompt_id = rp.prompt_id)
+           + (SELECT COUNT(*) FROM candidates c JOIN failures f ON f.round_id = c.round_id AND f.stage = 'score' AND f.item = c.id
+              AND f.retried_at IS NULL WHERE c.round_id = rp.round_id AND c.prompt_id = rp.prompt_id)
+           + (SELECT COUNT(*) FROM failures f WHERE f.round_id = rp.round_id AND f.stage = 'generate'
+              AND f.retried_at IS NULL AND f.item LIKE rp.prompt_id || '#%') >= @samples + rp.extra_samples
+     )
+     SELECT c.id, c.prompt_id, c.text, c.words, 1 AS n_claims, 1 AS n_judged, a.value
+     FROM ready JOIN candidates c ON c.round_id = @round AND c.prompt_id = ready.prompt_id
+     JOIN answer_scores a ON a.candidate_id = c.id AND a.method = @method
+     WHERE a.value IS NOT NULL
+     ORDER BY ready.ordinal, c.id`,
+  ).all({ method, round: roundId, from: range.from, to: range.to, samples }) as ScoredCandidate[];
 }
 
 /** A pair as stored. */
@@ -67,6 +101,9 @@ export interface PairRow {
   margin: number;
   chosen_words: number;
   rejected_words: number;
+  /** The quality gate's judged confidence and decision (1 kept, 0 dropped); absent: no gate ran. */
+  confidence?: number | null;
+  gate_kept?: number | null;
 }
 
 /** Stores one prompt's pairs and marks the prompt paired, together. */
@@ -78,9 +115,9 @@ export function putPairing(
   const ins = stmt(
     db,
     `INSERT INTO pairs (id, round_id, prompt_id, method, chosen_id, rejected_id, chosen_score, rejected_score, margin,
-       chosen_words, rejected_words, created_at)
+       chosen_words, rejected_words, confidence, gate_kept, created_at)
      VALUES (@id, @round_id, @prompt_id, @method, @chosen_id, @rejected_id, @chosen_score, @rejected_score, @margin,
-       @chosen_words, @rejected_words, @created_at) ON CONFLICT (id) DO NOTHING`,
+       @chosen_words, @rejected_words, @confidence, @gate_kept, @created_at) ON CONFLICT (id) DO NOTHING`,
   );
   const mark = stmt(
     db,
@@ -89,14 +126,14 @@ export function putPairing(
   );
   const t = now();
   db.transaction(() => {
-    for (const r of pairs) ins.run({ ...r, created_at: t });
+    for (const r of pairs) ins.run({ confidence: null, gate_kept: null, ...r, created_at: t });
     mark.run(p.round_id, p.prompt_id, p.method, p.considered, JSON.stringify(p.dropped));
   })();
 }
 
-/** A round's pairs of one method in a stable order (for length balance). */
+/** A round's pairs of one method in a stable order (for length balance); pairs the quality gate dropped are left out. */
 export function roundPairs(db: Db, roundId: number, method: string): PairRow[] {
-  return stmt(db, 'SELECT * FROM pairs WHERE round_id = ? AND method = ? ORDER BY id').all(roundId, method) as PairRow[];
+  return stmt(db, 'SELECT * FROM pairs WHERE round_id = ? AND method = ? AND gate_kept IS NOT 0 ORDER BY id').all(roundId, method) as PairRow[];
 }
 
 /** Writes the length-balance decision and every pair's kept flag in one transaction. */
@@ -116,4 +153,43 @@ export function putBalance(
     for (const k of kept) up.run(k.kept ? 1 : 0, k.id);
     put.run(b.round_id, b.method, b.r, b.objective, JSON.stringify(b.before), JSON.stringify(b.after));
   })();
+}
+
+/** Each answer's claims' p(yes)/p(no) under `labeler`, in claim order, for the answers of the given prompts of a round. */
+export function claimProbs(db: Db, roundId: number, labeler: string, promptIds: readonly string[]): Map<string, { p_yes: number | null; p_no: number | null }[]> {
+  const rows = stmt(
+    db,
+    `SELECT cl.candidate_id, l.p_yes, l.p_no FROM candidates c JOIN claims cl ON cl.candidate_id = c.id
+     LEFT JOIN labels l ON l.question_id = cl.question_id AND l.labeler = ?
+     WHERE c.round_id = ? AND c.prompt_id IN (SELECT value FROM json_each(?)) ORDER BY cl.candidate_id, cl.idx`,
+  ).all(labeler, roundId, JSON.stringify(promptIds)) as { candidate_id: string; p_yes: number | null; p_no: number | null }[];
+  const out = new Map<string, { p_yes: number | null; p_no: number | null }[]>();
+  for (const r of rows) {
+    let l = out.get(r.candidate_id);
+    if (!l) out.set(r.candidate_id, (l = []));
+    l.push({ p_yes: r.p_yes, p_no: r.p_no });
+  }
+  return out;
+}
+
+/**
+ * The quality gate's top-up: prompts of a round paired by `method` with no pair the gate kept, never topped up and
+ * with nothing delivered, get `extra` more samples and lose their pairing (and gate-dropped pairs) so they are paired
+ * again with every answer. One transaction; returns how many prompts were topped up.
+ */
+export function markTopUps(db: Db, roundId: number, method: string, extra: number): number {
+  return db.transaction(() => {
+    const ids = stmt(
+      db,
+      `SELECT rp.prompt_id FROM round_prompts rp JOIN pairings pg ON pg.round_id = rp.round_id AND pg.prompt_id = rp.prompt_id AND pg.method = @method
+       WHERE rp.round_id = @round AND rp.extra_samples = 0
+         AND NOT EXISTS (SELECT 1 FROM pairs p WHERE p.round_id = rp.round_id AND p.prompt_id = rp.prompt_id AND p.method = @method AND p.gate_kept IS NOT 0)
+         AND NOT EXISTS (SELECT 1 FROM pairs p JOIN delivered_pairs d ON d.pair_id = p.id WHERE p.round_id = rp.round_id AND p.prompt_id = rp.prompt_id)`,
+    ).pluck().all({ method, round: roundId }) as string[];
+    const json = JSON.stringify(ids);
+    stmt(db, 'UPDATE round_prompts SET extra_samples = ? WHERE round_id = ? AND prompt_id IN (SELECT value FROM json_each(?))').run(extra, roundId, json);
+    stmt(db, 'DELETE FROM pairs WHERE round_id = ? AND method = ? AND prompt_id IN (SELECT value FROM json_each(?))').run(roundId, method, json);
+    stmt(db, 'DELETE FROM pairings WHERE round_id = ? AND method = ? AND prompt_id IN (SELECT value FROM json_each(?))').run(roundId, method, json);
+    return ids.length;
+  }).immediate();
 }

@@ -13,6 +13,10 @@ export interface RoundRow {
   seed: number;
   accept_rule: 'scripts' | 'paper';
   score_method: 'rejc' | 'rejp';
+  /** How answers were scored (src/methods/): 'divide' (REJ-C/REJ-P from claims) or another method. */
+  feedback_method: string;
+  /** The method the round's pairs carry (pairs.method): score_method for divide, else feedback_method. */
+  pair_method: string;
   status: 'running' | 'done' | 'failed';
   /** 'train' makes pairs; 'eval' is a held-out policy evaluation (generate and divide only, never delivered). */
   purpose: RoundPurpose;
@@ -24,15 +28,18 @@ export interface RoundRow {
 export type RoundPurpose = 'train' | 'eval';
 
 /** What a new round records (a training round unless said otherwise). */
-export type NewRound = Omit<RoundRow, 'id' | 'status' | 'started_at' | 'finished_at' | 'purpose'> & { purpose?: RoundPurpose };
+export type NewRound = Omit<RoundRow, 'id' | 'status' | 'started_at' | 'finished_at' | 'purpose' | 'feedback_method' | 'pair_method'> & {
+  purpose?: RoundPurpose;
+  feedback_method?: string;
+};
 
 /** Creates a round and returns its id. */
 export function createRound(db: Db, r: NewRound, id: number | null = null): number {
   const info = stmt(
     db,
-    `INSERT INTO rounds (id, config_json, config_hash, policy_model, labeler_model, divider, seed, accept_rule, score_method, purpose, started_at)
-     VALUES (@id, @config_json, @config_hash, @policy_model, @labeler_model, @divider, @seed, @accept_rule, @score_method, @purpose, @started_at)`,
-  ).run({ ...r, purpose: r.purpose ?? 'train', id, started_at: now() });
+    `INSERT INTO rounds (id, config_json, config_hash, policy_model, labeler_model, divider, seed, accept_rule, score_method, feedback_method, purpose, started_at)
+     VALUES (@id, @config_json, @config_hash, @policy_model, @labeler_model, @divider, @seed, @accept_rule, @score_method, @feedback_method, @purpose, @started_at)`,
+  ).run({ ...r, feedback_method: r.feedback_method ?? 'divide', purpose: r.purpose ?? 'train', id, started_at: now() });
   return Number(info.lastInsertRowid);
 }
 

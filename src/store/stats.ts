@@ -32,6 +32,8 @@ export interface RoundStats {
   unscored_questions: number;
   rejected_claims: number;
   scored: number;
+  /** The round's feedback method (divide, holistic, dpo-reward, oracle). */
+  feedback_method: string;
   pairs: number;
   pairs_after_balance: number;
   balance_r: number | null;
@@ -66,15 +68,15 @@ export function roundStats(db: Db, roundId: number): RoundStats {
 
 function readStats(db: Db, roundId: number): RoundStats {
   const one = (sql: string, ...args: unknown[]) => (stmt(db, sql).get(...args) as { n: number | null }).n ?? 0;
-  const round = stmt(db, 'SELECT status, labeler_model, accept_rule, score_method FROM rounds WHERE id = ?').get(
+  const round = stmt(db, 'SELECT status, labeler_model, accept_rule, pair_method, feedback_method FROM rounds WHERE id = ?').get(
     roundId,
-  ) as { status: string; labeler_model: string; accept_rule: string; score_method: string } | undefined;
+  ) as { status: string; labeler_model: string; accept_rule: string; pair_method: string; feedback_method: string } | undefined;
   if (!round) throw new Error(`No round ${roundId} in this database.`);
   const rejectedSql =
     round.accept_rule === 'paper' ? 'l.p_no > l.p_yes' : 'NOT (l.p_yes > l.p_no)';
   const byStage = (sql: string) =>
     Object.fromEntries((stmt(db, sql).all(roundId) as { stage: string; n: number }[]).map((r) => [r.stage, r.n]));
-  const balance = stmt(db, 'SELECT r FROM balances WHERE round_id = ? AND method = ?').get(roundId, round.score_method) as
+  const balance = stmt(db, 'SELECT r FROM balances WHERE round_id = ? AND method = ?').get(roundId, round.pair_method) as
     | { r: number | null }
     | undefined;
   // Open failures: a failure retried within the round (retried_at set) is history, counted apart.
@@ -83,6 +85,7 @@ function readStats(db: Db, roundId: number): RoundStats {
   return {
     round: roundId,
     status: round.status,
+    feedback_method: round.feedback_method,
     prompts: one('SELECT COUNT(*) AS n FROM round_prompts WHERE round_id = ?', roundId),
     candidates: one('SELECT COUNT(*) AS n FROM candidates WHERE round_id = ?', roundId),
     divided: one(
@@ -114,12 +117,15 @@ function readStats(db: Db, roundId: number): RoundStats {
       round.labeler_model,
       roundId,
     ),
-    scored: one('SELECT COUNT(*) AS n FROM scores WHERE round_id = ? AND rej_c IS NOT NULL', roundId),
-    pairs: one('SELECT COUNT(*) AS n FROM pairs WHERE round_id = ? AND method = ?', roundId, round.score_method),
+    scored:
+      round.feedback_method === 'divide'
+        ? one('SELECT COUNT(*) AS n FROM scores WHERE round_id = ? AND rej_c IS NOT NULL', roundId)
+        : one('SELECT COUNT(*) AS n FROM answer_scores WHERE round_id = ? AND method = ? AND value IS NOT NULL', roundId, round.feedback_method),
+    pairs: one('SELECT COUNT(*) AS n FROM pairs WHERE round_id = ? AND method = ?', roundId, round.pair_method),
     pairs_after_balance: one(
-      'SELECT COUNT(*) AS n FROM pairs WHERE round_id = ? AND method = ? AND balance_kept = 1',
+      'SELECT COUNT(*) AS n FROM pairs WHERE round_id = ? AND method = ? AND balance_kept = 1 AND gate_kept IS NOT 0',
       roundId,
-      round.score_method,
+      round.pair_method,
     ),
     balance_r: balance?.r ?? null,
     failures: Object.values(failuresByStage).reduce((a, b) => a + b, 0),

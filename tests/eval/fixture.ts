@@ -68,6 +68,8 @@ export function handRound(): EvalRound {
     labeler: 'test-labeler',
     acceptRule: 'scripts',
     scoreMethod: 'rejc',
+    feedbackMethod: 'divide',
+    pairGap: 1,
     samples: 4,
     pair: { strategy: 'rlaifv', diff: 1, maxPairs: 'all', lengthBalance: false, repeatedClaims: 'drop' },
     prompts: [

@@ -126,7 +126,7 @@ describe('evaluateRound on the hand-built round', () => {
     expect(e.inverted_rejc).toBe(1 / 6);
     const rejc = e.pairs[0]!;
     expect(rejc).toMatchObject({ name: 'labeler REJ-C', verdicts: 'labeler', method: 'rejc', considered: 6 + 1, after: null });
-    expect(rejc.dropped).toEqual({ below_diff: 1, unjudged: 0, repeated_claims: 0, identical: 0, sampled_out: 0 });
+    expect(rejc.dropped).toEqual({ below_diff: 1, unjudged: 0, repeated_claims: 0, identical: 0, gate: 0, sampled_out: 0 });
     expect(rejc.before).toMatchObject({ accurate: 3, inverted: 1, equal: 2, mean_false_chosen: 5 / 6, mean_false_rejected: 8 / 6 });
     // REJ-P with diff 1 pairs only a 0% answer with a 100% one: there is none.
     expect(e.pairs_rejp).toBe(0);

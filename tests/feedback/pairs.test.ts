@@ -67,7 +67,7 @@ describe('makeRlaifvPairs: drops', () => {
   it('drops a pair when either side has an unjudged claim', () => {
     const r = makeRlaifvPairs([ans('a', 0), ans('b', -2, { nJudged: 3 }), ans('c', -1)], opts({ maxPairs: 'all' }));
     expect(ids(r)).toEqual([['a', 'c']]);
-    expect(r.dropped).toEqual({ below_diff: 0, unjudged: 2, repeated_claims: 0, identical: 0, sampled_out: 0 });
+    expect(r.dropped).toEqual({ below_diff: 0, unjudged: 2, repeated_claims: 0, identical: 0, gate: 0, sampled_out: 0 });
   });
 
   it('drops a pair whose texts are identical after trimming', () => {
@@ -82,16 +82,16 @@ describe('makeRlaifvPairs: drops', () => {
   it('counts a combination under its first failing rule: below_diff, then unjudged, then identical', () => {
     const r = makeRlaifvPairs([ans('a', 0, { nJudged: 0, text: 't' }), ans('b', 0, { text: 't' }), ans('c', -1, { text: 't' })], opts());
     // a–b: tie; a–c: unjudged (and identical); b–c: identical.
-    expect(r.dropped).toEqual({ below_diff: 1, unjudged: 1, repeated_claims: 0, identical: 1, sampled_out: 0 });
+    expect(r.dropped).toEqual({ below_diff: 1, unjudged: 1, repeated_claims: 0, identical: 1, gate: 0, sampled_out: 0 });
   });
 
   it('all dropped: no pairs, every combination accounted for', () => {
     const r = makeRlaifvPairs([ans('a', 0, { nJudged: 1 }), ans('b', -1, { nJudged: 1 }), ans('c', -2, { nJudged: 1 })], opts());
-    expect(r).toEqual({ pairs: [], considered: 3, dropped: { below_diff: 0, unjudged: 3, repeated_claims: 0, identical: 0, sampled_out: 0 } });
+    expect(r).toEqual({ pairs: [], gated: [], considered: 3, dropped: { below_diff: 0, unjudged: 3, repeated_claims: 0, identical: 0, gate: 0, sampled_out: 0 } });
   });
 
   it('empty input, one answer, and answers without claims (never scored) give nothing', () => {
-    const none = { pairs: [], considered: 0, dropped: { below_diff: 0, unjudged: 0, repeated_claims: 0, identical: 0, sampled_out: 0 } };
+    const none = { pairs: [], gated: [], considered: 0, dropped: { below_diff: 0, unjudged: 0, repeated_claims: 0, identical: 0, gate: 0, sampled_out: 0 } };
     expect(makeRlaifvPairs([], opts())).toEqual(none);
     expect(makeRlaifvPairs([ans('a', 0)], opts())).toEqual(none);
     expect(makeRlaifvPairs([ans('a', 0), ans('b', -3, { nClaims: 0, nJudged: 0 })], opts())).toEqual(none);
@@ -103,7 +103,7 @@ describe('makeRlaifvPairs: ten answers, at most two pairs', () => {
     const r = makeRlaifvPairs(TEN, opts());
     expect(r.considered).toBe(45);
     expect(r.pairs).toHaveLength(2);
-    expect(r.dropped).toEqual({ below_diff: 6, unjudged: 0, repeated_claims: 0, identical: 0, sampled_out: 37 });
+    expect(r.dropped).toEqual({ below_diff: 6, unjudged: 0, repeated_claims: 0, identical: 0, gate: 0, sampled_out: 37 });
     expect(total(r)).toBe(45);
   });
 
@@ -168,7 +168,7 @@ describe('makeRlaifvPairs: answers that ask the same question twice (pair.repeat
   it('drop (the scripts, the default): no pair with the repeating answer, and the reason is counted', () => {
     const r = makeRlaifvPairs(answers, opts({ maxPairs: 'all' }));
     expect(ids(r)).toEqual([['x', 'y']]);
-    expect(r.dropped).toEqual({ below_diff: 0, unjudged: 0, repeated_claims: 2, identical: 0, sampled_out: 0 });
+    expect(r.dropped).toEqual({ below_diff: 0, unjudged: 0, repeated_claims: 2, identical: 0, gate: 0, sampled_out: 0 });
     expect(makeRlaifvPairs(answers, opts({ maxPairs: 'all', repeatedClaims: 'drop' }))).toEqual(r);
   });
 

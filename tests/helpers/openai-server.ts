@@ -11,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WorkerPool } from '../../src/backends/local/pool.js';
 import type { TopResult } from '../../src/backends/local/local.worker.js';
+import { yesNoFromTopLogprobs } from '../../src/feedback/yes-no.js';
 import type { GenerateResult, DivideOutput } from '../../src/backends/types.js';
 import { claimToQuestion } from '../../src/divide/question.js';
 
@@ -33,7 +34,7 @@ export interface Fault {
 }
 
 /** What a served model is: a vision model folder, or the rules divider as a text "LLM". */
-export type ServedModel = { kind: 'vlm'; dir: string } | { kind: 'divider' };
+export type ServedModel = { kind: 'vlm'; dir: string } | { kind: 'divider' } | { kind: 'judge'; dir: string };
 
 export interface ServerOptions {
   models?: Record<string, ServedModel>;
@@ -57,6 +58,7 @@ export const DEFAULT_MODELS: Record<string, ServedModel> = {
   'shapes-policy': { kind: 'vlm', dir: path.join(ROOT, 'models', 'shapes-policy') },
   'shapes-labeler': { kind: 'vlm', dir: path.join(ROOT, 'models', 'shapes-labeler') },
   'rules-divider': { kind: 'divider' },
+  'rubric-judge': { kind: 'judge', dir: path.join(ROOT, 'models', 'shapes-labeler') },
 };
 
 class HttpError extends Error {
@@ -212,7 +214,12 @@ export class TestServer {
       let out: any;
       const t0 = performance.now();
       try {
-        out = served.kind === 'vlm' ? await this.vlm(served.dir, model, body) : await this.divider(model, body);
+        out =
+          served.kind === 'vlm'
+            ? await this.vlm(served.dir, model, body)
+            : served.kind === 'judge'
+              ? await this.judge(served.dir, model, body)
+              : await this.divider(model, body);
         const wait = this.latencyMs - (performance.now() - t0);
         if (wait > 0) await new Promise((r) => setTimeout(r, wait));
       } finally {
@@ -310,6 +317,40 @@ export class TestServer {
       return { index: i, message: { role: 'assistant', content: r.text }, finish_reason: r.finishReason, logprobs: null };
     });
     return { id, object: 'chat.completion', created, model, choices, usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens } };
+  }
+
+  /**
+   * A generative judge for the Table 13 rubric prompts, made of real parts since no tiny model can write prose: the
+   * rules divider splits the <response> into claims, the real tiny labeler answers each claim's question from the
+   * image, and the reply is a one-line justification and the score on its own last line (hallucination: 3 minus the
+   * rejected claims; helpfulness: the number of claims, at most 3).
+   */
+  private async judge(dir: string, model: string, body: any): Promise<any> {
+    const { image, text } = await this.userTurn(body);
+    if (!image) throw new HttpError(400, `${model} judges an image: send one image_url part`);
+    const q = /<user-question>\s*([\s\S]*?)\s*<\/user-question>/.exec(text);
+    const a = /<response>\s*([\s\S]*?)\s*<\/response>/.exec(text);
+    if (!q || !a) throw new HttpError(400, `${model} answers only the Table 13 rubric prompts`);
+    const [out] = await this.pool.run<DivideOutput[]>({ kind: 'divide', items: [{ question: q[1]!, answer: a[1]! }], maxWords: null });
+    if (!out || 'error' in out) throw new Error('divider failed');
+    let rejected = 0;
+    for (const c of out.claims) {
+      const r = await this.pool.run<TopResult>({ kind: 'top', model: dir, threads: this.pool.size.threadsPerWorker, imagePath: image, text: `${c.question} Please answer yes or no.`, k: 20 });
+      const yn = yesNoFromTopLogprobs(r.top.map((t) => ({ token: t.token, logprob: t.logprob })));
+      if (!(yn.pYes !== null && yn.pNo !== null && yn.pYes > yn.pNo)) rejected++;
+    }
+    const helpfulness = /relevant to the user's inquiry/.test(text);
+    const score = helpfulness ? Math.min(3, out.claims.length) : Math.max(0, 3 - rejected);
+    const why = helpfulness
+      ? `The response states ${out.claims.length} facts about the image.`
+      : `Of the ${out.claims.length} facts in the response, ${rejected} do not match the image.`;
+    const content = `${why}\n${score}`;
+    const id = `chatcmpl-${createHash('sha256').update(JSON.stringify(body)).digest('hex').slice(0, 12)}`;
+    return {
+      id, object: 'chat.completion', created: Math.floor(Date.now() / 1000), model,
+      choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop', logprobs: null }],
+      usage: { prompt_tokens: text.length, completion_tokens: content.length, total_tokens: text.length + content.length },
+    };
   }
 
   /** The paper's split and convert prompts, answered by rlaifv's rules divider. */

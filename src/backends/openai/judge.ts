@@ -1,0 +1,39 @@
+// A generative judge on an OpenAI-compatible server: one chat completion with the image and a rubric prompt, the
+// reply's text returned (the holistic feedback method parses its last line).
+import type { ChatCompletion } from 'openai/resources/chat/completions';
+import type { OpenAIBackend } from '../../config/schema.js';
+import { BadResponseError, EndpointPool } from './endpoints.js';
+import { imageUrl } from './images.js';
+
+/** The labeler's server asked for free text (Table 13's rubric) instead of a one-token yes/no. */
+export class OpenAIJudge {
+  readonly id: string;
+  readonly pool: EndpointPool;
+  constructor(
+    private readonly b: OpenAIBackend,
+    private readonly opts: { temperature: number; maxTokens: number },
+  ) {
+    this.pool = new EndpointPool('score', b);
+    this.id = b.model;
+  }
+
+  /** The reply to `prompt` about the image; attempt > 0 samples again (at temperature 0 a server repeats itself). */
+  async complete(imagePath: string, prompt: string, attempt: number): Promise<string> {
+    const url = await imageUrl(imagePath);
+    return this.pool.request(
+      async (client) => {
+        const r: ChatCompletion = await client.chat.completions.create({
+          model: this.b.model,
+          messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url } }, { type: 'text', text: prompt }] }],
+          temperature: attempt === 0 ? this.opts.temperature : Math.max(this.opts.temperature, 0.7),
+          seed: attempt,
+          max_tokens: this.opts.maxTokens,
+        });
+        const c = r?.choices?.[0];
+        if (!c || typeof c.message?.content !== 'string') throw new BadResponseError('the choice has no message content');
+        return { value: c.message.content, usage: r.usage };
+      },
+      { affinity: imagePath },
+    );
+  }
+}

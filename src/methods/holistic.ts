@@ -1,0 +1,110 @@
+// Holistic feedback (RLAIF-V supplement Table 13, the self-rewarding baseline): the labeler judges a whole answer.
+// A generative labeler on a server gets the Table 13 rubric prompts verbatim and the score is its reply's last line
+// (the sum over the configured aspects, 0–3 each). The tiny local labeler can only answer yes or no: its holistic
+// judgement is p(yes) of one yes/no question about the whole answer, a much weaker signal, kept for what it is.
+import type { FeedbackConfig } from '../config/schema.js';
+import type { Labeler } from '../backends/types.js';
+import { FatalBackendError } from '../backends/errors.js';
+import { fillTemplate } from '../backends/openai/index.js';
+import type { OpenAIJudge } from '../backends/openai/judge.js';
+import type { FeedbackMethod, MethodAnswer, MethodPrompt, MethodScore } from './types.js';
+
+/**
+ * The score of a rubric reply: its last non-empty line must be one score 0–3 and nothing else (markdown emphasis, a
+ * "Score:" label and a "/3" are tolerated); null otherwise.
+ * @example parseRubricScore('The answer names a star that is not there.\n1') // 1
+ */
+export function parseRubricScore(reply: string): number | null {
+  const last = reply.split(/\r?\n/).map((l) => l.trim()).filter(Boolean).at(-1);
+  if (last === undefined) return null;
+  const m = /^[\s*_`#>"'([]*(?:(?:total\s+|final\s+)?score\s*(?:is)?\s*[:=]?\s*)?([0-3])(?:\s*(?:\/|out of)\s*3)?[\s*_`"')\].]*$/i.exec(last);
+  return m ? Number(m[1]) : null;
+}
+
+/** The rubric method for a generative labeler on a server. */
+export class RubricHolistic implements FeedbackMethod {
+  readonly name = 'holistic' as const;
+  readonly scorer: string;
+  readonly promptsPerCall = 1;
+  readonly concurrency: number;
+  constructor(
+    private readonly judge: OpenAIJudge,
+    private readonly cfg: FeedbackConfig['holistic'],
+  ) {
+    this.scorer = `${judge.id}|table13:${cfg.aspects.join('+')}`;
+    this.concurrency = Math.max(1, judge.pool.capacity);
+  }
+
+  /** The judge's endpoint pool (the method runs on servers: usage, preflight and concurrency come from it). */
+  get pool() {
+    return this.judge.pool;
+  }
+
+  async score(items: { prompt: MethodPrompt; answers: MethodAnswer[] }[]): Promise<MethodScore[][]> {
+    return Promise.all(items.map(({ prompt, answers }) => Promise.all(answers.map((a) => this.one(prompt, a)))));
+  }
+
+  private async one(prompt: MethodPrompt, a: MethodAnswer): Promise<MethodScore> {
+    const aspects: Record<string, { score: number; reply: string; attempts: number }> = {};
+    try {
+      for (const aspect of this.cfg.aspects) {
+        const text = fillTemplate(this.cfg.prompts[aspect], { question: prompt.question, answer: a.text });
+        let reply = '';
+        for (let attempt = 0; attempt <= this.cfg.content_retries; attempt++) {
+          reply = await this.judge.complete(prompt.imagePath, text, attempt);
+          const score = parseRubricScore(reply);
+          if (score !== null) {
+            aspects[aspect] = { score, reply, attempts: attempt + 1 };
+            break;
+          }
+        }
+        if (!aspects[aspect]) {
+          return {
+            candidateId: a.id,
+            error: `holistic ${aspect}: the reply's last line is not a score 0–3 after ${this.cfg.content_retries + 1} attempts`,
+            raw: reply,
+          };
+        }
+      }
+    } catch (e) {
+      if (e instanceof FatalBackendError) throw e;
+      return { candidateId: a.id, error: `holistic: ${(e as Error).message}` };
+    }
+    return { candidateId: a.id, value: Object.values(aspects).reduce((s, x) => s + x.score, 0), evidence: { aspects } };
+  }
+
+  async close(): Promise<void> {}
+}
+
+/** The yes/no method for a labeler that answers only yes or no (the local one): p(yes) of one whole-answer question. */
+export class YesNoHolistic implements FeedbackMethod {
+  readonly name = 'holistic' as const;
+  readonly scorer: string;
+  readonly promptsPerCall = 8;
+  constructor(
+    private readonly labeler: Labeler,
+    private readonly question: string,
+    readonly concurrency: number,
+  ) {
+    this.scorer = `${labeler.id}|holistic:${JSON.stringify(question)}`;
+  }
+
+  async score(items: { prompt: MethodPrompt; answers: MethodAnswer[] }[]): Promise<MethodScore[][]> {
+    const questions = items.map(({ prompt, answers }) =>
+      answers.map((a) => fillTemplate(this.question, { question: prompt.question, answer: a.text.trim() })),
+    );
+    const groups = items.map((it, i) => ({ imagePath: it.prompt.imagePath, questions: questions[i]! }));
+    const res = this.labeler.labelImages && groups.length > 1
+      ? await this.labeler.labelImages(groups)
+      : await Promise.all(groups.map((g) => this.labeler.label(g.imagePath, g.questions)));
+    return items.map(({ answers }, i) =>
+      answers.map((a, k): MethodScore => {
+        const r = res[i]?.[k];
+        if (!r || r.error) return { candidateId: a.id, error: `holistic: ${r?.error ?? 'the labeler gave no result'}` };
+        return { candidateId: a.id, value: r.pYes, evidence: { question: questions[i]![k], p_yes: r.pYes, p_no: r.pNo } };
+      }),
+    );
+  }
+
+  async close(): Promise<void> {}
+}

@@ -1,0 +1,60 @@
+// The feedback methods by name: divide runs as the divide, label and score stages; every other method is one module
+// behind FeedbackMethod (types.ts), made here from the config. A new method is one more file and one more case.
+import type { Config, FeedbackMethodName } from '../config/schema.js';
+import type { Labeler } from '../backends/types.js';
+import { OpenAIJudge } from '../backends/openai/judge.js';
+import { RubricHolistic, YesNoHolistic } from './holistic.js';
+import { OracleMethod } from './oracle.js';
+import type { FeedbackMethod } from './types.js';
+
+export type { FeedbackMethod, MethodAnswer, MethodPrompt, MethodScore } from './types.js';
+export { parseRubricScore } from './holistic.js';
+
+/** Every feedback method, as `feedback.method` names them. */
+export const FEEDBACK_METHODS: readonly FeedbackMethodName[] = ['divide', 'holistic', 'dpo-reward', 'oracle'];
+
+/** What a method may use: the round's labeler and the local concurrency. */
+export interface MethodDeps {
+  labeler: Labeler;
+  /** Calls a local model keeps in flight. */
+  localConcurrency: number;
+  /** Builds the dpo-reward method (it owns its own models). */
+  dpoReward?: (config: Config) => FeedbackMethod;
+}
+
+/**
+ * The method a config asks for; null for divide (its own stages). The error lists the valid names.
+ * @example createMethod(config, { labeler, localConcurrency: 4 })?.score([{ prompt, answers }])
+ */
+export function createMethod(config: Config, deps: MethodDeps): FeedbackMethod | null {
+  const name = config.feedback.method;
+  switch (name) {
+    case 'divide':
+      return null;
+    case 'holistic': {
+      const b = config.label.backend;
+      const h = config.feedback.holistic;
+      return b.type === 'openai'
+        ? new RubricHolistic(new OpenAIJudge(b, { temperature: h.temperature, maxTokens: h.max_tokens }), h)
+        : new YesNoHolistic(deps.labeler, h.yes_no_question, deps.localConcurrency);
+    }
+    case 'oracle':
+      return new OracleMethod();
+    case 'dpo-reward':
+      if (!deps.dpoReward) throw new Error('feedback.method dpo-reward: no sequence scorer available');
+      return deps.dpoReward(config);
+    default:
+      throw new Error(`Unsupported feedback method: ${String(name)}. Must be one of [${FEEDBACK_METHODS.join(', ')}].`);
+  }
+}
+
+/**
+ * A method's own minimum score gap for a pair (feedback.min_gap overrides it): holistic 1 rubric point (0.05 of p(yes)
+ * for a yes/no labeler), dpo-reward any gap, oracle 1 false statement.
+ */
+export function methodMinGap(config: Config, name: string): number {
+  if (name === 'holistic') return config.label.backend.type === 'openai' ? 1 : 0.05;
+  if (name === 'dpo-reward') return 0;
+  if (name === 'oracle') return 1;
+  return config.pair.diff;
+}
