@@ -6,8 +6,11 @@
 //
 // Arms: rejc (the default method), rejp, oracle (the truth checker instead of the labeler, REJ-C rules), random (as
 // many pairs as rejc made that round, between random distinct answers of a prompt), oneshot (rejc's total pair count,
-// all from round 0's policy, trained once: the same number of steps). Each arm has its own store in --out, so their
-// consumers and held-out sets never meet. Needs the train split: python3 scripts/shapes/build.py --only train.
+// all from round 0's policy, trained once: the same number of steps); the feedback methods of "Feedback methods side
+// by side": holistic (feedback.method holistic, cut to rejc's pair count), dpo-reward (divide in round 1, then the
+// round's own policy as reward against the shipped one, cut to rejc's count) and gate (divide with the quality gate,
+// τ 0.9, top-up 4). Each arm has its own store in --out, so their consumers and held-out sets never meet; a finished
+// arm is read back, not rerun. Needs the train split: python3 scripts/shapes/build.py --only train.
 import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig, PACKAGE_ROOT } from '../src/config/load.js';
@@ -23,7 +26,7 @@ import { getFormat } from '../src/export/formats.js';
 import type { ExportPair } from '../src/store/deliveries.js';
 import { createRng, hashSeed } from '../src/feedback/rng.js';
 
-const ARMS = ['rejc', 'rejp', 'oracle', 'random', 'oneshot'] as const;
+const ARMS = ['rejc', 'rejp', 'oracle', 'random', 'oneshot', 'holistic', 'dpo-reward', 'gate'] as const;
 type Arm = (typeof ARMS)[number];
 
 interface Args {
@@ -73,6 +76,8 @@ function parseArgs(argv: string[]): Args {
 function armConfig(a: Args, arm: Arm): Config {
   const { config } = loadConfig(undefined, { db: path.join(a.out, `${arm}.sqlite`) });
   config.score.method = arm === 'rejp' ? 'rejp' : 'rejc';
+  if (arm === 'holistic') config.feedback.method = 'holistic';
+  if (arm === 'gate') config.feedback.gate = { threshold: 0.9, top_up: 4 };
   config.pair.max_pairs = a.maxPairs;
   config.loop.train_prompts = a.train;
   config.loop.trainer = `${config.loop.trainer} ${a.trainerArgs}`.trim();
@@ -136,10 +141,11 @@ function pairTruth(round: EvalRound, pairs: { chosenId: string; rejectedId: stri
 
 /** The pairs a pulled TRL file holds, as (chosen, rejected) ids: the round's stored kept pairs (what the pull delivers). */
 function keptPairs(db: Db, roundId: number) {
-  return db.prepare('SELECT chosen_id AS chosenId, rejected_id AS rejectedId FROM pairs WHERE round_id = ? AND balance_kept = 1 AND method = (SELECT score_method FROM rounds WHERE id = ?)').all(roundId, roundId) as {
-    chosenId: string;
-    rejectedId: string;
-  }[];
+  return db
+    .prepare(
+      'SELECT prompt_id AS promptId, chosen_id AS chosenId, rejected_id AS rejectedId FROM pairs WHERE round_id = ? AND balance_kept = 1 AND gate_kept IS NOT 0 AND method = (SELECT pair_method FROM rounds WHERE id = ?) ORDER BY id',
+    )
+    .all(roundId, roundId) as { promptId: string; chosenId: string; rejectedId: string }[];
 }
 
 interface ArmRound {
@@ -155,13 +161,20 @@ async function runArm(a: Args, arm: Arm, rejcCounts: number[]): Promise<{ arm: A
   const config = armConfig(a, arm);
   const quality = new Map<number, ReturnType<typeof pairTruth>>();
   const hook =
-    arm === 'oracle' || arm === 'random' || arm === 'oneshot'
+    arm === 'oracle' || arm === 'random' || arm === 'oneshot' || arm === 'holistic' || arm === 'dpo-reward'
       ? async ({ db, round, file }: { db: Db; round: number; file: string }) => {
           const r = loadEvalRound(db, round);
           const k = quality.size;
           let pairs: { promptId: string; chosenId: string; rejectedId: string }[];
           if (arm === 'oracle') pairs = oraclePairs(r);
-          else if (arm === 'random') pairs = randomPairs(r, rejcCounts[k] ?? 0, config.seed);
+          else if (arm === 'holistic' || arm === 'dpo-reward') {
+            // The method's own kept pairs, cut at random to as many as rejc trained on that round (equal pair counts).
+            const own = keptPairs(db, round);
+            const rng = createRng(hashSeed(config.seed, arm, round));
+            const n = rejcCounts[k] ?? own.length;
+            pairs = own.map((p) => ({ p, k: rng() })).sort((x, y) => x.k - y.k).slice(0, n).map((x) => x.p);
+            if (pairs.length < n) process.stderr.write(`${arm}: round ${round} gives only ${pairs.length} of the ${n} pairs rejc trained on\n`);
+          } else if (arm === 'random') pairs = randomPairs(r, rejcCounts[k] ?? 0, config.seed);
           else {
             // One-shot: every pair the start policy's round gives with max_pairs all, cut to rejc's total at random.
             const all = pairRound(r, judgeRound(r), { ...roundSetting(r, 'rejc'), maxPairs: 'all' }).pairs.filter((p) => p.balanceKept);
@@ -182,6 +195,10 @@ async function runArm(a: Args, arm: Arm, rejcCounts: number[]): Promise<{ arm: A
     progress: { start() {}, tick() {}, done() {}, log: (m) => process.stderr.write(`[${arm}] ${m}\n`) },
     echo: null,
     ...(hook ? { pairs: hook } : {}),
+    // dpo-reward needs a trained model: round 1 is divide's, later rounds are scored by the round's own policy.
+    ...(arm === 'dpo-reward'
+      ? { roundConfig: (k: number, c: Config) => (k === 1 ? c : { ...c, feedback: { ...c.feedback, method: 'dpo-reward' as const } }) }
+      : {}),
   });
   const { openDb } = await import('../src/store/index.js');
   const db = openDb(config.db, { readonly: true });
@@ -209,7 +226,7 @@ async function main() {
   const order = [...a.arms].sort((x, y) => (x === 'rejc' ? -1 : y === 'rejc' ? 1 : 0));
   let rejcCounts: number[] = [];
   for (const arm of order) {
-    if ((arm === 'random' || arm === 'oneshot') && rejcCounts.length === 0) throw new Error(`${arm} needs the rejc arm (its pair counts)`);
+    if (['random', 'oneshot', 'holistic', 'dpo-reward'].includes(arm) && rejcCounts.length === 0) throw new Error(`${arm} needs the rejc arm (its pair counts)`);
     const r = await runArm(a, arm, rejcCounts);
     if (arm === 'rejc') rejcCounts = r.rounds.map((x) => x.pairs);
     results.push(r);

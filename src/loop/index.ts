@@ -31,6 +31,11 @@ export interface LoopOptions {
    * a TRL JSONL file at `file` and return how many pairs it holds.
    */
   pairs?: PairsMaker;
+  /**
+   * The config a loop round runs with (studies: dpo-reward feedback from round 2 on, scored by the round's own policy);
+   * absent: the loop's config. Not part of the loop's identity.
+   */
+  roundConfig?: (k: number, config: Config) => Config;
 }
 
 /** One round of a loop as `rlaifv loop --json` prints it. */
@@ -144,7 +149,8 @@ export async function runLoop(config: Config, o: LoopOptions): Promise<LoopResul
 
     if (!row.round_done_at) {
       progress.log(`loop round ${k}: ${row.policy} answers ${l.train_prompts}`);
-      const roundConfig: Config = { ...config, prompts: l.train_prompts, generate: { ...config.generate, backend: policyBackend(config, row) } };
+      const base = o.roundConfig?.(k, config) ?? config;
+      const roundConfig: Config = { ...base, prompts: l.train_prompts, generate: { ...base.generate, backend: policyBackend(config, row) } };
       const run = await runRound(roundConfig, {
         choice: row.train_round ?? 'next',
         stages: STAGES,

@@ -59,6 +59,17 @@ export function openDb(file: string, opts: OpenOptions = {}): Db {
     );
   }
   if (!opts.readonly && version < latest) migrate(db, version);
+  if (opts.readonly && version > 0 && version < latest) {
+    // A store written by an older rlaifv: its readers need the new columns and views. Migrations only add, so the
+    // file is brought up to date through a short writable connection, when it can be written.
+    db.close();
+    try {
+      openDb(file).close();
+    } catch (e) {
+      throw new Error(`Database ${file} has schema version ${version}, older than this rlaifv's (${latest}), and cannot be upgraded: ${(e as Error).message}`);
+    }
+    return openDb(file, opts);
+  }
   return db;
 }
 
