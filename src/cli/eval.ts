@@ -51,7 +51,7 @@ async function evalPolicy(f: EvalFlags): Promise<void> {
     greedy: f.greedy,
     progress: terminalProgress(f.quiet || f.json),
   });
-  const db = openDb(config.db, { readonly: true });
+  const db = openDb(config.db, { readonly: true, upgrade: true });
   try {
     const report = policyReportOf(getPolicyEval(db, ev.id)!)!;
     process.stdout.write(f.json ? JSON.stringify({ policy: report }) + '\n' : renderPolicyReport(report));
@@ -81,7 +81,7 @@ export function registerEval(program: Command): void {
       const { config } = loadConfig(f.config, f.db ? { db: f.db } : {});
       let db;
       try {
-        db = openDb(config.db, { readonly: true });
+        db = openDb(config.db, { readonly: true, upgrade: true });
       } catch (e) {
         throw new EvalRefusal((e as Error).message);
       }

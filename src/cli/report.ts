@@ -39,7 +39,7 @@ export function registerReport(program: Command): void {
       if (!existsSync(config.db)) throw new InputError(`No database at ${config.db}; run \`rlaifv run\` first or pass --db.`);
       const out = f.out ?? DEFAULT_REPORT_FILE;
       if (existsSync(out) && statSync(out).isDirectory()) throw new InputError(`--out ${out} is a folder; give a file name.`);
-      const db = openDb(config.db, { readonly: true });
+      const db = openDb(config.db, { readonly: true, upgrade: true });
       try {
         const round = typeof f.round === 'number' ? getRound(db, f.round) : latestRound(db);
         if (!round) {

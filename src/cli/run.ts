@@ -18,7 +18,7 @@ async function execute(stages: readonly StageName[], f: CommonFlags, defaultRoun
     shard: f.shard ?? null,
     ...(f.retryFailed ? { retryFailed: true } : {}),
   });
-  const db = openDb(config.db, { readonly: true });
+  const db = openDb(config.db, { readonly: true, upgrade: true });
   try {
     printSummary(roundStats(db, run.round.id), run.ingest, run.ingestSeconds, run.results, (performance.now() - t0) / 1000, f.quiet);
   } finally {

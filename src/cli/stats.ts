@@ -15,7 +15,7 @@ export function registerStats(program: Command): void {
     .option('--json', 'one JSON object')
     .action((f: { db?: string; config?: string; round?: number | 'latest' | 'next'; json?: boolean }) => {
       const { config } = loadConfig(f.config, f.db ? { db: f.db } : {});
-      const db = openDb(config.db, { readonly: true });
+      const db = openDb(config.db, { readonly: true, upgrade: true });
       try {
         const id = typeof f.round === 'number' ? f.round : latestRound(db)?.id;
         if (id === undefined) throw new Error(`No rounds in ${config.db} yet; run \`rlaifv run\` first.`);

@@ -30,6 +30,11 @@ export function latestSchemaVersion(): number {
 /** Options for opening a store. */
 export interface OpenOptions {
   readonly?: boolean;
+  /**
+   * With readonly: a store of an older schema is upgraded first through a short writable connection (migrations only
+   * add), so a reader finds the columns and views it queries. `rlaifv sql` leaves this to its --upgrade flag.
+   */
+  upgrade?: boolean;
 }
 
 /** Opens (creating and migrating when writable) the database at `file`. */
@@ -59,7 +64,7 @@ export function openDb(file: string, opts: OpenOptions = {}): Db {
     );
   }
   if (!opts.readonly && version < latest) migrate(db, version);
-  if (opts.readonly && version > 0 && version < latest) {
+  if (opts.readonly && opts.upgrade && version > 0 && version < latest) {
     // A store written by an older rlaifv: its readers need the new columns and views. Migrations only add, so the
     // file is brought up to date through a short writable connection, when it can be written.
     db.close();
@@ -68,7 +73,7 @@ export function openDb(file: string, opts: OpenOptions = {}): Db {
     } catch (e) {
       throw new Error(`Database ${file} has schema version ${version}, older than this rlaifv's (${latest}), and cannot be upgraded: ${(e as Error).message}`);
     }
-    return openDb(file, opts);
+    return openDb(file, { readonly: true });
   }
   return db;
 }

@@ -58,8 +58,10 @@ export const DEFAULT_MODELS: Record<string, ServedModel> = {
   'shapes-policy': { kind: 'vlm', dir: path.join(ROOT, 'models', 'shapes-policy') },
   'shapes-labeler': { kind: 'vlm', dir: path.join(ROOT, 'models', 'shapes-labeler') },
   'rules-divider': { kind: 'divider' },
-  'rubric-judge': { kind: 'judge', dir: path.join(ROOT, 'models', 'shapes-labeler') },
 };
+
+/** A generative judge for the holistic rubric prompts (see TestServer.judge), served when a test asks for it. */
+export const RUBRIC_JUDGE: Record<string, ServedModel> = { 'rubric-judge': { kind: 'judge', dir: path.join(ROOT, 'models', 'shapes-labeler') } };
 
 class HttpError extends Error {
   constructor(

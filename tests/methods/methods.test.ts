@@ -14,7 +14,7 @@ import { gatherReport } from '../../src/report/data.js';
 import { sampleSeed } from '../../src/stages/generate.js';
 import { parseRubricScore } from '../../src/methods/index.js';
 import { runDemoRound } from '../helpers/round.js';
-import { TestServer } from '../helpers/openai-server.js';
+import { DEFAULT_MODELS, RUBRIC_JUDGE, TestServer } from '../helpers/openai-server.js';
 import { tempDir } from '../helpers/paths.js';
 
 const all = (db: Db, sql: string, ...args: unknown[]) => db.prepare(sql).all(...args) as Record<string, any>[];
@@ -168,7 +168,7 @@ describe('the pair-quality gate with top-up', () => {
 describe('holistic with a generative labeler on a server (Table 13 prompts)', () => {
   let srv: TestServer;
   beforeAll(async () => {
-    srv = await TestServer.start({ workers: 2 });
+    srv = await TestServer.start({ workers: 2, models: { ...DEFAULT_MODELS, ...RUBRIC_JUDGE } });
   });
   afterAll(async () => {
     await srv?.close();

@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { latestSchemaVersion, openDb, roundPrompts } from '../../src/store/index.js';
 import { ROOT, tempDir } from '../helpers/paths.js';
 
-test('opening a schema-8 store read-only upgrades it, and its rows are all there', () => {
+test('opening a schema-8 store read-only with upgrade (eval, stats, report) upgrades it, and its rows are all there', () => {
   const file = path.join(tempDir(), 'old.sqlite');
   const old = new Database(file);
   for (const f of readdirSync(path.join(ROOT, 'db')).filter((f) => /^00[1-8]_.*\.sql$/.test(f)).sort()) {
@@ -23,7 +23,7 @@ test('opening a schema-8 store read-only upgrades it, and its rows are all there
   old.prepare("INSERT INTO round_prompts (round_id, prompt_id, ordinal) VALUES (1, 'p1', 0)").run();
   old.close();
 
-  const db = openDb(file, { readonly: true });
+  const db = openDb(file, { readonly: true, upgrade: true });
   try {
     expect(db.pragma('user_version', { simple: true })).toBe(latestSchemaVersion());
     expect(() => db.prepare('INSERT INTO images (id, path, width, height, bytes) VALUES (1, 2, 3, 4, 5)').run()).toThrow(/readonly/);
