@@ -7,6 +7,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { LlavaModel, readImage } from '../../src/backends/local/llava.js';
 import runTask, { type LogprobResult } from '../../src/backends/local/local.worker.js';
+import { LocalSequenceScorer } from '../../src/backends/local/index.js';
+import { WorkerPool } from '../../src/backends/local/pool.js';
 import type { SequenceLogprob, Turn } from '../../src/backends/types.js';
 import { POLICY, ROOT, TEST } from '../helpers/paths.js';
 
@@ -114,6 +116,21 @@ describe('answer log-probabilities (local)', () => {
     expect(out[1]).toEqual([{ error: expect.stringMatching(/no-such-image\.png/) }, { error: expect.stringMatching(/no-such-image\.png/) }]);
     const [direct] = await m.answerLogprobs(await readImage(test5[1]!.image), test5[1]!.question, [], [items[1]!.answers[0]!]);
     expect(close((out[2]![0] as SequenceLogprob).sum, (direct as SequenceLogprob).sum, 1e-5)).toBe(true);
+  });
+
+  test('LocalSequenceScorer on a two-worker pool: prompts shared out among the workers, results in order', async () => {
+    const pool = new WorkerPool(2);
+    try {
+      const scorer = new LocalSequenceScorer(pool, POLICY);
+      const got = await scorer.logprobs(items.map((it) => ({ imagePath: it.image, question: it.question, history: it.history, answers: it.answers })));
+      const images = await Promise.all(items.map((it) => readImage(it.image)));
+      const direct = await m.imagesAnswerLogprobs(items.map((it, i) => ({ image: images[i]!, question: it.question, history: it.history, answers: it.answers })));
+      expect(got.map((row) => row.length)).toEqual(items.map((it) => it.answers.length));
+      got.forEach((row, i) => row.forEach((r, j) => expect(close((r as SequenceLogprob).sum, (direct[i]![j] as SequenceLogprob).sum, 1e-5)).toBe(true)));
+      expect(await scorer.logprobs([])).toEqual([]);
+    } finally {
+      await pool.close();
+    }
   });
 
   test('a whole conversation through the chat template: the answer tokens carry the same log-probs', async () => {

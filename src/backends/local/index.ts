@@ -62,9 +62,10 @@ export class LocalLabeler implements Labeler {
 }
 
 /**
- * A model folder as a scorer of whole answers (worker 'answerLogprobs'): per call, the images are encoded together,
- * each prompt is run once, and its answers continue from the prompt's cache in batches; each answer's log-probability
- * counts its tokens and the end-of-sequence token, as scripts/shapes/dpo.py trains them.
+ * A model folder as a scorer of whole answers (worker 'answerLogprobs'): a call's prompts are shared out among the
+ * workers in consecutive parts; in each, the images are encoded together, each prompt is run once, and its answers
+ * continue from the prompt's cache in batches. Each answer's log-probability counts its tokens and the end-of-sequence
+ * token, as scripts/shapes/dpo.py trains them.
  * @example const [[a]] = await new LocalSequenceScorer(pool, 'models/shapes-policy').logprobs([{ imagePath, question, answers: ['There is a red circle.'] }])
  */
 export class LocalSequenceScorer implements SequenceScorer {
@@ -76,8 +77,14 @@ export class LocalSequenceScorer implements SequenceScorer {
     this.id = inspectLlavaFolder(dir).modelId;
   }
   async logprobs(items: SequenceScoreItem[]): Promise<(SequenceLogprob | Error)[][]> {
-    const rows = await this.pool.run<LogprobResult[][]>({ kind: 'answerLogprobs', model: this.dir, threads: this.pool.size.threadsPerWorker, items });
-    return rows.map((row) => row.map((r) => ('error' in r ? new Error(r.error) : r)));
+    // Many prompts are cut into one consecutive part per worker: each part is batched within its worker.
+    const per = Math.ceil(items.length / Math.max(1, this.pool.size.workers));
+    const parts: SequenceScoreItem[][] = [];
+    for (let at = 0; at < items.length; at += per) parts.push(items.slice(at, at + per));
+    const rows = await Promise.all(
+      parts.map((part) => this.pool.run<LogprobResult[][]>({ kind: 'answerLogprobs', model: this.dir, threads: this.pool.size.threadsPerWorker, items: part })),
+    );
+    return rows.flat().map((row) => row.map((r) => ('error' in r ? new Error(r.error) : r)));
   }
   async close(): Promise<void> {}
 }
