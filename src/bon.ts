@@ -9,7 +9,8 @@ import { configSchema } from './config/schema.js';
 import { LocalGenerator, LocalSequenceScorer } from './backends/local/index.js';
 import { inspectLlavaFolder } from './backends/local/model-folder.js';
 import { WorkerPool } from './backends/local/pool.js';
-import type { Decoding, Generator, SequenceScorer, Turn } from './backends/types.js';
+import { FatalBackendError } from './backends/errors.js';
+import type { Decoding, GenerateResult, Generator, SequenceScorer, Turn } from './backends/types.js';
 import { imageStoreDir } from './image/store.js';
 import { readInput } from './input/formats.js';
 import type { InputLimits, InputPrompt } from './input/prompts.js';
@@ -85,9 +86,15 @@ export async function bestOfOne(p: BonPrompt, b: BonBackends, s: BonSettings): P
   const decoding: Decoding = { temperature: s.temperature, top_p: s.top_p, max_new_tokens: s.max_new_tokens };
   const samples = Array.from({ length: s.n }, (_, index) => ({ index, seed: sampleSeed(s.seed, p.id, index) }));
   const history = p.history ?? [];
-  const results = await b.generator.generate({ imagePath: p.imagePath, question: p.question, history, samples, decoding });
-  const texts = results.map((r) => ('error' in r ? null : r.text));
-  const ok = texts.filter((t): t is string => t !== null);
+  let results: GenerateResult[];
+  try {
+    results = await b.generator.generate({ imagePath: p.imagePath, question: p.question, history, samples, decoding });
+  } catch (e) {
+    // As the generate stage: a prompt that cannot be answered (its image unreadable, say) fails its own samples only.
+    if (e instanceof FatalBackendError) throw e;
+    results = samples.map((x) => ({ ...x, error: (e as Error).message }));
+  }
+  const ok = results.flatMap((r) => ('error' in r ? [] : [r.text]));
   const [rewards] = ok.length
     ? await dpoRewards(b.policy, b.reference, [{ imagePath: p.imagePath, question: p.question, history, answers: ok }], { beta: s.beta, variant: s.reward })
     : [[]];

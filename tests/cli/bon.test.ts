@@ -7,7 +7,9 @@ import path from 'node:path';
 import { runNode } from '../helpers/run-cli.js';
 import { LABELER, POLICY, TEST, tempDir } from '../helpers/paths.js';
 import { sampleSeed } from '../../src/stages/generate.js';
-import type { BonRow } from '../../src/bon.js';
+import { BON_DEFAULTS, bestOfOne, type BonRow } from '../../src/bon.js';
+import { LocalGenerator, LocalSequenceScorer } from '../../src/backends/local/index.js';
+import { WorkerPool } from '../../src/backends/local/pool.js';
 
 const PROMPTS = path.join(TEST, 'prompts.jsonl');
 const N = 4;
@@ -97,5 +99,20 @@ describe('rlaifv bon', () => {
     const missing = await runNode(['bon', '--prompts', path.join(dir, 'none.jsonl'), '--policy', POLICY, '--ref', POLICY, '--quiet']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/Prompts file .*none\.jsonl does not exist/);
+  });
+});
+
+describe('bestOfOne (library)', () => {
+  test('a prompt whose image cannot be read keeps its N answers as failures with the reason; nothing is chosen', async () => {
+    const pool = new WorkerPool(1);
+    try {
+      const b = { generator: new LocalGenerator(pool, POLICY), policy: new LocalSequenceScorer(pool, POLICY), reference: new LocalSequenceScorer(pool, POLICY) };
+      const row = await bestOfOne({ id: 'x', imagePath: path.join(tempDir(), 'gone.png'), question: 'Where is the star?' }, b, { ...BON_DEFAULTS, n: 3 });
+      expect(row).toMatchObject({ id: 'x', chosen: null, chosen_index: null, reward: null });
+      expect(row.answers).toHaveLength(3);
+      for (const a of row.answers) expect(a).toMatchObject({ text: null, reward: null, error: expect.stringMatching(/gone\.png/) });
+    } finally {
+      await pool.close();
+    }
   });
 });
