@@ -24,3 +24,8 @@ export { divideRules, claimToQuestion } from './divide/rules.js';
 export * as feedback from './feedback/index.js';
 export * as shapes from './shapes/index.js';
 export { readInput, inputFormatFor, INPUT_FORMATS, type InputFormat, type InputReader } from './input/formats.js';
+export type { SequenceLogprob, SequenceScoreItem, SequenceScorer } from './backends/types.js';
+export { LocalSequenceScorer } from './backends/local/index.js';
+export { OpenAISequenceScorer } from './backends/openai/sequence-scorer.js';
+export { dpoReward, dpoRewards, bestIndex, REWARD_VARIANTS, type RewardVariant, type AnswerReward, type DpoRewardSettings } from './methods/dpo-reward.js';
+export { runBestOfN, bestOfOne, BON_DEFAULTS, type BonOptions, type BonSettings, type BonRow, type BonAnswer, type BonSummary, type BonBackends } from './bon.js';

@@ -1,4 +1,5 @@
-// The three roles a model plays in a round. A backend implements one role; stages only see these interfaces.
+// The roles a model plays: the three of a round (policy, labeler, divider), and a scorer of whole answers (the DPO
+// reward's policy and reference). A backend implements one role; stages only see these interfaces.
 
 /** Decoding settings, the same for every sample of a round. */
 export interface Decoding {
@@ -78,5 +79,33 @@ export type DivideOutput =
 export interface Divider {
   readonly id: string;
   divide(items: { question: string; answer: string }[]): Promise<DivideOutput[]>;
+  close(): Promise<void>;
+}
+
+/**
+ * One answer's summed token log-probability given its image and conversation (teacher-forced), and how many tokens
+ * were summed: the answer's tokens and the end-of-sequence (end-of-turn) token, as DPO trainers count them.
+ */
+export interface SequenceLogprob {
+  sum: number;
+  tokens: number;
+}
+
+/** One prompt (image, conversation ending with a user turn) and answers to it to score. */
+export interface SequenceScoreItem {
+  imagePath: string;
+  question: string;
+  history?: Turn[];
+  answers: string[];
+}
+
+/**
+ * A model as a scorer of whole answers: log π(y|x) of each answer (the DPO reward takes it under the policy and the
+ * reference). Results are per item, per answer, in order; an answer (or an item) that cannot be scored gets an Error
+ * in its place, and a mistake retrying cannot fix (a server without prompt log-probs) throws.
+ */
+export interface SequenceScorer {
+  readonly id: string;
+  logprobs(items: SequenceScoreItem[]): Promise<(SequenceLogprob | Error)[][]>;
   close(): Promise<void>;
 }

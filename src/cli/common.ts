@@ -14,6 +14,20 @@ export function positiveInt(name: string) {
   };
 }
 
+/** Parses --seed: a whole number from 0 to 2^31 − 1. */
+export function seedArg(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0 || n > 2 ** 31 - 1) throw new InvalidArgumentError(`--seed must be a whole number from 0 to 2147483647, got "${v}".`);
+  return n;
+}
+
+/** Parses --temperature: a number from 0 to 5. */
+export function temperatureArg(v: string): number {
+  const t = Number(v);
+  if (!Number.isFinite(t) || t < 0 || t > 5) throw new InvalidArgumentError(`--temperature must be a number from 0 to 5, got "${v}".`);
+  return t;
+}
+
 /** Parses --round: a number, "next" or "latest". */
 export function roundArg(v: string): RoundChoice {
   if (v === 'next' || v === 'latest') return v;
@@ -33,11 +47,7 @@ export function withCommonFlags(cmd: Command): Command {
     .option('--question-column <name>', 'data-set prompts: the question column (default question)')
     .option('--id-column <name>', 'data-set prompts: the id column (default id, optional)')
     .option('--limit <n>', 'only the first N prompts', positiveInt('--limit'))
-    .option('--seed <s>', 'round seed', (v) => {
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < 0 || n > 2 ** 31 - 1) throw new InvalidArgumentError(`--seed must be a whole number from 0 to 2147483647, got "${v}".`);
-      return n;
-    })
+    .option('--seed <s>', 'round seed', seedArg)
     .option('--workers <n>', 'worker threads (default: the number of cores)', positiveInt('--workers'))
     .option('--chunk-prompts <n>', 'run: prompts streamed through the stages at a time (default 32)', positiveInt('--chunk-prompts'))
     .addOption(new Option('--on-error <mode>', 'a bad prompt stops the run, or is recorded and skipped').choices(['stop', 'skip']))

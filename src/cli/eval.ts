@@ -6,7 +6,7 @@ import { loadConfig, type ConfigOverrides } from '../config/load.js';
 import { EvalRefusal, evaluateRound, loadEvalRound, renderPolicyReport, renderReport, resolveEvalRound, roundPolicyReport, policyReportOf } from '../eval/index.js';
 import { evaluatePolicy } from '../policy-eval.js';
 import { getPolicyEval } from '../store/index.js';
-import { positiveInt } from './common.js';
+import { positiveInt, temperatureArg } from './common.js';
 import { terminalProgress } from './progress.js';
 
 function evalRoundArg(v: string): number | 'latest' {
@@ -14,12 +14,6 @@ function evalRoundArg(v: string): number | 'latest' {
   const n = Number(v);
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`--round must be a round number or "latest", got "${v}".`);
   return n;
-}
-
-function temperatureArg(v: string): number {
-  const t = Number(v);
-  if (!Number.isFinite(t) || t < 0 || t > 5) throw new InvalidArgumentError(`--temperature must be a number from 0 to 5, got "${v}".`);
-  return t;
 }
 
 interface EvalFlags {

@@ -11,6 +11,7 @@ import { registerExport } from './export.js';
 import { registerSql } from './sql.js';
 import { registerDoctor } from './doctor.js';
 import { registerLoop } from './loop.js';
+import { registerBon } from './bon.js';
 
 const program = new Command()
   .name('rlaifv')
@@ -26,6 +27,7 @@ registerExport(program);
 registerSql(program);
 registerDoctor(program);
 registerLoop(program);
+registerBon(program);
 
 // A reader that stops early (`rlaifv stats | head`) ends a printing command quietly, as other row-printing tools do.
 // pull and export write pairs to stdout themselves and must report it instead (nothing is then recorded delivered).

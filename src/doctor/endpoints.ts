@@ -9,6 +9,7 @@ import type { Config, LlmDividerBackend, OpenAIBackend } from '../config/schema.
 import { displayUrl, redact, resolveApiKey } from '../backends/openai/endpoints.js';
 import { imageUrl } from '../backends/openai/images.js';
 import { fillTemplate } from '../backends/openai/index.js';
+import { OpenAISequenceScorer } from '../backends/openai/sequence-scorer.js';
 import { yesNoFromTopLogprobs } from '../feedback/yes-no.js';
 import { fail, ok, warn, type Check } from './types.js';
 
@@ -18,6 +19,7 @@ type Remote = OpenAIBackend | LlmDividerBackend;
 /** The image sent with the probe completions of vision models: a shapes-world image shipped with the package. */
 export const PROBE_IMAGE = path.join(PACKAGE_ROOT, 'data', 'shapes', 'dev', 'images', 'dev-0000.png');
 const PROBE_QUESTION = 'Is there a shape in the image?';
+const PROBE_ANSWER = 'Yes, there is a shape in the image.';
 
 /** The probe image as a data URL; a plain grey PNG when the package's image is not there. */
 async function probeImage(): Promise<string> {
@@ -190,5 +192,37 @@ async function probe(
 export async function checkEndpoints(c: Config): Promise<Check[]> {
   const out: Check[] = [];
   for (const { role, b } of remoteBackends(c)) out.push(...(await checkBackend(role, b, c.label.top_logprobs, c.label.suffix)));
+  return out;
+}
+
+/**
+ * Whether each endpoint of a served model gives answer log-probs (the prompt log-probs of a chat request, vLLM's
+ * `prompt_logprobs`), as the DPO reward needs them: one probe answer scored through the same code a run uses, no
+ * retries. One check per endpoint: ok with the probe's numbers, or fail with the reason and what to change.
+ * @example await checkPromptLogprobs({ ...generateBackend, model: 'my-dpo-checkpoint' }) // [{ status: 'ok', ... }]
+ */
+export async function checkPromptLogprobs(b: OpenAIBackend, role = 'generate'): Promise<Check[]> {
+  const out: Check[] = [];
+  const image = await probeImage();
+  for (const url of b.base_urls) {
+    const shown = displayUrl(url);
+    const check = `${role} prompt logprobs`;
+    let key: string | null = null;
+    try {
+      key = resolveApiKey(b, role);
+      const scorer = new OpenAISequenceScorer({ ...b, base_urls: [url], max_retries: 0 }, role);
+      const [row] = await scorer.logprobs([{ imagePath: image, question: PROBE_QUESTION, answers: [PROBE_ANSWER] }]);
+      const r = row![0]!;
+      if (r instanceof Error) {
+        out.push(fail(check, shown, redact(`a probe answer could not be scored: ${r.message}`, [key]),
+          `check the server's log; the chat template of ${b.model} must render an assistant turn after the prompt`));
+      } else {
+        out.push(ok(check, shown, `answer log-probs work: "${PROBE_ANSWER}" is ${r.tokens} tokens, log-prob ${r.sum.toFixed(3)}`));
+      }
+    } catch (e) {
+      out.push(fail(check, shown, redact((e as Error).message, [key]),
+        `serve ${b.model} with vLLM (its chat completions return prompt_logprobs); OpenAI's API, and proxies that drop unknown fields, cannot give answer log-probs`));
+    }
+  }
   return out;
 }

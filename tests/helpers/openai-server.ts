@@ -10,9 +10,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WorkerPool } from '../../src/backends/local/pool.js';
-import type { TopResult } from '../../src/backends/local/local.worker.js';
+import type { ConversationLogprobs, TopResult } from '../../src/backends/local/local.worker.js';
 import { yesNoFromTopLogprobs } from '../../src/feedback/yes-no.js';
-import type { GenerateResult, DivideOutput } from '../../src/backends/types.js';
+import type { GenerateResult, DivideOutput, Turn } from '../../src/backends/types.js';
 import { claimToQuestion } from '../../src/divide/question.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -42,6 +42,12 @@ export interface ServerOptions {
   apiKey?: string;
   /** Like vLLM's --max-logprobs. */
   maxLogprobs?: number;
+  /**
+   * `prompt_logprobs` (vLLM's extra field: the prompt tokens' log-probs): 'yes' returns them as vLLM does (the
+   * default), 'ignore' answers as if the field were not there (a server that drops unknown fields), 'refuse' rejects
+   * the request as OpenAI's API does.
+   */
+  promptLogprobs?: 'yes' | 'ignore' | 'refuse';
   /** Added to every response (ms). */
   latencyMs?: number;
   /** At most this many requests are worked on at once; the rest queue (0 = no limit). */
@@ -247,12 +253,18 @@ export class TestServer {
    * policy takes them) and the one image, wherever a user message carries it (a multi-turn client sends it in the first).
    */
   private async userTurn(body: any): Promise<{ image: string | null; text: string; history: Turn[] }> {
+    const { image, turns } = await this.turns(body, 'user');
+    return { image, text: turns.at(-1)!.content, history: turns.slice(0, -1) };
+  }
+
+  /** The turns of a request up to its last user message, or all of them (a last assistant turn too), and its image. */
+  private async turns(body: any, upTo: 'user' | 'all'): Promise<{ image: string | null; turns: Turn[] }> {
     const msgs = Array.isArray(body.messages) ? body.messages : [];
     const last = msgs.map((m: any) => m?.role).lastIndexOf('user');
     if (last < 0) throw new HttpError(400, 'messages: no user message');
     let image: string | null = null;
     const turns: Turn[] = [];
-    for (const msg of msgs.slice(0, last + 1)) {
+    for (const msg of upTo === 'all' ? msgs : msgs.slice(0, last + 1)) {
       if (msg?.role !== 'user' && msg?.role !== 'assistant') throw new HttpError(400, `messages[].role ${msg?.role} is not supported here`);
       const parts = typeof msg.content === 'string' ? [{ type: 'text', text: msg.content }] : msg.content;
       if (!Array.isArray(parts)) throw new HttpError(400, 'messages[].content must be a string or a list of parts');
@@ -266,7 +278,33 @@ export class TestServer {
       }
       turns.push({ role: msg.role, content: text });
     }
-    return { image, text: turns.at(-1)!.content, history: turns.slice(0, -1) };
+    return { image, turns };
+  }
+
+  /**
+   * vLLM's `prompt_logprobs`: the whole templated conversation (a last assistant turn included; the generation prompt
+   * as `add_generation_prompt` says, default true) with each prompt token's log-prob from the real model, in vLLM's
+   * shape (null for the first token, then {token id: {logprob, decoded_token}}). Only prompt_logprobs 0 (the prompt
+   * tokens themselves) is served; the one completion token is not sampled (the scorer never reads it).
+   */
+  private async promptLogprobs(dir: string, model: string, body: any): Promise<any> {
+    const k = Number(body.prompt_logprobs);
+    if (!Number.isInteger(k) || k < 0) throw new HttpError(400, '`prompt_logprobs` must be a positive value.');
+    if (k > this.opts.maxLogprobs) throw new HttpError(400, `Requested prompt logprobs of ${k}, which is greater than max allowed: ${this.opts.maxLogprobs}`);
+    if (k !== 0) throw new HttpError(400, 'this test server returns prompt_logprobs 0 only (each prompt token\'s own log-prob)');
+    const { image, turns } = await this.turns(body, 'all');
+    if (!image) throw new HttpError(400, `${model} is a vision model: send one image_url part`);
+    const r = await this.pool.run<ConversationLogprobs>({
+      kind: 'conversationLogprobs', model: dir, threads: this.pool.size.threadsPerWorker, imagePath: image, turns,
+      addGenerationPrompt: body.add_generation_prompt ?? true,
+    });
+    return {
+      id: `chatcmpl-${createHash('sha256').update(JSON.stringify(body)).digest('hex').slice(0, 12)}`, object: 'chat.completion',
+      created: Math.floor(Date.now() / 1000), model,
+      choices: [{ index: 0, message: { role: 'assistant', content: '' }, finish_reason: 'length', logprobs: null }],
+      usage: { prompt_tokens: r.ids.length, completion_tokens: 1, total_tokens: r.ids.length + 1 },
+      prompt_logprobs: r.logprobs.map((lp, i) => (lp === null ? null : { [r.ids[i]!]: { logprob: lp, decoded_token: r.tokens[i] } })),
+    };
   }
 
   /** Keeps a data-URL image as a file for the models (by content hash). */
@@ -280,6 +318,11 @@ export class TestServer {
   }
 
   private async vlm(dir: string, model: string, body: any): Promise<any> {
+    if (body.prompt_logprobs !== undefined && body.prompt_logprobs !== null) {
+      const mode = this.opts.promptLogprobs ?? 'yes';
+      if (mode === 'refuse') throw new HttpError(400, 'Unrecognized request argument supplied: prompt_logprobs');
+      if (mode === 'yes') return this.promptLogprobs(dir, model, body);
+    }
     const { image, text, history } = await this.userTurn(body);
     if (!image) throw new HttpError(400, `${model} is a vision model: send one image_url part`);
     const threads = this.pool.size.threadsPerWorker;

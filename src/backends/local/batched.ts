@@ -4,7 +4,7 @@
 // sees a padded position, and positions continue from the prefix as in the unbatched run. Across images, the prefix
 // is run once with a row per image (extendPrefixRows) and a batch's rows may continue different images' rows, each
 // row's past gathered from its own image's (continuationLogitsAcross).
-import { keepRows, logitsAt, repeatRows, type ImageFeatures, type KvCache, type LlavaGraphs } from './graphs.js';
+import { keepRows, logitsAt, repeatRows, type DecoderOut, type ImageFeatures, type KvCache, type LlavaGraphs } from './graphs.js';
 import { sampleToken, seededRng, type SamplingSettings } from './sampling.js';
 
 /** How continuations are cut into decoder runs. */
@@ -313,11 +313,76 @@ export async function continuationLogitsAcross(
     if (r.ids.length === p) out[i] = r.prefix.lastLogits!;
     else rest.push(i);
   });
-  const lengths = rest.map((i) => rows[i]!.ids.length - p);
+  await runContinuations(g, p, rest.map((i) => rows[i]!), plan, (res, k, b, len) => (out[rest[b]!] = logitsAt(res, k, len - 1)));
+  return out;
+}
+
+/**
+ * Teacher-forced log-probabilities of each row's tokens from `from[i]` on (each given every token before it), with
+ * rows continuing prefixes of one length `p` as in {@link continuationLogitsAcross}: the token right after the prefix
+ * is read from the prefix's last logits, the others from one batched run of the row (its last token is never fed).
+ * `from[i]` must be at least `p` and at least 1 (the first token of a sequence has no log-probability). Full-vocabulary
+ * log-softmax in double precision.
+ * @example continuationTokenLogprobs(g, prompt.length, [{ ids: [...prompt, ...answer, eos], features, prefix }], [prompt.length])
+ */
+export async function continuationTokenLogprobs(
+  g: LlavaGraphs,
+  p: number,
+  rows: readonly ContinuationRow[],
+  from: readonly number[],
+  plan: BatchPlanOptions = DEFAULT_PLAN,
+): Promise<Float64Array[]> {
+  const out = rows.map((r, i) => {
+    const f = from[i]!;
+    if (f < p || f < 1 || f > r.ids.length) throw new Error(`continuationTokenLogprobs: row ${i} scores from ${f}, its prefix is ${p} and it has ${r.ids.length} tokens`);
+    return new Float64Array(r.ids.length - f);
+  });
+  const run: number[] = [];
+  rows.forEach((r, i) => {
+    if (from[i] === p && r.ids.length > p) {
+      const last = r.prefix.lastLogits;
+      if (!last) throw new Error(`continuationTokenLogprobs: row ${i} scores the token after an empty prefix`);
+      out[i]![0] = logprobOf(last, 0, last.length, r.ids[p]!);
+    }
+    // Tokens after the first one past the prefix need a run (of all but the last token: it is never an input).
+    if (r.ids.length > Math.max(from[i]!, p + 1)) run.push(i);
+  });
+  const fed = run.map((i) => ({ ...rows[i]!, ids: rows[i]!.ids.slice(0, -1) }));
+  await runContinuations(g, p, fed, plan, (res, k, b) => {
+    const i = run[b]!;
+    const ids = rows[i]!.ids;
+    const f = from[i]!;
+    // Token t is predicted at position t - 1, which is run position t - 1 - p.
+    for (let t = Math.max(f, p + 1); t < ids.length; t++) out[i]![t - f] = logprobOf(res.logits, (k * res.seq + t - 1 - p) * res.vocab, res.vocab, ids[t]!);
+  });
+  return out;
+}
+
+/** log softmax(logits[offset, offset + vocab))[id], in double precision. */
+export function logprobOf(logits: Float32Array, offset: number, vocab: number, id: number): number {
+  let max = -Infinity;
+  for (let j = 0; j < vocab; j++) if (logits[offset + j]! > max) max = logits[offset + j]!;
+  let sum = 0;
+  for (let j = 0; j < vocab; j++) sum += Math.exp(logits[offset + j]! - max);
+  return logits[offset + id]! - max - Math.log(sum);
+}
+
+/**
+ * Runs rows (each longer than `p`) on their prefix rows in batches of similar length, right-padded, each row's past
+ * gathered from its own prefix row; `take(res, k, b, len)` reads row b's outputs at batch row k (its `len` run tokens).
+ */
+async function runContinuations(
+  g: LlavaGraphs,
+  p: number,
+  rows: readonly ContinuationRow[],
+  plan: BatchPlanOptions,
+  take: (res: DecoderOut, k: number, b: number, len: number) => void,
+): Promise<void> {
+  const lengths = rows.map((r) => r.ids.length - p);
   const maxRows = Math.min(plan.maxRows ?? Infinity, rowsWithinCacheBudget(g, p + Math.max(0, ...lengths)));
   const h = g.hidden;
   for (const batch of planBatches(lengths, { ...plan, maxRows })) {
-    const rs = batch.map((b) => rows[rest[b]!]!);
+    const rs = batch.map((b) => rows[b]!);
     const lens = batch.map((b) => lengths[b]!);
     const f = continuationLayout(p, lens);
     const past = p === 0 ? null : gatherRows(rs.map((r) => ({ cache: r.prefix.cache!, row: r.prefix.row })));
@@ -325,9 +390,8 @@ export async function continuationLogitsAcross(
     const table = await g.embedRowsOf(continuationIds(rs.map((r) => r.ids), p));
     rs.forEach((r, k) => writeEmbeds(g, table, r.ids, p, lens[k]!, r.features, embeds, k * f.seq * h));
     const res = await g.decode({ ...f, embeds, past }, false);
-    batch.forEach((b, k) => (out[rest[b]!] = logitsAt(res, k, lens[k]! - 1)));
+    batch.forEach((b, k) => take(res, k, b, lens[k]!));
   }
-  return out;
 }
 
 /** The ids after the first `p` of each row (those to embed). */

@@ -1,7 +1,19 @@
 // Local backends: the policy, labeler and rules divider run in worker threads of one pool.
 import { inspectLlavaFolder } from './model-folder.js';
+import type { LogprobResult } from './local.worker.js';
 import type { WorkerPool } from './pool.js';
-import type { Divider, DivideOutput, GenerateRequest, GenerateResult, Generator, LabelResult, Labeler } from '../types.js';
+import type {
+  Divider,
+  DivideOutput,
+  GenerateRequest,
+  GenerateResult,
+  Generator,
+  LabelResult,
+  Labeler,
+  SequenceLogprob,
+  SequenceScoreItem,
+  SequenceScorer,
+} from '../types.js';
 
 /** The policy model run in-process: all samples of a prompt in one batch on one run of the prompt (worker 'generate'). */
 export class LocalGenerator implements Generator {
@@ -45,6 +57,34 @@ export class LocalLabeler implements Labeler {
   }
   labelImages(items: { imagePath: string; questions: string[] }[]): Promise<LabelResult[][]> {
     return this.pool.run({ kind: 'labelImages', model: this.dir, threads: this.pool.size.threadsPerWorker, items, suffix: this.suffix });
+  }
+  async close(): Promise<void> {}
+}
+
+/**
+ * A model folder as a scorer of whole answers (worker 'answerLogprobs'): a call's prompts are shared out among the
+ * workers in consecutive parts; in each, the images are encoded together, each prompt is run once, and its answers
+ * continue from the prompt's cache in batches. Each answer's log-probability counts its tokens and the end-of-sequence
+ * token, as scripts/shapes/dpo.py trains them.
+ * @example const [[a]] = await new LocalSequenceScorer(pool, 'models/shapes-policy').logprobs([{ imagePath, question, answers: ['There is a red circle.'] }])
+ */
+export class LocalSequenceScorer implements SequenceScorer {
+  readonly id: string;
+  constructor(
+    private readonly pool: WorkerPool,
+    private readonly dir: string,
+  ) {
+    this.id = inspectLlavaFolder(dir).modelId;
+  }
+  async logprobs(items: SequenceScoreItem[]): Promise<(SequenceLogprob | Error)[][]> {
+    // Many prompts are cut into one consecutive part per worker: each part is batched within its worker.
+    const per = Math.ceil(items.length / Math.max(1, this.pool.size.workers));
+    const parts: SequenceScoreItem[][] = [];
+    for (let at = 0; at < items.length; at += per) parts.push(items.slice(at, at + per));
+    const rows = await Promise.all(
+      parts.map((part) => this.pool.run<LogprobResult[][]>({ kind: 'answerLogprobs', model: this.dir, threads: this.pool.size.threadsPerWorker, items: part })),
+    );
+    return rows.flat().map((row) => row.map((r) => ('error' in r ? new Error(r.error) : r)));
   }
   async close(): Promise<void> {}
 }

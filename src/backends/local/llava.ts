@@ -17,7 +17,7 @@ import {
 } from '@huggingface/transformers';
 import { inspectLlavaFolder, type LlavaFolderInfo } from './model-folder.js';
 import { decodePlainPng } from '../../image/png.js';
-import type { Turn } from '../types.js';
+import type { SequenceLogprob, Turn } from '../types.js';
 
 export { decodePlainPng };
 import { sampleToken, seededRng, type SamplingSettings } from './sampling.js';
@@ -25,6 +25,7 @@ import { LlavaGraphs, type ImageFeatures } from './graphs.js';
 import {
   commonPrefixLength,
   continuationLogitsAcross,
+  continuationTokenLogprobs,
   countImageTokens,
   DEFAULT_PLAN,
   EMPTY_PREFIX,
@@ -34,6 +35,7 @@ import {
   sampleRows,
   type BatchPlanOptions,
   type ContinuationRow,
+  type PrefixRow,
   type SampledIds,
   type SharedPrefix,
 } from './batched.js';
@@ -78,6 +80,14 @@ const MAX_PIXEL_FLOATS = 16 * 1024 * 1024;
 export interface ImageQuestions {
   image: RawImage;
   questions: readonly string[];
+}
+
+/** One image, a conversation ending with a user turn, and answers to that turn whose log-probabilities are wanted. */
+export interface ImageAnswers {
+  image: RawImage;
+  question: string;
+  history?: readonly Turn[];
+  answers: readonly string[];
 }
 
 /** A loaded LLaVA model: its processor (image processor, tokenizer, chat template) and its three ONNX sessions. */
@@ -143,11 +153,21 @@ export class LlavaModel {
    * earlier turns (`history`) first, the image in the first user turn.
    */
   prompt(question: string, history: readonly Turn[] = []): string {
-    const turns = [...history, { role: 'user' as const, content: question }];
+    return this.render([...history, { role: 'user', content: question }], true);
+  }
+
+  /** A conversation (first turn the user's, holding the image) through the chat template. */
+  private render(turns: readonly Turn[], addGenerationPrompt: boolean): string {
     const messages = turns.map((t, i) =>
       i === 0 ? { role: 'user', content: [{ type: 'image' }, { type: 'text', text: t.content }] } : { role: t.role, content: t.content },
     );
-    return this.processor.apply_chat_template(messages, { add_generation_prompt: true, tokenize: false });
+    return this.processor.apply_chat_template(messages, { add_generation_prompt: addGenerationPrompt, tokenize: false });
+  }
+
+  /** Token ids of a templated text, its image token expanded to `imageTokens` as LlavaProcessor does. */
+  private idsOf(text: string, imageTokens: number): number[] {
+    const tok = this.processor.config.image_token as string;
+    return this.processor.tokenizer.encode(text.replace(tok, tok.repeat(imageTokens))) as number[];
   }
 
   /** Processor outputs (input_ids, attention_mask, pixel_values) for one image and question. */
@@ -243,8 +263,7 @@ export class LlavaModel {
     const key = `${imageTokens}\u0000${question}${history.length ? `\u0000${JSON.stringify(history)}` : ''}`;
     let ids = this.promptIdsMemo.get(key);
     if (!ids) {
-      const tok = this.processor.config.image_token as string;
-      ids = this.processor.tokenizer.encode(this.templated(question, history).replace(tok, tok.repeat(imageTokens))) as number[];
+      ids = this.idsOf(this.templated(question, history), imageTokens);
       if (this.promptIdsMemo.size >= MAX_PROMPT_IDS) this.promptIdsMemo.delete(this.promptIdsMemo.keys().next().value!);
       this.promptIdsMemo.set(key, ids);
     }
@@ -376,6 +395,112 @@ export class LlavaModel {
       });
     }
     return { text: this.decode(ids), tokenIds: ids, promptTokens, finishReason: 'length' };
+  }
+
+  /**
+   * The token ids an answer is scored on: the answer's text after a space, without special tokens, then the
+   * end-of-sequence token (scripts/shapes/dpo.py's `encode(tok, " " + answer) + [EOS]`).
+   */
+  answerIds(answer: string): number[] {
+    const ids = this.processor.tokenizer.encode(' ' + answer, { add_special_tokens: false }) as number[];
+    return [...ids, this.info.eosTokenId];
+  }
+
+  /**
+   * Teacher-forced log-probabilities of answers to one prompt: see {@link imagesAnswerLogprobs}.
+   * @example const [a] = await m.answerLogprobs(image, 'How many shapes are there?', [], ['There are two shapes.']) // { sum: -1.3, tokens: 6 }
+   */
+  async answerLogprobs(
+    image: RawImage,
+    question: string,
+    history: readonly Turn[],
+    answers: readonly string[],
+    plan: BatchPlanOptions = DEFAULT_PLAN,
+  ): Promise<(SequenceLogprob | Error)[]> {
+    return (await this.imagesAnswerLogprobs([{ image, question, history, answers }], plan))[0]!;
+  }
+
+  /**
+   * Each answer's summed token log-probability (its tokens and the end-of-sequence token, {@link answerIds}) given its
+   * image and conversation, as scripts/shapes/dpo.py computes it for DPO: the images go through the encoder together,
+   * each prompt is run once, and the answers continue from their prompt's cache in batches of similar length, rows of
+   * all the prompts side by side (prompts of one length share runs); equal answers of a prompt are scored once. An
+   * image, prompt or answer that cannot be run gets an Error in its place.
+   */
+  async imagesAnswerLogprobs(items: readonly ImageAnswers[], plan: BatchPlanOptions = DEFAULT_PLAN): Promise<(SequenceLogprob | Error)[][]> {
+    const encs = await this.encodeImages(items.map((it) => it.image));
+    const out: (SequenceLogprob | Error)[][] = items.map((it) => it.answers.map(() => new Error('not scored')));
+    // Rows by prompt length: their positions agree, so rows of different prompts share decoder runs.
+    const groups = new Map<number, { item: number; answers: number[]; row: ContinuationRow }[]>();
+    for (const [i, it] of items.entries()) {
+      const enc = encs[i]!;
+      const fail = (e: unknown) => (out[i] = it.answers.map(() => (e instanceof Error ? e : new Error(String(e)))));
+      if (enc instanceof Error) {
+        fail(enc);
+        continue;
+      }
+      const ids = this.promptIds(it.question, enc.imageTokens, it.history ?? []);
+      const bad = this.promptProblem(ids, enc.features);
+      if (bad) {
+        fail(bad);
+        continue;
+      }
+      let prefix: PrefixRow;
+      try {
+        const prompt = await this.runPrompt(ids, enc.features);
+        prefix = { cache: prompt.cache, row: 0, lastLogits: prompt.lastLogits };
+      } catch (e) {
+        fail(e);
+        continue;
+      }
+      const byText = new Map<string, number[]>();
+      it.answers.forEach((a, j) => {
+        const same = byText.get(a);
+        if (same) same.push(j);
+        else byText.set(a, [j]);
+      });
+      for (const [text, js] of byText) {
+        const a = this.answerIds(text);
+        const problem = a.includes(this.info.imageTokenIndex)
+          ? new Error('an answer may not hold the image token')
+          : // The last token is never fed, so a row may be one token longer than the context.
+            ids.length + a.length > this.info.maxPositions + 1
+            ? new Error(`prompt and answer are ${ids.length + a.length} tokens, the model's context is ${this.info.maxPositions}`)
+            : null;
+        if (problem) {
+          for (const j of js) out[i]![j] = problem;
+          continue;
+        }
+        let g = groups.get(ids.length);
+        if (!g) groups.set(ids.length, (g = []));
+        g.push({ item: i, answers: js, row: { ids: [...ids, ...a], features: enc.features, prefix } });
+      }
+    }
+    for (const [p, rows] of groups) {
+      const lps = await continuationTokenLogprobs(this.graphs, p, rows.map((r) => r.row), rows.map(() => p), plan);
+      rows.forEach((r, k) => {
+        const lp = lps[k]!;
+        let sum = 0;
+        for (const v of lp) sum += v;
+        for (const j of r.answers) out[r.item]![j] = { sum, tokens: lp.length };
+      });
+    }
+    return out;
+  }
+
+  /**
+   * A whole conversation's token ids through the chat template (its last turn may be the assistant's) and each
+   * token's teacher-forced log-probability (null for the first token), in one plain run: what a server returns as
+   * prompt log-probs (vLLM's `prompt_logprobs`).
+   */
+  async conversationLogprobs(image: RawImage, turns: readonly Turn[], addGenerationPrompt: boolean): Promise<{ ids: number[]; logprobs: (number | null)[] }> {
+    if (turns[0]?.role !== 'user') throw new Error('a conversation starts with a user turn');
+    const enc = await this.encodeImage(image);
+    const ids = this.idsOf(this.render(turns, addGenerationPrompt), enc.imageTokens);
+    const bad = this.promptProblem(ids, enc.features);
+    if (bad) throw bad;
+    const [lp] = await continuationTokenLogprobs(this.graphs, 0, [{ ids, features: enc.features, prefix: { cache: null, row: 0, lastLogits: null } }], [1]);
+    return { ids, logprobs: [null, ...lp!] };
   }
 
   /** Text of generated ids, special tokens dropped. */

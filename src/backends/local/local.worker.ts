@@ -2,16 +2,28 @@
 import { LlavaModel, readImage, type Sample } from './llava.js';
 import { topIndices, yesNoFromLogits, yesNoTokenIds } from '../../feedback/yes-no.js';
 import { divideRules } from '../../divide/rules.js';
-import type { Decoding, DivideOutput, GenerateResult, LabelResult, Turn } from '../types.js';
+import type { Decoding, DivideOutput, GenerateResult, LabelResult, SequenceLogprob, SequenceScoreItem, Turn } from '../types.js';
 
 /** A task for a worker thread. */
 export type WorkerTask =
   | { kind: 'generate'; model: string; threads: number; imagePath: string; question: string; history?: Turn[]; samples: { index: number; seed: number }[]; decoding: Decoding }
   | { kind: 'label'; model: string; threads: number; imagePath: string; questions: string[]; suffix: string }
   | { kind: 'labelImages'; model: string; threads: number; items: { imagePath: string; questions: string[] }[]; suffix: string }
+  | { kind: 'answerLogprobs'; model: string; threads: number; items: SequenceScoreItem[] }
+  | { kind: 'conversationLogprobs'; model: string; threads: number; imagePath: string; turns: Turn[]; addGenerationPrompt: boolean }
   | { kind: 'divide'; items: { question: string; answer: string }[]; maxWords: number | null }
   | { kind: 'info'; model: string; threads: number }
   | { kind: 'top'; model: string; threads: number; imagePath: string; text: string; k: number };
+
+/** An answer's log-probability, or why it has none (errors cross the thread boundary as text). */
+export type LogprobResult = SequenceLogprob | { error: string };
+
+/** A conversation's token ids and texts with each token's log-probability (null for the first), as a server lists them. */
+export interface ConversationLogprobs {
+  ids: number[];
+  tokens: string[];
+  logprobs: (number | null)[];
+}
 
 /** The first generated position's top tokens with log-probabilities (full-vocabulary log-softmax), as a server lists them. */
 export interface TopResult {
@@ -117,6 +129,30 @@ async function top(t: Extract<WorkerTask, { kind: 'top' }>): Promise<TopResult> 
   return { top, promptTokens: inputs.input_ids!.dims[1]! };
 }
 
+async function answerLogprobs(t: Extract<WorkerTask, { kind: 'answerLogprobs' }>): Promise<LogprobResult[][]> {
+  const m = await model(t.model, t.threads);
+  // An image that cannot be read fails its own answers only.
+  const images = await Promise.all(t.items.map((it) => readImage(it.imagePath).catch((e: unknown) => (e instanceof Error ? e : new Error(String(e))))));
+  const ok = t.items.flatMap((it, i) => {
+    const image = images[i]!;
+    return image instanceof Error ? [] : [{ image, question: it.question, history: it.history ?? [], answers: it.answers }];
+  });
+  // All images through the encoder at once, each prompt run once, every answer continuing from its prompt's cache.
+  const scored = await m.imagesAnswerLogprobs(ok);
+  let k = 0;
+  return t.items.map((it, i) => {
+    const image = images[i]!;
+    const row = image instanceof Error ? it.answers.map(() => image) : scored[k++]!;
+    return row.map((r) => (r instanceof Error ? { error: r.message } : r));
+  });
+}
+
+async function conversationLogprobs(t: Extract<WorkerTask, { kind: 'conversationLogprobs' }>): Promise<ConversationLogprobs> {
+  const m = await model(t.model, t.threads);
+  const r = await m.conversationLogprobs(await readImage(t.imagePath), t.turns, t.addGenerationPrompt);
+  return { ...r, tokens: r.ids.map((id) => m.tokenText(id)) };
+}
+
 function divide(t: Extract<WorkerTask, { kind: 'divide' }>): DivideOutput[] {
   return t.items.map(({ question, answer }) => {
     let text = answer;
@@ -142,6 +178,10 @@ export default async function run(t: WorkerTask): Promise<unknown> {
       return label(t);
     case 'labelImages':
       return labelImages(t);
+    case 'answerLogprobs':
+      return answerLogprobs(t);
+    case 'conversationLogprobs':
+      return conversationLogprobs(t);
     case 'divide':
       return divide(t);
     case 'top':

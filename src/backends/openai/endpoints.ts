@@ -105,6 +105,9 @@ export function classifyError(e: unknown, ctx: { role: string; endpoint: string;
     if (s === 404) {
       return { retry: false, message: `${where} does not serve model "${ctx.model}" (HTTP 404); set ${ctx.role}.backend.model to a served model name (see GET ${ctx.endpoint}/models). Server said: ${detail}` };
     }
+    if (/prompt_logprobs/i.test(detail)) {
+      return { retry: false, message: `${where} refused prompt_logprobs (HTTP ${s}); answer log-probs need a server that returns the prompt's log-probs of a chat request (vLLM does; OpenAI's API does not). Server said: ${detail}` };
+    }
     if (/logprob/i.test(detail)) {
       return { retry: false, message: `${where} refused the logprobs request (HTTP ${s}); lower label.top_logprobs to at most the server's limit (vLLM: --max-logprobs) or use a server that returns logprobs. Server said: ${detail}` };
     }

@@ -1,11 +1,11 @@
 // Backends on OpenAI-compatible servers (vLLM, SGLang, OpenAI): the policy, the LLM divider and the labeler.
-import type { ChatCompletion, ChatCompletionContentPart } from 'openai/resources/chat/completions';
 import type { LlmDividerBackend, OpenAIBackend } from '../../config/schema.js';
 import { yesNoFromTopLogprobs } from '../../feedback/yes-no.js';
-import type { DivideOutput, Divider, GenerateRequest, GenerateResult, Generator, LabelResult, Labeler, Turn } from '../types.js';
+import type { DivideOutput, Divider, GenerateRequest, GenerateResult, Generator, LabelResult, Labeler } from '../types.js';
 import { parseBullets } from './bullets.js';
 import { BadResponseError, EndpointPool, FatalBackendError, type UsageCounts } from './endpoints.js';
 import { imageUrl } from './images.js';
+import { conversation, firstChoice, userMessage } from './messages.js';
 
 export { EndpointPool, FatalBackendError, BadResponseError } from './endpoints.js';
 
@@ -17,31 +17,6 @@ export interface RemoteBackend {
 /** True for backends that run on servers. */
 export function isRemote(b: unknown): b is RemoteBackend {
   return !!b && typeof b === 'object' && (b as { pool?: unknown }).pool instanceof EndpointPool;
-}
-
-function userMessage(image: string | null, text: string) {
-  const content: ChatCompletionContentPart[] = [];
-  if (image) content.push({ type: 'image_url', image_url: { url: image } });
-  content.push({ type: 'text', text });
-  return [{ role: 'user' as const, content }];
-}
-
-/** The whole conversation as chat messages: the earlier turns, then the question; the image in the first user message. */
-function conversation(image: string | null, question: string, history: readonly Turn[] = []) {
-  if (history.length === 0) return userMessage(image, question);
-  const [first, ...rest] = history;
-  return [
-    ...userMessage(image, first!.content),
-    ...rest.map((t) => ({ role: t.role, content: t.content })),
-    { role: 'user' as const, content: question },
-  ];
-}
-
-function firstChoice(r: ChatCompletion): ChatCompletion.Choice {
-  if (!r || typeof r !== 'object' || !Array.isArray(r.choices)) throw new BadResponseError('the response has no choices');
-  const c = r.choices[0];
-  if (!c) throw new BadResponseError('the response has no choices');
-  return c;
 }
 
 /** The policy on a server: one request per sample, each with the sample's seed. */

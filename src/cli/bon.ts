@@ -1,0 +1,81 @@
+// `rlaifv bon`: best-of-N with the DPO model as the reward: N samples per prompt from the policy, each scored by
+// β(log π − log π_ref), the best one chosen; one JSON line per prompt.
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { BON_DEFAULTS, runBestOfN, type BonSettings } from '../bon.js';
+import { INPUT_FORMATS } from '../input/reader.js';
+import { REWARD_VARIANTS, type RewardVariant } from '../methods/dpo-reward.js';
+import { positiveInt, seedArg, temperatureArg } from './common.js';
+import { terminalProgress } from './progress.js';
+
+function betaArg(v: string): number {
+  const b = Number(v);
+  if (!Number.isFinite(b) || b <= 0) throw new InvalidArgumentError(`--beta must be a positive number, got "${v}".`);
+  return b;
+}
+
+interface BonFlags {
+  prompts: string;
+  policy: string;
+  ref: string;
+  n: number;
+  beta: number;
+  reward: RewardVariant;
+  temperature: number;
+  seed: number;
+  limit?: number;
+  out?: string;
+  json?: boolean;
+  inputFormat?: string;
+  workers?: number;
+  quiet?: boolean;
+}
+
+/** Registers `bon`. */
+export function registerBon(program: Command): void {
+  program
+    .command('bon')
+    .description('best-of-N with the DPO model as the reward: N samples per prompt from --policy, the one with the highest β(log π − log π_ref) chosen')
+    .requiredOption('--prompts <file>', 'prompts file (JSONL, Parquet data set, RLAIF-V rows, LLaVA conversations)')
+    .requiredOption('--policy <dir>', 'the trained policy (a model folder): it samples and scores')
+    .requiredOption('--ref <dir>', 'the reference model folder (the checkpoint DPO started from)')
+    .option('--n <n>', 'answers sampled per prompt', positiveInt('--n'), BON_DEFAULTS.n)
+    .option('--beta <b>', 'β of the reward', betaArg, BON_DEFAULTS.beta)
+    .addOption(new Option('--reward <variant>', 'sum: β(Σ log π − Σ log π_ref); mean: the same per token').choices(REWARD_VARIANTS).default(BON_DEFAULTS.reward))
+    .option('--temperature <t>', 'sampling temperature', temperatureArg, BON_DEFAULTS.temperature)
+    .option('--seed <s>', 'sample i of prompt p has the seed a round with this seed gives it', seedArg, BON_DEFAULTS.seed)
+    .option('--limit <n>', 'only the first N prompts', positiveInt('--limit'))
+    .option('--out <file>', 'the JSONL output (default: stdout)')
+    .option('--json', 'the summary as one JSON object')
+    .addOption(new Option('--input-format <format>', 'how to read --prompts (default auto: by extension)').choices(INPUT_FORMATS))
+    .option('--workers <n>', 'worker threads (default: the number of cores)', positiveInt('--workers'))
+    .option('--quiet', 'no progress output')
+    // A bad or missing flag is a usage mistake: exit 2, after commander's message naming the flag.
+    .exitOverride((e) => process.exit(e.exitCode === 0 ? 0 : 2))
+    .action(async (f: BonFlags) => {
+      const settings: BonSettings = { ...BON_DEFAULTS, n: f.n, beta: f.beta, reward: f.reward, temperature: f.temperature, seed: f.seed };
+      const toStdout = !f.out;
+      const summary = await runBestOfN(
+        {
+          prompts: f.prompts,
+          inputFormat: f.inputFormat ?? 'auto',
+          limit: f.limit ?? null,
+          policy: f.policy,
+          reference: f.ref,
+          settings,
+          out: f.out ?? null,
+          workers: f.workers ?? null,
+          progress: terminalProgress(f.quiet),
+        },
+        toStdout ? (row) => void process.stdout.write(JSON.stringify(row) + '\n') : undefined,
+      );
+      // The rows own stdout when there is no --out; the summary then goes to stderr.
+      const write = (s: string) => void (toStdout ? process.stderr : process.stdout).write(s);
+      if (f.json) return write(JSON.stringify(summary) + '\n');
+      const r = (x: number | null) => (x === null ? '-' : x.toFixed(4));
+      write(
+        `best-of-${settings.n} (${settings.reward} reward, β ${settings.beta}) on ${summary.prompts} prompts${summary.out ? ` to ${summary.out}` : ''}: ` +
+          `mean reward ${r(summary.mean_reward)}, chosen ${r(summary.mean_chosen_reward)}; ` +
+          `${summary.failed_answers} of ${summary.answers} answers failed, ${summary.bad_prompts} bad prompts; ${summary.seconds.toFixed(1)} s\n`,
+      );
+    });
+}

@@ -1,0 +1,42 @@
+// The DPO model as a reward: a prompt's answers scored by r = β(log π − log π_ref) (dpo-reward-math.ts), the log-probs
+// taken under the trained policy and its reference through two sequence scorers (local model folders or servers).
+import type { SequenceLogprob, SequenceScoreItem, SequenceScorer } from '../backends/types.js';
+import { dpoReward, type RewardVariant } from './dpo-reward-math.js';
+
+export { dpoReward, bestIndex, REWARD_VARIANTS, type RewardVariant } from './dpo-reward-math.js';
+
+/** β and how log-probs enter the reward. */
+export interface DpoRewardSettings {
+  beta: number;
+  variant: RewardVariant;
+}
+
+/** One answer's log-probs under the policy and the reference, and its reward. */
+export interface AnswerReward {
+  policy: SequenceLogprob;
+  reference: SequenceLogprob;
+  reward: number;
+}
+
+/**
+ * Each item's answers scored under the policy and the reference at once, and their DPO rewards, per item and answer
+ * in order. An answer either model cannot score gets an Error naming which one; mistakes retrying cannot fix throw.
+ * @example const [[r]] = await dpoRewards(policy, reference, [{ imagePath, question, answers: ['There is a red circle.'] }], { beta: 0.1, variant: 'sum' })
+ */
+export async function dpoRewards(
+  policy: SequenceScorer,
+  reference: SequenceScorer,
+  items: SequenceScoreItem[],
+  s: DpoRewardSettings,
+): Promise<(AnswerReward | Error)[][]> {
+  const [pol, ref] = await Promise.all([policy.logprobs(items), reference.logprobs(items)]);
+  return items.map((it, i) =>
+    it.answers.map((_, j) => {
+      const p = pol[i]![j]!;
+      const r = ref[i]![j]!;
+      if (p instanceof Error) return new Error(`policy: ${p.message}`);
+      if (r instanceof Error) return new Error(`reference: ${r.message}`);
+      return { policy: p, reference: r, reward: dpoReward(p, r, s.beta, s.variant) };
+    }),
+  );
+}

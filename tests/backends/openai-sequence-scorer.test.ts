@@ -1,0 +1,125 @@
+// Answer log-probs from a server (vLLM's prompt_logprobs) against a real HTTP server on 127.0.0.1 backed by the real
+// tiny policy: the same numbers as in-process, and a clear stop naming the endpoint and the setting when a server
+// gives none (drops the field, or refuses it as OpenAI does); doctor's check says the same.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { TestServer } from '../helpers/openai-server.js';
+import { POLICY, ROOT, TEST } from '../helpers/paths.js';
+import { LocalSequenceScorer } from '../../src/backends/local/index.js';
+import { OpenAISequenceScorer, answerSlice, readPromptLogprobs } from '../../src/backends/openai/sequence-scorer.js';
+import { FatalBackendError } from '../../src/backends/errors.js';
+import { checkPromptLogprobs } from '../../src/doctor/endpoints.js';
+import type { SequenceLogprob, SequenceScoreItem, Turn } from '../../src/backends/types.js';
+
+function server(url: string, extra: Record<string, unknown> = {}) {
+  return {
+    type: 'openai' as const,
+    model: 'shapes-policy',
+    base_urls: [url],
+    max_in_flight: 4,
+    timeout_ms: 20_000,
+    max_retries: 2,
+    min_backoff_ms: 20,
+    max_backoff_ms: 200,
+    rest_after_failures: 3,
+    rest_ms: 300,
+    ...extra,
+  };
+}
+
+const rows = (file: string) =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { image: string; question: string; history?: Turn[] })
+    .map((r) => ({ imagePath: path.join(path.dirname(file), r.image), question: r.question, history: r.history }));
+
+const items: SequenceScoreItem[] = [
+  ...rows(path.join(TEST, 'prompts.jsonl')).slice(0, 3),
+  ...rows(path.join(ROOT, 'data', 'shapes', 'multiturn', 'prompts.jsonl')).slice(0, 1),
+].map((p) => ({ ...p, answers: ['There is a red circle in the center.', 'There are two shapes.', '', 'There are two shapes.'] }));
+
+let srv: TestServer;
+let ignoring: TestServer;
+let refusing: TestServer;
+beforeAll(async () => {
+  srv = await TestServer.start({ workers: 1 });
+  ignoring = await TestServer.start({ pool: srv.pool, promptLogprobs: 'ignore' });
+  refusing = await TestServer.start({ pool: srv.pool, promptLogprobs: 'refuse' });
+});
+afterAll(async () => {
+  await ignoring?.close();
+  await refusing?.close();
+  await srv?.close();
+});
+
+describe('answer log-probs from a server', () => {
+  test('equal to the in-process scorer, single- and multi-turn, the empty answer its end token alone', async () => {
+    const remote = await new OpenAISequenceScorer(server(srv.url), 'policy').logprobs(items);
+    const local = await new LocalSequenceScorer(srv.pool, POLICY).logprobs(items);
+    remote.forEach((row, i) =>
+      row.forEach((r, j) => {
+        const l = local[i]![j] as SequenceLogprob;
+        expect(r).not.toBeInstanceOf(Error);
+        expect((r as SequenceLogprob).tokens).toBe(l.tokens);
+        expect(Math.abs((r as SequenceLogprob).sum - l.sum)).toBeLessThan(1e-3 * Math.max(1, Math.abs(l.sum)));
+      }),
+    );
+    expect((remote[0]![2] as SequenceLogprob).tokens).toBe(1);
+    // A repeated answer is asked once: per prompt, the two boundary requests and one per distinct answer.
+    expect(srv.stats.byModel['shapes-policy']).toBe(items.length * (2 + 3));
+  });
+
+  test('a server that drops prompt_logprobs stops the run at once, naming the endpoint and the setting', async () => {
+    const before = ignoring.stats.requests;
+    const err = await new OpenAISequenceScorer(server(ignoring.url), 'policy').logprobs(items.slice(0, 1)).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(FatalBackendError);
+    expect((err as Error).message).toContain(`policy endpoint ${ignoring.url} returned no prompt_logprobs for model "shapes-policy"`);
+    expect((err as Error).message).toMatch(/vLLM does, with prompt_logprobs; OpenAI's API does not/);
+    expect(ignoring.stats.requests - before).toBeLessThanOrEqual(2); // never retried
+  });
+
+  test('a server that refuses prompt_logprobs (as OpenAI does) stops the run with the same advice', async () => {
+    const err = await new OpenAISequenceScorer(server(refusing.url), 'reference').logprobs(items.slice(0, 1)).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(FatalBackendError);
+    expect((err as Error).message).toMatch(new RegExp(`reference endpoint ${refusing.url.replace(/[./]/g, '\\$&')} refused prompt_logprobs \\(HTTP 400\\)`));
+    expect((err as Error).message).toMatch(/Unrecognized request argument supplied: prompt_logprobs/);
+  });
+
+  test('doctor: checkPromptLogprobs is ok where the server gives them, a failure with the reason where not', async () => {
+    const [good] = await checkPromptLogprobs(server(srv.url));
+    expect(good).toMatchObject({ status: 'ok', target: srv.url, check: 'generate prompt logprobs' });
+    expect(good!.detail).toMatch(/answer log-probs work: ".*" is \d+ tokens, log-prob -\d/);
+    const [dropped] = await checkPromptLogprobs(server(ignoring.url));
+    expect(dropped).toMatchObject({ status: 'fail', target: ignoring.url });
+    expect(dropped!.detail).toMatch(/returned no prompt_logprobs/);
+    expect(dropped!.fix).toMatch(/vLLM/);
+    const [refused] = await checkPromptLogprobs(server(refusing.url), 'score');
+    expect(refused).toMatchObject({ status: 'fail', check: 'score prompt logprobs' });
+    expect(refused!.detail).toMatch(/refused prompt_logprobs \(HTTP 400\)/);
+  });
+});
+
+describe('reading prompt log-probs (any chat template)', () => {
+  const toks = (ids: number[], lps: number[] = ids.map(() => -1)) => ({ ids: [null, ...ids.slice(1)], logprobs: [null, ...lps.slice(1)] });
+
+  test('vLLM shape: null first, then {token id: {logprob}}; anything else is a bad response', () => {
+    expect(readPromptLogprobs({ prompt_logprobs: [null, { '7': { logprob: -0.5, rank: 1, decoded_token: 'x' } }] })).toEqual({ ids: [null, 7], logprobs: [null, -0.5] });
+    expect(readPromptLogprobs({ choices: [] })).toBeNull();
+    expect(() => readPromptLogprobs({ prompt_logprobs: [null, { '7': { logprob: -1 }, '8': { logprob: -2 } }] })).toThrow(/lists 2 tokens/);
+    expect(() => readPromptLogprobs({ prompt_logprobs: [null, null] })).toThrow(/only the first prompt token/);
+  });
+
+  test('a template that adds two tokens after an answer (ChatML: <|im_end|> and a newline) counts the first', () => {
+    // prompt 1 2 3, answer 10 11, then 90 (end of turn) and 91 (newline)
+    const g = toks([1, 2, 3]);
+    const e = toks([1, 2, 3, 90, 91]);
+    const a = toks([1, 2, 3, 10, 11, 90, 91], [0, -1, -1, -1, -0.25, -0.5, -2]);
+    expect(answerSlice(g, e, a)).toEqual({ sum: -1.75, tokens: 3 });
+    expect(answerSlice(g, e, e)).toEqual({ sum: -1, tokens: 1 });
+    expect(() => answerSlice(g, e, toks([1, 2, 4, 10, 90, 91]))).toThrow(/renders the prompt differently/);
+    expect(() => answerSlice(g, e, toks([1, 2, 3, 10, 90, 92]))).toThrow(/ends this answer differently/);
+    expect(() => answerSlice(g, g, a)).toThrow(/does not render an assistant turn/);
+  });
+});

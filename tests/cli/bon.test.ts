@@ -1,0 +1,118 @@
+// `rlaifv bon` end to end with the built CLI and the real tiny models on 5 prompts of the test split: N answers per
+// prompt with their recorded seeds, the chosen one the best reward, the same bytes for the same seed, and bad flags
+// refused with exit 2 and the flag named.
+import { beforeAll, describe, expect, test } from 'vitest';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { runNode } from '../helpers/run-cli.js';
+import { LABELER, POLICY, TEST, tempDir } from '../helpers/paths.js';
+import { sampleSeed } from '../../src/stages/generate.js';
+import { BON_DEFAULTS, bestOfOne, type BonRow } from '../../src/bon.js';
+import { LocalGenerator, LocalSequenceScorer } from '../../src/backends/local/index.js';
+import { WorkerPool } from '../../src/backends/local/pool.js';
+
+const PROMPTS = path.join(TEST, 'prompts.jsonl');
+const N = 4;
+const read = (file: string) =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as BonRow);
+const bon = (out: string, ...extra: string[]) =>
+  runNode(['bon', '--prompts', PROMPTS, '--policy', POLICY, '--limit', '5', '--n', String(N), '--out', out, '--workers', '2', '--quiet', ...extra], { timeoutMs: 60_000 });
+
+describe('rlaifv bon', () => {
+  const dir = tempDir();
+  let rows: BonRow[];
+  beforeAll(async () => {
+    // The labeler as the "reference": a different model, so rewards differ between answers.
+    const r = await bon(path.join(dir, 'a.jsonl'), '--ref', LABELER, '--json');
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ prompts: 5, answers: 5 * N, failed_answers: 0, bad_prompts: 0, out: path.join(dir, 'a.jsonl') });
+    rows = read(path.join(dir, 'a.jsonl'));
+  }, 60_000);
+
+  test('one line per prompt in input order, N answers each with its recorded seed, log-probs and reward', () => {
+    const ids = readFileSync(PROMPTS, 'utf8').split('\n').slice(0, 5).map((l) => JSON.parse(l).id as string);
+    expect(rows.map((r) => r.id)).toEqual(ids);
+    for (const row of rows) {
+      expect(row.image).toMatch(/test-\d+\.png$/);
+      expect(row.answers.map((a) => a.index)).toEqual([0, 1, 2, 3]);
+      for (const a of row.answers) {
+        expect(a.seed).toBe(sampleSeed(0, row.id, a.index));
+        expect(a.text).toEqual(expect.any(String));
+        expect(a.finish_reason).toBe('stop');
+        expect(a.policy_tokens).toBe(a.text!.split(/\s+|(?=[.,?])/).filter(Boolean).length + 1); // words, punctuation, </s>
+        expect(a.reward).toBeCloseTo(0.1 * (a.policy_logprob! - a.reference_logprob!), 12);
+      }
+    }
+  });
+
+  test('the chosen answer is the one with the highest reward (the first of equal ones)', () => {
+    for (const row of rows) {
+      const rewards = row.answers.map((a) => a.reward!);
+      const best = rewards.indexOf(Math.max(...rewards));
+      expect(row.chosen_index).toBe(best);
+      expect(row.chosen).toBe(row.answers[best]!.text);
+      expect(row.reward).toBe(rewards[best]);
+    }
+    expect(new Set(rows.flatMap((r) => r.answers.map((a) => a.reward))).size).toBeGreaterThan(5);
+  });
+
+  test('the same seed gives the same bytes; another seed other samples; the mean reward is per token', async () => {
+    const again = path.join(dir, 'b.jsonl');
+    expect((await bon(again, '--ref', LABELER)).code).toBe(0);
+    expect(readFileSync(again, 'utf8')).toBe(readFileSync(path.join(dir, 'a.jsonl'), 'utf8'));
+    const other = path.join(dir, 'c.jsonl');
+    expect((await bon(other, '--ref', LABELER, '--seed', '7', '--reward', 'mean', '--beta', '0.5')).code).toBe(0);
+    const c = read(other);
+    expect(c[0]!.answers[0]!.seed).toBe(sampleSeed(7, c[0]!.id, 0));
+    for (const a of c.flatMap((r) => r.answers)) {
+      expect(a.reward).toBeCloseTo(0.5 * (a.policy_logprob! / a.policy_tokens! - a.reference_logprob! / a.reference_tokens!), 12);
+    }
+  });
+
+  test('the policy as its own reference: every reward is 0, and the first answer is chosen', async () => {
+    const out = path.join(dir, 'self.jsonl');
+    expect((await bon(out, '--ref', POLICY)).code).toBe(0);
+    for (const row of read(out)) {
+      expect(row.answers.every((a) => a.reward === 0)).toBe(true);
+      expect(row.chosen_index).toBe(0);
+    }
+  });
+
+  test('bad flags: exit 2 with a message naming the flag', async () => {
+    const cases: [string[], RegExp][] = [
+      [['--n', '0'], /--n must be a whole number ≥ 1, got "0"/],
+      [['--beta', '-1'], /--beta must be a positive number, got "-1"/],
+      [['--reward', 'max'], /option '--reward <variant>' argument 'max' is invalid\. Allowed choices are sum, mean/],
+      [['--temperature', 'hot'], /--temperature must be a number from 0 to 5/],
+      [[], /required option '--ref <dir>' not specified/],
+      [['--ref', path.join(dir, 'no-model')], /rlaifv: reference: Model folder .*no-model does not exist/],
+    ];
+    for (const [args, message] of cases) {
+      const r = await runNode(['bon', '--prompts', PROMPTS, '--policy', POLICY, '--quiet', ...args]);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(message);
+    }
+    const missing = await runNode(['bon', '--prompts', path.join(dir, 'none.jsonl'), '--policy', POLICY, '--ref', POLICY, '--quiet']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/Prompts file .*none\.jsonl does not exist/);
+  });
+});
+
+describe('bestOfOne (library)', () => {
+  test('a prompt whose image cannot be read keeps its N answers as failures with the reason; nothing is chosen', async () => {
+    const pool = new WorkerPool(1);
+    try {
+      const b = { generator: new LocalGenerator(pool, POLICY), policy: new LocalSequenceScorer(pool, POLICY), reference: new LocalSequenceScorer(pool, POLICY) };
+      const row = await bestOfOne({ id: 'x', imagePath: path.join(tempDir(), 'gone.png'), question: 'Where is the star?' }, b, { ...BON_DEFAULTS, n: 3 });
+      expect(row).toMatchObject({ id: 'x', chosen: null, chosen_index: null, reward: null });
+      expect(row.answers).toHaveLength(3);
+      for (const a of row.answers) expect(a).toMatchObject({ text: null, reward: null, error: expect.stringMatching(/gone\.png/) });
+    } finally {
+      await pool.close();
+    }
+  });
+});
