@@ -26,7 +26,9 @@ import {
 import { readInput } from './input/formats.js';
 import { imageStoreDir } from './image/store.js';
 import { WorkerPool } from './backends/local/pool.js';
-import { LocalGenerator, LocalLabeler, RulesDivider } from './backends/local/index.js';
+import { LocalGenerator, LocalLabeler, LocalSequenceScorer, RulesDivider } from './backends/local/index.js';
+import { OpenAISequenceScorer } from './backends/openai/sequence-scorer.js';
+import { DpoRewardMethod } from './methods/dpo-reward.js';
 import type { Divider, Generator, Labeler } from './backends/types.js';
 import { isRemote, LlmDivider, OpenAIGenerator, OpenAILabeler, takeUsage } from './backends/openai/index.js';
 import { silentProgress, type Progress, type StageContext, type StageResult } from './stages/context.js';
@@ -182,7 +184,10 @@ export function createBackends(config: Config): Backends {
   const g = config.generate.backend;
   const l = config.label.backend;
   const d = config.divide.backend;
-  const needsPool = g.type === 'local' || l.type === 'local' || d.type === 'rules';
+  const dr = config.feedback.dpo_reward;
+  const needsPool =
+    g.type === 'local' || l.type === 'local' || d.type === 'rules' ||
+    (config.feedback.method === 'dpo-reward' && (dr.reference.type === 'local' || (dr.policy ?? g).type === 'local'));
   const pool = needsPool ? new WorkerPool(config.workers) : null;
   try {
     // A local model folder that is incomplete is a config mistake: named by its field (exit 2).
@@ -199,7 +204,22 @@ export function createBackends(config: Config): Backends {
         ? local('label.backend.model', () => new LocalLabeler(pool!, l.model, config.label.suffix))
         : new OpenAILabeler(l, config.label.suffix, config.label.top_logprobs);
     const divider = d.type === 'rules' ? new RulesDivider(pool!, config.divide.max_words) : new LlmDivider(d, config.divide.max_words);
-    const method = local('feedback', () => createMethod(config, { labeler, localConcurrency: (pool?.size.workers ?? 1) * 2 }));
+    const method = local('feedback', () =>
+      createMethod(config, {
+        labeler,
+        localConcurrency: (pool?.size.workers ?? 1) * 2,
+        dpoReward: (c) => {
+          const d = c.feedback.dpo_reward;
+          const policy = d.policy ?? c.generate.backend;
+          if (JSON.stringify(policy) === JSON.stringify(d.reference)) {
+            throw new Error(`dpo_reward: the policy and its reference are the same model (${policy.model}): every reward would be 0; set feedback.dpo_reward.policy to the trained checkpoint and reference to what it was trained from`);
+          }
+          const scorer = (b: typeof policy, field: string) =>
+            b.type === 'local' ? local(`feedback.dpo_reward.${field}.model`, () => new LocalSequenceScorer(pool!, b.model)) : new OpenAISequenceScorer(b, 'score');
+          return new DpoRewardMethod(scorer(policy, d.policy ? 'policy' : 'generate.backend'), scorer(d.reference, 'reference'), { beta: d.beta, variant: d.variant }, (pool?.size.workers ?? 1) * 2);
+        },
+      }),
+    );
     return {
       generator,
       labeler,

@@ -214,9 +214,9 @@ const feedback = z.strictObject({
   method: z.enum(['divide', 'holistic', 'dpo-reward', 'oracle']).default('divide'),
   /**
    * The minimum score gap for a pair; null: the method's own (divide: pair.diff; holistic: 1 rubric point, or 0.05
-   * of p(yes) for a yes/no labeler; dpo-reward: any gap; oracle: 1 false claim).
+   * of p(yes) for a yes/no labeler; dpo-reward: 1e-6, any real gap; oracle: 1 false claim).
    */
-  min_gap: z.number().min(0).nullable().default(null),
+  min_gap: z.number().positive().nullable().default(null),
   holistic: holistic.default(holistic.parse({})),
   dpo_reward: dpoReward.default(dpoReward.parse({})),
   gate: gate.default(gate.parse({})),

@@ -192,6 +192,13 @@ async function probe(
 export async function checkEndpoints(c: Config): Promise<Check[]> {
   const out: Check[] = [];
   for (const { role, b } of remoteBackends(c)) out.push(...(await checkBackend(role, b, c.label.top_logprobs, c.label.suffix)));
+  // The DPO reward reads answer log-probs from its models: a served one must give prompt log-probs (vLLM does).
+  if (c.feedback.method === 'dpo-reward') {
+    const d = c.feedback.dpo_reward;
+    const policy = d.policy ?? c.generate.backend;
+    if (policy.type === 'openai') out.push(...(await checkPromptLogprobs(policy, d.policy ? 'feedback.dpo_reward.policy' : 'generate')));
+    if (d.reference.type === 'openai') out.push(...(await checkPromptLogprobs(d.reference, 'feedback.dpo_reward.reference')));
+  }
   return out;
 }
 

@@ -57,6 +57,11 @@ export async function runDoctor(o: DoctorOptions = {}): Promise<DoctorReport> {
     const uses: LocalModelUse[] = [];
     if (c.generate.backend.type === 'local') uses.push({ role: 'generate', dir: c.generate.backend.model });
     if (c.label.backend.type === 'local') uses.push({ role: 'label', dir: c.label.backend.model });
+    if (c.feedback.method === 'dpo-reward') {
+      const d = c.feedback.dpo_reward;
+      if (d.policy?.type === 'local') uses.push({ role: 'reward-policy', dir: d.policy.model });
+      if (d.reference.type === 'local') uses.push({ role: 'reward-reference', dir: d.reference.model });
+    }
     for (const u of uses) checks.push(...(await checkLocalModel(u)));
     checks.push(...checkDatabase(c.db));
     checks.push(...(await checkEndpoints(c)));

@@ -6,16 +6,22 @@ import { fail, ok, type Check } from './types.js';
 
 /** A local model a config uses: its role and folder. */
 export interface LocalModelUse {
-  role: 'generate' | 'label';
+  role: 'generate' | 'label' | 'reward-policy' | 'reward-reference';
   dir: string;
 }
 
-const NAMES = { generate: 'policy', label: 'labeler' } as const;
+const NAMES = { generate: 'policy', label: 'labeler', 'reward-policy': 'policy', 'reward-reference': 'policy' } as const;
+const FIELDS = {
+  generate: 'generate.backend.model',
+  label: 'label.backend.model',
+  'reward-policy': 'feedback.dpo_reward.policy.model',
+  'reward-reference': 'feedback.dpo_reward.reference.model',
+} as const;
 
 /** Checks one local model folder as the config's `role` uses it. */
 export async function checkLocalModel(use: LocalModelUse): Promise<Check[]> {
-  const field = `${use.role}.backend.model`;
-  const name = `${NAMES[use.role]} model`;
+  const field = FIELDS[use.role];
+  const name = use.role.startsWith('reward-') ? `dpo reward ${use.role.slice(7)} model` : `${NAMES[use.role]} model`;
   const out: Check[] = [];
   try {
     inspectLlavaFolder(use.dir);

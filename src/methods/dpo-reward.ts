@@ -2,6 +2,7 @@
 // taken under the trained policy and its reference through two sequence scorers (local model folders or servers).
 import type { SequenceLogprob, SequenceScoreItem, SequenceScorer } from '../backends/types.js';
 import { dpoReward, type RewardVariant } from './dpo-reward-math.js';
+import type { FeedbackMethod, MethodAnswer, MethodPrompt, MethodScore } from './types.js';
 
 export { dpoReward, bestIndex, REWARD_VARIANTS, type RewardVariant } from './dpo-reward-math.js';
 
@@ -39,4 +40,46 @@ export async function dpoRewards(
       return { policy: p, reference: r, reward: dpoReward(p, r, s.beta, s.variant) };
     }),
   );
+}
+
+/**
+ * The DPO model as a feedback method (feedback.method "dpo-reward"): a round's answers scored by β·log(π/π_ref) of a
+ * trained checkpoint (feedback.dpo_reward.policy, or the round's own policy) against its reference. The evidence is
+ * both log-probs with their token counts.
+ */
+export class DpoRewardMethod implements FeedbackMethod {
+  readonly name = 'dpo-reward' as const;
+  readonly scorer: string;
+  readonly promptsPerCall = 16;
+  readonly concurrency: number;
+  constructor(
+    private readonly policy: SequenceScorer,
+    private readonly reference: SequenceScorer,
+    private readonly s: DpoRewardSettings,
+    concurrency: number,
+  ) {
+    this.scorer = `${policy.id}|ref:${reference.id}|beta:${s.beta}|${s.variant}`;
+    const remote = [policy, reference].find((x) => (x as { pool?: { capacity: number } }).pool?.capacity);
+    this.concurrency = remote ? Math.max(concurrency, (remote as unknown as { pool: { capacity: number } }).pool.capacity) : concurrency;
+  }
+
+  async score(items: { prompt: MethodPrompt; answers: MethodAnswer[] }[]): Promise<MethodScore[][]> {
+    const res = await dpoRewards(
+      this.policy,
+      this.reference,
+      items.map(({ prompt, answers }) => ({ imagePath: prompt.imagePath, question: prompt.question, history: prompt.history, answers: answers.map((a) => a.text) })),
+      this.s,
+    );
+    return items.map(({ answers }, i) =>
+      answers.map((a, j): MethodScore => {
+        const r = res[i]![j]!;
+        if (r instanceof Error) return { candidateId: a.id, error: `dpo-reward: ${r.message}` };
+        return { candidateId: a.id, value: r.reward, evidence: { policy: r.policy, reference: r.reference, beta: this.s.beta, variant: this.s.variant } };
+      }),
+    );
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.policy.close(), this.reference.close()]);
+  }
 }

@@ -50,11 +50,11 @@ export function createMethod(config: Config, deps: MethodDeps): FeedbackMethod |
 
 /**
  * A method's own minimum score gap for a pair (feedback.min_gap overrides it): holistic 1 rubric point (0.05 of p(yes)
- * for a yes/no labeler), dpo-reward any gap, oracle 1 false statement.
+ * for a yes/no labeler), dpo-reward any gap (1e-6), oracle 1 false statement.
  */
 export function methodMinGap(config: Config, name: string): number {
   if (name === 'holistic') return config.label.backend.type === 'openai' ? 1 : 0.05;
-  if (name === 'dpo-reward') return 0;
+  if (name === 'dpo-reward') return 1e-6; // any gap beyond floating-point noise (a pair needs a positive gap)
   if (name === 'oracle') return 1;
   return config.pair.diff;
 }
