@@ -41,7 +41,10 @@ function printSummary(
     divide: `${stats.claims} claims, ${stats.questions} distinct questions`,
     label: stats.feedback_method === 'divide' ? `${stats.labeled} claims labeled, ${stats.rejected_claims} rejected` : `not used by feedback ${stats.feedback_method}`,
     score: `${stats.scored} answers scored${stats.feedback_method === 'divide' ? '' : ` by ${stats.feedback_method}`}`,
-    pair: `${stats.pairs} pairs, ${stats.pairs_after_balance} after length balance (r=${stats.balance_r ?? '-'})`,
+    pair:
+      `${stats.pairs} pairs` +
+      (stats.pairs_gated ? `, ${stats.pairs_gated} dropped by the gate` : '') +
+      `, ${stats.pairs_after_balance} after length balance (r=${stats.balance_r ?? '-'})`,
   };
   for (const r of results) rows.push([r.stage, `${count[r.stage]}${r.failures ? `, ${r.failures} failures` : ''}`, r.seconds.toFixed(1)]);
   const w = Math.max(...rows.map((r) => r[1].length));

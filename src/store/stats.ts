@@ -32,6 +32,8 @@ export interface RoundStats {
   unscored_questions: number;
   rejected_claims: number;
   scored: number;
+  /** Pairs the quality gate dropped (stored, never delivered); 0 without a gate. */
+  pairs_gated: number;
   /** The round's feedback method (divide, holistic, dpo-reward, oracle). */
   feedback_method: string;
   pairs: number;
@@ -122,6 +124,7 @@ function readStats(db: Db, roundId: number): RoundStats {
         ? one('SELECT COUNT(*) AS n FROM scores WHERE round_id = ? AND rej_c IS NOT NULL', roundId)
         : one('SELECT COUNT(*) AS n FROM answer_scores WHERE round_id = ? AND method = ? AND value IS NOT NULL', roundId, round.feedback_method),
     pairs: one('SELECT COUNT(*) AS n FROM pairs WHERE round_id = ? AND method = ?', roundId, round.pair_method),
+    pairs_gated: one('SELECT COUNT(*) AS n FROM pairs WHERE round_id = ? AND method = ? AND gate_kept = 0', roundId, round.pair_method),
     pairs_after_balance: one(
       'SELECT COUNT(*) AS n FROM pairs WHERE round_id = ? AND method = ? AND balance_kept = 1 AND gate_kept IS NOT 0',
       roundId,
