@@ -1,7 +1,8 @@
 // The loop study's chart for the README: false-claim rate and true claims per answer of each arm, round by round,
 // drawn by Chart.js in headless Chromium (Debian's chromium through playwright-core) from the study's JSON.
 //
-//   npx tsx scripts/study-loop-chart.ts data/study/loop-study.json data/study/loop-study.png
+//   npx tsx scripts/study-loop-chart.ts OUT.png STUDY.json [MORE.json ...] [--arms a,b,c]
+// Several study files are merged by arm (the first file that has an arm wins), so arms run apart chart together.
 import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,11 +19,19 @@ interface ArmResult {
   rounds: { loop_round: number; eval: (Figures & { greedy: Figures | null }) | null }[];
 }
 
-const COLORS: Record<string, string> = { rejc: '#e15759', rejp: '#f28e2b', oracle: '#59a14f', random: '#9c9c9c', oneshot: '#4e79a7' };
+const COLORS: Record<string, string> = {
+  rejc: '#e15759', rejp: '#f28e2b', oracle: '#59a14f', random: '#9c9c9c', oneshot: '#4e79a7',
+  holistic: '#b07aa1', 'dpo-reward': '#76b7b2', gate: '#edc948',
+};
 
-const [input, output] = process.argv.slice(2);
-if (!input || !output) throw new Error('usage: study-loop-chart.ts STUDY.json OUT.png');
-const { results } = JSON.parse(readFileSync(input, 'utf8')) as { results: ArmResult[] };
+const argv = process.argv.slice(2);
+const armsAt = argv.indexOf('--arms');
+const only = armsAt >= 0 ? argv.splice(armsAt, 2)[1]!.split(',') : null;
+const [output, ...inputs] = argv;
+if (!output || inputs.length === 0) throw new Error('usage: study-loop-chart.ts OUT.png STUDY.json [MORE.json ...] [--arms a,b]');
+const byArm = new Map<string, ArmResult>();
+for (const f of inputs) for (const r of (JSON.parse(readFileSync(f, 'utf8')) as { results: ArmResult[] }).results) if (!byArm.has(r.arm)) byArm.set(r.arm, r);
+const results = only ? only.map((a) => byArm.get(a)).filter((r): r is ArmResult => !!r) : [...byArm.values()];
 const rounds = Math.max(...results.map((r) => r.rounds.length));
 const labels = Array.from({ length: rounds + 1 }, (_, i) => (i === 0 ? 'start' : `round ${i}`));
 const series = (pick: (f: Figures) => number | null, scale: number) =>
