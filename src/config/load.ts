@@ -134,15 +134,15 @@ const OPERATIONAL_KEYS = new Set([
   'min_backoff_ms', 'max_backoff_ms', 'rest_after_failures', 'rest_ms', 'content_retries', 'chunk_prompts',
 ]);
 
-const DEFAULT_FEEDBACK = JSON.stringify(configSchema.shape.feedback.parse(undefined));
-
 /** A hash of what determines a round's results (not where files live, nor how many workers ran). */
 export function configHash(c: Config): string {
   // The loop's settings say how rounds follow each other, not what one round makes; like the prompts file, how it is
   // read is not a result setting either (the prompts themselves are stored with the round).
   const { db: _db, workers: _w, prompts: _p, on_error: _e, loop: _l, input_format: _f, input_columns: _c, feedback, ...rest } = c;
-  // Every round before the feedback-method axis was the default method: such rounds keep their hash.
-  const withMethod = JSON.stringify(feedback) === DEFAULT_FEEDBACK ? rest : { ...rest, feedback };
+  // Divide without a gate or top-up is what every round before the feedback-method axis was; the other methods'
+  // settings do not touch its results, so such rounds keep their hash.
+  const plain = !feedback || (feedback.method === 'divide' && feedback.gate.threshold === null && feedback.gate.top_up === 0 && feedback.min_gap === null);
+  const withMethod = plain ? rest : { ...rest, feedback };
   // Where a server runs and how hard rlaifv pushes it don't change what it answers: endpoints can be added mid-round.
   // pair.repeated_claims 'keep' is how every round before the setting existed paired: such rounds keep their hash.
   const json = JSON.stringify(withMethod, (k, v) => (OPERATIONAL_KEYS.has(k) || (k === 'repeated_claims' && v === 'keep') ? undefined : v));
