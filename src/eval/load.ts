@@ -2,8 +2,7 @@
 import { getRound, latestRound, roundPrompts, type Db } from '../store/index.js';
 import { stmt } from '../store/statements.js';
 import { DEFAULT_MAX_PAIRS, DEFAULT_PAIR_DIFF } from '../feedback/pairs.js';
-import { methodMinGap } from '../methods/index.js';
-import type { Config } from '../config/schema.js';
+import { pairGap } from '../methods/index.js';
 import { parseTruth, type Truth } from '../shapes/truth.js';
 import type { EvalAnswer, EvalClaim, EvalPrompt, EvalRound, PairConfig } from './types.js';
 
@@ -180,10 +179,13 @@ export function loadEvalRound(db: Db, roundId: number): EvalRound {
     acceptRule: r.accept_rule,
     scoreMethod: r.score_method,
     feedbackMethod: r.feedback_method,
-    // The gap the round's pairs were made with (pairGap in stages/pair.ts, from the stored config).
-    pairGap:
-      config.feedback?.min_gap ??
-      (r.feedback_method === 'divide' ? pair.diff : methodMinGap({ label: { backend: { type: config.label?.backend?.type ?? 'local' } }, pair: { diff: pair.diff } } as Config, r.feedback_method)),
+    // The gap the round's pairs were made with, from the stored config (as the pair stage took it).
+    pairGap: pairGap({
+      method: r.feedback_method,
+      minGap: config.feedback?.min_gap ?? null,
+      diff: pair.diff,
+      labelerRemote: config.label?.backend?.type === 'openai',
+    }),
     samples: config.generate?.samples ?? 10,
     pair,
     prompts,

@@ -2,8 +2,8 @@
 // verdicts: the labeler's stored p(yes)/p(no), the truth (the oracle), or the truth with seeded noise.
 import { isRejected, type AcceptRule } from '../feedback/verdict.js';
 import { scoreAnswer, type ScoreMethod } from '../feedback/scores.js';
-import { getPairStrategy, noDrops, type DropReason, type PairGate, type RepeatedClaims, type ScoredAnswer } from '../feedback/pairs.js';
-import { pairConfidence, rejectProbability } from '../feedback/gate.js';
+import { getPairStrategy, noDrops, type DropReason, type RepeatedClaims, type ScoredAnswer } from '../feedback/pairs.js';
+import { claimGate, rejectProbability } from '../feedback/gate.js';
 import { balanceLengths, type LengthTieBreak } from '../feedback/length-balance.js';
 import { createRng, hashSeed } from '../feedback/rng.js';
 import type { Verdict } from '../shapes/index.js';
@@ -109,11 +109,7 @@ export interface RoundPairs {
 export function pairRound(round: EvalRound, truths: Map<string, AnswerTruth>, s: PairSetting): RoundPairs {
   const strategy = getPairStrategy(round.pair.strategy);
   // The gate judges by the labeler's probabilities, as the pair stage does (stages/pair.ts).
-  const method = s.method;
-  const gate: PairGate | null =
-    s.gate != null && s.verdicts.kind === 'labeler'
-      ? { threshold: s.gate, confidence: (ch, rj) => pairConfidence(ch.rejectProbs ?? [], rj.rejectProbs ?? [], method) }
-      : null;
+  const gate = s.gate != null && s.verdicts.kind === 'labeler' ? claimGate(s.gate, s.method) : null;
   const dropped = noDrops();
   const pairs: EvalPair[] = [];
   let considered = 0;

@@ -1,5 +1,6 @@
 // The pair-quality gate (Anyprefer's idea on divide-and-conquer evidence): how sure the labeler's own probabilities
 // make a pair, and the threshold that keeps or drops it.
+import type { PairGate } from './pairs.js';
 import type { ScoreMethod } from './scores.js';
 import { VALUE_EPSILON } from './scores.js';
 
@@ -47,4 +48,12 @@ export function pairConfidence(chosen: readonly number[], rejected: readonly num
     }
   }
   return Math.min(1, p);
+}
+
+/**
+ * Divide's quality gate: a pair is kept when pairConfidence over its answers' rejectProbs reaches `threshold`. The
+ * pair stage and the evaluation's recomputation use this one gate.
+ */
+export function claimGate(threshold: number, method: ScoreMethod): PairGate {
+  return { threshold, confidence: (ch, rj) => pairConfidence(ch.rejectProbs ?? [], rj.rejectProbs ?? [], method) };
 }

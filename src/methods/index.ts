@@ -48,13 +48,27 @@ export function createMethod(config: Config, deps: MethodDeps): FeedbackMethod |
   }
 }
 
+/** What a pair's minimum score gap depends on, as a config (or a round's stored config) says it. */
+export interface GapSettings {
+  method: string;
+  /** feedback.min_gap: overrides the method's own. */
+  minGap: number | null;
+  /** pair.diff: divide's gap. */
+  diff: number;
+  /** Whether the labeler is on a server (a generative judge gives rubric points, the local one p(yes)). */
+  labelerRemote: boolean;
+}
+
 /**
- * A method's own minimum score gap for a pair (feedback.min_gap overrides it): holistic 1 rubric point (0.05 of p(yes)
- * for a yes/no labeler), dpo-reward any gap (1e-6), oracle 1 false statement.
+ * The minimum score gap of a pair: feedback.min_gap, else the method's own (divide: pair.diff; holistic: 1 rubric
+ * point, or 0.05 of p(yes) for a yes/no labeler; dpo-reward: any gap beyond floating-point noise, 1e-6; oracle: 1
+ * false statement). The pair stage and the evaluation both take it from here.
+ * @example pairGap({ method: 'oracle', minGap: null, diff: 1, labelerRemote: false }) // 1
  */
-export function methodMinGap(config: Config, name: string): number {
-  if (name === 'holistic') return config.label.backend.type === 'openai' ? 1 : 0.05;
-  if (name === 'dpo-reward') return 1e-6; // any gap beyond floating-point noise (a pair needs a positive gap)
-  if (name === 'oracle') return 1;
-  return config.pair.diff;
+export function pairGap(g: GapSettings): number {
+  if (g.minGap !== null) return g.minGap;
+  if (g.method === 'holistic') return g.labelerRemote ? 1 : 0.05;
+  if (g.method === 'dpo-reward') return 1e-6;
+  if (g.method === 'oracle') return 1;
+  return g.diff;
 }

@@ -1,9 +1,8 @@
 // Stage 5: better vs worse answers of the same prompt become DPO pairs; then the round's length balance.
 import { claimProbs, pendingPairings, putBalance, putPairing, roundPairs, type Db, type PairRow } from '../store/index.js';
-import { getPairStrategy, type PairGate, type ScoredAnswer } from '../feedback/pairs.js';
-import { pairConfidence, rejectProbability } from '../feedback/gate.js';
-import type { Config } from '../config/schema.js';
-import { methodMinGap } from '../methods/index.js';
+import { getPairStrategy, type ScoredAnswer } from '../feedback/pairs.js';
+import { claimGate, rejectProbability } from '../feedback/gate.js';
+import { pairGap } from '../methods/index.js';
 import type { ScoredCandidate } from '../store/index.js';
 import { balanceLengths } from '../feedback/length-balance.js';
 import { contentId } from './ids.js';
@@ -18,7 +17,12 @@ export async function runPair(ctx: StageContext, opts: { balance?: boolean } = {
   const { strategy: name, max_pairs, length_balance, repeated_claims } = ctx.config.pair;
   const strategy = getPairStrategy(name);
   const method = ctx.round.pair_method;
-  const diff = pairGap(ctx.config, ctx.round.feedback_method);
+  const diff = pairGap({
+    method: ctx.round.feedback_method,
+    minGap: ctx.config.feedback.min_gap,
+    diff: ctx.config.pair.diff,
+    labelerRemote: ctx.config.label.backend.type === 'openai',
+  });
   const pending = pendingPairings(ctx.db, ctx.round.id, method, ctx.config.generate.samples, ctx.scope);
   const gate = pairGate(ctx, method, [...pending.keys()]);
   ctx.progress.start('pair', pending.size);
@@ -81,12 +85,6 @@ export function rebalance(db: Db, roundId: number, method: string, lengthBalance
   }
 }
 
-/** The minimum score gap of a pair: feedback.min_gap, else the method's own (divide: pair.diff). */
-export function pairGap(config: Config, feedbackMethod: string): number {
-  if (config.feedback.min_gap !== null) return config.feedback.min_gap;
-  return feedbackMethod === 'divide' ? config.pair.diff : methodMinGap(config, feedbackMethod);
-}
-
 /** A stored scored answer as pairing sees it ("higher is better"); null: no score (no claims, or the method gave none). */
 function scoredAnswer(method: string, probs?: Map<string, { p_yes: number | null; p_no: number | null }[]>): (c: ScoredCandidate) => ScoredAnswer | null {
   return (c) => {
@@ -113,10 +111,5 @@ function scoredAnswer(method: string, probs?: Map<string, { p_yes: number | null
 function pairGate(ctx: StageContext, method: string, promptIds: string[]) {
   const threshold = ctx.config.feedback.gate.threshold;
   if (threshold === null || (method !== 'rejc' && method !== 'rejp')) return null;
-  const probs = claimProbs(ctx.db, ctx.round.id, ctx.round.labeler_model, promptIds);
-  const gate: PairGate = {
-    threshold,
-    confidence: (ch, rj) => pairConfidence(ch.rejectProbs ?? [], rj.rejectProbs ?? [], method),
-  };
-  return { gate, probs };
+  return { gate: claimGate(threshold, method), probs: claimProbs(ctx.db, ctx.round.id, ctx.round.labeler_model, promptIds) };
 }
