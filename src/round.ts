@@ -26,9 +26,7 @@ import {
 import { readInput } from './input/formats.js';
 import { imageStoreDir } from './image/store.js';
 import { WorkerPool } from './backends/local/pool.js';
-import { LocalGenerator, LocalLabeler, LocalSequenceScorer, RulesDivider } from './backends/local/index.js';
-import { OpenAISequenceScorer } from './backends/openai/sequence-scorer.js';
-import { DpoRewardMethod } from './methods/dpo-reward.js';
+import { LocalGenerator, LocalLabeler, RulesDivider } from './backends/local/index.js';
 import type { Divider, Generator, Labeler } from './backends/types.js';
 import { isRemote, LlmDivider, OpenAIGenerator, OpenAILabeler, takeUsage } from './backends/openai/index.js';
 import { silentProgress, type Progress, type StageContext, type StageResult } from './stages/context.js';
@@ -204,22 +202,7 @@ export function createBackends(config: Config): Backends {
         ? local('label.backend.model', () => new LocalLabeler(pool!, l.model, config.label.suffix))
         : new OpenAILabeler(l, config.label.suffix, config.label.top_logprobs);
     const divider = d.type === 'rules' ? new RulesDivider(pool!, config.divide.max_words) : new LlmDivider(d, config.divide.max_words);
-    const method = local('feedback', () =>
-      createMethod(config, {
-        labeler,
-        localConcurrency: (pool?.size.workers ?? 1) * 2,
-        dpoReward: (c) => {
-          const d = c.feedback.dpo_reward;
-          const policy = d.policy ?? c.generate.backend;
-          if (JSON.stringify(policy) === JSON.stringify(d.reference)) {
-            throw new Error(`dpo_reward: the policy and its reference are the same model (${policy.model}): every reward would be 0; set feedback.dpo_reward.policy to the trained checkpoint and reference to what it was trained from`);
-          }
-          const scorer = (b: typeof policy, field: string) =>
-            b.type === 'local' ? local(`feedback.dpo_reward.${field}.model`, () => new LocalSequenceScorer(pool!, b.model)) : new OpenAISequenceScorer(b, 'score');
-          return new DpoRewardMethod(scorer(policy, d.policy ? 'policy' : 'generate.backend'), scorer(d.reference, 'reference'), { beta: d.beta, variant: d.variant }, (pool?.size.workers ?? 1) * 2);
-        },
-      }),
-    );
+    const method = local('feedback', () => createMethod(config, { labeler, pool, localConcurrency: (pool?.size.workers ?? 1) * 2 }));
     return {
       generator,
       labeler,
@@ -273,17 +256,12 @@ async function runStreamingRound(
   backends: Backends,
   progress: Progress,
 ): Promise<StageResult[]> {
-  for (const role of [backends.generator, backends.divider, backends.method ?? backends.labeler]) {
+  for (const s of STAGES) {
+    const role = stageRole(backends, s);
     if (isRemote(role)) for (const w of await role.pool.preflight()) progress.log(w);
   }
   const started = new Date().toISOString();
-  const stages: StreamStage[] = [
-    { name: 'generate', run: (c) => runGenerate(c, stageConcurrency(backends, backends.generator)) },
-    { name: 'divide', run: (c) => (skipsDivide(backends) ? skipped('divide') : runDivide(c, stageConcurrency(backends, backends.divider))) },
-    { name: 'label', run: (c) => (backends.method ? skipped('label') : runLabel(c, stageConcurrency(backends, backends.labeler))) },
-    { name: 'score', run: (c) => (backends.method ? runMethodScore(c, backends.method) : runScore(c, backends.labeler.id)) },
-    { name: 'pair', run: (c) => runPair(c, { balance: false }) },
-  ];
+  const stages: StreamStage[] = STAGES.map((name) => ({ name, run: stageRun(backends, name, name === 'pair' ? { balance: false } : {}) }));
   let results: StageResult[];
   try {
     results = await runStreaming({ db, round, config, backends }, config, stages, progress, () => flushUsage(db, round.id, backends));
@@ -326,28 +304,44 @@ export async function runStages(
     recordStageRun(db, { round_id: round.id, stage: s, items: r.items, seconds: r.seconds, model_seconds: r.modelSeconds, started_at: started });
     results.push(r);
   }
-  if (stages.includes('pair')) await topUp(ctx, backends, results);
-  if (stages.includes('pair')) finishRound(db, round.id, 'done');
+  if (stages.includes('pair')) {
+    await topUp(ctx, backends, results);
+    finishRound(db, round.id, 'done');
+  }
   return results;
 }
 
-/** Runs one stage over the round (or ctx.scope), its remote usage flushed after. */
+/** The backend a stage calls (the feedback method for score, none for label under another method than divide). */
+function stageRole(backends: Backends, s: StageName): unknown {
+  if (s === 'generate') return backends.generator;
+  if (s === 'divide') return backends.divider;
+  if (s === 'label') return backends.method ? null : backends.labeler;
+  if (s === 'score') return backends.method;
+  return null;
+}
+
+/** What a stage does with this round's backends: the feedback method decides what divide, label and score are. */
+function stageRun(backends: Backends, s: StageName, opts: { balance?: boolean } = {}): (ctx: StageContext) => Promise<StageResult> {
+  switch (s) {
+    case 'generate':
+      return (c) => runGenerate(c, stageConcurrency(backends, backends.generator));
+    case 'divide':
+      return (c) => (skipsDivide(backends) ? skipped('divide') : runDivide(c, stageConcurrency(backends, backends.divider)));
+    case 'label':
+      return (c) => (backends.method ? skipped('label') : runLabel(c, stageConcurrency(backends, backends.labeler)));
+    case 'score':
+      return (c) => (backends.method ? runMethodScore(c, backends.method) : runScore(c, backends.labeler.id));
+    case 'pair':
+      return (c) => runPair(c, opts);
+  }
+}
+
+/** Runs one stage over the round (or ctx.scope) after its backend's preflight, its remote usage flushed after. */
 async function runOneStage(ctx: StageContext, backends: Backends, s: StageName, opts: { balance?: boolean } = {}): Promise<StageResult> {
-  const role = s === 'generate' ? backends.generator : s === 'divide' ? backends.divider : s === 'label' && !backends.method ? backends.labeler : s === 'score' ? backends.method : null;
+  const role = stageRole(backends, s);
   if (isRemote(role)) for (const w of await role.pool.preflight()) ctx.progress.log(w);
   try {
-    switch (s) {
-      case 'generate':
-        return await runGenerate(ctx, stageConcurrency(backends, backends.generator));
-      case 'divide':
-        return skipsDivide(backends) ? await skipped('divide') : await runDivide(ctx, stageConcurrency(backends, backends.divider));
-      case 'label':
-        return backends.method ? await skipped('label') : await runLabel(ctx, stageConcurrency(backends, backends.labeler));
-      case 'score':
-        return backends.method ? await runMethodScore(ctx, backends.method) : await runScore(ctx, backends.labeler.id);
-      case 'pair':
-        return await runPair(ctx, opts);
-    }
+    return await stageRun(backends, s, opts)(ctx);
   } finally {
     flushUsage(ctx.db, ctx.round.id, backends);
   }

@@ -3,6 +3,11 @@
 import type { SequenceLogprob, SequenceScoreItem, SequenceScorer } from '../backends/types.js';
 import { dpoReward, type RewardVariant } from './dpo-reward-math.js';
 import type { FeedbackMethod, MethodAnswer, MethodPrompt, MethodScore } from './types.js';
+import type { Config, ModelBackend } from '../config/schema.js';
+import type { WorkerPool } from '../backends/local/pool.js';
+import { LocalSequenceScorer } from '../backends/local/index.js';
+import { OpenAISequenceScorer } from '../backends/openai/sequence-scorer.js';
+import { isRemote } from '../backends/openai/index.js';
 
 export { dpoReward, bestIndex, REWARD_VARIANTS, type RewardVariant } from './dpo-reward-math.js';
 
@@ -59,8 +64,8 @@ export class DpoRewardMethod implements FeedbackMethod {
     concurrency: number,
   ) {
     this.scorer = `${policy.id}|ref:${reference.id}|beta:${s.beta}|${s.variant}`;
-    const remote = [policy, reference].find((x) => (x as { pool?: { capacity: number } }).pool?.capacity);
-    this.concurrency = remote ? Math.max(concurrency, (remote as unknown as { pool: { capacity: number } }).pool.capacity) : concurrency;
+    // A served model keeps its pool's capacity busy; local scorers share the worker pool.
+    this.concurrency = Math.max(concurrency, ...[policy, reference].map((x) => (isRemote(x) ? x.pool.capacity : 0)));
   }
 
   async score(items: { prompt: MethodPrompt; answers: MethodAnswer[] }[]): Promise<MethodScore[][]> {
@@ -82,4 +87,34 @@ export class DpoRewardMethod implements FeedbackMethod {
   async close(): Promise<void> {
     await Promise.all([this.policy.close(), this.reference.close()]);
   }
+}
+
+/**
+ * The dpo-reward method a config asks for: feedback.dpo_reward.policy (or the round's policy) against its reference,
+ * each a model folder (scored in `pool`) or a served model. A policy that is its own reference is refused: every
+ * reward would be 0.
+ */
+export function createDpoRewardMethod(config: Config, pool: WorkerPool | null, concurrency: number): DpoRewardMethod {
+  const d = config.feedback.dpo_reward;
+  const policy = d.policy ?? config.generate.backend;
+  if (JSON.stringify(policy) === JSON.stringify(d.reference)) {
+    throw new Error(
+      `dpo_reward: the policy and its reference are the same model (${policy.model}): every reward would be 0; ` +
+        'set feedback.dpo_reward.policy to the trained checkpoint and reference to what it was trained from',
+    );
+  }
+  const scorer = (b: ModelBackend, field: string): SequenceScorer => {
+    if (b.type === 'openai') return new OpenAISequenceScorer(b, 'score');
+    try {
+      return new LocalSequenceScorer(pool!, b.model);
+    } catch (e) {
+      throw new Error(`${field}: ${(e as Error).message}`);
+    }
+  };
+  return new DpoRewardMethod(
+    scorer(policy, d.policy ? 'feedback.dpo_reward.policy.model' : 'feedback.dpo_reward.generate.backend.model'),
+    scorer(d.reference, 'feedback.dpo_reward.reference.model'),
+    { beta: d.beta, variant: d.variant },
+    concurrency,
+  );
 }

@@ -5,6 +5,8 @@ import type { Labeler } from '../backends/types.js';
 import { OpenAIJudge } from '../backends/openai/judge.js';
 import { RubricHolistic, YesNoHolistic } from './holistic.js';
 import { OracleMethod } from './oracle.js';
+import { createDpoRewardMethod } from './dpo-reward.js';
+import type { WorkerPool } from '../backends/local/pool.js';
 import type { FeedbackMethod } from './types.js';
 
 export type { FeedbackMethod, MethodAnswer, MethodPrompt, MethodScore } from './types.js';
@@ -13,18 +15,17 @@ export { parseRubricScore } from './holistic.js';
 /** Every feedback method, as `feedback.method` names them. */
 export const FEEDBACK_METHODS: readonly FeedbackMethodName[] = ['divide', 'holistic', 'dpo-reward', 'oracle'];
 
-/** What a method may use: the round's labeler and the local concurrency. */
+/** What a method may use: the round's labeler, the local worker pool (null when nothing runs locally) and its concurrency. */
 export interface MethodDeps {
   labeler: Labeler;
+  pool: WorkerPool | null;
   /** Calls a local model keeps in flight. */
   localConcurrency: number;
-  /** Builds the dpo-reward method (it owns its own models). */
-  dpoReward?: (config: Config) => FeedbackMethod;
 }
 
 /**
  * The method a config asks for; null for divide (its own stages). The error lists the valid names.
- * @example createMethod(config, { labeler, localConcurrency: 4 })?.score([{ prompt, answers }])
+ * @example createMethod(config, { labeler, pool, localConcurrency: 4 })?.score([{ prompt, answers }])
  */
 export function createMethod(config: Config, deps: MethodDeps): FeedbackMethod | null {
   const name = config.feedback.method;
@@ -41,8 +42,7 @@ export function createMethod(config: Config, deps: MethodDeps): FeedbackMethod |
     case 'oracle':
       return new OracleMethod();
     case 'dpo-reward':
-      if (!deps.dpoReward) throw new Error('feedback.method dpo-reward: no sequence scorer available');
-      return deps.dpoReward(config);
+      return createDpoRewardMethod(config, deps.pool, deps.localConcurrency);
     default:
       throw new Error(`Unsupported feedback method: ${String(name)}. Must be one of [${FEEDBACK_METHODS.join(', ')}].`);
   }
