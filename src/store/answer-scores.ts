@@ -17,7 +17,7 @@ export interface PendingMethodScore {
 
 /**
  * A round's answers (in `range`) that `method` has not scored and that have no open score failure, ordered by prompt
- * (input order) then answer id; `divided`: only answers the divider has done (a method that reads claims).
+ * (input order) then answer id.
  */
 export function pendingMethodScores(db: Db, roundId: number, method: string, range: OrdinalRange = ALL_PROMPTS): PendingMethodScore[] {
   return stmt(
