@@ -4,6 +4,7 @@ import type { ChatCompletion } from 'openai/resources/chat/completions';
 import type { OpenAIBackend } from '../../config/schema.js';
 import { BadResponseError, EndpointPool } from './endpoints.js';
 import { imageUrl } from './images.js';
+import { firstChoice, userMessage } from './messages.js';
 
 /** The labeler's server asked for free text (Table 13's rubric) instead of a one-token yes/no. */
 export class OpenAIJudge {
@@ -24,13 +25,13 @@ export class OpenAIJudge {
       async (client) => {
         const r: ChatCompletion = await client.chat.completions.create({
           model: this.b.model,
-          messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url } }, { type: 'text', text: prompt }] }],
+          messages: userMessage(url, prompt),
           temperature: attempt === 0 ? this.opts.temperature : Math.max(this.opts.temperature, 0.7),
           seed: attempt,
           max_tokens: this.opts.maxTokens,
         });
-        const c = r?.choices?.[0];
-        if (!c || typeof c.message?.content !== 'string') throw new BadResponseError('the choice has no message content');
+        const c = firstChoice(r);
+        if (typeof c.message?.content !== 'string') throw new BadResponseError('the choice has no message content');
         return { value: c.message.content, usage: r.usage };
       },
       { affinity: imagePath },
