@@ -35,6 +35,7 @@ import { runDivide } from './stages/divide.js';
 import { runLabel } from './stages/label.js';
 import { runMethodScore, runScore } from './stages/score.js';
 import { createMethod, type FeedbackMethod } from './methods/index.js';
+import { PairJudge } from './methods/pair-judge.js';
 import { rebalance, runPair } from './stages/pair.js';
 import { runStreaming, type StreamStage } from './stages/stream.js';
 
@@ -173,6 +174,8 @@ export interface Backends {
   labeler: Labeler;
   /** The feedback method other than divide (null: divide's own divide, label and score stages). */
   method: FeedbackMethod | null;
+  /** The quality gate's judge model (feedback.gate.judge), which the pair stage asks; null: none. */
+  pairJudge: PairJudge | null;
   pool: WorkerPool | null;
   close(): Promise<void>;
 }
@@ -203,11 +206,13 @@ export function createBackends(config: Config): Backends {
         : new OpenAILabeler(l, config.label.suffix, config.label.top_logprobs);
     const divider = d.type === 'rules' ? new RulesDivider(pool!, config.divide.max_words) : new LlmDivider(d, config.divide.max_words);
     const method = local('feedback', () => createMethod(config, { labeler, pool, localConcurrency: (pool?.size.workers ?? 1) * 2 }));
+    const pairJudge = config.feedback.gate.judge ? new PairJudge(config.feedback.gate.judge) : null;
     return {
       generator,
       labeler,
       divider,
       method,
+      pairJudge,
       pool,
       close: async () => {
         await method?.close();
@@ -241,7 +246,7 @@ function stageConcurrency(backends: Backends, b: unknown): number {
 
 /** Stores what the remote backends used (requests, retries, tokens) since the last call. */
 export function flushUsage(db: Db, roundId: number, backends: Backends): void {
-  const rows = takeUsage([backends.generator, backends.divider, backends.labeler, backends.method]);
+  const rows = takeUsage([backends.generator, backends.divider, backends.labeler, backends.method, backends.pairJudge]);
   if (rows.length) addUsage(db, roundId, rows);
 }
 
@@ -311,13 +316,13 @@ export async function runStages(
   return results;
 }
 
-/** The backend a stage calls (the feedback method for score, none for label under another method than divide). */
+/** The backend a stage calls (the feedback method for score, none for label under another method than divide, the gate's judge for pair). */
 function stageRole(backends: Backends, s: StageName): unknown {
   if (s === 'generate') return backends.generator;
   if (s === 'divide') return backends.divider;
   if (s === 'label') return backends.method ? null : backends.labeler;
   if (s === 'score') return backends.method;
-  return null;
+  return backends.pairJudge;
 }
 
 /** What a stage does with this round's backends: the feedback method decides what divide, label and score are. */
@@ -332,7 +337,7 @@ function stageRun(backends: Backends, s: StageName, opts: { balance?: boolean } 
     case 'score':
       return (c) => (backends.method ? runMethodScore(c, backends.method) : runScore(c, backends.labeler.id));
     case 'pair':
-      return (c) => runPair(c, opts);
+      return (c) => runPair(c, opts, backends.pairJudge);
   }
 }
 

@@ -99,13 +99,18 @@ export function loadConfig(file: string | undefined, o: ConfigOverrides = {}, cw
   const dr = c.feedback.dpo_reward;
   if (dr.reference.type === 'local') dr.reference.model = rel(dr.reference.model, given('feedback', 'dpo_reward', 'reference') ? base : PACKAGE_ROOT);
   if (dr.policy?.type === 'local') dr.policy.model = rel(dr.policy.model, base);
-  if (c.feedback.gate.threshold !== null && c.feedback.method !== 'divide') {
+  const g = c.feedback.gate;
+  if (g.threshold !== null && g.judge === null && c.feedback.method !== 'divide') {
     throw new ConfigError(
-      `${source}: feedback.gate.threshold: the gate judges a pair by its claims' p(yes)/p(no), which only feedback.method "divide" has ` +
-        `(got "${c.feedback.method}"); set the threshold to null, or use divide.`,
+      `${source}: feedback.gate.threshold: without a judge model the gate judges a pair by its claims' p(yes)/p(no), which only ` +
+        `feedback.method "divide" has (got "${c.feedback.method}"); set feedback.gate.judge to a served model, the threshold to null, or use divide.`,
     );
   }
-  for (const b of [c.generate.backend, c.label.backend, c.divide.backend, dr.reference, ...(dr.policy ? [dr.policy] : [])]) {
+  if (g.judge !== null && g.threshold === null) {
+    throw new ConfigError(`${source}: feedback.gate.judge: a judge model needs feedback.gate.threshold (0–1; a pair is kept when score/10 reaches it).`);
+  }
+  const judge = g.judge ? [g.judge.backend] : [];
+  for (const b of [c.generate.backend, c.label.backend, c.divide.backend, dr.reference, ...(dr.policy ? [dr.policy] : []), ...judge]) {
     if ((b.type === 'openai' || b.type === 'llm') && b.api_key_file) b.api_key_file = rel(b.api_key_file, base);
   }
   if (o.policy) {
@@ -145,6 +150,9 @@ export function configHash(c: Config): string {
   const withMethod = plain ? rest : { ...rest, feedback };
   // Where a server runs and how hard rlaifv pushes it don't change what it answers: endpoints can be added mid-round.
   // pair.repeated_claims 'keep' is how every round before the setting existed paired: such rounds keep their hash.
-  const json = JSON.stringify(withMethod, (k, v) => (OPERATIONAL_KEYS.has(k) || (k === 'repeated_claims' && v === 'keep') ? undefined : v));
+  // A gate without a judge model is how every gated round before feedback.gate.judge existed: it keeps its hash.
+  const json = JSON.stringify(withMethod, (k, v) =>
+    OPERATIONAL_KEYS.has(k) || (k === 'repeated_claims' && v === 'keep') || (k === 'judge' && v === null) ? undefined : v,
+  );
   return createHash('sha256').update(json).digest('hex').slice(0, 16);
 }

@@ -185,10 +185,54 @@ const dpoReward = z.strictObject({
   variant: z.enum(['sum', 'mean']).default('sum'),
 });
 
+/**
+ * Anyprefer's reward-model prompt (its Appendix D.2, "Surrogate reward model"), verbatim: the judge rates a candidate
+ * pair 1–10 and writes the score as "score/10". {task_field}, {examples}, {context} (earlier turns of the
+ * conversation), {query}, {positive} and {negative} are filled in; the image goes with it.
+ */
+export const ANYPREFER_PAIR_PROMPT = `**[Task]** Suppose that you are an expert in {task_field}, please rate an RLHF data pair consisting of a query, positive response and negative response.
+
+**[Guideline]** Reference criteria:
+
+1. The positive response should be coherent and correct as possible;
+
+2. The negative response should be worse than the positive one in certain way, but not wander off the topic or diverge in too many aspects. For example, if the positive response is “The capital of France is Paris”, a good negative response should be something like “The capital of France is London”, but not “France is a country in Europe” (diverge too much in topic) or “Capital France London is” (diverge both in knowledge and language).
+
+**[Requirement]** Please provide an integer score between 1 and 10 indicating the quality of the data pair if used in RLHF. The higher the score, the better the data pair. Please first analyze the positive response and the negative response, and then give the score in the format of “score/10”.
+
+{examples}
+
+{context}
+
+Query: {query}
+
+Positive Response: {positive}
+
+Negative Response: {negative}`;
+
+/** The gate's judge model (Anyprefer's reward model): a generative VLM on a server rates each candidate pair 1–10. */
+const gateJudge = z.strictObject({
+  backend: openaiModel,
+  prompt: z.string().min(1).default(ANYPREFER_PAIR_PROMPT),
+  /** {task_field} of the prompt. */
+  task_field: z.string().min(1).default('vision-language understanding'),
+  /** {examples} of the prompt: worked examples of rated pairs, if any. */
+  examples: z.string().default(''),
+  max_tokens: z.number().int().positive().default(1024),
+  temperature: z.number().min(0).max(2).default(0),
+  /** Extra attempts when the reply holds no "N/10" score. */
+  content_retries: z.number().int().min(0).default(2),
+});
+
 /** The pair-quality gate (Anyprefer): pairs judged unsure are dropped (kept in the store), and prompts left without a pair are sampled again. */
 const gate = z.strictObject({
-  /** Keep a pair when its judged confidence is at least this (0–1); null: no gate. Divide judges by its claims' p(yes)/p(no). */
+  /**
+   * Keep a pair when its judged confidence is at least this (0–1); null: no gate. Divide judges by its claims'
+   * p(yes)/p(no); with `judge`, any method's pair is judged by the judge model (confidence = score/10).
+   */
   threshold: z.number().min(0).max(1).nullable().default(null),
+  /** A judge model that rates candidate pairs (needs a threshold); null: divide's own claims judge. */
+  judge: gateJudge.nullable().default(null),
   /** A prompt left with no kept pair gets this many more samples (new recorded seeds), once, and is paired again. */
   top_up: z.number().int().min(0).max(1000).default(0),
 });
@@ -296,6 +340,8 @@ export type OpenAIBackend = z.infer<typeof openaiModel>;
 export type LlmDividerBackend = z.infer<typeof llmDivider>;
 /** The feedback method's settings. */
 export type FeedbackConfig = z.infer<typeof feedback>;
+/** The quality gate's judge model settings. */
+export type GateJudgeConfig = z.infer<typeof gateJudge>;
 /** A feedback method's name. */
 export type FeedbackMethodName = FeedbackConfig['method'];
 /** The loop's settings. */

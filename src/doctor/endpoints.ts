@@ -5,11 +5,12 @@ import OpenAI from 'openai';
 import path from 'node:path';
 import sharp from 'sharp';
 import { PACKAGE_ROOT } from '../config/load.js';
-import type { Config, LlmDividerBackend, OpenAIBackend } from '../config/schema.js';
+import type { Config, GateJudgeConfig, LlmDividerBackend, OpenAIBackend } from '../config/schema.js';
 import { displayUrl, redact, resolveApiKey } from '../backends/openai/endpoints.js';
 import { imageUrl } from '../backends/openai/images.js';
 import { fillTemplate } from '../backends/openai/index.js';
 import { OpenAISequenceScorer } from '../backends/openai/sequence-scorer.js';
+import { PairJudge } from '../methods/pair-judge.js';
 import { yesNoFromTopLogprobs } from '../feedback/yes-no.js';
 import { fail, ok, warn, type Check } from './types.js';
 
@@ -20,6 +21,7 @@ type Remote = OpenAIBackend | LlmDividerBackend;
 export const PROBE_IMAGE = path.join(PACKAGE_ROOT, 'data', 'shapes', 'dev', 'images', 'dev-0000.png');
 const PROBE_QUESTION = 'Is there a shape in the image?';
 const PROBE_ANSWER = 'Yes, there is a shape in the image.';
+const PROBE_NEGATIVE = 'No, the image is empty.';
 
 /** The probe image as a data URL; a plain grey PNG when the package's image is not there. */
 async function probeImage(): Promise<string> {
@@ -198,6 +200,39 @@ export async function checkEndpoints(c: Config): Promise<Check[]> {
     const policy = d.policy ?? c.generate.backend;
     if (policy.type === 'openai') out.push(...(await checkPromptLogprobs(policy, d.policy ? 'feedback.dpo_reward.policy' : 'generate')));
     if (d.reference.type === 'openai') out.push(...(await checkPromptLogprobs(d.reference, 'feedback.dpo_reward.reference')));
+  }
+  if (c.feedback.gate.judge) out.push(...(await checkPairJudge(c.feedback.gate.judge)));
+  return out;
+}
+
+/**
+ * Whether each endpoint of the quality gate's judge model rates a pair as the gate asks (Anyprefer's prompt, a score
+ * "N/10" in the reply): one probe pair through the same code a run uses, no retries. One check per endpoint.
+ * @example await checkPairJudge(config.feedback.gate.judge) // [{ status: 'ok', detail: 'rated a probe pair 9/10 ...' }]
+ */
+export async function checkPairJudge(j: GateJudgeConfig): Promise<Check[]> {
+  const out: Check[] = [];
+  const image = await probeImage();
+  for (const url of j.backend.base_urls) {
+    const shown = displayUrl(url);
+    const check = 'gate judge';
+    let key: string | null = null;
+    try {
+      key = resolveApiKey(j.backend, 'feedback.gate.judge');
+      const judge = new PairJudge({ ...j, content_retries: 0, backend: { ...j.backend, base_urls: [url], max_retries: 0 } });
+      const t0 = performance.now();
+      const v = await judge.rate({ imagePath: image, question: PROBE_QUESTION, history: [], positive: PROBE_ANSWER, negative: PROBE_NEGATIVE });
+      const secs = ((performance.now() - t0) / 1000).toFixed(1);
+      if ('error' in v) {
+        const reply = (v.raw ?? '').trim().split(/\r?\n/).at(-1)?.slice(0, 120) ?? '';
+        out.push(fail(check, shown, redact(`a probe pair got no rating: ${v.error}${reply ? `; the reply ends "${reply}"` : ''}`, [key]),
+          `feedback.gate.judge.backend.model must be a generative VLM that follows the prompt and ends with "N/10"; check feedback.gate.judge.prompt asks for it`));
+      } else {
+        out.push(ok(check, shown, `rated a probe pair ${v.score}/10 (${secs} s)`));
+      }
+    } catch (e) {
+      out.push(fail(check, shown, redact((e as Error).message, [key]), `check feedback.gate.judge.backend (its base_urls, model and api key)`));
+    }
   }
   return out;
 }

@@ -35,7 +35,7 @@ export function loadEvalRound(db: Db, roundId: number): EvalRound {
   const config = JSON.parse(r.config_json) as {
     generate?: { samples?: number };
     pair?: { strategy?: string; diff?: number; max_pairs?: number | 'all'; length_balance?: boolean; repeated_claims?: 'drop' | 'keep' };
-    feedback?: { min_gap?: number | null; gate?: { threshold?: number | null } };
+    feedback?: { min_gap?: number | null; gate?: { threshold?: number | null; judge?: unknown } };
     label?: { backend?: { type?: string } };
   };
   const pair: PairConfig = {
@@ -44,7 +44,8 @@ export function loadEvalRound(db: Db, roundId: number): EvalRound {
     maxPairs: config.pair?.max_pairs ?? DEFAULT_MAX_PAIRS,
     lengthBalance: config.pair?.length_balance ?? true,
     repeatedClaims: config.pair?.repeated_claims ?? 'keep',
-    gate: config.feedback?.gate?.threshold ?? null,
+    // A judge model's gate is not recomputed (its verdicts are the judge's); divide's claims gate is.
+    gate: config.feedback?.gate?.judge ? null : (config.feedback?.gate?.threshold ?? null),
   };
 
   const prompts: EvalPrompt[] = [];
@@ -186,6 +187,7 @@ export function loadEvalRound(db: Db, roundId: number): EvalRound {
       diff: pair.diff,
       labelerRemote: config.label?.backend?.type === 'openai',
     }),
+    judgeGate: !!config.feedback?.gate?.judge,
     samples: config.generate?.samples ?? 10,
     pair,
     prompts,

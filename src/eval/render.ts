@@ -87,7 +87,8 @@ export function renderReport(e: EvalReport): string {
   const sp = e.stored_pairs;
   out.push(
     `stored pairs (${e.feedback_method}, ${sp.method}, min gap ${sp.min_gap}): ${sp.all.pairs} made, ${pct(sp.all.pair_accuracy)} accurate, ${pct(sp.all.inverted_share)} inverted; ` +
-      `${sp.kept.pairs} kept, ${pct(sp.kept.pair_accuracy)} accurate, ${pct(sp.kept.inverted_share)} inverted`,
+      `${sp.kept.pairs} kept, ${pct(sp.kept.pair_accuracy)} accurate, ${pct(sp.kept.inverted_share)} inverted` +
+      (sp.gated ? `; ${sp.gated.pairs} dropped by the quality gate, ${pct(sp.gated.pair_accuracy)} accurate, ${pct(sp.gated.inverted_share)} inverted` : ''),
   );
   const c = e.check;
   out.push(

@@ -134,8 +134,11 @@ export interface EvalReport {
   check: StoreCheck | null;
   /** The round's feedback method (divide, holistic, dpo-reward, oracle). */
   feedback_method: string;
-  /** The pairs the round stored (of any method), judged by the truth: all of them, and the kept ones (delivered). */
-  stored_pairs: { method: string; min_gap: number; all: PairQuality; kept: PairQuality };
+  /**
+   * The pairs the round stored (of any method), judged by the truth: all that passed the quality gate (every pair
+   * without one), the kept ones (after length balance: delivered), and those the gate dropped (null: no gate ran).
+   */
+  stored_pairs: { method: string; min_gap: number; all: PairQuality; kept: PairQuality; gated: PairQuality | null };
   failures: Record<string, number>;
   /**
    * The round's method and settings with answers that ask a question twice dropped (the scripts) and kept: how many
@@ -267,7 +270,7 @@ export function evaluateRound(round: EvalRound): EvalReport {
       rejc: errorSources(round, truths, kept(rows.rejc), 'rejc'),
       rejp: errorSources(round, truths, kept(rows.rejp), 'rejp'),
     },
-    check: round.feedbackMethod === 'divide' ? storeCheck(round, own.made) : null,
+    check: round.feedbackMethod === 'divide' && !round.judgeGate ? storeCheck(round, own.made) : null,
     feedback_method: round.feedbackMethod,
     stored_pairs: storedPairQuality(round, truths),
     failures: round.failures,
@@ -416,9 +419,17 @@ export function storedPairQuality(round: EvalRound, truths: Map<string, AnswerTr
     rejectedWords: words.get(p.rejectedId) ?? 0,
     margin: 0,
     balanceKept: p.balanceKept === true,
+    gateKept: p.gateKept ?? null,
   }));
   const method = round.feedbackMethod === 'divide' ? round.scoreMethod : round.feedbackMethod;
-  return { method, min_gap: round.pairGap, all: pairQuality(pairs, truths), kept: pairQuality(pairs.filter((p) => p.balanceKept), truths) };
+  const gated = pairs.some((p) => p.gateKept !== null);
+  return {
+    method,
+    min_gap: round.pairGap,
+    all: pairQuality(pairs.filter((p) => p.gateKept !== false), truths),
+    kept: pairQuality(pairs.filter((p) => p.balanceKept), truths),
+    gated: gated ? pairQuality(pairs.filter((p) => p.gateKept === false), truths) : null,
+  };
 }
 
 /** Compares the in-memory pairs of the round's own method with the stored ones, and the scores with the stored ones. */

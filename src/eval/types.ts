@@ -84,6 +84,8 @@ export interface EvalRound {
   feedbackMethod: string;
   /** The minimum score gap the round's stored pairs were made with (pair.diff for divide). */
   pairGap: number;
+  /** A judge model gated the round's pairs (feedback.gate.judge): its verdicts cannot be recomputed. */
+  judgeGate?: boolean;
   samples: number;
   pair: PairConfig;
   prompts: EvalPrompt[];

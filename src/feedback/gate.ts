@@ -1,6 +1,7 @@
 // The pair-quality gate (Anyprefer's idea on divide-and-conquer evidence): how sure the labeler's own probabilities
 // make a pair, and the threshold that keeps or drops it.
-import type { PairGate } from './pairs.js';
+import type { Pair, PairGate, PairResult } from './pairs.js';
+import { createRng, hashSeed, sampleWithoutReplacement } from './rng.js';
 import type { ScoreMethod } from './scores.js';
 import { VALUE_EPSILON } from './scores.js';
 
@@ -56,4 +57,39 @@ export function pairConfidence(chosen: readonly number[], rejected: readonly num
  */
 export function claimGate(threshold: number, method: ScoreMethod): PairGate {
   return { threshold, confidence: (ch, rj) => pairConfidence(ch.rejectProbs ?? [], rj.rejectProbs ?? [], method) };
+}
+
+/**
+ * The gate with a judge that costs a call per pair (a judge model): the prompt's candidate pairs (`all`: every pair
+ * the rules allow, none sampled out) are judged one by one in a random order seeded by (seed, promptId), until
+ * `maxPairs` reach the threshold. That keeps the same pairs in distribution as judging every candidate and then
+ * sampling among the sure ones, with about maxPairs calls a prompt instead of n(n−1)/2. Judged pairs under the
+ * threshold are the gated ones; candidates never judged are sampled out. `judge` gives a confidence 0–1 and throws to
+ * stop the prompt (its verdicts so far are the caller's to keep).
+ * @example await judgeInOrder(makeRlaifvPairs(answers, { ...opts, maxPairs: 'all' }), { threshold: 0.7, maxPairs: 2, seed, promptId }, judge)
+ */
+export async function judgeInOrder(
+  all: PairResult,
+  opts: { threshold: number; maxPairs: number | 'all'; seed: number; promptId: string },
+  judge: (p: Pair) => Promise<number>,
+): Promise<PairResult> {
+  const cands = all.pairs;
+  const order = sampleWithoutReplacement(cands.map((_, k) => k), cands.length, createRng(hashSeed(opts.seed, opts.promptId, 'judge')));
+  const kept: number[] = [];
+  const gated: Pair[] = [];
+  for (const k of order) {
+    if (opts.maxPairs !== 'all' && kept.length >= opts.maxPairs) break;
+    const p = cands[k]!;
+    p.confidence = await judge(p);
+    if (p.confidence >= opts.threshold) kept.push(k);
+    else gated.push(p);
+  }
+  // Combination order, as the other paths give it.
+  const pairs = kept.sort((a, b) => a - b).map((k) => cands[k]!);
+  return {
+    pairs,
+    gated,
+    considered: all.considered,
+    dropped: { ...all.dropped, gate: gated.length, sampled_out: cands.length - pairs.length - gated.length },
+  };
 }

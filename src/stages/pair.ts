@@ -1,18 +1,34 @@
 // Stage 5: better vs worse answers of the same prompt become DPO pairs; then the round's length balance.
-import { claimProbs, pendingPairings, putBalance, putPairing, roundPairs, type Db, type PairRow } from '../store/index.js';
-import { getPairStrategy, type ScoredAnswer } from '../feedback/pairs.js';
-import { claimGate, rejectProbability } from '../feedback/gate.js';
+import {
+  claimProbs,
+  getPairJudgment,
+  judgePrompts,
+  pendingPairings,
+  putBalance,
+  putFailures,
+  putPairing,
+  putPairJudgment,
+  roundPairs,
+  type Db,
+  type PairRow,
+} from '../store/index.js';
+import { getPairStrategy, type Pair, type PairResult, type ScoredAnswer } from '../feedback/pairs.js';
+import { claimGate, judgeInOrder, rejectProbability } from '../feedback/gate.js';
+import type { PairJudge } from '../methods/pair-judge.js';
+import type { Turn } from '../backends/types.js';
 import { pairGap } from '../methods/index.js';
 import type { ScoredCandidate } from '../store/index.js';
 import { balanceLengths } from '../feedback/length-balance.js';
 import { contentId } from './ids.js';
-import type { StageContext, StageResult } from './context.js';
+import { mapLimit, timed, type ModelTime, type StageContext, type StageResult } from './context.js';
 
 /**
  * Pairs every prompt of the round (or of `ctx.scope`) not paired yet, then (re)computes length balance over all the
- * round's pairs, unless told not to (a streaming round balances once, after its last slice).
+ * round's pairs, unless told not to (a streaming round balances once, after its last slice). With a quality gate the
+ * pairs under its threshold are stored as dropped: divide's gate reads the claims' probabilities; a judge model
+ * (`judge`, feedback.gate.judge) rates pairs of any method, and a prompt whose pair it cannot rate is a failure.
  */
-export async function runPair(ctx: StageContext, opts: { balance?: boolean } = {}): Promise<StageResult> {
+export async function runPair(ctx: StageContext, opts: { balance?: boolean } = {}, judge: PairJudge | null = null): Promise<StageResult> {
   const t0 = performance.now();
   const { strategy: name, max_pairs, length_balance, repeated_claims } = ctx.config.pair;
   const strategy = getPairStrategy(name);
@@ -24,19 +40,34 @@ export async function runPair(ctx: StageContext, opts: { balance?: boolean } = {
     labelerRemote: ctx.config.label.backend.type === 'openai',
   });
   const pending = pendingPairings(ctx.db, ctx.round.id, method, ctx.config.generate.samples, ctx.scope);
-  const gate = pairGate(ctx, method, [...pending.keys()]);
+  const claims = judge ? null : pairGate(ctx, method, [...pending.keys()]);
+  const judging = judge ? judgeRun(ctx, judge, [...pending.keys()]) : null;
+  const gated = claims !== null || judging !== null;
   ctx.progress.start('pair', pending.size);
   let items = 0;
-  for (const [promptId, cands] of pending) {
-    const answers = cands.map(scoredAnswer(method, gate?.probs)).filter((a): a is ScoredAnswer => a !== null);
-    const res = strategy.makePairs(answers, {
-      diff,
-      maxPairs: max_pairs,
-      repeatedClaims: repeated_claims,
-      seed: ctx.round.seed,
-      promptId,
-      ...(gate ? { gate: gate.gate } : {}),
-    });
+  let failures = 0;
+  const pairOne = async ([promptId, cands]: [string, ScoredCandidate[]]): Promise<void> => {
+    const answers = cands.map(scoredAnswer(method, claims?.probs)).filter((a): a is ScoredAnswer => a !== null);
+    const base = { diff, maxPairs: max_pairs, repeatedClaims: repeated_claims, seed: ctx.round.seed, promptId };
+    let res: PairResult;
+    if (judging) {
+      const all = strategy.makePairs(answers, { ...base, maxPairs: 'all' });
+      const texts = new Map(cands.map((c) => [c.id, c.text]));
+      try {
+        res = await judgeInOrder(all, { threshold: judging.threshold, maxPairs: max_pairs, seed: ctx.round.seed, promptId }, (p) =>
+          judging.confidence(promptId, p, texts),
+        );
+      } catch (e) {
+        if (!(e instanceof JudgeFailure)) throw e;
+        // The prompt stays unpaired with its failure (the verdicts it got are stored); --retry-failed pairs it again.
+        putFailures(ctx.db, [{ round_id: ctx.round.id, stage: 'pair', item: promptId, reason: e.message, ...(e.raw !== undefined ? { raw: e.raw } : {}) }]);
+        failures++;
+        ctx.progress.tick();
+        return;
+      }
+    } else {
+      res = strategy.makePairs(answers, { ...base, ...(claims ? { gate: claims.gate } : {}) });
+    }
     const rows: PairRow[] = [...res.pairs.map((p) => [p, 1] as const), ...res.gated.map((p) => [p, 0] as const)].map(([p, kept]) => ({
       id: contentId(ctx.round.id, method, p.chosenId, p.rejectedId),
       round_id: ctx.round.id,
@@ -50,7 +81,7 @@ export async function runPair(ctx: StageContext, opts: { balance?: boolean } = {
       margin: p.margin,
       chosen_words: p.chosenWords,
       rejected_words: p.rejectedWords,
-      ...(gate ? { confidence: p.confidence ?? null, gate_kept: kept } : {}),
+      ...(gated ? { confidence: p.confidence ?? null, gate_kept: kept } : {}),
     }));
     putPairing(
       ctx.db,
@@ -59,10 +90,12 @@ export async function runPair(ctx: StageContext, opts: { balance?: boolean } = {
     );
     items += rows.length;
     ctx.progress.tick();
-  }
+  };
+  if (judging) await mapLimit([...pending], judging.concurrency, pairOne);
+  else for (const entry of pending) await pairOne(entry);
   ctx.progress.done();
   if (opts.balance !== false) rebalance(ctx.db, ctx.round.id, method, length_balance);
-  return { stage: 'pair', items, failures: 0, seconds: (performance.now() - t0) / 1000, modelSeconds: 0 };
+  return { stage: 'pair', items, failures, seconds: (performance.now() - t0) / 1000, modelSeconds: judging?.time.modelSeconds ?? 0 };
 }
 
 /** (Re)computes the round's length balance over all its pairs of `method` (REFERENCE §5; the scripts' tie rule). */
@@ -112,4 +145,46 @@ function pairGate(ctx: StageContext, method: string, promptIds: string[]) {
   const threshold = ctx.config.feedback.gate.threshold;
   if (threshold === null || (method !== 'rejc' && method !== 'rejp')) return null;
   return { gate: claimGate(threshold, method), probs: claimProbs(ctx.db, ctx.round.id, ctx.round.labeler_model, promptIds) };
+}
+
+/** A pair the judge could not rate: the prompt's pairing fails with this reason and the judge's raw reply. */
+class JudgeFailure extends Error {
+  constructor(
+    message: string,
+    readonly raw?: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The judge-model gate of a pair stage run (feedback.gate.judge): a pair's confidence is the judge's score/10. A
+ * verdict is stored as soon as it comes, and one stored before (an interrupted run, a top-up's second pairing) is
+ * read back instead of asking again.
+ */
+function judgeRun(ctx: StageContext, judge: PairJudge, promptIds: string[]) {
+  const prompts = judgePrompts(ctx.db, promptIds);
+  const time: ModelTime = { modelSeconds: 0 };
+  return {
+    threshold: ctx.config.feedback.gate.threshold ?? 0,
+    concurrency: judge.concurrency,
+    time,
+    async confidence(promptId: string, p: Pair, texts: Map<string, string>): Promise<number> {
+      const stored = getPairJudgment(ctx.db, ctx.round.id, p.chosenId, p.rejectedId, judge.id);
+      if (stored) return stored.score / 10;
+      const pr = prompts.get(promptId)!;
+      const v = await timed(time, () =>
+        judge.rate({
+          imagePath: pr.image_path,
+          question: pr.question,
+          history: pr.history_json === null ? [] : (JSON.parse(pr.history_json) as Turn[]),
+          positive: texts.get(p.chosenId)!,
+          negative: texts.get(p.rejectedId)!,
+        }),
+      );
+      if ('error' in v) throw new JudgeFailure(`${v.error} (pair ${p.chosenId} over ${p.rejectedId})`, v.raw);
+      putPairJudgment(ctx.db, { round_id: ctx.round.id, chosen_id: p.chosenId, rejected_id: p.rejectedId, judge: judge.id, ...v });
+      return v.score / 10;
+    },
+  };
 }

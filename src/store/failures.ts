@@ -35,8 +35,8 @@ export function failedItems(db: Db, roundId: number, stage: string): Set<string>
   return new Set(rows.map((r) => r.item));
 }
 
-/** The stages whose failed items --retry-failed takes up again (score: a feedback method's failed answers). */
-export const RETRY_STAGES: readonly string[] = ['generate', 'divide', 'label', 'score'];
+/** The stages whose failed items --retry-failed takes up again (score: a feedback method's failed answers; pair: prompts the gate's judge could not rate). */
+export const RETRY_STAGES: readonly string[] = ['generate', 'divide', 'label', 'score', 'pair'];
 
 /** What reopening a round's failures did. */
 export interface RetryPlan {
@@ -49,7 +49,7 @@ export interface RetryPlan {
 }
 
 /**
- * Takes a round's open generate, divide, label and score (a feedback method's) failures up again: they are marked retried (kept as history), and
+ * Takes a round's open generate, divide, label, score (a feedback method's) and pair (the gate judge's) failures up again: they are marked retried (kept as history), and
  * the prompts they touch lose their scores, pairings and pairs so the stages recompute them; a prompt whose pairs a
  * consumer already has keeps them. The round is running again until its stages finish. One transaction.
  */
@@ -88,6 +88,12 @@ export function reopenFailures(db: Db, roundId: number, stages: readonly string[
       db,
       'DELETE FROM scores WHERE candidate_id IN (SELECT c.id FROM candidates c WHERE c.round_id = ? AND c.prompt_id IN (SELECT prompt_id FROM temp.retry_prompts))',
     ).run(roundId);
+    // A prompt the gate's judge failed on has its scores and no pairs: it is only paired again.
+    plan.prompts += stmt(
+      db,
+      `INSERT OR IGNORE INTO temp.retry_prompts (prompt_id) SELECT f.item FROM failures f
+       WHERE f.round_id = ? AND f.retried_at IS NULL AND f.stage = 'pair' AND 'pair' IN (SELECT value FROM json_each(?))`,
+    ).run(roundId, which).changes;
     stmt(db, 'UPDATE failures SET retried_at = ? WHERE round_id = ? AND retried_at IS NULL AND stage IN (SELECT value FROM json_each(?))').run(now(), roundId, which);
     stmt(db, "UPDATE rounds SET status = 'running', finished_at = NULL WHERE id = ?").run(roundId);
     stmt(db, 'DROP TABLE temp.retry_prompts').run();

@@ -10,3 +10,4 @@ export * from './usage.js';
 export * from './shards.js';
 export * from './loop.js';
 export * from './answer-scores.js';
+export * from './pair-judgments.js';

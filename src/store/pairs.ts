@@ -51,6 +51,7 @@ function dividePairingRows(db: Db, roundId: number, method: string, samples: num
        SELECT rp.prompt_id, rp.ordinal FROM round_prompts rp
        LEFT JOIN pairings pg ON pg.round_id = rp.round_id AND pg.prompt_id = rp.prompt_id AND pg.method = ?
        WHERE rp.round_id = ? AND rp.ordinal >= ? AND rp.ordinal < ? AND pg.prompt_id IS NULL
+         AND NOT EXISTS (SELECT 1 FROM failures f WHERE f.round_id = rp.round_id AND f.stage = 'pair' AND f.item = rp.prompt_id AND f.retried_at IS NULL)
          AND (SELECT COUNT(*) FROM candidates c JOIN scores s ON s.candidate_id = c.id
               WHERE c.round_id = rp.round_id AND c.prompt_id = rp.prompt_id)
            + (SELECT COUNT(*) FROM failures f WHERE f.round_id = rp.round_id AND f.stage = 'generate'
@@ -73,6 +74,7 @@ function methodPairingRows(db: Db, roundId: number, method: string, samples: num
        SELECT rp.prompt_id, rp.ordinal FROM round_prompts rp
        LEFT JOIN pairings pg ON pg.round_id = rp.round_id AND pg.prompt_id = rp.prompt_id AND pg.method = @method
        WHERE rp.round_id = @round AND rp.ordinal >= @from AND rp.ordinal < @to AND pg.prompt_id IS NULL
+         AND NOT EXISTS (SELECT 1 FROM failures f WHERE f.round_id = rp.round_id AND f.stage = 'pair' AND f.item = rp.prompt_id AND f.retried_at IS NULL)
          AND (SELECT COUNT(*) FROM candidates c JOIN answer_scores a ON a.candidate_id = c.id AND a.method = @method
               WHERE c.round_id = rp.round_id AND c.prompt_id = rp.prompt_id)
            + (SELECT COUNT(*) FROM candidates c JOIN failures f ON f.round_id = c.round_id AND f.stage = 'score' AND f.item = c.id

@@ -85,6 +85,8 @@ const PLAIN: { table: string; where: string }[] = [
   { table: 'claims', where: '1' },
   { table: 'labels', where: '1' },
   { table: 'scores', where: '1' },
+  { table: 'answer_scores', where: '1' },
+  { table: 'pair_judgments', where: '1' },
   { table: 'pairings', where: '1' },
   { table: 'pairs', where: '1' },
 ];

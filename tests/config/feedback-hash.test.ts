@@ -32,3 +32,32 @@ test('a method, a gate, a top-up or a gap changes the hash', () => {
   for (const o of others) expect(o).not.toBe(h);
   expect(new Set(others).size).toBe(others.length);
 });
+
+test('a gate without a judge hashes as before feedback.gate.judge existed; a judge, its model or its prompt change the hash', () => {
+  const gated = (f: (c: Config) => void = () => {}) =>
+    edit((x) => {
+      x.feedback.gate.threshold = 0.9;
+      f(x);
+    });
+  const h = gated();
+  // What a gated config held before the judge setting: no `judge` key at all.
+  const c = base();
+  c.feedback.gate.threshold = 0.9;
+  const { judge: _j, ...oldGate } = c.feedback.gate;
+  expect(configHash({ ...c, feedback: { ...c.feedback, gate: oldGate } } as Config)).toBe(h);
+  const judge = (model: string, task_field = 'vision-language understanding') => ({
+    backend: { type: 'openai' as const, model, base_urls: ['http://a/v1'] } as NonNullable<Config['feedback']['gate']['judge']>['backend'],
+    prompt: 'p',
+    task_field,
+    examples: '',
+    max_tokens: 10,
+    temperature: 0,
+    content_retries: 2,
+  });
+  const j1 = gated((x) => (x.feedback.gate.judge = judge('j1')));
+  const j2 = gated((x) => (x.feedback.gate.judge = judge('j2')));
+  const j3 = gated((x) => (x.feedback.gate.judge = judge('j1', 'shapes')));
+  expect(new Set([h, j1, j2, j3]).size).toBe(4);
+  // Where the judge runs does not change what it answers.
+  expect(gated((x) => (x.feedback.gate.judge = { ...judge('j1'), backend: { ...judge('j1').backend, base_urls: ['http://b/v1'] } }))).toBe(j1);
+});

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { WorkerPool } from '../../src/backends/local/pool.js';
 import type { ConversationLogprobs, TopResult } from '../../src/backends/local/local.worker.js';
 import { yesNoFromTopLogprobs } from '../../src/feedback/yes-no.js';
+import { pairConfidence, rejectProbability } from '../../src/feedback/gate.js';
 import type { GenerateResult, DivideOutput, Turn } from '../../src/backends/types.js';
 import { claimToQuestion } from '../../src/divide/question.js';
 
@@ -66,7 +67,7 @@ export const DEFAULT_MODELS: Record<string, ServedModel> = {
   'rules-divider': { kind: 'divider' },
 };
 
-/** A generative judge for the holistic rubric prompts (see TestServer.judge), served when a test asks for it. */
+/** A generative judge for the holistic rubric prompts and Anyprefer's pair prompt (see TestServer.judge), served when a test asks for it. */
 export const RUBRIC_JUDGE: Record<string, ServedModel> = { 'rubric-judge': { kind: 'judge', dir: path.join(ROOT, 'models', 'shapes-labeler') } };
 
 class HttpError extends Error {
@@ -365,37 +366,60 @@ export class TestServer {
   }
 
   /**
-   * A generative judge for the Table 13 rubric prompts, made of real parts since no tiny model can write prose: the
-   * rules divider splits the <response> into claims, the real tiny labeler answers each claim's question from the
-   * image, and the reply is a one-line justification and the score on its own last line (hallucination: 3 minus the
-   * rejected claims; helpfulness: the number of claims, at most 3).
+   * A generative judge for the Table 13 rubric prompts and Anyprefer's pair prompt, made of real parts since no tiny
+   * model can write prose: the rules divider splits a response into claims, the real tiny labeler answers each claim's
+   * question from the image. A rubric reply is a one-line justification and the score on its own last line
+   * (hallucination: 3 minus the rejected claims; helpfulness: the number of claims, at most 3). A pair reply is a line on
+   * both responses and "Score: N/10", N = 10 × the probability that the positive response has fewer false claims
+   * (the labeler's p(yes)/p(no) taken as independent verdicts, src/feedback/gate.ts), rounded, at least 1.
    */
   private async judge(dir: string, model: string, body: any): Promise<any> {
     const { image, text } = await this.userTurn(body);
     if (!image) throw new HttpError(400, `${model} judges an image: send one image_url part`);
+    const pair = /Query:\s*([\s\S]*?)\s*\n\s*Positive Response:\s*([\s\S]*?)\s*\n\s*Negative Response:\s*([\s\S]*?)\s*$/.exec(text);
     const q = /<user-question>\s*([\s\S]*?)\s*<\/user-question>/.exec(text);
     const a = /<response>\s*([\s\S]*?)\s*<\/response>/.exec(text);
-    if (!q || !a) throw new HttpError(400, `${model} answers only the Table 13 rubric prompts`);
-    const [out] = await this.pool.run<DivideOutput[]>({ kind: 'divide', items: [{ question: q[1]!, answer: a[1]! }], maxWords: null });
-    if (!out || 'error' in out) throw new Error('divider failed');
-    let rejected = 0;
-    for (const c of out.claims) {
-      const r = await this.pool.run<TopResult>({ kind: 'top', model: dir, threads: this.pool.size.threadsPerWorker, imagePath: image, text: `${c.question} Please answer yes or no.`, k: 20 });
-      const yn = yesNoFromTopLogprobs(r.top.map((t) => ({ token: t.token, logprob: t.logprob })));
-      if (!(yn.pYes !== null && yn.pNo !== null && yn.pYes > yn.pNo)) rejected++;
+    let content: string;
+    if (pair) {
+      // Anyprefer's reward-model prompt: the pair's score is how sure the claims' labels make "positive is better".
+      const pos = await this.claimProbs(dir, image, pair[1]!, pair[2]!);
+      const neg = await this.claimProbs(dir, image, pair[1]!, pair[3]!);
+      const score = Math.min(10, Math.max(1, Math.round(10 * pairConfidence(pos, neg, 'rejc'))));
+      const false_ = (ps: number[]) => ps.filter((x) => x >= 0.5).length;
+      content =
+        `The positive response states ${pos.length} facts, ${false_(pos)} of which do not match the image; ` +
+        `the negative response states ${neg.length}, ${false_(neg)} of which do not match.\nScore: ${score}/10`;
+    } else {
+      if (!q || !a) throw new HttpError(400, `${model} answers only the Table 13 rubric prompts and Anyprefer's pair prompt`);
+      const probs = await this.claimProbs(dir, image, q[1]!, a[1]!);
+      const rejected = probs.filter((x) => x >= 0.5).length;
+      const helpfulness = /relevant to the user's inquiry/.test(text);
+      const score = helpfulness ? Math.min(3, probs.length) : Math.max(0, 3 - rejected);
+      const why = helpfulness
+        ? `The response states ${probs.length} facts about the image.`
+        : `Of the ${probs.length} facts in the response, ${rejected} do not match the image.`;
+      content = `${why}\n${score}`;
     }
-    const helpfulness = /relevant to the user's inquiry/.test(text);
-    const score = helpfulness ? Math.min(3, out.claims.length) : Math.max(0, 3 - rejected);
-    const why = helpfulness
-      ? `The response states ${out.claims.length} facts about the image.`
-      : `Of the ${out.claims.length} facts in the response, ${rejected} do not match the image.`;
-    const content = `${why}\n${score}`;
     const id = `chatcmpl-${createHash('sha256').update(JSON.stringify(body)).digest('hex').slice(0, 12)}`;
     return {
       id, object: 'chat.completion', created: Math.floor(Date.now() / 1000), model,
       choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop', logprobs: null }],
       usage: { prompt_tokens: text.length, completion_tokens: content.length, total_tokens: text.length + content.length },
     };
+  }
+
+  /** Each claim of an answer (the rules divider's) with its probability of being false, from the real tiny labeler. */
+  private async claimProbs(dir: string, image: string, question: string, answer: string): Promise<number[]> {
+    const [out] = await this.pool.run<DivideOutput[]>({ kind: 'divide', items: [{ question, answer }], maxWords: null });
+    if (!out || 'error' in out) throw new Error('divider failed');
+    const probs: number[] = [];
+    for (const c of out.claims) {
+      const r = await this.pool.run<TopResult>({ kind: 'top', model: dir, threads: this.pool.size.threadsPerWorker, imagePath: image, text: `${c.question} Please answer yes or no.`, k: 20 });
+      const yn = yesNoFromTopLogprobs(r.top.map((t) => ({ token: t.token, logprob: t.logprob })));
+      // No yes/no verdict counts as rejected, as the rubric judge always took it.
+      probs.push(yn.pYes !== null && yn.pNo !== null ? rejectProbability(yn.pYes, yn.pNo) : 1);
+    }
+    return probs;
   }
 
   /** The paper's split and convert prompts, answered by rlaifv's rules divider. */

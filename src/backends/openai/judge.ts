@@ -1,20 +1,21 @@
-// A generative judge on an OpenAI-compatible server: one chat completion with the image and a rubric prompt, the
-// reply's text returned (the holistic feedback method parses its last line).
+// A generative judge on an OpenAI-compatible server: one chat completion with the image and a prompt, the reply's
+// text returned (the holistic method parses its last line; the quality gate's pair judge its "N/10").
 import type { ChatCompletion } from 'openai/resources/chat/completions';
 import type { OpenAIBackend } from '../../config/schema.js';
 import { BadResponseError, EndpointPool } from './endpoints.js';
 import { imageUrl } from './images.js';
 import { firstChoice, userMessage } from './messages.js';
 
-/** The labeler's server asked for free text (Table 13's rubric) instead of a one-token yes/no. */
+/** A served VLM asked for free text (Table 13's rubric, Anyprefer's pair rating) instead of a one-token yes/no. */
 export class OpenAIJudge {
   readonly id: string;
   readonly pool: EndpointPool;
   constructor(
     private readonly b: OpenAIBackend,
     private readonly opts: { temperature: number; maxTokens: number },
+    role = 'score',
   ) {
-    this.pool = new EndpointPool('score', b);
+    this.pool = new EndpointPool(role, b);
     this.id = b.model;
   }
 
