@@ -2,16 +2,18 @@
 // differ only in where the pairs come from, each measured on the held-out test split against the truth.
 //
 //   npx tsx scripts/study-loop.ts [--rounds 4] [--train FILE] [--limit N] [--eval-limit N] [--arms a,b] [--out DIR]
-//                                 [--trainer-args "--lr 5e-5 --epochs 2"] [--max-pairs 2|all] [--json FILE]
+//                                 [--trainer-args "--lr 5e-5 --epochs 2"] [--max-pairs 2|all] [--json FILE] [--counts FILE]
 //
 // Arms: rejc (the default method), rejp, oracle (the truth checker instead of the labeler, REJ-C rules), random (as
 // many pairs as rejc made that round, between random distinct answers of a prompt), oneshot (rejc's total pair count,
 // all from round 0's policy, trained once: the same number of steps); the feedback methods of "Feedback methods side
 // by side": holistic (feedback.method holistic, cut to rejc's pair count), dpo-reward (divide in round 1, then the
 // round's own policy as reward against the shipped one, cut to rejc's count) and gate (divide with the quality gate,
-// τ 0.9, top-up 4). Each arm has its own store in --out, so their consumers and held-out sets never meet; a finished
-// arm is read back, not rerun. Needs the train split: python3 scripts/shapes/build.py --only train.
-import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
+// τ 0.9, top-up 4); holistic-judge is holistic gated by a judge model (feedback.gate.judge, τ 0.9; the test server's
+// judge, started here), cut to rejc's count. --counts FILE takes rejc's pair counts from an earlier run's --json instead
+// of running rejc again. Each arm has its own store in --out, so their consumers and held-out sets never meet; a
+// finished arm is read back, not rerun. Needs the train split: python3 scripts/shapes/build.py --only train.
+import { mkdirSync, writeFileSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig, PACKAGE_ROOT } from '../src/config/load.js';
 import type { Config } from '../src/config/schema.js';
@@ -25,9 +27,22 @@ import { roundPrompts, type Db } from '../src/store/index.js';
 import { getFormat } from '../src/export/formats.js';
 import type { ExportPair } from '../src/store/deliveries.js';
 import { createRng, hashSeed } from '../src/feedback/rng.js';
+import { DEFAULT_MODELS, RUBRIC_JUDGE, TestServer } from '../tests/helpers/openai-server.js';
 
-const ARMS = ['rejc', 'rejp', 'oracle', 'random', 'oneshot', 'holistic', 'dpo-reward', 'gate'] as const;
+const ARMS = ['rejc', 'rejp', 'oracle', 'random', 'oneshot', 'holistic', 'dpo-reward', 'gate', 'holistic-judge'] as const;
 type Arm = (typeof ARMS)[number];
+
+/**
+ * holistic-judge's gate judge: the test server's (tests/helpers/openai-server.ts), Anyprefer's prompt answered by the
+ * rules divider and the real tiny labeler, standing where a served VLM judge stands.
+ */
+let judgeServer = null as TestServer | null;
+function judgeConfig(url: string): NonNullable<Config['feedback']['gate']['judge']> {
+  const file = path.join(PACKAGE_ROOT, 'tmp', 'study-judge.json');
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, JSON.stringify({ feedback: { gate: { threshold: 0.9, judge: { backend: { type: 'openai', model: 'rubric-judge', base_urls: [url] } } } } }));
+  return loadConfig(file).config.feedback.gate.judge!;
+}
 
 interface Args {
   rounds: number;
@@ -39,6 +54,8 @@ interface Args {
   trainerArgs: string;
   maxPairs: number | 'all';
   json: string | null;
+  /** rejc's pair counts by round, read from an earlier run's --json (instead of running the rejc arm). */
+  counts: string | null;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -52,6 +69,7 @@ function parseArgs(argv: string[]): Args {
     trainerArgs: '',
     maxPairs: 2,
     json: null,
+    counts: null,
   };
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i]!;
@@ -65,6 +83,7 @@ function parseArgs(argv: string[]): Args {
     else if (k === '--trainer-args') a.trainerArgs = v();
     else if (k === '--max-pairs') a.maxPairs = ((x) => (x === 'all' ? 'all' : Number(x)))(v());
     else if (k === '--json') a.json = v();
+    else if (k === '--counts') a.counts = path.resolve(v());
     else throw new Error(`unknown argument ${k}`);
   }
   for (const arm of a.arms) if (!ARMS.includes(arm)) throw new Error(`--arms: unknown arm ${arm} (arms: ${ARMS.join(', ')})`);
@@ -76,8 +95,12 @@ function parseArgs(argv: string[]): Args {
 function armConfig(a: Args, arm: Arm): Config {
   const { config } = loadConfig(undefined, { db: path.join(a.out, `${arm}.sqlite`) });
   config.score.method = arm === 'rejp' ? 'rejp' : 'rejc';
-  if (arm === 'holistic') config.feedback.method = 'holistic';
-  if (arm === 'gate') config.feedback.gate = { threshold: 0.9, top_up: 4 };
+  if (arm === 'holistic' || arm === 'holistic-judge') config.feedback.method = 'holistic';
+  if (arm === 'holistic-judge') {
+    config.feedback.gate.threshold = 0.9;
+    config.feedback.gate.judge = judgeConfig(judgeServer!.url);
+  }
+  if (arm === 'gate') config.feedback.gate = { threshold: 0.9, top_up: 4, judge: null };
   config.pair.max_pairs = a.maxPairs;
   config.loop.train_prompts = a.train;
   config.loop.trainer = `${config.loop.trainer} ${a.trainerArgs}`.trim();
@@ -161,13 +184,13 @@ async function runArm(a: Args, arm: Arm, rejcCounts: number[]): Promise<{ arm: A
   const config = armConfig(a, arm);
   const quality = new Map<number, ReturnType<typeof pairTruth>>();
   const hook =
-    arm === 'oracle' || arm === 'random' || arm === 'oneshot' || arm === 'holistic' || arm === 'dpo-reward'
+    arm === 'oracle' || arm === 'random' || arm === 'oneshot' || arm === 'holistic' || arm === 'dpo-reward' || arm === 'holistic-judge'
       ? async ({ db, round, file }: { db: Db; round: number; file: string }) => {
           const r = loadEvalRound(db, round);
           const k = quality.size;
           let pairs: { promptId: string; chosenId: string; rejectedId: string }[];
           if (arm === 'oracle') pairs = oraclePairs(r);
-          else if (arm === 'holistic' || arm === 'dpo-reward') {
+          else if (arm === 'holistic' || arm === 'dpo-reward' || arm === 'holistic-judge') {
             // The method's own kept pairs, cut at random to as many as rejc trained on that round (equal pair counts).
             const own = keptPairs(db, round);
             const rng = createRng(hashSeed(config.seed, arm, round));
@@ -225,8 +248,16 @@ async function main() {
   const results = [];
   const order = [...a.arms].sort((x, y) => (x === 'rejc' ? -1 : y === 'rejc' ? 1 : 0));
   let rejcCounts: number[] = [];
+  if (a.counts) {
+    const prev = JSON.parse(readFileSync(a.counts, 'utf8')) as { results: { arm: string; rounds: { pairs: number }[] }[] };
+    rejcCounts = prev.results.find((r) => r.arm === 'rejc')?.rounds.map((r) => r.pairs) ?? [];
+    if (rejcCounts.length === 0) throw new Error(`--counts: ${a.counts} has no rejc arm`);
+  }
+  if (a.arms.includes('holistic-judge')) judgeServer = await TestServer.start({ workers: 1, models: { ...DEFAULT_MODELS, ...RUBRIC_JUDGE } });
   for (const arm of order) {
-    if (['random', 'oneshot', 'holistic', 'dpo-reward'].includes(arm) && rejcCounts.length === 0) throw new Error(`${arm} needs the rejc arm (its pair counts)`);
+    if (['random', 'oneshot', 'holistic', 'dpo-reward', 'holistic-judge'].includes(arm) && rejcCounts.length === 0) {
+      throw new Error(`${arm} needs the rejc arm (its pair counts), or --counts FILE`);
+    }
     const r = await runArm(a, arm, rejcCounts);
     if (arm === 'rejc') rejcCounts = r.rounds.map((x) => x.pairs);
     results.push(r);
@@ -246,4 +277,8 @@ async function main() {
   if (a.json) writeFileSync(a.json, JSON.stringify({ args: a, results }, null, 2) + '\n');
 }
 
-await main();
+try {
+  await main();
+} finally {
+  await judgeServer?.close();
+}

@@ -5,8 +5,10 @@ import { closeSync, existsSync, openSync, renameSync, rmSync, writeSync } from '
 import os from 'node:os';
 import path from 'node:path';
 import { ConfigError } from './config/load.js';
-import { configSchema } from './config/schema.js';
+import { configSchema, modelBackend, type OpenAIBackend } from './config/schema.js';
 import { LocalGenerator, LocalSequenceScorer } from './backends/local/index.js';
+import { OpenAIGenerator } from './backends/openai/index.js';
+import { OpenAISequenceScorer } from './backends/openai/sequence-scorer.js';
 import { inspectLlavaFolder } from './backends/local/model-folder.js';
 import { WorkerPool } from './backends/local/pool.js';
 import { FatalBackendError } from './backends/errors.js';
@@ -130,7 +132,26 @@ export async function bestOfOne(p: BonPrompt, b: BonBackends, s: BonSettings): P
   };
 }
 
-/** A best-of-N run over a prompts file with local model folders. */
+/** A model of a best-of-N run: a local model folder, or a served model (its server must give answer log-probs: vLLM). */
+export type BonModel = string | OpenAIBackend;
+
+/**
+ * A --policy or --ref value: "MODEL@http(s)://HOST:PORT/v1" is a model served there (with the API key from the
+ * environment variable `apiKeyEnv`, if given), anything else a model folder. A bad served spec is a ConfigError
+ * naming the flag.
+ * @example parseBonModel('my-dpo@http://gpu-1:8000/v1', '--policy') // { type: 'openai', model: 'my-dpo', base_urls: [...], ... }
+ */
+export function parseBonModel(spec: string, flag: string, apiKeyEnv?: string): BonModel {
+  const m = /^(.+)@(https?:\/\/.*)$/i.exec(spec);
+  if (!m) return spec;
+  const r = modelBackend.safeParse({ type: 'openai', model: m[1], base_urls: [m[2]], ...(apiKeyEnv ? { api_key_env: apiKeyEnv } : {}) });
+  if (!r.success || r.data.type !== 'openai') {
+    throw new ConfigError(`${flag}: "${spec}" is not MODEL@URL with a base URL such as http://host:8000/v1 (${r.success ? 'not a served model' : r.error.issues[0]!.message}).`);
+  }
+  return r.data;
+}
+
+/** A best-of-N run over a prompts file, with model folders or served models. */
 export interface BonOptions {
   /** A prompts file in any input format (JSONL, Parquet, RLAIF-V rows, LLaVA conversations). */
   prompts: string;
@@ -139,10 +160,10 @@ export interface BonOptions {
   limits?: InputLimits;
   /** The first N prompts only. */
   limit?: number | null;
-  /** The trained policy's model folder (it samples and scores). */
-  policy: string;
-  /** The reference model folder (the policy DPO started from). */
-  reference: string;
+  /** The trained policy (it samples and scores): a model folder or a served model. */
+  policy: BonModel;
+  /** The reference (the policy DPO started from): a model folder or a served model. */
+  reference: BonModel;
   settings: BonSettings;
   /** The output JSONL file (written whole: beside it while running, then renamed); null: rows only go to onRow. */
   out?: string | null;
@@ -178,22 +199,28 @@ export async function runBestOfN(o: BonOptions, onRow: (row: BonRow) => void = (
   const progress = o.progress ?? silentProgress;
   if (!existsSync(o.prompts)) throw new InputFileError(`Prompts file ${o.prompts} does not exist.`);
   // An unusable model folder is a mistake in what was asked for, named before any worker starts.
-  for (const [role, dir] of [['policy', o.policy], ['reference', o.reference]] as const) {
+  for (const [role, m] of [['policy', o.policy], ['reference', o.reference]] as const) {
+    if (typeof m !== 'string') continue;
     try {
-      inspectLlavaFolder(dir);
+      inspectLlavaFolder(m);
     } catch (e) {
       throw new ConfigError(`${role}: ${(e as Error).message}`);
     }
   }
-  const pool = new WorkerPool(o.workers ?? null);
+  const local = typeof o.policy === 'string' || typeof o.reference === 'string';
+  const pool = local ? new WorkerPool(o.workers ?? null) : null;
   let fd: number | null = null;
   const tmp = o.out ? `${o.out}.tmp-${process.pid}` : null;
   try {
+    const scorer = (m: BonModel, role: string) => (typeof m === 'string' ? new LocalSequenceScorer(pool!, m) : new OpenAISequenceScorer(m, role));
     const b: BonBackends = {
-      generator: new LocalGenerator(pool, o.policy),
-      policy: new LocalSequenceScorer(pool, o.policy),
-      reference: new LocalSequenceScorer(pool, o.reference),
+      generator: typeof o.policy === 'string' ? new LocalGenerator(pool!, o.policy) : new OpenAIGenerator(o.policy),
+      policy: scorer(o.policy, 'bon policy'),
+      reference: scorer(o.reference, 'bon reference'),
     };
+    // Prompts in flight: enough to fill every local worker, or a served policy's request slots (N requests a prompt).
+    const served = [o.policy, o.reference].filter((m): m is OpenAIBackend => typeof m !== 'string');
+    const lanes = Math.max(pool?.size.workers ?? 1, ...served.map((m) => Math.ceil((m.max_in_flight * m.base_urls.length) / o.settings.n)));
     const prompts: InputPrompt[] = [];
     let bad = 0;
     const imagesDir = o.imagesDir ?? (o.out ? imageStoreDir(o.out) : path.join(os.tmpdir(), 'rlaifv-bon.images'));
@@ -210,7 +237,7 @@ export async function runBestOfN(o: BonOptions, onRow: (row: BonRow) => void = (
     const ready = new Map<number, BonRow>();
     let next = 0;
     progress.start('bon', prompts.length);
-    await mapLimit(prompts, pool.size.workers, async (p, i) => {
+    await mapLimit(prompts, lanes, async (p, i) => {
       ready.set(i, await bestOfOne({ id: p.id, imagePath: p.image.path, question: p.question, history: p.history }, b, o.settings));
       // Rows leave in input order (writes are synchronous, so one lane flushes at a time).
       for (let row = ready.get(next); row; row = ready.get(next)) {
@@ -251,6 +278,6 @@ export async function runBestOfN(o: BonOptions, onRow: (row: BonRow) => void = (
   } finally {
     if (fd !== null) closeSync(fd);
     if (tmp) rmSync(tmp, { force: true });
-    await pool.close();
+    await pool?.close();
   }
 }

@@ -1,7 +1,7 @@
 // `rlaifv bon`: best-of-N with the DPO model as the reward: N samples per prompt from the policy, each scored by
 // β(log π − log π_ref), the best one chosen; one JSON line per prompt.
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { BON_DEFAULTS, runBestOfN, type BonSettings } from '../bon.js';
+import { BON_DEFAULTS, parseBonModel, runBestOfN, type BonSettings } from '../bon.js';
 import { INPUT_FORMATS } from '../input/reader.js';
 import { REWARD_VARIANTS, type RewardVariant } from '../methods/dpo-reward.js';
 import { positiveInt, seedArg, temperatureArg } from './common.js';
@@ -28,6 +28,7 @@ interface BonFlags {
   inputFormat?: string;
   workers?: number;
   quiet?: boolean;
+  apiKeyEnv?: string;
 }
 
 /** Registers `bon`. */
@@ -36,8 +37,9 @@ export function registerBon(program: Command): void {
     .command('bon')
     .description('best-of-N with the DPO model as the reward: N samples per prompt from --policy, the one with the highest β(log π − log π_ref) chosen')
     .requiredOption('--prompts <file>', 'prompts file (JSONL, Parquet data set, RLAIF-V rows, LLaVA conversations)')
-    .requiredOption('--policy <dir>', 'the trained policy (a model folder): it samples and scores')
-    .requiredOption('--ref <dir>', 'the reference model folder (the checkpoint DPO started from)')
+    .requiredOption('--policy <model>', 'the trained policy: a model folder, or MODEL@http://host:port/v1 served by vLLM; it samples and scores')
+    .requiredOption('--ref <model>', 'the reference (the checkpoint DPO started from): a model folder or MODEL@URL')
+    .option('--api-key-env <name>', 'the environment variable holding the API key of served models')
     .option('--n <n>', 'answers sampled per prompt', positiveInt('--n'), BON_DEFAULTS.n)
     .option('--beta <b>', 'β of the reward', betaArg, BON_DEFAULTS.beta)
     .addOption(new Option('--reward <variant>', 'sum: β(Σ log π − Σ log π_ref); mean: the same per token').choices(REWARD_VARIANTS).default(BON_DEFAULTS.reward))
@@ -59,8 +61,8 @@ export function registerBon(program: Command): void {
           prompts: f.prompts,
           inputFormat: f.inputFormat ?? 'auto',
           limit: f.limit ?? null,
-          policy: f.policy,
-          reference: f.ref,
+          policy: parseBonModel(f.policy, '--policy', f.apiKeyEnv),
+          reference: parseBonModel(f.ref, '--ref', f.apiKeyEnv),
           settings,
           out: f.out ?? null,
           workers: f.workers ?? null,

@@ -1,7 +1,7 @@
 // `rlaifv bon` end to end with the built CLI and the real tiny models on 5 prompts of the test split: N answers per
 // prompt with their recorded seeds, the chosen one the best reward, the same bytes for the same seed, and bad flags
 // refused with exit 2 and the flag named.
-import { beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { runNode } from '../helpers/run-cli.js';
@@ -10,6 +10,7 @@ import { sampleSeed } from '../../src/stages/generate.js';
 import { BON_DEFAULTS, bestOfOne, type BonRow } from '../../src/bon.js';
 import { LocalGenerator, LocalSequenceScorer } from '../../src/backends/local/index.js';
 import { WorkerPool } from '../../src/backends/local/pool.js';
+import { TestServer } from '../helpers/openai-server.js';
 
 const PROMPTS = path.join(TEST, 'prompts.jsonl');
 const N = 4;
@@ -88,7 +89,8 @@ describe('rlaifv bon', () => {
       [['--beta', '-1'], /--beta must be a positive number, got "-1"/],
       [['--reward', 'max'], /option '--reward <variant>' argument 'max' is invalid\. Allowed choices are sum, mean/],
       [['--temperature', 'hot'], /--temperature must be a number from 0 to 5/],
-      [[], /required option '--ref <dir>' not specified/],
+      [[], /required option '--ref <model>' not specified/],
+      [['--ref', 'm@http://'], /rlaifv: --ref: "m@http:\/\/" is not MODEL@URL with a base URL such as http:\/\/host:8000\/v1/],
       [['--ref', path.join(dir, 'no-model')], /rlaifv: reference: Model folder .*no-model does not exist/],
     ];
     for (const [args, message] of cases) {
@@ -100,6 +102,55 @@ describe('rlaifv bon', () => {
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/Prompts file .*none\.jsonl does not exist/);
   });
+});
+
+describe('rlaifv bon with served models (the test server: real tiny models behind vLLM-style prompt_logprobs)', () => {
+  let srv: TestServer;
+  beforeAll(async () => {
+    srv = await TestServer.start({ workers: 2 });
+  });
+  afterAll(async () => {
+    await srv?.close();
+  });
+
+  test("served policy and reference give the local run's answers, log-probs (within 1e-3) and choices; a server without prompt log-probs stops the run naming it", async () => {
+    const dir = tempDir();
+    const local = path.join(dir, 'local.jsonl');
+    expect((await bon(local, '--ref', LABELER)).code).toBe(0);
+    const served = path.join(dir, 'served.jsonl');
+    const r = await runNode(
+      ['bon', '--prompts', PROMPTS, '--policy', `shapes-policy@${srv.url}`, '--ref', `shapes-labeler@${srv.url}`, '--limit', '5', '--n', String(N), '--out', served, '--quiet', '--json'],
+      { timeoutMs: 60_000 },
+    );
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ prompts: 5, answers: 5 * N, failed_answers: 0 });
+    const a = read(local);
+    const b = read(served);
+    expect(b.map((x) => x.id)).toEqual(a.map((x) => x.id));
+    for (let i = 0; i < a.length; i++) {
+      expect(b[i]!.answers.map((x) => x.text)).toEqual(a[i]!.answers.map((x) => x.text));
+      for (let k = 0; k < N; k++) {
+        const [x, y] = [a[i]!.answers[k]!, b[i]!.answers[k]!];
+        expect(Math.abs(y.policy_logprob! - x.policy_logprob!)).toBeLessThan(1e-3);
+        expect(Math.abs(y.reference_logprob! - x.reference_logprob!)).toBeLessThan(1e-3);
+        expect(y.policy_tokens).toBe(x.policy_tokens);
+      }
+      // The same choice, unless two rewards are within the log-probs' float noise.
+      const sorted = a[i]!.answers.map((x) => x.reward!).sort((p, q) => q - p);
+      if (sorted[0]! - sorted[1]! > 1e-3) expect(b[i]!.chosen_index).toBe(a[i]!.chosen_index);
+    }
+    // A server that drops prompt_logprobs (as OpenAI's API cannot give them): the run stops, naming the endpoint.
+    const plain = await TestServer.start({ workers: 1, promptLogprobs: 'ignore' });
+    try {
+      const bad = await runNode(['bon', '--prompts', PROMPTS, '--policy', `shapes-policy@${plain.url}`, '--ref', LABELER, '--limit', '2', '--n', '2', '--quiet']);
+      expect(bad.code).not.toBe(0);
+      expect(bad.stderr).toMatch(/prompt_logprobs/);
+      expect(bad.stderr).toContain(plain.url);
+    } finally {
+      await plain.close();
+    }
+  }, 120_000);
 });
 
 describe('bestOfOne (library)', () => {
