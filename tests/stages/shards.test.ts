@@ -2,6 +2,7 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
 import path from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { loadConfig } from '../../src/config/load.js';
 import { runRound, STAGES } from '../../src/round.js';
 import { mergeStores } from '../../src/merge.js';
@@ -72,6 +73,35 @@ describe('shards', () => {
     expect(r.rounds).toEqual([expect.objectContaining({ id: 1, complete: true, status: 'done', prompts: LIMIT, paired: LIMIT })]);
     expect(r.rounds[0]!.shards.sort()).toEqual(['0/3', '1/3', '2/3']);
     expect(snapshot(merged)).toEqual(snapshot(whole));
+  });
+
+  test("another feedback method's per-answer scores merge too: an oracle round's shards give the unsharded store", async () => {
+    const d = tempDir();
+    const cfg = (db: string) => {
+      const file = path.join(d, `${path.basename(db)}.json`);
+      writeFileSync(file, JSON.stringify({ db, seed: 0, generate: { samples: SAMPLES }, feedback: { method: 'oracle' } }));
+      return loadConfig(file, { workers: 2 }).config;
+    };
+    const files = [0, 1].map((i) => path.join(d, `oracle-${i}.sqlite`));
+    await runRound(cfg(path.join(d, 'oracle-whole.sqlite')), { choice: 'latest', stages: STAGES, limit: LIMIT, shard: null });
+    for (const [i, f] of files.entries()) await runRound(cfg(f), { choice: 'latest', stages: STAGES, limit: LIMIT, shard: { index: i, count: 2 } });
+    const into = path.join(d, 'oracle-merged.sqlite');
+    expect(mergeStores(into, files).rounds[0]).toMatchObject({ complete: true, status: 'done', paired: LIMIT });
+    const rows = (file: string) => {
+      const db = openDb(file, { readonly: true });
+      try {
+        return {
+          scores: db.prepare('SELECT candidate_id, method, scorer, value, evidence_json FROM answer_scores ORDER BY candidate_id').all(),
+          pairs: db.prepare('SELECT id, method, chosen_id, rejected_id, balance_kept FROM pairs ORDER BY id').all(),
+        };
+      } finally {
+        db.close();
+      }
+    };
+    const want = rows(path.join(d, 'oracle-whole.sqlite'));
+    expect(want.scores.length).toBe(LIMIT * SAMPLES);
+    expect(want.pairs.length).toBeGreaterThan(0);
+    expect(rows(into)).toEqual(want);
   });
 
   test('merging a shard again changes nothing', () => {
