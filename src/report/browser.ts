@@ -12,7 +12,8 @@ export const BROWSER_CSS = `
 article.pair { border: 1px solid #ddd; border-radius: 6px; padding: 10px 12px; margin: 0 0 14px; }
 article.pair > header { display: flex; flex-wrap: wrap; gap: 4px 14px; font-size: 13px; color: #555; margin-bottom: 8px; }
 article.pair > header b { color: #222; } .badge { border-radius: 8px; padding: 0 7px; font-size: 12px; }
-.badge.kept { background: #e3f3e3; color: #185c18; } .badge.dropped { background: #fbe3d6; color: #8a3a0c; } .badge.unbalanced { background: #eee; }
+.badge.kept { background: #e3f3e3; color: #185c18; } .badge.dropped, .badge.gated { background: #fbe3d6; color: #8a3a0c; } .badge.unbalanced { background: #eee; }
+details.judge { font-size: 13px; margin: 0 0 8px; } details.judge pre { max-width: none; }
 .pair-top { display: flex; gap: 14px; align-items: flex-start; margin-bottom: 8px; }
 .pair-top img { width: 160px; height: auto; image-rendering: pixelated; border: 1px solid #ccc; flex: none; }
 .pair-top .noimg { width: 160px; flex: none; font-size: 12px; color: #8a3a0c; border: 1px dashed #c99; padding: 6px; word-break: break-all; }
@@ -59,7 +60,7 @@ export const BROWSER_CLIENT = `(function () {
   }
   function num(x, d) { return x === null || x === undefined ? '–' : Number(x).toFixed(d); }
   function verdictClass(r) { return r === true ? 'rej' : r === false ? 'acc' : 'unj'; }
-  function keptOf(p) { return p.balance_kept === true ? 'kept' : p.balance_kept === false ? 'dropped' : 'unbalanced'; }
+  function keptOf(p) { return p.gate && !p.gate.kept ? 'gated' : p.balance_kept === true ? 'kept' : p.balance_kept === false ? 'dropped' : 'unbalanced'; }
   function truthList(t) {
     var ul = el('ul', 'truth');
     var objs = t && Array.isArray(t.objects) ? t.objects : null;
@@ -120,8 +121,15 @@ export const BROWSER_CLIENT = `(function () {
     hd.appendChild(el('span', 'scores', b.method + ' score: chosen ' + num(p.chosen_score, 3) + ', rejected ' + num(p.rejected_score, 3)));
     hd.appendChild(el('span', 'margin', 'margin ' + num(p.margin, 3)));
     var k = keptOf(p);
-    hd.appendChild(el('span', 'badge ' + k, k === 'kept' ? 'kept by length balance' : k === 'dropped' ? 'dropped by length balance' : 'length balance not run'));
+    hd.appendChild(el('span', 'badge ' + k, k === 'kept' ? 'kept by length balance' : k === 'dropped' ? 'dropped by length balance' : k === 'gated' ? 'dropped by the quality gate' : 'length balance not run'));
+    if (p.gate) hd.appendChild(el('span', 'gate', 'gate confidence ' + num(p.gate.confidence, 2)));
     art.appendChild(hd);
+    if (p.gate && p.gate.judge) {
+      var jd = el('details', 'judge');
+      jd.appendChild(el('summary', '', 'judge ' + p.gate.judge.model + ': ' + p.gate.judge.score + '/10'));
+      jd.appendChild(el('pre', '', p.gate.judge.reply));
+      art.appendChild(jd);
+    }
     var top = el('div', 'pair-top');
     var src = b.images[p.image_id];
     if (src) {
@@ -183,7 +191,7 @@ export const BROWSER_CLIENT = `(function () {
   }
   function distinct(f) { var s = []; b.pairs.forEach(function (p) { var v = f(p); if (s.indexOf(v) < 0) s.push(v); }); return s.sort(); }
   bar('pb-kind', 'kind', distinct(function (p) { return p.kind; }), function (v) { return v; });
-  bar('pb-kept', 'kept', ['kept', 'dropped', 'unbalanced'].filter(function (v) { return b.pairs.some(function (p) { return keptOf(p) === v; }); }),
-    function (v) { return v === 'unbalanced' ? 'not run' : v; });
+  bar('pb-kept', 'kept', ['kept', 'dropped', 'unbalanced', 'gated'].filter(function (v) { return b.pairs.some(function (p) { return keptOf(p) === v; }); }),
+    function (v) { return v === 'unbalanced' ? 'not run' : v === 'gated' ? 'quality gate' : v; });
   apply();
 })();`;

@@ -2,7 +2,7 @@
 // verdicts and scores, and its image once as a data: URI. Sampling bounds the page whatever the round's size.
 import { readFileSync } from 'node:fs';
 import type { Db, RoundRow } from '../store/index.js';
-import { answerClaims, getBrowserAnswer, getBrowserPair, roundPairIds, type BrowserAnswerRow } from '../store/report-pairs.js';
+import { answerClaims, getBrowserAnswer, getBrowserPair, pairVerdict, roundPairIds, type BrowserAnswerRow } from '../store/report-pairs.js';
 import { createRng, hashSeed, sampleWithoutReplacement } from '../feedback/rng.js';
 import { isRejected } from '../feedback/verdict.js';
 import { sniffImageType } from '../backends/openai/images.js';
@@ -49,10 +49,17 @@ export function gatherPairBrowser(db: Db, round: RoundRow, n: number): PairBrows
       rejected_score: p.rejected_score,
       margin: p.margin,
       balance_kept: p.balance_kept === null ? null : p.balance_kept === 1,
+      gate: p.gate_kept === null ? null : { confidence: p.confidence, kept: p.gate_kept === 1, judge: judgeVerdict(db, round.id, p) },
     };
     return pair;
   });
   return { total, shown: pairs.length, seed: round.seed, method: round.pair_method, accept_rule: round.accept_rule, pairs, images };
+}
+
+/** The judge model's verdict on a gated pair (its model is the judge id's model part); null when no judge rated it. */
+function judgeVerdict(db: Db, roundId: number, p: { chosen_id: string; rejected_id: string }): NonNullable<BrowserPair['gate']>['judge'] {
+  const v = pairVerdict(db, roundId, p.chosen_id, p.rejected_id);
+  return v ? { model: v.judge.replace(/\|anyprefer:[0-9a-f]+$/, ''), score: v.score, reply: v.reply } : null;
 }
 
 function browserAnswer(db: Db, round: RoundRow, a: BrowserAnswerRow): BrowserAnswer {

@@ -167,8 +167,10 @@ export interface BrowserPair {
   chosen_score: number;
   rejected_score: number;
   margin: number;
-  /** Whether length balance kept the pair; null when balance has not run. */
+  /** Whether length balance kept the pair; null when balance has not run (or the quality gate dropped the pair first). */
   balance_kept: boolean | null;
+  /** The quality gate's judgement: its confidence, whether it kept the pair, and the judge model's verdict if one rated it; null: no gate. */
+  gate: { confidence: number | null; kept: boolean; judge: { model: string; score: number; reply: string } | null } | null;
 }
 
 /** The pair browser's content: a seeded sample of the round's pairs and their images (data: URIs by image id). */

@@ -42,6 +42,9 @@ export interface BrowserPairRow {
   rejected_score: number;
   margin: number;
   balance_kept: number | null;
+  /** The quality gate's confidence and decision (null: no gate ran). */
+  confidence: number | null;
+  gate_kept: number | null;
 }
 
 /** A pair by id, or undefined. */
@@ -49,7 +52,7 @@ export function getBrowserPair(db: Db, pairId: string): BrowserPairRow | undefin
   return stmt(
     db,
     `SELECT pr.id, pr.prompt_id, p.question, p.meta_json, p.history_json, i.id AS image_id, i.path AS image_path, pr.chosen_id, pr.rejected_id,
-       pr.chosen_score, pr.rejected_score, pr.margin, pr.balance_kept
+       pr.chosen_score, pr.rejected_score, pr.margin, pr.balance_kept, pr.confidence, pr.gate_kept
      FROM pairs pr JOIN prompts p ON p.id = pr.prompt_id JOIN images i ON i.id = p.image_id WHERE pr.id = ?`,
   ).get(pairId) as BrowserPairRow | undefined;
 }
@@ -82,4 +85,12 @@ export function answerClaims(db: Db, candidateId: string, labeler: string): Brow
      LEFT JOIN labels l ON l.question_id = cl.question_id AND l.labeler = ?
      WHERE cl.candidate_id = ? ORDER BY cl.idx`,
   ).all(labeler, candidateId) as BrowserClaimRow[];
+}
+
+/** The gate's judge-model verdict on a pair (the latest, if it was judged by more than one judge), or undefined. */
+export function pairVerdict(db: Db, roundId: number, chosenId: string, rejectedId: string): { judge: string; score: number; reply: string } | undefined {
+  return stmt(
+    db,
+    'SELECT judge, score, reply FROM pair_judgments WHERE round_id = ? AND chosen_id = ? AND rejected_id = ? ORDER BY created_at DESC LIMIT 1',
+  ).get(roundId, chosenId, rejectedId) as { judge: string; score: number; reply: string } | undefined;
 }

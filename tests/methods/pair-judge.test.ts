@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { loadConfig, ConfigError } from '../../src/config/load.js';
 import { ANYPREFER_PAIR_PROMPT, type GateJudgeConfig } from '../../src/config/schema.js';
 import { runRound, STAGES } from '../../src/round.js';
-import { openDb, roundStats, type Db } from '../../src/store/index.js';
+import { latestRound, openDb, roundStats, type Db } from '../../src/store/index.js';
 import { judgeInOrder } from '../../src/feedback/gate.js';
 import { makeRlaifvPairs, type ScoredAnswer } from '../../src/feedback/pairs.js';
 import { PairJudge, parseJudgeScore } from '../../src/methods/pair-judge.js';
@@ -18,6 +18,8 @@ import { loadEvalRound } from '../../src/eval/load.js';
 import { evaluateRound } from '../../src/eval/report.js';
 import { DEFAULT_MODELS, RUBRIC_JUDGE, TestServer } from '../helpers/openai-server.js';
 import { tempDir } from '../helpers/paths.js';
+import { launchChromium, loadFile } from '../helpers/browser.js';
+import { buildReport, writeFileAtomic } from '../../src/report/index.js';
 
 const all = (db: Db, sql: string, ...args: unknown[]) => db.prepare(sql).all(...args) as Record<string, any>[];
 const one = (db: Db, sql: string, ...args: unknown[]) => db.prepare(sql).get(...args) as Record<string, any>;
@@ -153,6 +155,7 @@ describe('config', () => {
 
 describe('a holistic round gated by a judge model on a server', () => {
   let srv: TestServer;
+  let judgedAll = '';
   beforeAll(async () => {
     srv = await TestServer.start({ workers: 2, models: { ...DEFAULT_MODELS, ...RUBRIC_JUDGE } });
   });
@@ -268,7 +271,7 @@ describe('a holistic round gated by a judge model on a server', () => {
   });
 
   test('the judge drops the holistic pairs the claims contradict: kept pairs are more often right by the truth than all candidates', async () => {
-    const file = path.join(tempDir(), 'judged-truth.sqlite');
+    const file = (judgedAll = path.join(tempDir(), 'judged-truth.sqlite'));
     const c = config(file, { pair: { max_pairs: 'all' } });
     const { round } = await runRound(c, { choice: 'next', stages: STAGES, limit: 16 });
     const db = openDb(file);
@@ -295,6 +298,41 @@ describe('a holistic round gated by a judge model on a server', () => {
         db0.close();
       }
     } finally {
+      db.close();
+    }
+  });
+
+  test("the report's pair browser shows the gate's decision and the judge's reply (headless Chromium)", async () => {
+    const db = openDb(judgedAll, { readonly: true });
+    const browser = await launchChromium();
+    try {
+      const round = latestRound(db, 'train')!;
+      const file = path.join(tempDir(), 'judged.html');
+      writeFileAtomic(file, buildReport(db, round.id, { pairs: 1000 }));
+      const gated = one(
+        db,
+        `SELECT p.id, j.score, j.reply FROM pairs p JOIN pair_judgments j ON j.round_id = p.round_id AND j.chosen_id = p.chosen_id
+           AND j.rejected_id = p.rejected_id WHERE p.round_id = ? AND p.gate_kept = 0 ORDER BY p.id LIMIT 1`,
+        round.id,
+      );
+      const kept = one(db, 'SELECT id, confidence FROM pairs WHERE round_id = ? AND gate_kept = 1 ORDER BY id LIMIT 1', round.id);
+      const p = await loadFile(browser, file);
+      try {
+        const card = p.page.locator(`article.pair[data-pair-id="${gated.id}"]`);
+        expect(await card.getAttribute('data-kept')).toBe('gated');
+        expect(await card.locator('.badge').textContent()).toBe('dropped by the quality gate');
+        expect(await card.locator('.gate').textContent()).toBe(`gate confidence ${(gated.score / 10).toFixed(2)}`);
+        expect(await card.locator('details.judge summary').textContent()).toBe(`judge rubric-judge: ${gated.score}/10`);
+        expect(await card.locator('details.judge pre').textContent()).toBe(gated.reply);
+        const k = p.page.locator(`article.pair[data-pair-id="${kept.id}"]`);
+        expect(await k.getAttribute('data-kept')).not.toBe('gated');
+        expect(await k.locator('.gate').textContent()).toBe(`gate confidence ${kept.confidence.toFixed(2)}`);
+        expect(p.errors).toEqual([]);
+      } finally {
+        await p.page.close();
+      }
+    } finally {
+      await browser.close();
       db.close();
     }
   });
