@@ -21,7 +21,7 @@ interface ArmResult {
 
 const COLORS: Record<string, string> = {
   rejc: '#e15759', rejp: '#f28e2b', oracle: '#59a14f', random: '#9c9c9c', oneshot: '#4e79a7',
-  holistic: '#b07aa1', 'dpo-reward': '#76b7b2', gate: '#edc948',
+  holistic: '#b07aa1', 'dpo-reward': '#76b7b2', gate: '#edc948', 'holistic-judge': '#ff9da7',
 };
 
 const argv = process.argv.slice(2);

@@ -58,7 +58,7 @@ export function withCommonFlags(cmd: Command): Command {
         throw new InvalidArgumentError((e as Error).message);
       }
     })
-    .option('--retry-failed', 'take the round\'s failed generate, divide, label and score items up again (failures stay as history)')
+    .option('--retry-failed', 'take the round\'s failed generate, divide, label, score and pair items up again (failures stay as history)')
     .option('--quiet', 'no progress output');
 }
 

@@ -255,7 +255,8 @@ describe('a holistic round gated by a judge model on a server', () => {
     const n0 = srv.stats.byModel['rubric-judge'] ?? 0;
     await runRound(c, { choice: round.id, stages: STAGES, limit });
     expect(srv.stats.byModel['rubric-judge'] ?? 0).toBe(n0);
-    await runRound(c, { choice: round.id, stages: STAGES, limit, retryFailed: true });
+    // The pair stage alone (`rlaifv pair --retry-failed`): the prompt is only paired again.
+    await runRound(c, { choice: round.id, stages: ['pair'], limit, retryFailed: true });
     const db2 = openDb(file);
     try {
       expect(one(db2, 'SELECT COUNT(*) AS n FROM pairings WHERE round_id = ?', round.id).n).toBe(limit);
