@@ -49,22 +49,15 @@ export class RubricHolistic implements FeedbackMethod {
     try {
       for (const aspect of this.cfg.aspects) {
         const text = fillTemplate(this.cfg.prompts[aspect], { question: prompt.question, answer: a.text });
-        let reply = '';
-        for (let attempt = 0; attempt <= this.cfg.content_retries; attempt++) {
-          reply = await this.judge.complete(prompt.imagePath, text, attempt);
-          const score = parseRubricScore(reply);
-          if (score !== null) {
-            aspects[aspect] = { score, reply, attempts: attempt + 1 };
-            break;
-          }
-        }
-        if (!aspects[aspect]) {
+        const r = await this.judge.completeParsed(prompt.imagePath, text, this.cfg.content_retries, parseRubricScore);
+        if (r.value === null) {
           return {
             candidateId: a.id,
             error: `holistic ${aspect}: the reply's last line is not a score 0–3 after ${this.cfg.content_retries + 1} attempts`,
-            raw: reply,
+            raw: r.reply,
           };
         }
+        aspects[aspect] = { score: r.value, reply: r.reply, attempts: r.attempts };
       }
     } catch (e) {
       if (e instanceof FatalBackendError) throw e;

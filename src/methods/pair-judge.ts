@@ -73,18 +73,14 @@ export class PairJudge {
    * with the raw reply. Server faults are retried by the endpoint pool; a fatal one (bad key, unknown model) throws.
    */
   async rate(p: JudgedPair): Promise<PairVerdict> {
-    const text = this.prompt(p);
-    let reply = '';
+    let r: { value: number; reply: string; attempts: number } | { value: null; reply: string };
     try {
-      for (let attempt = 0; attempt <= this.cfg.content_retries; attempt++) {
-        reply = await this.judge.complete(p.imagePath, text, attempt);
-        const score = parseJudgeScore(reply);
-        if (score !== null) return { score, reply, attempts: attempt + 1 };
-      }
+      r = await this.judge.completeParsed(p.imagePath, this.prompt(p), this.cfg.content_retries, parseJudgeScore);
     } catch (e) {
       if (e instanceof FatalBackendError) throw e;
       return { error: `gate judge: ${(e as Error).message}` };
     }
-    return { error: `gate judge: the reply holds no score "N/10" after ${this.cfg.content_retries + 1} attempts`, raw: reply };
+    if (r.value === null) return { error: `gate judge: the reply holds no score "N/10" after ${this.cfg.content_retries + 1} attempts`, raw: r.reply };
+    return { score: r.value, reply: r.reply, attempts: r.attempts };
   }
 }

@@ -38,4 +38,23 @@ export class OpenAIJudge {
       { affinity: imagePath },
     );
   }
+
+  /**
+   * Asks until `parse` reads the reply: the first attempt, then `retries` more sampled anew. Returns the parsed value
+   * with its reply and the attempts it took, or null with the last reply (server faults throw, after the pool's retries).
+   */
+  async completeParsed<T>(
+    imagePath: string,
+    prompt: string,
+    retries: number,
+    parse: (reply: string) => T | null,
+  ): Promise<{ value: T; reply: string; attempts: number } | { value: null; reply: string }> {
+    let reply = '';
+    for (let attempt = 0; attempt <= retries; attempt++) {
+      reply = await this.complete(imagePath, prompt, attempt);
+      const value = parse(reply);
+      if (value !== null) return { value, reply, attempts: attempt + 1 };
+    }
+    return { value: null, reply };
+  }
 }
