@@ -16,7 +16,7 @@
 import { mkdirSync, writeFileSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig, PACKAGE_ROOT } from '../src/config/load.js';
-import type { Config } from '../src/config/schema.js';
+import { configSchema, type Config } from '../src/config/schema.js';
 import { runLoop, type LoopResult } from '../src/loop/index.js';
 import { loadEvalRound } from '../src/eval/load.js';
 import { judgeAnswer, judgeRound } from '../src/eval/truth.js';
@@ -38,10 +38,7 @@ type Arm = (typeof ARMS)[number];
  */
 let judgeServer = null as TestServer | null;
 function judgeConfig(url: string): NonNullable<Config['feedback']['gate']['judge']> {
-  const file = path.join(PACKAGE_ROOT, 'tmp', 'study-judge.json');
-  mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, JSON.stringify({ feedback: { gate: { threshold: 0.9, judge: { backend: { type: 'openai', model: 'rubric-judge', base_urls: [url] } } } } }));
-  return loadConfig(file).config.feedback.gate.judge!;
+  return configSchema.parse({ feedback: { gate: { threshold: 0.9, judge: { backend: { type: 'openai', model: 'rubric-judge', base_urls: [url] } } } } }).feedback.gate.judge!;
 }
 
 interface Args {

@@ -2,7 +2,8 @@
 // verdicts and scores, and its image once as a data: URI. Sampling bounds the page whatever the round's size.
 import { readFileSync } from 'node:fs';
 import type { Db, RoundRow } from '../store/index.js';
-import { answerClaims, getBrowserAnswer, getBrowserPair, pairVerdict, roundPairIds, type BrowserAnswerRow } from '../store/report-pairs.js';
+import { answerClaims, getBrowserAnswer, getBrowserPair, roundPairIds, type BrowserAnswerRow } from '../store/report-pairs.js';
+import { pairVerdict } from '../store/pair-judgments.js';
 import { createRng, hashSeed, sampleWithoutReplacement } from '../feedback/rng.js';
 import { isRejected } from '../feedback/verdict.js';
 import { sniffImageType } from '../backends/openai/images.js';

@@ -35,6 +35,14 @@ export function getPairJudgment(db: Db, roundId: number, chosenId: string, rejec
   ) as PairJudgmentRow | undefined;
 }
 
+/** The gate's judge-model verdict on a pair (the latest, if it was judged by more than one judge), or undefined. */
+export function pairVerdict(db: Db, roundId: number, chosenId: string, rejectedId: string): { judge: string; score: number; reply: string } | undefined {
+  return stmt(
+    db,
+    'SELECT judge, score, reply FROM pair_judgments WHERE round_id = ? AND chosen_id = ? AND rejected_id = ? ORDER BY created_at DESC LIMIT 1',
+  ).get(roundId, chosenId, rejectedId) as { judge: string; score: number; reply: string } | undefined;
+}
+
 /** A prompt as the judge sees it: its image file, question and earlier turns. */
 export interface JudgePrompt {
   id: string;

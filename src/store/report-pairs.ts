@@ -86,11 +86,3 @@ export function answerClaims(db: Db, candidateId: string, labeler: string): Brow
      WHERE cl.candidate_id = ? ORDER BY cl.idx`,
   ).all(labeler, candidateId) as BrowserClaimRow[];
 }
-
-/** The gate's judge-model verdict on a pair (the latest, if it was judged by more than one judge), or undefined. */
-export function pairVerdict(db: Db, roundId: number, chosenId: string, rejectedId: string): { judge: string; score: number; reply: string } | undefined {
-  return stmt(
-    db,
-    'SELECT judge, score, reply FROM pair_judgments WHERE round_id = ? AND chosen_id = ? AND rejected_id = ? ORDER BY created_at DESC LIMIT 1',
-  ).get(roundId, chosenId, rejectedId) as { judge: string; score: number; reply: string } | undefined;
-}

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import path from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { loadConfig, ConfigError } from '../../src/config/load.js';
-import { ANYPREFER_PAIR_PROMPT, type GateJudgeConfig } from '../../src/config/schema.js';
+import { ANYPREFER_PAIR_PROMPT, configSchema, type GateJudgeConfig } from '../../src/config/schema.js';
 import { runRound, STAGES } from '../../src/round.js';
 import { latestRound, openDb, roundStats, type Db } from '../../src/store/index.js';
 import { judgeInOrder } from '../../src/feedback/gate.js';
@@ -128,11 +128,10 @@ describe('the judge prompt', () => {
   });
 });
 
-/** A judge config as loadConfig completes it (the backend's server defaults filled in). */
+/** A judge config as the schema completes it (the backend's server defaults filled in). */
 function loadConfigJudge(j: GateJudgeConfig): GateJudgeConfig {
-  const file = path.join(tempDir(), 'judge.json');
-  writeFileSync(file, JSON.stringify({ feedback: { gate: { threshold: 0.5, judge: { ...j, backend: { type: 'openai', model: j.backend.model, base_urls: j.backend.base_urls } } } } }));
-  return loadConfig(file).config.feedback.gate.judge!;
+  const judge = { ...j, backend: { type: 'openai', model: j.backend.model, base_urls: j.backend.base_urls } };
+  return configSchema.parse({ feedback: { gate: { threshold: 0.5, judge } } }).feedback.gate.judge!;
 }
 
 describe('config', () => {
