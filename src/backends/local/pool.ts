@@ -7,8 +7,9 @@ import { Piscina } from 'piscina';
 import type { WorkerTask } from './local.worker.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-// Workers always run the compiled JavaScript, also when the caller runs from TypeScript sources (tests).
-const WORKER = path.resolve(here, '..', '..', '..', 'dist', 'backends', 'local', 'local.worker.js');
+// Workers always run the compiled JavaScript, also when the caller runs from TypeScript sources (tests). Their entry is
+// a CommonJS file that imports the ES-module worker (worker-entry.cts says why).
+const WORKER = path.resolve(here, '..', '..', '..', 'dist', 'backends', 'local', 'worker-entry.cjs');
 
 /** Sizing of the pool: workers × onnxruntime threads per worker stays within the cores. */
 export interface PoolSize {
