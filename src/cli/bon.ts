@@ -4,8 +4,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { BON_DEFAULTS, parseBonModel, runBestOfN, type BonSettings } from '../bon.js';
 import { INPUT_FORMATS } from '../input/reader.js';
 import { REWARD_VARIANTS, type RewardVariant } from '../methods/dpo-reward.js';
-import { positiveInt, seedArg, temperatureArg } from './common.js';
-import { terminalProgress } from './progress.js';
+import { positiveInt, PROGRESS_EVERY_HELP, progressEveryArg, progressFromFlags, seedArg, temperatureArg } from './common.js';
 
 function betaArg(v: string): number {
   const b = Number(v);
@@ -28,6 +27,7 @@ interface BonFlags {
   inputFormat?: string;
   workers?: number;
   quiet?: boolean;
+  progressEvery?: number;
   apiKeyEnv?: string;
 }
 
@@ -51,6 +51,7 @@ export function registerBon(program: Command): void {
     .addOption(new Option('--input-format <format>', 'how to read --prompts (default auto: by extension)').choices(INPUT_FORMATS))
     .option('--workers <n>', 'worker threads (default: the number of cores)', positiveInt('--workers'))
     .option('--quiet', 'no progress output')
+    .option('--progress-every <seconds>', PROGRESS_EVERY_HELP, progressEveryArg)
     // A bad or missing flag is a usage mistake: exit 2, after commander's message naming the flag.
     .exitOverride((e) => process.exit(e.exitCode === 0 ? 0 : 2))
     .action(async (f: BonFlags) => {
@@ -66,7 +67,7 @@ export function registerBon(program: Command): void {
           settings,
           out: f.out ?? null,
           workers: f.workers ?? null,
-          progress: terminalProgress(f.quiet),
+          progress: progressFromFlags(f),
         },
         toStdout ? (row) => void process.stdout.write(JSON.stringify(row) + '\n') : undefined,
       );

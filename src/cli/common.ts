@@ -4,6 +4,8 @@ import { loadConfig, type ConfigOverrides, type LoadedConfig } from '../config/l
 import type { RoundChoice } from '../round.js';
 import { INPUT_FORMATS } from '../input/reader.js';
 import { parseShard, type Shard } from '../store/shards.js';
+import type { Progress } from '../stages/context.js';
+import { DEFAULT_PROGRESS_SECONDS, terminalProgress } from './progress.js';
 
 /** Parses a positive whole number flag. */
 export function positiveInt(name: string) {
@@ -38,7 +40,7 @@ export function roundArg(v: string): RoundChoice {
 
 /** Adds the common flags to a command. */
 export function withCommonFlags(cmd: Command): Command {
-  return cmd
+  cmd
     .option('--config <file>', 'config JSON file (default: the embedded demo config)')
     .option('--db <file>', 'SQLite database (default: db/rlaifv.sqlite)')
     .option('--prompts <file>', 'prompts file (JSONL, Parquet data set, RLAIF-V rows), instead of the config\'s')
@@ -58,12 +60,38 @@ export function withCommonFlags(cmd: Command): Command {
         throw new InvalidArgumentError((e as Error).message);
       }
     })
-    .option('--retry-failed', 'take the round\'s failed generate, divide, label, score and pair items up again (failures stay as history)')
-    .option('--quiet', 'no progress output');
+    .option('--retry-failed', 'take the round\'s failed generate, divide, label, score and pair items up again (failures stay as history)');
+  return withProgressFlags(cmd);
+}
+
+/** Parses --progress-every: seconds, a number ≥ 0. */
+export function progressEveryArg(v: string): number {
+  const n = Number(v);
+  if (v.trim() === '' || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError(`--progress-every must be a number of seconds ≥ 0, got "${v}".`);
+  return n;
+}
+
+/** The help of --progress-every. */
+export const PROGRESS_EVERY_HELP = `without a terminal (a log file): a progress line per stage every N seconds (default ${DEFAULT_PROGRESS_SECONDS}; 0: every item)`;
+
+/** Adds --quiet and --progress-every to a command that shows progress. */
+export function withProgressFlags(cmd: Command): Command {
+  return cmd.option('--quiet', 'no progress output').option('--progress-every <seconds>', PROGRESS_EVERY_HELP, progressEveryArg);
+}
+
+/** The progress flags as commander parses them. */
+export interface ProgressFlags {
+  quiet?: boolean;
+  progressEvery?: number;
+}
+
+/** The progress reporter the flags ask for. */
+export function progressFromFlags(f: ProgressFlags, quiet = f.quiet): Progress {
+  return terminalProgress({ quiet: !!quiet, ...(f.progressEvery !== undefined ? { everySeconds: f.progressEvery } : {}) });
 }
 
 /** The flags shared by every command, as commander parses them. */
-export interface CommonFlags {
+export interface CommonFlags extends ProgressFlags {
   config?: string;
   db?: string;
   prompts?: string;
@@ -76,7 +104,6 @@ export interface CommonFlags {
   imageColumn?: string;
   questionColumn?: string;
   idColumn?: string;
-  quiet?: boolean;
   policy?: string;
   samples?: number;
   round?: RoundChoice;

@@ -6,8 +6,7 @@ import { loadConfig, type ConfigOverrides } from '../config/load.js';
 import { EvalRefusal, evaluateRound, loadEvalRound, renderPolicyReport, renderReport, resolveEvalRound, roundPolicyReport, policyReportOf } from '../eval/index.js';
 import { evaluatePolicy } from '../policy-eval.js';
 import { getPolicyEval } from '../store/index.js';
-import { positiveInt, temperatureArg } from './common.js';
-import { terminalProgress } from './progress.js';
+import { positiveInt, PROGRESS_EVERY_HELP, progressEveryArg, progressFromFlags, temperatureArg } from './common.js';
 
 function evalRoundArg(v: string): number | 'latest' {
   if (v === 'latest') return v;
@@ -28,6 +27,7 @@ interface EvalFlags {
   temperature?: number;
   greedy: boolean;
   quiet?: boolean;
+  progressEvery?: number;
 }
 
 /** `--policy`: evaluate (or find the stored evaluation of) a policy on held-out prompts. */
@@ -43,7 +43,7 @@ async function evalPolicy(f: EvalFlags): Promise<void> {
     samples: f.samples ?? l.eval_samples,
     temperature: f.temperature ?? l.eval_temperature,
     greedy: f.greedy,
-    progress: terminalProgress(f.quiet || f.json),
+    progress: progressFromFlags(f, f.quiet || f.json),
   });
   const db = openDb(config.db, { readonly: true, upgrade: true });
   try {
@@ -70,6 +70,7 @@ export function registerEval(program: Command): void {
     .option('--no-greedy', 'with --policy: no greedy answers')
     .option('--json', 'one JSON object')
     .option('--quiet', 'no progress output')
+    .option('--progress-every <seconds>', PROGRESS_EVERY_HELP, progressEveryArg)
     .action(async (f: EvalFlags) => {
       if (f.policy) return evalPolicy(f);
       const { config } = loadConfig(f.config, f.db ? { db: f.db } : {});

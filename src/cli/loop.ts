@@ -2,8 +2,7 @@
 import type { Command } from 'commander';
 import { loadConfig, type ConfigOverrides } from '../config/load.js';
 import { runLoop, type LoopRoundReport } from '../loop/index.js';
-import { positiveInt } from './common.js';
-import { terminalProgress } from './progress.js';
+import { positiveInt, PROGRESS_EVERY_HELP, progressEveryArg, progressFromFlags } from './common.js';
 
 interface LoopFlags {
   rounds: number;
@@ -15,6 +14,7 @@ interface LoopFlags {
   workers?: number;
   json?: boolean;
   quiet?: boolean;
+  progressEvery?: number;
 }
 
 const pct = (x: number | null | undefined) => (x === null || x === undefined ? '-' : `${(100 * x).toFixed(1)}%`);
@@ -54,6 +54,7 @@ export function registerLoop(program: Command): void {
     .option('--workers <n>', 'worker threads (default: the number of cores)', positiveInt('--workers'))
     .option('--json', 'print a JSON array with one object per round')
     .option('--quiet', 'no progress output')
+    .option('--progress-every <seconds>', PROGRESS_EVERY_HELP, progressEveryArg)
     .action(async (f: LoopFlags) => {
       const o: ConfigOverrides = {};
       if (f.db) o.db = f.db;
@@ -64,7 +65,7 @@ export function registerLoop(program: Command): void {
         rounds: f.rounds,
         ...(f.limit ? { limit: f.limit } : {}),
         ...(f.evalLimit ? { evalLimit: f.evalLimit } : {}),
-        progress: terminalProgress(f.quiet),
+        progress: progressFromFlags(f),
         echo: f.quiet ? null : process.stderr,
       });
       const baseline = { ...r.baseline.sampled, greedy: r.baseline.greedy, eval_id: r.baseline.id };

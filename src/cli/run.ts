@@ -2,13 +2,12 @@
 import type { Command } from 'commander';
 import { openDb, roundStats } from '../store/index.js';
 import { runRound, STAGES, type StageName } from '../round.js';
-import { configFromFlags, positiveInt, roundArg, withCommonFlags, type CommonFlags } from './common.js';
-import { terminalProgress } from './progress.js';
+import { configFromFlags, positiveInt, progressFromFlags, roundArg, withCommonFlags, type CommonFlags } from './common.js';
 import type { StageResult } from '../stages/context.js';
 
 async function execute(stages: readonly StageName[], f: CommonFlags, defaultRound: 'latest' | 'next'): Promise<void> {
   const { config } = configFromFlags(f);
-  const progress = terminalProgress(f.quiet);
+  const progress = progressFromFlags(f);
   const t0 = performance.now();
   const run = await runRound(config, {
     choice: f.round ?? defaultRound,

@@ -9,8 +9,15 @@ export interface Progress {
   tick(n?: number): void;
   done(): void;
   log(msg: string): void;
-  /** The progress of one stage while several stages run at once (a streaming round); absent: this one is used. */
-  lane?(stage: string): Progress;
+  /**
+   * The progress of one stage while several stages run at once (a streaming round of `roundPrompts` prompts);
+   * absent: this one is used.
+   */
+  lane?(stage: string, roundPrompts?: number): Progress;
+  /** A streaming lane: `prompts` more of the round's prompts are through this stage. */
+  through?(prompts: number): void;
+  /** A streaming lane has done its last slice. */
+  finish?(): void;
 }
 
 /** A progress sink that says nothing (library use, tests). */

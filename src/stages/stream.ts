@@ -13,11 +13,11 @@ export interface StreamStage {
 }
 
 /** Cuts a round's prompts (their ordinals, in order) into slices of `size` prompts. */
-export function slicesOf(ordinals: readonly number[], size: number): OrdinalRange[] {
-  const out: OrdinalRange[] = [];
+export function slicesOf(ordinals: readonly number[], size: number): (OrdinalRange & { prompts: number })[] {
+  const out: (OrdinalRange & { prompts: number })[] = [];
   for (let i = 0; i < ordinals.length; i += size) {
     const next = ordinals[i + size];
-    out.push({ from: ordinals[i]!, to: next ?? ordinals.at(-1)! + 1 });
+    out.push({ from: ordinals[i]!, to: next ?? ordinals.at(-1)! + 1, prompts: Math.min(size, ordinals.length - i) });
   }
   return out;
 }
@@ -51,25 +51,29 @@ export async function runStreaming(
   progress: Progress,
   afterSlice: () => void = () => {},
 ): Promise<StageResult[]> {
-  const slices = slicesOf(roundOrdinals(base.db, base.round.id), config.chunk_prompts);
+  const ordinals = roundOrdinals(base.db, base.round.id);
+  const slices = slicesOf(ordinals, config.chunk_prompts);
   const gates = stages.map(() => slices.map(() => gate()));
   const totals: StageResult[] = stages.map((s) => ({ stage: s.name, items: 0, failures: 0, seconds: 0, modelSeconds: 0 }));
   let failure: { error: unknown } | null = null;
   const lanes = stages.map(async (stage, j) => {
-    const p = progress.lane ? progress.lane(stage.name) : progress;
+    const p = progress.lane ? progress.lane(stage.name, ordinals.length) : progress;
     try {
       for (let k = 0; k < slices.length; k++) {
         if (j > 0) await gates[j - 1]![k]!.promise;
         if (failure) throw failure.error;
-        const r = await stage.run({ ...base, progress: p, scope: slices[k]! });
+        const { from, to } = slices[k]!;
+        const r = await stage.run({ ...base, progress: p, scope: { from, to } });
         const t = totals[j]!;
         t.items += r.items;
         t.failures += r.failures;
         t.seconds += r.seconds;
         t.modelSeconds += r.modelSeconds;
         afterSlice();
+        p.through?.(slices[k]!.prompts);
         gates[j]![k]!.open();
       }
+      p.finish?.();
     } catch (e) {
       failure ??= { error: e };
       for (const g of gates[j]!) g.fail(e);

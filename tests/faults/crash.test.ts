@@ -13,7 +13,7 @@ const ARGS = ['run', '--limit', '6', '--samples', '4', '--workers', '2', '--seed
 /** Runs the command; when `killWhen` matches a progress line, SIGKILLs it. Resolves with how it ended. */
 function runUntil(db: string, killWhen?: (line: string) => boolean): Promise<{ killed: boolean; code: number | null; log: string }> {
   return new Promise((resolve) => {
-    const child = spawn('node', [CLI, ...ARGS, '--db', db], { env: { ...process.env, RLAIFV_PROGRESS_MS: '0' } });
+    const child = spawn('node', [CLI, ...ARGS, '--progress-every', '0', '--db', db]);
     let log = '';
     let killed = false;
     let buf = '';
@@ -66,10 +66,17 @@ function count(file: string, table: string): number {
   }
 }
 
+/** The items each stage does in the uninterrupted run (from its final progress line), so kill points fall mid-stage. */
+const totals: Record<string, number> = {};
+
+/** A progress line's items: "[label] 2/6 prompts, 17 questions, ..." gives 17; "[pair] 4/6 prompts, ..." gives 4. */
+const ITEMS = (stage: string, done = '') => new RegExp(`^\\[${stage}\\] ${done}(\\d+)/\\d+ prompts(?:, (\\d+) [a-z]+,| in|,)`);
+
 /** Where to kill: a predicate on the run's progress lines. */
 const at = (stage: string, fraction: number) => (l: string) => {
-  const m = new RegExp(`^\\[${stage}\\] (\\d+)/(\\d+)`).exec(l);
-  return !!m && Number(m[2]) > 0 && Number(m[1]) >= Math.max(1, Math.floor(fraction * Number(m[2])));
+  const m = ITEMS(stage).exec(l);
+  const total = totals[stage];
+  return !!m && !!total && Number(m[2] ?? m[1]) >= Math.max(1, Math.floor(fraction * total));
 };
 const started = (stage: string) => (l: string) => l.startsWith(`[${stage}] start:`);
 
@@ -97,6 +104,11 @@ describe('kill -9 at any point, then the same command again', () => {
     const r = await runUntil(ref);
     expect(r.code, r.log).toBe(0);
     reference = snapshot(ref);
+    for (const stage of ['generate', 'divide', 'label', 'score', 'pair']) {
+      const m = r.log.split('\n').map((l) => ITEMS(stage, 'done: ').exec(l)).find((x) => x);
+      if (m) totals[stage] = Number(m[2] ?? m[1]);
+    }
+    expect(Object.keys(totals).sort()).toEqual(['divide', 'generate', 'label', 'pair', 'score']);
     total = { candidates: reference.candidates.length, labels: reference.labels.length };
     expect(total.candidates).toBe(24);
     expect(reference.pairs.length).toBeGreaterThan(0);

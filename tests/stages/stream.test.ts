@@ -55,8 +55,8 @@ describe('streaming round', () => {
   });
 
   test('slices follow the prompts\' ordinals, gaps (other shards) included', () => {
-    expect(slicesOf([0, 1, 2, 3, 4], 2)).toEqual([{ from: 0, to: 2 }, { from: 2, to: 4 }, { from: 4, to: 5 }]);
-    expect(slicesOf([3, 7, 8, 20], 3)).toEqual([{ from: 3, to: 20 }, { from: 20, to: 21 }]);
+    expect(slicesOf([0, 1, 2, 3, 4], 2)).toEqual([{ from: 0, to: 2, prompts: 2 }, { from: 2, to: 4, prompts: 2 }, { from: 4, to: 5, prompts: 1 }]);
+    expect(slicesOf([3, 7, 8, 20], 3)).toEqual([{ from: 3, to: 20, prompts: 3 }, { from: 20, to: 21, prompts: 1 }]);
     expect(slicesOf([], 4)).toEqual([]);
   });
 });
