@@ -8,6 +8,7 @@ import { PACKAGE_ROOT } from '../config/load.js';
 import type { Config, GateJudgeConfig, LlmDividerBackend, OpenAIBackend } from '../config/schema.js';
 import { displayUrl, redact, resolveApiKey } from '../backends/openai/endpoints.js';
 import { imageUrl } from '../backends/openai/images.js';
+import { openaiClient } from '../backends/openai/client.js';
 import { fillTemplate } from '../backends/openai/index.js';
 import { OpenAISequenceScorer } from '../backends/openai/sequence-scorer.js';
 import { PairJudge } from '../methods/pair-judge.js';
@@ -74,7 +75,7 @@ async function checkBackend(role: Role, b: Remote, topLogprobs: number, suffix: 
   for (const [i, url] of b.base_urls.entries()) {
     const shown = displayUrl(url);
     const field = `${role}.backend.base_urls[${i}]`;
-    const client = new OpenAI({ baseURL: url, apiKey: key ?? 'EMPTY', maxRetries: 0, timeout: b.timeout_ms });
+    const client = openaiClient(url, key, { timeout: b.timeout_ms });
     const modelsTimeout = Math.min(b.timeout_ms, 15_000);
     // 1. Reachable, key accepted, model served.
     let served: boolean | null = null;

@@ -1,8 +1,8 @@
 // The deploy hook of a remote policy: after training, a command serves the new checkpoint; the loop then waits until
 // every endpoint of the policy's backend lists the served model before the next round samples from it.
-import OpenAI from 'openai';
 import type { OpenAIBackend } from '../config/schema.js';
 import { displayUrl, redact, resolveApiKey } from '../backends/openai/endpoints.js';
+import { openaiClient } from '../backends/openai/client.js';
 
 /** Thrown when the served model never appeared: the step is recorded as failed and a rerun retries it. */
 export class DeployError extends Error {
@@ -14,7 +14,7 @@ export async function waitForModel(b: OpenAIBackend, model: string, timeoutMs: n
   const key = resolveApiKey(b, 'generate');
   const deadline = Date.now() + timeoutMs;
   for (const base of b.base_urls) {
-    const client = new OpenAI({ baseURL: base, apiKey: key ?? 'EMPTY', maxRetries: 0 });
+    const client = openaiClient(base, key);
     let last = '';
     for (;;) {
       try {

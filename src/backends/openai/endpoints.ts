@@ -4,6 +4,7 @@
 import OpenAI from 'openai';
 import pRetry, { AbortError } from 'p-retry';
 import { readFileSync } from 'node:fs';
+import { openaiClient } from './client.js';
 import type { OpenAIBackend } from '../../config/schema.js';
 
 /** The fields every server backend has (policy, labeler, LLM divider). */
@@ -152,13 +153,8 @@ export class EndpointPool {
     this.endpoints = settings.base_urls.map((url) => ({
       url,
       shown: displayUrl(url),
-      client: new OpenAI({
-        baseURL: url,
-        // Servers without auth (a local vLLM) still need a non-empty string for the SDK.
-        apiKey: this.apiKey ?? 'EMPTY',
-        maxRetries: 0, // retries are ours: they may move to another endpoint and are counted
-        timeout: settings.timeout_ms,
-      }),
+      // Retries are ours: they may move to another endpoint and are counted.
+      client: openaiClient(url, this.apiKey, { timeout: settings.timeout_ms }),
       inFlight: 0,
       failStreak: 0,
       restUntil: 0,
