@@ -6,6 +6,10 @@ export interface Decoding {
   temperature: number;
   top_p: number;
   max_new_tokens: number;
+  /** Optional filters a server's request may carry (the test server's mimic passes them to the local sampler). */
+  top_k?: number;
+  min_p?: number;
+  repetition_penalty?: number;
 }
 
 /** One earlier turn of a conversation (text only; the image belongs to the first user turn). */

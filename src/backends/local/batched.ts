@@ -437,7 +437,7 @@ export async function sampleRows(
     const keep: number[] = [];
     const toks: number[] = [];
     live.forEach((i, r) => {
-      const tok = sampleToken(rowLogits[r]!, s, rngs[i]!);
+      const tok = sampleToken(rowLogits[r]!, s, rngs[i]!, res[i]!.tokenIds);
       if (tok === g.info.eosTokenId) {
         res[i]!.finishReason = 'stop';
         return;
