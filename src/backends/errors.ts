@@ -9,3 +9,11 @@ export class FatalBackendError extends Error {
 export class BadResponseError extends Error {
   override name = 'BadResponseError';
 }
+
+/**
+ * A request the server refused for what this one item holds (a prompt over the context length, an image it cannot
+ * decode, a conversation its template rejects): not retried, not fatal; the item is a failure with the server's text.
+ */
+export class ItemRejectedError extends Error {
+  override name = 'ItemRejectedError';
+}

@@ -136,7 +136,7 @@ export function storedConfig(c: Config): string {
 
 const OPERATIONAL_KEYS = new Set([
   'base_urls', 'api_key_env', 'api_key_file', 'max_in_flight', 'timeout_ms', 'max_retries',
-  'min_backoff_ms', 'max_backoff_ms', 'rest_after_failures', 'rest_ms', 'content_retries', 'chunk_prompts',
+  'min_backoff_ms', 'max_backoff_ms', 'rest_after_failures', 'rest_ms', 'content_retries', 'chunk_prompts', 'server',
 ]);
 
 /** A hash of what determines a round's results (not where files live, nor how many workers ran). */

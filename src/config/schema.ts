@@ -2,6 +2,9 @@
 import { z } from 'zod';
 import { INPUT_FORMATS } from '../input/reader.js';
 
+/** What a server backend's `server` may say (see backends/openai/server-kind.ts). */
+export const SERVER_KINDS = ['auto', 'vllm', 'sglang', 'openai'] as const;
+
 const localModel = z.strictObject({
   type: z.literal('local'),
   /** A LLaVA-layout model folder (see models/). */
@@ -30,6 +33,17 @@ const serverFields = {
   /** After this many failures in a row an endpoint rests (gets no requests) for `rest_ms`, doubling while it keeps failing. */
   rest_after_failures: z.number().int().positive().default(3),
   rest_ms: z.number().int().positive().default(10_000),
+  /**
+   * What the server is: vLLM and SGLang get every sampling field (top_k, min_p, repetition_penalty, …) so the model's
+   * generation_config.json can't change the decoding; OpenAI's API (and any other server) only standard fields.
+   * auto (the default): asked once per base URL (GET /models, /get_model_info, /version).
+   */
+  server: z.enum(SERVER_KINDS).optional(),
+  /**
+   * Sent as chat_template_kwargs to vLLM and SGLang, e.g. {"enable_thinking": false} for a reasoning model; unset:
+   * none (the labeler then sends {"enable_thinking": false}, so a thinking model's first token is its answer).
+   */
+  chat_template_kwargs: z.record(z.string(), z.unknown()).optional(),
 };
 
 const openaiModel = z.strictObject({
@@ -268,7 +282,10 @@ export const DEFAULT_TRAINER = 'python3 {root}/scripts/shapes/dpo.py --pairs {pa
 
 /** Serving a new checkpoint for a remote policy (the loop's deploy hook). */
 const deploy = z.strictObject({
-  /** A shell command that serves {checkpoint} (placeholders: {checkpoint}, {round}, {model}, {root}); run after each training. */
+  /**
+   * A shell command that serves {checkpoint} (placeholders: {checkpoint}, {round}, {model}, {root}, and {base_urls}: the
+   * policy's endpoints, comma-separated); run after each training.
+   */
   command: z.string().min(1),
   /** The name the server serves the checkpoint as ({round} is filled in), e.g. "policy-r{round}". */
   model: z.string().min(1),

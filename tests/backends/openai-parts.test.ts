@@ -72,21 +72,40 @@ describe('retries and errors', () => {
   const ctx = { role: 'label', endpoint: 'http://gpu1:8000/v1', model: 'llava' };
   const apiError = (status: number, message: string) => OpenAI.APIError.generate(status, { message }, message, new Headers({ 'retry-after': '2' }));
   test('429, 5xx, timeouts, dropped connections and bad responses are retried', () => {
-    expect(classifyError(apiError(429, 'slow down'), ctx)).toMatchObject({ retry: true, waitMs: 2000 });
-    expect(classifyError(apiError(503, 'busy'), ctx)).toMatchObject({ retry: true });
-    expect(classifyError(new OpenAI.APIConnectionTimeoutError(), ctx)).toMatchObject({ retry: true, reason: 'timeout' });
-    expect(classifyError(new OpenAI.APIConnectionError({ message: 'socket hang up' }), ctx)).toMatchObject({ retry: true });
-    expect(classifyError(new SyntaxError('Unexpected end of JSON input'), ctx)).toMatchObject({ retry: true });
+    expect(classifyError(apiError(429, 'slow down'), ctx)).toMatchObject({ kind: 'retry', waitMs: 2000 });
+    expect(classifyError(apiError(503, 'busy'), ctx)).toMatchObject({ kind: 'retry' });
+    expect(classifyError(new OpenAI.APIConnectionTimeoutError(), ctx)).toMatchObject({ kind: 'retry', reason: 'timeout' });
+    expect(classifyError(new OpenAI.APIConnectionError({ message: 'socket hang up' }), ctx)).toMatchObject({ kind: 'retry' });
+    expect(classifyError(new SyntaxError('Unexpected end of JSON input'), ctx)).toMatchObject({ kind: 'retry' });
   });
   test('mistakes are not retried and say which setting to change', () => {
     const m = (e: unknown) => {
       const c = classifyError(e, ctx);
-      return c.retry ? '' : c.message;
+      return c.kind === 'fatal' ? c.message : '';
     };
     expect(m(apiError(401, 'bad key'))).toMatch(/label endpoint http:\/\/gpu1:8000\/v1 refused the API key.*label\.backend\.api_key_env/);
     expect(m(apiError(404, 'The model `llava` does not exist.'))).toMatch(/does not serve model "llava".*label\.backend\.model/);
     expect(m(apiError(400, 'Requested sample logprobs of 30, which is greater than max allowed: 20'))).toMatch(/label\.top_logprobs.*--max-logprobs/);
     expect(m(apiError(400, 'logprobs are not supported'))).toMatch(/refused the logprobs request/);
+    expect(m(apiError(400, 'Unrecognized request argument supplied: top_k'))).toMatch(/label\.backend\.server to "openai"/);
+    // FastAPI's own 404 (no such route): the base URL lacks /v1, not the model.
+    const noRoute = OpenAI.APIError.generate(404, { error: { message: 'Not Found', envelope: 'fastapi' } }, 'Not Found', new Headers());
+    expect(m(noRoute)).toMatch(/has no chat completions route.*ending in \/v1/);
+  });
+  test("what one item holds (its length, its image, its template) refuses that item only, with the server's text", () => {
+    for (const text of [
+      "This model's maximum context length is 4096 tokens. However, you requested 4600 tokens (4088 in the messages, 512 in the completion). Please reduce the length of the messages or completion.",
+      "The input (5000 tokens) is longer than the model's context length (4096 tokens).",
+      'cannot identify image file <_io.BytesIO object at 0x7f3a2c1b5f80>',
+      'Conversation roles must alternate user/assistant/user/assistant/...',
+    ]) {
+      const c = classifyError(apiError(400, text), ctx);
+      expect(c).toEqual({ kind: 'item', message: `label endpoint http://gpu1:8000/v1 refused this item (HTTP 400): ${text}` });
+    }
+  });
+  test('a server that wants max_completion_tokens is told so by its refusal', () => {
+    const e = apiError(400, "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.");
+    expect(classifyError(e, ctx)).toEqual({ kind: 'max-completion-tokens' });
   });
   test('endpoints are shown without credentials; keys are redacted from any text', () => {
     expect(displayUrl('https://user:pw@api.example.com/v1?key=abc#x')).toBe('https://api.example.com/v1');

@@ -359,7 +359,8 @@ describe('mistakes retrying cannot fix stop the run at once, naming the endpoint
       await expect(runRound(config, { choice: 'next', stages: STAGES, limit: 1 })).rejects.toThrow(
         /label endpoint .* refused the logprobs request \(HTTP 400\); lower label\.top_logprobs .*--max-logprobs/,
       );
-      expect(small.stats.requests).toBe(1);
+      // Only the first wave (at most max_in_flight, sent before the first answer came back), none retried.
+      expect(small.stats.requests).toBeLessThanOrEqual(4);
     } finally {
       await small.close();
     }

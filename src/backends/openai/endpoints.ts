@@ -4,15 +4,20 @@
 import OpenAI from 'openai';
 import pRetry, { AbortError } from 'p-retry';
 import { readFileSync } from 'node:fs';
-import { openaiClient } from './client.js';
+import { errorEnvelope, openaiClient } from './client.js';
 import type { OpenAIBackend } from '../../config/schema.js';
 
 /** The fields every server backend has (policy, labeler, LLM divider). */
 export type ServerSettings = Omit<OpenAIBackend, 'type'>;
 
-import { BadResponseError, FatalBackendError } from '../errors.js';
+import { BadResponseError, FatalBackendError, ItemRejectedError } from '../errors.js';
+import { serverKind, type RequestShape } from './server-kind.js';
 
-export { BadResponseError, FatalBackendError };
+export { BadResponseError, FatalBackendError, ItemRejectedError };
+export type { RequestShape };
+
+/** Refusals without a reason of the item's own, before any success, after which the run stops (see refused()). */
+const REFUSALS_BEFORE_STOP = 5;
 
 /** Requests, retries and tokens of one endpoint for one stage. */
 export interface UsageCounts {
@@ -69,6 +74,10 @@ interface Endpoint {
   url: string;
   shown: string;
   client: OpenAI;
+  /** What requests to this endpoint carry, once its server's kind is known. */
+  shape: Promise<RequestShape> | null;
+  /** Set when the server asked for max_completion_tokens instead of max_tokens. */
+  completionTokens: boolean;
   inFlight: number;
   failStreak: number;
   restUntil: number;
@@ -88,40 +97,83 @@ export function retryAfterMs(headers: Headers | undefined, now = Date.now()): nu
   return Number.isNaN(t) ? null : Math.max(0, t - now);
 }
 
-/** What to do about an error: retry it, or stop the run with a message that says what to change. */
-export function classifyError(e: unknown, ctx: { role: string; endpoint: string; model: string }): { retry: true; reason: string; waitMs: number | null } | { retry: false; message: string } {
+/**
+ * What to do about an error: retry it; refuse this one item (a failure with the server's text, the run goes on);
+ * send the request again with max_completion_tokens (OpenAI's newer models refuse max_tokens); or stop the run
+ * with a message that says what to change.
+ */
+export type ErrorAction =
+  | { kind: 'retry'; reason: string; waitMs: number | null }
+  | { kind: 'item'; message: string }
+  | { kind: 'max-completion-tokens' }
+  | { kind: 'fatal'; message: string };
+
+/** A 400 about what one item holds: its length, its image, its conversation. vLLM's and SGLang's texts. */
+const ITEM_400 = /context length|maximum model length|max_model_len|is longer than|too long|too large|too many tokens|exceeds|image|decode|multimodal|chat template|jinja|template|roles must alternate/i;
+
+/** Classifies an error of one request to `ctx.endpoint` (see ErrorAction). */
+export function classifyError(e: unknown, ctx: { role: string; endpoint: string; model: string }): ErrorAction {
   const where = `${ctx.role} endpoint ${ctx.endpoint}`;
-  if (e instanceof FatalBackendError) return { retry: false, message: e.message };
-  if (e instanceof OpenAI.APIConnectionTimeoutError) return { retry: true, reason: 'timeout', waitMs: null };
-  if (e instanceof OpenAI.APIConnectionError) return { retry: true, reason: `connection error: ${e.message}`, waitMs: null };
+  const fatal = (message: string): ErrorAction => ({ kind: 'fatal', message });
+  if (e instanceof FatalBackendError) return fatal(e.message);
+  if (e instanceof OpenAI.APIConnectionTimeoutError) return { kind: 'retry', reason: 'timeout', waitMs: null };
+  if (e instanceof OpenAI.APIConnectionError) return { kind: 'retry', reason: `connection error: ${e.message}`, waitMs: null };
   if (e instanceof OpenAI.APIError && typeof e.status === 'number') {
     const s = e.status;
-    const detail = (e.message || '').slice(0, 300);
+    // The SDK puts the status first ("400 Requested ..."); the server's own text is what a user needs.
+    const detail = (e.message || '').replace(/^\d{3}\s+/, '').slice(0, 400);
     if (s === 429 || s === 408 || s === 409 || s >= 500) {
-      return { retry: true, reason: `HTTP ${s}: ${detail}`, waitMs: retryAfterMs(e.headers as Headers | undefined) };
+      return { kind: 'retry', reason: `HTTP ${s}: ${detail}`, waitMs: retryAfterMs(e.headers as Headers | undefined) };
     }
     if (s === 401 || s === 403) {
-      return { retry: false, message: `${where} refused the API key (HTTP ${s}); set ${ctx.role}.backend.api_key_env or api_key_file to a valid key. Server said: ${detail}` };
+      return fatal(`${where} refused the API key (HTTP ${s}); set ${ctx.role}.backend.api_key_env or api_key_file to a valid key. Server said: ${detail}`);
+    }
+    if (s === 404 && errorEnvelope(e) === 'fastapi') {
+      // FastAPI's own 404: the route is not there (vLLM and SGLang answer an unknown model in their own envelope).
+      return fatal(`${where} has no chat completions route (HTTP 404: ${detail}); ${ctx.role}.backend.base_urls must be the server's OpenAI base URL, ending in /v1 (e.g. http://host:8000/v1).`);
     }
     if (s === 404) {
-      return { retry: false, message: `${where} does not serve model "${ctx.model}" (HTTP 404); set ${ctx.role}.backend.model to a served model name (see GET ${ctx.endpoint}/models). Server said: ${detail}` };
+      return fatal(`${where} does not serve model "${ctx.model}" (HTTP 404); set ${ctx.role}.backend.model to a served model name (see GET ${ctx.endpoint}/models). Server said: ${detail}`);
     }
+    if (/max_completion_tokens/.test(detail) && /max_tokens/.test(detail)) return { kind: 'max-completion-tokens' };
     if (/prompt_logprobs/i.test(detail)) {
-      return { retry: false, message: `${where} refused prompt_logprobs (HTTP ${s}); answer log-probs need a server that returns the prompt's log-probs of a chat request (vLLM does; OpenAI's API does not). Server said: ${detail}` };
+      return fatal(`${where} refused prompt_logprobs (HTTP ${s}); answer log-probs need a server that returns the prompt's log-probs of a chat request (vLLM does; OpenAI's API does not). Server said: ${detail}`);
     }
     if (/logprob/i.test(detail)) {
-      return { retry: false, message: `${where} refused the logprobs request (HTTP ${s}); lower label.top_logprobs to at most the server's limit (vLLM: --max-logprobs) or use a server that returns logprobs. Server said: ${detail}` };
+      return fatal(`${where} refused the logprobs request (HTTP ${s}); lower label.top_logprobs to at most the server's limit (vLLM: --max-logprobs) or use a server that returns logprobs. Server said: ${detail}`);
     }
     if (/model/i.test(detail) && /(not exist|not found|unknown)/i.test(detail)) {
-      return { retry: false, message: `${where} does not serve model "${ctx.model}" (HTTP ${s}); set ${ctx.role}.backend.model. Server said: ${detail}` };
+      return fatal(`${where} does not serve model "${ctx.model}" (HTTP ${s}); set ${ctx.role}.backend.model. Server said: ${detail}`);
     }
-    return { retry: false, message: `${where} rejected the request (HTTP ${s}): ${detail}` };
+    if (/unrecognized request argument|unsupported parameter|extra inputs are not permitted|unknown field/i.test(detail)) {
+      return fatal(`${where} refused a request field (HTTP ${s}); if this server is neither vLLM nor SGLang, set ${ctx.role}.backend.server to "openai" so only standard fields are sent. Server said: ${detail}`);
+    }
+    if (/unsupported value/i.test(detail) && /temperature/i.test(detail)) {
+      return fatal(`${where} refused the temperature (HTTP ${s}); this model (an OpenAI reasoning model?) samples only at its default temperature, which rlaifv's method needs to set. Server said: ${detail}`);
+    }
+    // Anything else about this one request (its length, its image, its template) refuses this item alone.
+    return { kind: 'item', message: `${where} refused this item (HTTP ${s}): ${detail}` };
   }
-  if (e instanceof BadResponseError || e instanceof SyntaxError) return { retry: true, reason: `bad response: ${(e as Error).message}`, waitMs: null };
+  if (e instanceof BadResponseError || e instanceof SyntaxError) return { kind: 'retry', reason: `bad response: ${(e as Error).message}`, waitMs: null };
   if (e instanceof Error && /fetch failed|socket|ECONNRESET|ECONNREFUSED|EPIPE|terminated|other side closed/i.test(e.message)) {
-    return { retry: true, reason: `connection error: ${e.message}`, waitMs: null };
+    return { kind: 'retry', reason: `connection error: ${e.message}`, waitMs: null };
   }
-  return { retry: false, message: `${where}: ${(e as Error)?.message ?? String(e)}` };
+  return fatal(`${where}: ${(e as Error)?.message ?? String(e)}`);
+}
+
+/** Whether an item's refusal reads like one about the item itself (ITEM_400), or could be a setting (see EndpointPool). */
+export function isItemRefusal(message: string): boolean {
+  return ITEM_400.test(message);
+}
+
+/**
+ * Whether a GET /models list serves a model name. SGLang lists only its base model and addresses a LoRA adapter as
+ * "base:adapter", which it takes on trust when the base is listed.
+ */
+export function servesModel(ids: readonly string[], model: string, kind: string): boolean {
+  if (ids.includes(model)) return true;
+  const colon = model.indexOf(':');
+  return kind === 'sglang' && colon > 0 && ids.includes(model.slice(0, colon));
 }
 
 /** Waiters for a free slot, served in order of arrival. */
@@ -138,6 +190,9 @@ export class EndpointPool {
   private wakeTimer: NodeJS.Timeout | null = null;
   /** Once a mistake retrying cannot fix is seen, every other request fails with it at once. */
   private fatal: FatalBackendError | null = null;
+  /** Whether any request has succeeded, and refusals that named no reason of the item's own before one did. */
+  private succeeded = false;
+  private unexplained = 0;
   private checked = false;
   /** Which endpoint last served an affinity key (an image): its requests go back there, where the prefix is cached. */
   private readonly affinity = new Map<string, Endpoint>();
@@ -147,6 +202,8 @@ export class EndpointPool {
   constructor(
     readonly role: string,
     readonly settings: ServerSettings,
+    /** A role's own default chat_template_kwargs (the labeler's: no thinking), when the backend sets none. */
+    private readonly opts: { chatTemplateKwargs?: Record<string, unknown> } = {},
   ) {
     this.stage = role;
     this.apiKey = resolveApiKey(settings, role);
@@ -155,6 +212,8 @@ export class EndpointPool {
       shown: displayUrl(url),
       // Retries are ours: they may move to another endpoint and are counted.
       client: openaiClient(url, this.apiKey, { timeout: settings.timeout_ms }),
+      shape: null,
+      completionTokens: false,
       inFlight: 0,
       failStreak: 0,
       restUntil: 0,
@@ -260,7 +319,7 @@ export class EndpointPool {
    * `call` returns its result and the token usage it reports.
    */
   async request<T>(
-    call: (client: OpenAI) => Promise<{ value: T; usage?: { prompt_tokens?: number; completion_tokens?: number } | null }>,
+    call: (client: OpenAI, shape: RequestShape) => Promise<{ value: T; usage?: { prompt_tokens?: number; completion_tokens?: number } | null }>,
     opts: { affinity?: string } = {},
   ): Promise<T> {
     let lastEndpoint: Endpoint | null = null;
@@ -276,16 +335,27 @@ export class EndpointPool {
       const u = this.count(e);
       u.requests++;
       try {
-        const { value, usage } = await call(e.client);
+        const { value, usage } = await call(e.client, await this.shapeOf(e));
         u.promptTokens += usage?.prompt_tokens ?? 0;
         u.completionTokens += usage?.completion_tokens ?? 0;
+        this.succeeded = true;
         this.release(e, true);
         return value;
       } catch (err) {
         const c = classifyError(err, { role: this.role, endpoint: e.shown, model: this.settings.model });
         // A refused request is not the endpoint's fault: it does not count towards resting it.
-        this.release(e, !c.retry);
-        if (!c.retry) throw new AbortError((this.fatal ??= new FatalBackendError(this.redact(c.message))));
+        this.release(e, c.kind !== 'retry');
+        if (c.kind === 'max-completion-tokens' && !e.completionTokens) {
+          // The server named the field it wants: every later request to it sends that one, and this one again now.
+          e.completionTokens = true;
+          wait = 0;
+          throw new Error(`${e.shown} wants max_completion_tokens instead of max_tokens`);
+        }
+        if (c.kind === 'item') throw new AbortError(this.refused(c.message));
+        if (c.kind !== 'retry') {
+          const message = c.kind === 'fatal' ? c.message : `${this.role} endpoint ${e.shown} refused max_completion_tokens as well as max_tokens`;
+          throw new AbortError((this.fatal ??= new FatalBackendError(this.redact(message))));
+        }
         wait = c.waitMs;
         const wrapped = new Error(this.redact(`${c.reason} (${e.shown})`));
         throw wrapped;
@@ -310,9 +380,34 @@ export class EndpointPool {
     } catch (err) {
       if (err instanceof FatalBackendError) throw err;
       if (lastEndpoint) this.count(lastEndpoint).failures++;
+      if (err instanceof ItemRejectedError) throw err;
       const msg = (err as Error).message;
       throw new Error(`gave up after ${this.settings.max_retries + 1} attempts: ${msg}`);
     }
+  }
+
+  /**
+   * An item the server refused. Its text usually names what is wrong with the item (too long, an image it cannot
+   * read); a refusal that reads like neither, before any request has succeeded, is more likely a setting every
+   * request trips on, so after REFUSALS_BEFORE_STOP of them the run stops with it instead of failing every item.
+   */
+  private refused(message: string): Error {
+    const text = this.redact(message);
+    if (!this.succeeded && !isItemRefusal(text) && ++this.unexplained >= REFUSALS_BEFORE_STOP) {
+      return (this.fatal ??= new FatalBackendError(`${text} (every request so far was refused this way: check ${this.role}.backend and the server's log)`));
+    }
+    return new ItemRejectedError(text);
+  }
+
+  /** The request shape of an endpoint: its server's kind (detected once when the setting is auto) and its fields. */
+  private async shapeOf(e: Endpoint): Promise<RequestShape> {
+    e.shape ??= serverKind(this.settings.server ?? 'auto', e.url, this.apiKey).then((kind) => ({
+      kind,
+      maxTokensField: kind === 'openai' && /(^|\.)openai\.(com|azure\.com)$/.test(new URL(e.url).hostname) ? 'max_completion_tokens' : 'max_tokens',
+      chatTemplateKwargs: this.settings.chat_template_kwargs ?? this.opts.chatTemplateKwargs ?? null,
+    }));
+    const shape = await e.shape;
+    return e.completionTokens ? { ...shape, maxTokensField: 'max_completion_tokens' } : shape;
   }
 
   /** Makes every later request fail at once with this error (a backend found a mistake retrying cannot fix). */
@@ -346,16 +441,16 @@ export class EndpointPool {
           const page = await e.client.models.list({ timeout: Math.min(this.settings.timeout_ms, 15_000), maxRetries: 1 });
           reachable++;
           const ids = page.data.map((m) => m.id);
-          if (ids.length && !ids.includes(this.settings.model)) {
+          if (ids.length && !servesModel(ids, this.settings.model, (await this.shapeOf(e)).kind)) {
             problems.push(`${e.shown} serves ${ids.slice(0, 8).map((i) => `"${i}"`).join(', ')}${ids.length > 8 ? ', …' : ''}, not "${this.settings.model}"`);
           }
         } catch (err) {
-          const c = classifyError(err, { role: this.role, endpoint: e.shown, model: this.settings.model });
           if (err instanceof OpenAI.APIError && (err.status === 404 || err.status === 405)) {
-            reachable++; // no /models route: nothing to check
+            reachable++; // no /models route: nothing to check (a base URL without /v1 is named by the first request)
             return;
           }
-          if (!c.retry) throw new FatalBackendError(this.redact(c.message));
+          const c = classifyError(err, { role: this.role, endpoint: e.shown, model: this.settings.model });
+          if (c.kind !== 'retry') throw new FatalBackendError(this.redact(c.kind === 'fatal' || c.kind === 'item' ? c.message : 'GET /models failed'));
           e.restUntil = Date.now() + e.restMs;
           warnings.push(this.redact(`${this.role} endpoint ${e.shown} did not answer (${c.reason}); it rests and is retried later`));
         }

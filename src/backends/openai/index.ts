@@ -5,7 +5,8 @@ import type { DivideOutput, Divider, GenerateRequest, GenerateResult, Generator,
 import { parseBullets } from './bullets.js';
 import { BadResponseError, EndpointPool, FatalBackendError, type UsageCounts } from './endpoints.js';
 import { imageUrl } from './images.js';
-import { conversation, firstChoice, userMessage } from './messages.js';
+import { conversation, firstChoice, noContent, tokenTexts, userMessage } from './messages.js';
+import { samplingFields, type ChatBody } from './server-kind.js';
 
 export { EndpointPool, FatalBackendError, BadResponseError } from './endpoints.js';
 
@@ -33,18 +34,17 @@ export class OpenAIGenerator implements Generator {
       req.samples.map(async (s): Promise<GenerateResult> => {
         try {
           return await this.pool.request(
-            async (client) => {
+            async (client, shape) => {
+              // The whole decoding goes with every sample, so a server's defaults (generation_config.json) can't change it.
               const r = await client.chat.completions.create({
                 model: this.b.model,
                 messages: conversation(url, req.question, req.history),
                 n: 1,
                 seed: s.seed,
-                temperature: req.decoding.temperature,
-                top_p: req.decoding.top_p,
-                max_tokens: req.decoding.max_new_tokens,
-              });
+                ...samplingFields(shape, { temperature: req.decoding.temperature, top_p: req.decoding.top_p, max_tokens: req.decoding.max_new_tokens }),
+              } as ChatBody);
               const c = firstChoice(r);
-              if (typeof c.message?.content !== 'string') throw new BadResponseError('the choice has no message content');
+              if (typeof c.message?.content !== 'string') throw new BadResponseError(noContent(c));
               return {
                 value: {
                   index: s.index,
@@ -79,7 +79,8 @@ export class OpenAILabeler implements Labeler {
     private readonly suffix: string,
     private readonly topLogprobs: number,
   ) {
-    this.pool = new EndpointPool('label', b);
+    // A reasoning model would start with <think>: the labeler wants its answer as the first token.
+    this.pool = new EndpointPool('label', b, { chatTemplateKwargs: { enable_thinking: false } });
     // The same id scheme as the local labeler: the model and the exact question template.
     this.id = `${b.model}|${JSON.stringify(suffix)}`;
   }
@@ -92,22 +93,24 @@ export class OpenAILabeler implements Labeler {
   private async one(url: string, imagePath: string, question: string): Promise<LabelResult> {
     try {
       return await this.pool.request(
-        async (client) => {
+        async (client, shape) => {
+          // Greedy with top_p 1: the first token's distribution as the model gives it (SGLang returns log-probs after
+          // top-p when its batch samples). vLLM: token texts, not "token_id:N", whatever the server's default.
           const r = await client.chat.completions.create({
             model: this.b.model,
             messages: userMessage(url, question + this.suffix),
-            max_tokens: 1,
-            temperature: 0,
+            ...samplingFields(shape, { temperature: 0, top_p: 1, max_tokens: 1 }),
             logprobs: true,
             top_logprobs: this.topLogprobs,
-          });
+            ...(shape.kind === 'vllm' ? { return_tokens_as_token_ids: false } : {}),
+          } as ChatBody);
           const c = firstChoice(r);
           const top = c.logprobs?.content?.[0]?.top_logprobs;
           if (!Array.isArray(top) || top.length === 0) {
             throw new BadResponseError('the response has no logprobs (choices[0].logprobs.content[0].top_logprobs)');
           }
           this.sawLogprobs = true;
-          const yn = yesNoFromTopLogprobs(top.map((t) => ({ token: t.token, logprob: t.logprob })));
+          const yn = yesNoFromTopLogprobs(await tokenTexts(top, client, this.b.model));
           return { value: { pYes: yn.pYes, pNo: yn.pNo, top: yn.top, boundUsed: yn.boundUsed }, usage: r.usage };
         },
         { affinity: imagePath },
@@ -149,17 +152,16 @@ export class LlmDivider implements Divider {
   }
 
   private async complete(prompt: string, attempt: number): Promise<string> {
-    return this.pool.request(async (client) => {
+    return this.pool.request(async (client, shape) => {
       const r = await client.chat.completions.create({
         model: this.b.model,
         messages: userMessage(null, prompt),
-        // A retry after unusable output samples again (at temperature 0 the server would repeat itself).
-        temperature: attempt === 0 ? this.b.temperature : Math.max(this.b.temperature, 0.7),
         seed: attempt,
-        max_tokens: this.b.max_tokens,
-      });
+        // A retry after unusable output samples again (at temperature 0 the server would repeat itself).
+        ...samplingFields(shape, { temperature: attempt === 0 ? this.b.temperature : Math.max(this.b.temperature, 0.7), max_tokens: this.b.max_tokens }),
+      } as ChatBody);
       const c = firstChoice(r);
-      if (typeof c.message?.content !== 'string') throw new BadResponseError('the choice has no message content');
+      if (typeof c.message?.content !== 'string') throw new BadResponseError(noContent(c));
       return { value: c.message.content, usage: r.usage };
     });
   }
