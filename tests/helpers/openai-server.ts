@@ -2,11 +2,19 @@
 // in models/ through rlaifv's own local backend (worker pool), so the logprobs it sends are real. Its divider model is
 // rlaifv's rules divider answering the paper's split and convert prompts. Faults can be injected on demand.
 //
+// `mimic` makes it behave like a real server, flaws included (tests/helpers/mimic.ts names the upstream code of each
+// behaviour): vLLM (nested errors, generation_config defaults, runtime LoRA behind VLLM_ALLOW_RUNTIME_LORA_UPDATING,
+// /tokenize), vLLM before 0.10.1 (flat errors), SGLang (flat errors, seeds ignored without deterministic inference,
+// top logprobs merged by text, no prompt_logprobs, LoRA routes at the root and "base:adapter" names).
+//
 // Standalone: npx tsx tests/helpers/openai-server.ts [--port 8000] [--latency-ms 0] [--max-concurrent 0]
+//   [--mimic vllm|vllm-legacy|sglang] [--generation-config FILE] [--chat-template chatml|llava-hf|vicuna]
+//   [--lora-updating] [--deterministic] [--max-logprobs 20]
 import http from 'node:http';
 import { createHash } from 'node:crypto';
-import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, writeFileSync, existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
+import sharp from 'sharp';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WorkerPool } from '../../src/backends/local/pool.js';
@@ -15,6 +23,11 @@ import { yesNoFromTopLogprobs } from '../../src/feedback/yes-no.js';
 import { pairConfidence, rejectProbability } from '../../src/feedback/gate.js';
 import type { GenerateResult, DivideOutput, Turn } from '../../src/backends/types.js';
 import { claimToQuestion } from '../../src/divide/question.js';
+import { Adapters } from './adapters.js';
+import { CHAT_TEMPLATES, HttpError, MIMICS, NoRoute, TEMPLATES, TEXTS, effectiveSampling, errorBody, renderable, type Mimic, type TemplateName } from './mimic.js';
+
+export { HttpError } from './mimic.js';
+export type { Mimic, TemplateName } from './mimic.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -34,8 +47,15 @@ export interface Fault {
   retryAfter?: number;
 }
 
-/** What a served model is: a vision model folder, or the rules divider as a text "LLM". */
-export type ServedModel = { kind: 'vlm'; dir: string } | { kind: 'divider' } | { kind: 'judge'; dir: string };
+/**
+ * What a served model is: a vision model folder, or the rules divider as a text "LLM". A `thinking` model starts every
+ * answer with <think> unless the request's chat_template_kwargs say enable_thinking false (Qwen3's templates); a
+ * model that `refusesMaxTokens` answers max_tokens as OpenAI's reasoning models do.
+ */
+export type ServedModel =
+  | { kind: 'vlm'; dir: string; thinking?: boolean; refusesMaxTokens?: boolean }
+  | { kind: 'divider' }
+  | { kind: 'judge'; dir: string };
 
 export interface ServerOptions {
   models?: Record<string, ServedModel>;
@@ -46,9 +66,23 @@ export interface ServerOptions {
   /**
    * `prompt_logprobs` (vLLM's extra field: the prompt tokens' log-probs): 'yes' returns them as vLLM does (the
    * default), 'ignore' answers as if the field were not there (a server that drops unknown fields), 'refuse' rejects
-   * the request as OpenAI's API does.
+   * the request as OpenAI's API does. SGLang mode always ignores it.
    */
   promptLogprobs?: 'yes' | 'ignore' | 'refuse';
+  /** Which real server to behave like (default 'rlaifv': as this server always answered). */
+  mimic?: Mimic;
+  /** A model's generation_config.json: vllm and sglang modes fill every sampling field a request leaves out from it. */
+  generationConfig?: Record<string, unknown> | null;
+  /** The chat template prompt_logprobs and /tokenize render with (default: the model folder's own). */
+  chatTemplate?: TemplateName;
+  /** vLLM: VLLM_ALLOW_RUNTIME_LORA_UPDATING=True with --enable-lora (the adapter routes exist). Default: on, but off in vllm modes. */
+  loraUpdating?: boolean;
+  /** SGLang: --enable-deterministic-inference (the only way it honours `seed`). */
+  deterministic?: boolean;
+  /** vLLM: --return-tokens-as-token-ids (top tokens named "token_id:N" unless the request says otherwise). */
+  returnTokensAsTokenIds?: boolean;
+  /** vLLM and SGLang: --reasoning-parser (a thinking model's <think> part goes to reasoning_content). */
+  reasoningParser?: boolean;
   /** Added to every response (ms). */
   latencyMs?: number;
   /** At most this many requests are worked on at once; the rest queue (0 = no limit). */
@@ -70,23 +104,31 @@ export const DEFAULT_MODELS: Record<string, ServedModel> = {
 /** A generative judge for the holistic rubric prompts and Anyprefer's pair prompt (see TestServer.judge), served when a test asks for it. */
 export const RUBRIC_JUDGE: Record<string, ServedModel> = { 'rubric-judge': { kind: 'judge', dir: path.join(ROOT, 'models', 'shapes-labeler') } };
 
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly type = 'BadRequestError',
-  ) {
-    super(message);
-  }
-}
+/** The tiny models' decoder context (config.json max_position_embeddings): their max_model_len. */
+const MAX_MODEL_LEN = 160;
+
+/** What the first token of a thinking model looks like when it thinks: <think> first, then other openings. */
+const THINKING_TOP = ['<think>', '\n', 'Okay', 'Let', 'The', 'I', 'First', 'We', 'So', 'Hmm', 'Looking', 'In', 'This', 'To', 'Well', 'There', 'Sure', 'Alright', 'Based', 'From'];
 
 /** A running test server. */
 export class TestServer {
   readonly faults: Fault[] = [];
   /** Counters: requests seen (by model), faults injected (by kind), peak requests being worked on at once. */
-  readonly stats = { requests: 0, byModel: {} as Record<string, number>, injected: {} as Record<string, number>, peakActive: 0, served: 0 };
+  readonly stats = {
+    requests: 0,
+    byModel: {} as Record<string, number>,
+    injected: {} as Record<string, number>,
+    peakActive: 0,
+    served: 0,
+    /** Requests per route other than chat completions (e.g. "POST /tokenize"). */
+    routes: {} as Record<string, number>,
+    /** The effective sampling of each generation request, as the mimic resolved it. */
+    sampling: [] as ReturnType<typeof effectiveSampling>[],
+  };
   latencyMs: number;
   maxConcurrent: number;
+  readonly mode: Mimic;
+  readonly adapters: Adapters;
   private active = 0;
   private readonly queue: (() => void)[] = [];
   private readonly imgDir: string;
@@ -100,8 +142,10 @@ export class TestServer {
   ) {
     this.latencyMs = opts.latencyMs ?? 0;
     this.maxConcurrent = opts.maxConcurrent ?? 0;
+    this.mode = opts.mimic ?? 'rlaifv';
     this.imgDir = path.join(os.tmpdir(), `rlaifv-test-server-${process.pid}`);
     mkdirSync(this.imgDir, { recursive: true });
+    this.adapters = new Adapters(this.mode, opts.models, opts.loraUpdating ?? !this.mode.startsWith('vllm'));
   }
 
   /** Starts a server on 127.0.0.1 (a free port unless one is given). */
@@ -117,30 +161,13 @@ export class TestServer {
 
   /** The base URL to give a client (ends in /v1). */
   get url(): string {
-    const a = this.server.address() as { port: number };
-    return `http://127.0.0.1:${a.port}/v1`;
+    return `${this.root}/v1`;
   }
 
-  /**
-   * Serves a checkpoint folder under a new name, as vLLM's runtime adapter loading does (POST /v1/load_lora_adapter
-   * with {lora_name, lora_path}; vLLM needs VLLM_ALLOW_RUNTIME_LORA_UPDATING=True): the loop's deploy hook calls it.
-   */
-  private async loadAdapter(req: http.IncomingMessage): Promise<string> {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    let body: { lora_name?: unknown; lora_path?: unknown };
-    try {
-      body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-    } catch {
-      throw new HttpError(400, 'Request body is not JSON.');
-    }
-    const name = body.lora_name;
-    const dir = body.lora_path;
-    if (typeof name !== 'string' || !name || typeof dir !== 'string' || !dir) throw new HttpError(400, 'lora_name and lora_path are required');
-    if (!existsSync(path.join(dir, 'config.json'))) throw new HttpError(400, `${dir} is not a model folder (no config.json)`);
-    if (this.opts.models[name]) throw new HttpError(400, `The lora adapter '${name}' has already been loaded.`);
-    this.opts.models[name] = { kind: 'vlm', dir };
-    return `Success: LoRA adapter '${name}' added successfully.`;
+  /** The server's root (where vLLM's /tokenize and SGLang's native routes live). */
+  get root(): string {
+    const a = this.server.address() as { port: number };
+    return `http://127.0.0.1:${a.port}`;
   }
 
   /** Adds a fault for the next `times` matching requests. */
@@ -174,38 +201,70 @@ export class TestServer {
     this.queue.shift()?.();
   }
 
+  private async json(req: http.IncomingMessage): Promise<{ body: any; raw: string }> {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const raw = Buffer.concat(chunks).toString('utf8');
+    try {
+      return { body: JSON.parse(raw), raw };
+    } catch {
+      // Both servers are FastAPI apps: a body that is not JSON fails request validation (answered as a 400).
+      throw new HttpError(400, `[{'type': 'json_invalid', 'loc': ('body', 0), 'msg': 'JSON decode error', 'input': {}, 'ctx': {'error': 'Expecting value'}}]`);
+    }
+  }
+
+  /** The routes each mode has besides chat completions and GET /models; null: not a route here. */
+  private route(method: string, p: string): ((req: http.IncomingMessage) => Promise<unknown>) | null {
+    const vllm = this.mode === 'vllm' || this.mode === 'vllm-legacy' || this.mode === 'rlaifv';
+    const sglang = this.mode === 'sglang';
+    const post = method === 'POST';
+    if (post && p === '/v1/load_lora_adapter' && vllm && this.adapters.enabled) return async (req) => this.adapters.loadVllm((await this.json(req)).body);
+    if (post && p === '/v1/unload_lora_adapter' && vllm && this.adapters.enabled) return async (req) => this.adapters.unloadVllm((await this.json(req)).body);
+    if (post && p === '/load_lora_adapter' && sglang) return async (req) => this.adapters.loadSglang((await this.json(req)).body);
+    if (post && p === '/unload_lora_adapter' && sglang) return async (req) => this.adapters.unloadSglang((await this.json(req)).body);
+    if (post && p === '/update_weights_from_disk' && sglang) return async (req) => this.adapters.updateWeights((await this.json(req)).body);
+    if (method === 'GET' && p === '/get_model_info' && sglang) return async () => this.adapters.modelInfo();
+    if (post && p === '/tokenize' && vllm && this.mode !== 'rlaifv') return async (req) => this.tokenize((await this.json(req)).body);
+    if (post && p === '/detokenize' && vllm && this.mode !== 'rlaifv') return async (req) => this.detokenize((await this.json(req)).body);
+    if (method === 'GET' && p === '/version' && vllm && this.mode !== 'rlaifv') return async () => ({ version: this.mode === 'vllm' ? '0.11.0' : '0.9.2' });
+    if (method === 'GET' && p === '/health' && this.mode !== 'rlaifv') return async () => '';
+    return null;
+  }
+
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    // vLLM answers the adapter routes with plain text; everything else is JSON.
     const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
-      res.writeHead(status, { 'content-type': 'application/json', ...headers });
+      res.writeHead(status, { 'content-type': typeof body === 'string' ? 'text/plain; charset=utf-8' : 'application/json', ...headers });
       res.end(typeof body === 'string' ? body : JSON.stringify(body));
     };
-    const fail = (e: HttpError) => send(e.status, { error: { message: e.message, type: e.type, code: e.status } });
+    const fail = (e: HttpError | NoRoute) => {
+      const { status, body } = errorBody(this.mode, e);
+      send(status, body);
+    };
     try {
       if (this.opts.apiKey && req.headers.authorization !== `Bearer ${this.opts.apiKey}`) {
         throw new HttpError(401, 'Invalid API key.', 'AuthenticationError');
       }
       const url = new URL(req.url ?? '/', 'http://x');
-      if (req.method === 'GET' && url.pathname === '/v1/models') {
-        return send(200, { object: 'list', data: Object.keys(this.opts.models).map((id) => ({ id, object: 'model', owned_by: 'rlaifv-tests' })) });
+      if (req.method === 'GET' && url.pathname === '/v1/models') return send(200, this.adapters.modelList());
+      const other = this.route(req.method ?? 'GET', url.pathname);
+      if (other) {
+        this.stats.routes[`${req.method} ${url.pathname}`] = (this.stats.routes[`${req.method} ${url.pathname}`] ?? 0) + 1;
+        const out = await other(req);
+        return send(200, out);
       }
-      if (req.method === 'POST' && url.pathname === '/v1/load_lora_adapter') return send(200, await this.loadAdapter(req));
-      if (req.method !== 'POST' || url.pathname !== '/v1/chat/completions') throw new HttpError(404, `No route ${req.method} ${url.pathname}`, 'NotFoundError');
-      const chunks: Buffer[] = [];
-      for await (const c of req) chunks.push(c as Buffer);
-      let body: any;
-      const raw = Buffer.concat(chunks).toString('utf8');
-      try {
-        body = JSON.parse(raw);
-      } catch {
-        throw new HttpError(400, 'Request body is not JSON.');
-      }
+      if (req.method !== 'POST' || url.pathname !== '/v1/chat/completions') throw new NoRoute(`No route ${req.method} ${url.pathname}`);
+      const { body, raw } = await this.json(req);
       this.stats.requests++;
       const model = String(body.model ?? '');
       this.stats.byModel[model] = (this.stats.byModel[model] ?? 0) + 1;
-      const served = this.opts.models[model];
-      if (!served) throw new HttpError(404, `The model \`${model}\` does not exist.`, 'NotFoundError');
-      if (body.logprobs && typeof body.top_logprobs === 'number' && body.top_logprobs > this.opts.maxLogprobs) {
-        throw new HttpError(400, `Requested sample logprobs of ${body.top_logprobs}, which is greater than max allowed: ${this.opts.maxLogprobs}`);
+      const served = this.adapters.resolve(model);
+      if (body.logprobs && typeof body.top_logprobs === 'number' && body.top_logprobs > this.opts.maxLogprobs && this.mode !== 'sglang') {
+        throw new HttpError(400, TEXTS.sampleLogprobs(body.top_logprobs, this.opts.maxLogprobs));
+      }
+      if (served.kind === 'vlm' && served.refusesMaxTokens && body.max_tokens !== undefined) {
+        // OpenAI's reasoning models (o-series, gpt-5).
+        throw new HttpError(400, "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.", 'invalid_request_error', 'max_tokens');
       }
       const fault = this.takeFault(model, raw);
       if (fault?.kind === 'drop') {
@@ -218,14 +277,14 @@ export class TestServer {
         return;
       }
       if (fault?.kind === '429') return send(429, { error: { message: 'Too many requests', type: 'RateLimitError', code: 429 } }, { 'retry-after': String(fault.retryAfter ?? 1) });
-      if (fault?.kind === '500') return send(500, { error: { message: 'Internal server error (injected)', type: 'InternalServerError', code: 500 } });
+      if (fault?.kind === '500') return send(500, errorBody(this.mode, new HttpError(500, 'Internal server error (injected)', 'InternalServerError')).body);
       await this.slot();
       let out: any;
       const t0 = performance.now();
       try {
         out =
           served.kind === 'vlm'
-            ? await this.vlm(served.dir, model, body)
+            ? await this.vlm(served, model, body)
             : served.kind === 'judge'
               ? await this.judge(served.dir, model, body)
               : await this.divider(model, body);
@@ -244,7 +303,7 @@ export class TestServer {
       if (fault?.kind === 'garbage') for (const c of out.choices) c.message.content = 'I am sorry, I cannot help with that.';
       return send(200, out);
     } catch (e) {
-      if (e instanceof HttpError) return fail(e);
+      if (e instanceof HttpError || e instanceof NoRoute) return fail(e);
       return fail(new HttpError(500, (e as Error).message, 'InternalServerError'));
     }
   }
@@ -260,7 +319,10 @@ export class TestServer {
 
   /** The turns of a request up to its last user message, or all of them (a last assistant turn too), and its image. */
   private async turns(body: any, upTo: 'user' | 'all'): Promise<{ image: string | null; turns: Turn[] }> {
-    const msgs = Array.isArray(body.messages) ? body.messages : [];
+    let msgs = Array.isArray(body.messages) ? body.messages : [];
+    // SGLang (S serving_chat.py _handle_last_assistant_message): a last assistant message becomes a user message
+    // unless continue_final_message is set.
+    if (this.mode === 'sglang' && msgs.at(-1)?.role === 'assistant' && !body.continue_final_message) msgs = [...msgs.slice(0, -1), { ...msgs.at(-1), role: 'user' }];
     const last = msgs.map((m: any) => m?.role).lastIndexOf('user');
     if (last < 0) throw new HttpError(400, 'messages: no user message');
     let image: string | null = null;
@@ -282,30 +344,92 @@ export class TestServer {
     return { image, turns };
   }
 
+  /** The template and continue_final_message of a request, for the worker's rendering. */
+  private rendering(body: any): { template?: string; continueFinal?: boolean } {
+    const t = this.opts.chatTemplate ?? 'default';
+    return { ...(t !== 'default' ? { template: renderable(CHAT_TEMPLATES[t]) } : {}), ...(body.continue_final_message ? { continueFinal: true } : {}) };
+  }
+
+  /** Runs a worker task; a prompt over the model's context or an image it cannot read is the server's 400. */
+  private async work<T>(task: Parameters<WorkerPool['run']>[0], maxTokens = 0): Promise<T> {
+    try {
+      return await this.pool.run<T>(task);
+    } catch (e) {
+      const msg = (e as Error).message;
+      const long = /prompt is (\d+) tokens/.exec(msg);
+      if (long && this.mode !== 'rlaifv') throw new HttpError(400, TEXTS.contextLength(this.mode, Number(long[1]), maxTokens, MAX_MODEL_LEN));
+      if (/image|PNG|JPEG|decode|unsupported/i.test(msg) && this.mode !== 'rlaifv') throw new HttpError(400, TEXTS.badImage());
+      throw e;
+    }
+  }
+
   /**
    * vLLM's `prompt_logprobs`: the whole templated conversation (a last assistant turn included; the generation prompt
    * as `add_generation_prompt` says, default true) with each prompt token's log-prob from the real model, in vLLM's
-   * shape (null for the first token, then {token id: {logprob, decoded_token}}). Only prompt_logprobs 0 (the prompt
-   * tokens themselves) is served; the one completion token is not sampled (the scorer never reads it).
+   * shape (null for the first token, then {token id: {logprob, rank, decoded_token}}). Only prompt_logprobs 0 (the
+   * prompt tokens themselves) is served; the one completion token is not sampled (the scorer never reads it).
    */
   private async promptLogprobs(dir: string, model: string, body: any): Promise<any> {
     const k = Number(body.prompt_logprobs);
     if (!Number.isInteger(k) || k < 0) throw new HttpError(400, '`prompt_logprobs` must be a positive value.');
-    if (k > this.opts.maxLogprobs) throw new HttpError(400, `Requested prompt logprobs of ${k}, which is greater than max allowed: ${this.opts.maxLogprobs}`);
+    if (k > this.opts.maxLogprobs) throw new HttpError(400, TEXTS.promptLogprobs(k, this.opts.maxLogprobs));
     if (k !== 0) throw new HttpError(400, 'this test server returns prompt_logprobs 0 only (each prompt token\'s own log-prob)');
-    const { image, turns } = await this.turns(body, 'all');
-    if (!image) throw new HttpError(400, `${model} is a vision model: send one image_url part`);
-    const r = await this.pool.run<ConversationLogprobs>({
+    if (body.add_generation_prompt && body.continue_final_message) {
+      throw new HttpError(400, 'Cannot set both `continue_final_message` and `add_generation_prompt` to True.');
+    }
+    const { image: sent, turns } = await this.turns(body, 'all');
+    const image = sent ?? (await this.blankImage());
+    const r = await this.work<ConversationLogprobs>({
       kind: 'conversationLogprobs', model: dir, threads: this.pool.size.threadsPerWorker, imagePath: image, turns,
-      addGenerationPrompt: body.add_generation_prompt ?? true,
+      addGenerationPrompt: body.add_generation_prompt ?? true, ...this.rendering(body),
     });
     return {
       id: `chatcmpl-${createHash('sha256').update(JSON.stringify(body)).digest('hex').slice(0, 12)}`, object: 'chat.completion',
       created: Math.floor(Date.now() / 1000), model,
       choices: [{ index: 0, message: { role: 'assistant', content: '' }, finish_reason: 'length', logprobs: null }],
       usage: { prompt_tokens: r.ids.length, completion_tokens: 1, total_tokens: r.ids.length + 1 },
-      prompt_logprobs: r.logprobs.map((lp, i) => (lp === null ? null : { [r.ids[i]!]: { logprob: lp, decoded_token: r.tokens[i] } })),
+      prompt_logprobs: r.logprobs.map((lp, i) => (lp === null ? null : { [r.ids[i]!]: { logprob: Math.max(lp, -9999), rank: null, decoded_token: r.tokens[i] } })),
     };
+  }
+
+  /**
+   * vLLM's POST /tokenize (V entrypoints/openai/serving_tokenization.py): `prompt` (with add_special_tokens) or
+   * `messages` through the chat template (add_generation_prompt, continue_final_message); answers
+   * {count, max_model_len, tokens, token_strs}. An image in the messages is expanded to its tokens, as the engine's
+   * prompt is.
+   */
+  private async tokenize(body: any): Promise<unknown> {
+    const served = this.adapters.resolve(String(body.model ?? ''));
+    if (served.kind !== 'vlm') throw new HttpError(400, 'this test server tokenizes for its vision models only');
+    let r: { ids: number[]; tokens: string[] };
+    if (Array.isArray(body.messages)) {
+      if (body.add_generation_prompt && body.continue_final_message) {
+        throw new HttpError(400, 'Cannot set both `continue_final_message` and `add_generation_prompt` to True.');
+      }
+      const { image, turns } = await this.turns(body, 'all');
+      r = await this.work({
+        kind: 'tokenize', model: served.dir, threads: this.pool.size.threadsPerWorker, imagePath: image, turns,
+        addGenerationPrompt: body.add_generation_prompt ?? true, ...this.rendering(body),
+      });
+    } else if (typeof body.prompt === 'string') {
+      r = await this.work({ kind: 'tokenize', model: served.dir, threads: this.pool.size.threadsPerWorker, text: body.prompt });
+    } else throw new HttpError(400, 'Either `prompt` or `messages` must be given.');
+    return { count: r.ids.length, max_model_len: MAX_MODEL_LEN, tokens: r.ids, token_strs: body.return_token_strs ? r.tokens : null };
+  }
+
+  /** vLLM's POST /detokenize: {model, tokens} → {prompt}. */
+  private async detokenize(body: any): Promise<unknown> {
+    const served = this.adapters.resolve(String(body.model ?? ''));
+    if (served.kind !== 'vlm' || !Array.isArray(body.tokens)) throw new HttpError(400, 'tokens: a list of token ids is required');
+    const r = await this.pool.run<{ text: string }>({ kind: 'detokenize', model: served.dir, threads: this.pool.size.threadsPerWorker, ids: body.tokens.map(Number) });
+    return { prompt: r.text };
+  }
+
+  /** A blank 64×64 grey PNG, for a text-only request to a vision model. */
+  private async blankImage(): Promise<string> {
+    const file = path.join(this.imgDir, 'blank.png');
+    if (!existsSync(file)) writeFileSync(file, await sharp({ create: { width: 64, height: 64, channels: 3, background: { r: 128, g: 128, b: 128 } } }).png().toBuffer());
+    return file;
   }
 
   /** Keeps a data-URL image as a file for the models (by content hash). */
@@ -318,51 +442,91 @@ export class TestServer {
     return file;
   }
 
-  private async vlm(dir: string, model: string, body: any): Promise<any> {
-    if (body.prompt_logprobs !== undefined && body.prompt_logprobs !== null) {
+  /** Whether a thinking model thinks on this request (Qwen3's templates read chat_template_kwargs.enable_thinking). */
+  private thinks(served: ServedModel, body: any): boolean {
+    return served.kind === 'vlm' && !!served.thinking && body.chat_template_kwargs?.enable_thinking !== false;
+  }
+
+  private async vlm(served: Extract<ServedModel, { kind: 'vlm' }>, model: string, body: any): Promise<any> {
+    const { dir } = served;
+    if (body.prompt_logprobs !== undefined && body.prompt_logprobs !== null && this.mode !== 'sglang') {
       const mode = this.opts.promptLogprobs ?? 'yes';
       if (mode === 'refuse') throw new HttpError(400, 'Unrecognized request argument supplied: prompt_logprobs');
       if (mode === 'yes') return this.promptLogprobs(dir, model, body);
     }
-    const { image, text, history } = await this.userTurn(body);
-    if (!image) throw new HttpError(400, `${model} is a vision model: send one image_url part`);
+    const { image: sent, text, history } = await this.userTurn(body);
+    // A VLM answers a text-only request too; the tiny models always take an image, so they get a blank one.
+    const image = sent ?? (await this.blankImage());
     const threads = this.pool.size.threadsPerWorker;
     const n = Number(body.n ?? 1);
     const created = Math.floor(Date.now() / 1000);
     const id = `chatcmpl-${createHash('sha256').update(JSON.stringify(body)).digest('hex').slice(0, 12)}`;
+    const thinking = this.thinks(served, body);
     if (body.logprobs) {
-      const maxTokens = Number(body.max_tokens ?? body.max_completion_tokens ?? 1);
+      const maxTokens = Number(body.max_completion_tokens ?? body.max_tokens ?? 1);
       if (maxTokens !== 1) throw new HttpError(400, 'this test server returns logprobs only for max_tokens 1');
       if (history.length > 0) throw new HttpError(400, 'this test server returns logprobs only for single-turn requests');
       const k = Number(body.top_logprobs ?? 0);
-      const r = await this.pool.run<TopResult>({ kind: 'top', model: dir, threads, imagePath: image, text, k: Math.max(1, k) });
-      const first = r.top[0]!;
+      const r = await this.work<TopResult>({ kind: 'top', model: dir, threads, imagePath: image, text, k: Math.max(1, k) }, maxTokens);
+      let top = r.top;
+      // A thinking model puts nearly all of its first token's mass on <think>; no yes/no is among its top tokens.
+      if (thinking) top = THINKING_TOP.map((token, i) => ({ token, logprob: i === 0 ? -0.0005 : -9 - i }));
+      // SGLang (S entrypoints/openai/utils.py to_openai_style_logprobs): the top tokens are a dict keyed by their
+      // decoded text, so tokens with the same text are one entry and fewer than K can come back.
+      if (this.mode === 'sglang') top = mergeByText(top);
+      // vLLM --return-tokens-as-token-ids names tokens "token_id:N"; a request's return_tokens_as_token_ids wins.
+      const asIds = (body.return_tokens_as_token_ids ?? this.opts.returnTokensAsTokenIds ?? false) === true && this.mode !== 'sglang';
+      const ids = asIds ? await this.pool.run<{ ids: number[] }>({ kind: 'tokenIds', model: dir, threads, tokens: top.map((t) => t.token) }) : null;
+      const shown = top.map((t, i) => ({ ...t, token: ids ? `token_id:${ids.ids[i]}` : t.token }));
+      const first = shown[0]!;
       return {
         id, object: 'chat.completion', created, model,
         choices: [{
           index: 0,
           message: { role: 'assistant', content: first.token },
           finish_reason: 'length',
-          logprobs: { content: [{ token: first.token, logprob: first.logprob, bytes: [...Buffer.from(first.token)], top_logprobs: r.top.slice(0, k).map((t) => ({ token: t.token, logprob: t.logprob, bytes: [...Buffer.from(t.token)] })) }] },
+          logprobs: { content: [{ token: first.token, logprob: first.logprob, bytes: [...Buffer.from(first.token)], top_logprobs: shown.slice(0, k).map((t) => ({ token: t.token, logprob: t.logprob, bytes: [...Buffer.from(t.token)] })) }] },
         }],
         usage: { prompt_tokens: r.promptTokens, completion_tokens: 1, total_tokens: r.promptTokens + 1 },
       };
     }
-    const seed = Number.isInteger(body.seed) ? Number(body.seed) : Math.floor(Math.random() * 2 ** 31);
+    const s = this.sampling(body);
+    // SGLang uses the seed only with --enable-deterministic-inference (S sampling_batch_info.py from_schedule_batch).
+    const seeded = Number.isInteger(body.seed) && (this.mode !== 'sglang' || this.opts.deterministic);
+    const seed = seeded ? Number(body.seed) : Math.floor(Math.random() * 2 ** 31);
     const samples = Array.from({ length: n }, (_, i) => ({ index: i, seed: (seed + i) & 0x7fffffff }));
-    const results = await this.pool.run<GenerateResult[]>({
+    const maxTokens = s.max_tokens ?? 512;
+    const results = await this.work<GenerateResult[]>({
       kind: 'generate', model: dir, threads, imagePath: image, question: text, history, samples,
-      decoding: { temperature: Number(body.temperature ?? 1), top_p: Number(body.top_p ?? 1), max_new_tokens: Number(body.max_tokens ?? body.max_completion_tokens ?? 512) },
-    });
+      decoding: { temperature: s.temperature, top_p: s.top_p, max_new_tokens: maxTokens, top_k: s.top_k, min_p: s.min_p, repetition_penalty: s.repetition_penalty },
+    }, maxTokens);
     let promptTokens = 0;
     let completionTokens = 0;
     const choices = results.map((r, i) => {
-      if ('error' in r) throw new Error(r.error);
+      if ('error' in r) {
+        if (/prompt is \d+ tokens/.test(r.error) && this.mode !== 'rlaifv') {
+          throw new HttpError(400, TEXTS.contextLength(this.mode, Number(/prompt is (\d+)/.exec(r.error)![1]), maxTokens, MAX_MODEL_LEN));
+        }
+        throw new Error(r.error);
+      }
       promptTokens = r.promptTokens ?? 0;
       completionTokens += r.completionTokens ?? 0;
-      return { index: i, message: { role: 'assistant', content: r.text }, finish_reason: r.finishReason, logprobs: null };
+      const reasoning = thinking ? 'The user asks about the image. Let me look at the shapes.' : null;
+      const message =
+        reasoning && this.opts.reasoningParser
+          ? { role: 'assistant', content: r.text, reasoning_content: reasoning }
+          : { role: 'assistant', content: reasoning ? `<think>\n${reasoning}\n</think>\n\n${r.text}` : r.text };
+      return { index: i, message, finish_reason: r.finishReason, logprobs: null };
     });
     return { id, object: 'chat.completion', created, model, choices, usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens } };
+  }
+
+  /** The sampling a generation request gets: as sent, with the mimic's generation_config defaults for what it left out. */
+  private sampling(body: any): ReturnType<typeof effectiveSampling> {
+    const genConfig = this.mode === 'rlaifv' ? null : (this.opts.generationConfig ?? null);
+    const s = effectiveSampling(body, genConfig);
+    this.stats.sampling.push(s);
+    return s;
   }
 
   /**
@@ -451,12 +615,46 @@ export class TestServer {
   }
 }
 
+/** Top tokens merged by their text, the first (most likely) of each text kept, as SGLang's dict keyed by text keeps it. */
+export function mergeByText(top: readonly { token: string; logprob: number }[]): { token: string; logprob: number }[] {
+  const seen = new Map<string, { token: string; logprob: number }>();
+  for (const t of top) {
+    const text = decodedText(t.token);
+    if (!seen.has(text)) seen.set(text, { token: text, logprob: t.logprob });
+  }
+  return [...seen.values()];
+}
+
+/** A token's text as SGLang's detokenizer gives it: special tokens skipped (so all of them read ""). */
+function decodedText(token: string): string {
+  return /^<\/?[a-z_|]+>$/i.test(token) ? '' : token;
+}
+
 // Standalone use: serve until killed.
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const arg = (name: string) => {
-    const i = process.argv.indexOf(name);
-    return i > 0 ? Number(process.argv[i + 1]) : undefined;
+  const argv = process.argv.slice(2);
+  const value = (name: string) => {
+    const i = argv.indexOf(name);
+    return i >= 0 ? argv[i + 1] : undefined;
   };
-  const s = await TestServer.start({ port: arg('--port') ?? 8000, latencyMs: arg('--latency-ms') ?? 0, maxConcurrent: arg('--max-concurrent') ?? 0 });
-  process.stdout.write(`rlaifv test server on ${s.url} serving ${Object.keys(s.opts.models).join(', ')}\n`);
+  const num = (name: string) => (value(name) === undefined ? undefined : Number(value(name)));
+  const mimic = (value('--mimic') ?? 'rlaifv') as Mimic;
+  if (!MIMICS.includes(mimic)) throw new Error(`--mimic must be one of ${MIMICS.join(', ')}`);
+  const template = (value('--chat-template') ?? 'default') as TemplateName;
+  if (!TEMPLATES.includes(template)) throw new Error(`--chat-template must be one of ${TEMPLATES.join(', ')}`);
+  const genFile = value('--generation-config');
+  const s = await TestServer.start({
+    port: num('--port') ?? 8000,
+    latencyMs: num('--latency-ms') ?? 0,
+    maxConcurrent: num('--max-concurrent') ?? 0,
+    maxLogprobs: num('--max-logprobs') ?? 20,
+    mimic,
+    chatTemplate: template,
+    generationConfig: genFile ? (JSON.parse(readFileSync(genFile, 'utf8')) as Record<string, unknown>) : null,
+    ...(argv.includes('--lora-updating') ? { loraUpdating: true } : {}),
+    ...(argv.includes('--deterministic') ? { deterministic: true } : {}),
+    ...(argv.includes('--return-tokens-as-token-ids') ? { returnTokensAsTokenIds: true } : {}),
+    ...(argv.includes('--reasoning-parser') ? { reasoningParser: true } : {}),
+  });
+  process.stdout.write(`rlaifv test server (${mimic}) on ${s.url} serving ${Object.keys(s.opts.models).join(', ')}\n`);
 }

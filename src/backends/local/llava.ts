@@ -156,12 +156,39 @@ export class LlavaModel {
     return this.render([...history, { role: 'user', content: question }], true);
   }
 
-  /** A conversation (first turn the user's, holding the image) through the chat template. */
-  private render(turns: readonly Turn[], addGenerationPrompt: boolean): string {
+  /**
+   * A conversation (first turn the user's, holding the image) through the chat template: the model's own, or another
+   * one (`opts.template`, given every message as a list of parts as vLLM gives such templates). `continueFinal` ends
+   * the text right after the last message's content, as transformers' continue_final_message does.
+   */
+  private render(turns: readonly Turn[], addGenerationPrompt: boolean, opts: RenderOptions = {}): string {
     const messages = turns.map((t, i) =>
-      i === 0 ? { role: 'user', content: [{ type: 'image' }, { type: 'text', text: t.content }] } : { role: t.role, content: t.content },
+      i === 0
+        ? { role: 'user', content: [{ type: 'image' }, { type: 'text', text: t.content }] }
+        : opts.template
+          ? { role: t.role, content: [{ type: 'text', text: t.content }] }
+          : { role: t.role, content: t.content },
     );
-    return this.processor.apply_chat_template(messages, { add_generation_prompt: addGenerationPrompt, tokenize: false });
+    const text: string = this.processor.apply_chat_template(messages, {
+      add_generation_prompt: addGenerationPrompt,
+      tokenize: false,
+      ...(opts.template ? { chat_template: opts.template } : {}),
+    });
+    if (!opts.continueFinal) return text;
+    const last = turns.at(-1)!.content;
+    const at = text.lastIndexOf(last);
+    if (at < 0) throw new Error('continue_final_message: the last message is not in the rendered conversation');
+    return text.slice(0, at + last.length);
+  }
+
+  /**
+   * A conversation's token ids as a server tokenizes it: its image token expanded to the image's tokens when an image
+   * is given, else left as one token; or a text's ids (no template).
+   */
+  async tokenize(what: { turns: readonly Turn[]; addGenerationPrompt: boolean; image: RawImage | null } | { text: string }, opts: RenderOptions = {}): Promise<number[]> {
+    if ('text' in what) return this.processor.tokenizer.encode(what.text) as number[];
+    const imageTokens = what.image ? (await this.encodeImage(what.image)).imageTokens : 1;
+    return this.idsOf(this.render(what.turns, what.addGenerationPrompt, opts), imageTokens);
   }
 
   /** Token ids of a templated text, its image token expanded to `imageTokens` as LlavaProcessor does. */
@@ -352,7 +379,7 @@ export class LlavaModel {
     if (seeds.length === 0) return [];
     const prompt = await this.runPrompt(ids, enc.features);
     let rows: SampledIds[];
-    if (s.temperature <= 0) {
+    if (s.temperature <= 0 || s.topK === 1) {
       // Greedy: the seed is never drawn from, so every seed gives the first one's answer.
       const [one] = await sampleRows(this.graphs, prompt, seeds.slice(0, 1), s, budget);
       rows = seeds.map(() => ({ tokenIds: [...one!.tokenIds], finishReason: one!.finishReason }));
@@ -381,7 +408,7 @@ export class LlavaModel {
     let out = await this.model.forward(inputs);
     const ids: number[] = [];
     for (let step = 0; step < budget; step++) {
-      const tok = sampleToken(lastRow(out.logits), s, rng);
+      const tok = sampleToken(lastRow(out.logits), s, rng, ids);
       if (tok === this.info.eosTokenId) {
         return { text: this.decode(ids), tokenIds: ids, promptTokens, finishReason: 'stop' };
       }
@@ -493,10 +520,10 @@ export class LlavaModel {
    * token's teacher-forced log-probability (null for the first token), in one plain run: what a server returns as
    * prompt log-probs (vLLM's `prompt_logprobs`).
    */
-  async conversationLogprobs(image: RawImage, turns: readonly Turn[], addGenerationPrompt: boolean): Promise<{ ids: number[]; logprobs: (number | null)[] }> {
+  async conversationLogprobs(image: RawImage, turns: readonly Turn[], addGenerationPrompt: boolean, opts: RenderOptions = {}): Promise<{ ids: number[]; logprobs: (number | null)[] }> {
     if (turns[0]?.role !== 'user') throw new Error('a conversation starts with a user turn');
     const enc = await this.encodeImage(image);
-    const ids = this.idsOf(this.render(turns, addGenerationPrompt), enc.imageTokens);
+    const ids = this.idsOf(this.render(turns, addGenerationPrompt, opts), enc.imageTokens);
     const bad = this.promptProblem(ids, enc.features);
     if (bad) throw bad;
     const [lp] = await continuationTokenLogprobs(this.graphs, 0, [{ ids, features: enc.features, prefix: { cache: null, row: 0, lastLogits: null } }], [1]);
@@ -565,6 +592,12 @@ export class LlavaModel {
     const t = this.templateParts;
     return t ? t.before + question + t.after : this.prompt(question);
   }
+}
+
+/** Another chat template than the model's own, and whether the last message is continued (see LlavaModel.render). */
+export interface RenderOptions {
+  template?: string;
+  continueFinal?: boolean;
 }
 
 /**

@@ -10,7 +10,10 @@ export type WorkerTask =
   | { kind: 'label'; model: string; threads: number; imagePath: string; questions: string[]; suffix: string }
   | { kind: 'labelImages'; model: string; threads: number; items: { imagePath: string; questions: string[] }[]; suffix: string }
   | { kind: 'answerLogprobs'; model: string; threads: number; items: SequenceScoreItem[] }
-  | { kind: 'conversationLogprobs'; model: string; threads: number; imagePath: string; turns: Turn[]; addGenerationPrompt: boolean }
+  | { kind: 'conversationLogprobs'; model: string; threads: number; imagePath: string; turns: Turn[]; addGenerationPrompt: boolean; template?: string; continueFinal?: boolean }
+  | { kind: 'tokenize'; model: string; threads: number; imagePath?: string | null; turns?: Turn[]; text?: string; addGenerationPrompt?: boolean; template?: string; continueFinal?: boolean }
+  | { kind: 'detokenize'; model: string; threads: number; ids: number[] }
+  | { kind: 'tokenIds'; model: string; threads: number; tokens: string[] }
   | { kind: 'divide'; items: { question: string; answer: string }[]; maxWords: number | null }
   | { kind: 'info'; model: string; threads: number }
   | { kind: 'top'; model: string; threads: number; imagePath: string; text: string; k: number };
@@ -55,7 +58,14 @@ async function generate(t: Extract<WorkerTask, { kind: 'generate' }>): Promise<G
       image,
       t.question,
       t.samples.map((s) => s.seed),
-      { temperature: t.decoding.temperature, topP: t.decoding.top_p, maxNewTokens: t.decoding.max_new_tokens },
+      {
+        temperature: t.decoding.temperature,
+        topP: t.decoding.top_p,
+        maxNewTokens: t.decoding.max_new_tokens,
+        ...(t.decoding.top_k !== undefined ? { topK: t.decoding.top_k } : {}),
+        ...(t.decoding.min_p !== undefined ? { minP: t.decoding.min_p } : {}),
+        ...(t.decoding.repetition_penalty !== undefined ? { repetitionPenalty: t.decoding.repetition_penalty } : {}),
+      },
       t.history ?? [],
     );
   } catch (e) {
@@ -147,10 +157,25 @@ async function answerLogprobs(t: Extract<WorkerTask, { kind: 'answerLogprobs' }>
   });
 }
 
+/** Another chat template and continue_final_message, as a task asks (the test server's mimic of a real model). */
+function renderOptions(t: { template?: string; continueFinal?: boolean }) {
+  return { ...(t.template ? { template: t.template } : {}), ...(t.continueFinal ? { continueFinal: true } : {}) };
+}
+
 async function conversationLogprobs(t: Extract<WorkerTask, { kind: 'conversationLogprobs' }>): Promise<ConversationLogprobs> {
   const m = await model(t.model, t.threads);
-  const r = await m.conversationLogprobs(await readImage(t.imagePath), t.turns, t.addGenerationPrompt);
+  const r = await m.conversationLogprobs(await readImage(t.imagePath), t.turns, t.addGenerationPrompt, renderOptions(t));
   return { ...r, tokens: r.ids.map((id) => m.tokenText(id)) };
+}
+
+/** Token ids and texts of a conversation (its image expanded when given) or of a text, as a server's /tokenize. */
+async function tokenize(t: Extract<WorkerTask, { kind: 'tokenize' }>): Promise<{ ids: number[]; tokens: string[] }> {
+  const m = await model(t.model, t.threads);
+  const ids =
+    t.turns !== undefined
+      ? await m.tokenize({ turns: t.turns, addGenerationPrompt: t.addGenerationPrompt ?? false, image: t.imagePath ? await readImage(t.imagePath) : null }, renderOptions(t))
+      : await m.tokenize({ text: t.text ?? '' });
+  return { ids, tokens: ids.map((id) => m.tokenText(id)) };
 }
 
 function divide(t: Extract<WorkerTask, { kind: 'divide' }>): DivideOutput[] {
@@ -182,6 +207,18 @@ export default async function run(t: WorkerTask): Promise<unknown> {
       return answerLogprobs(t);
     case 'conversationLogprobs':
       return conversationLogprobs(t);
+    case 'tokenize':
+      return tokenize(t);
+    case 'detokenize': {
+      const m = await model(t.model, t.threads);
+      return { text: t.ids.map((id) => m.tokenText(id)).join('') };
+    }
+    case 'tokenIds': {
+      // The ids of token texts as the vocabulary has them (-1 for a text that is no token).
+      const m = await model(t.model, t.threads);
+      const ids = new Map(m.vocabulary());
+      return { ids: t.tokens.map((x) => ids.get(x) ?? -1) };
+    }
     case 'divide':
       return divide(t);
     case 'top':

@@ -1,0 +1,138 @@
+// The test server's served models and its runtime adapter routes, as each real server has them:
+// - vLLM (V entrypoints/serve/lora/api_router.py, entrypoints/openai/models/serving.py): POST /v1/load_lora_adapter
+//   and /v1/unload_lora_adapter exist only with VLLM_ALLOW_RUNTIME_LORA_UPDATING=True (and --enable-lora); a PEFT
+//   adapter folder (adapter_config.json) is required; a name already loaded is refused unless load_inplace; GET
+//   /v1/models lists each adapter as its own card (root = its path, parent = the base).
+// - SGLang (S entrypoints/http_server.py): POST /load_lora_adapter and /unload_lora_adapter at the root, answered
+//   {success, message}; GET /v1/models lists only the base; an adapter is asked for as "base:adapter". A full
+//   checkpoint replaces the base's weights through POST /update_weights_from_disk.
+// - rlaifv (the server as it always was): the vLLM routes, always on, taking any model folder.
+//
+// The tiny models have no LoRA: an adapter folder this server loads also holds a whole model (the tests' trainer
+// copies a checkpoint and adds adapter_config.json), and that model answers for the adapter.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { HttpError, TEXTS, type Mimic } from './mimic.js';
+import type { ServedModel } from './openai-server.js';
+
+type Body = Record<string, unknown>;
+
+/** The served models of one test server, and what loading adapters does to them. */
+export class Adapters {
+  /** Adapters loaded at run time: name → the folder served for it. */
+  readonly loaded = new Map<string, string>();
+
+  constructor(
+    private readonly mode: Mimic,
+    /** The server's models; the first vision model is the base adapters belong to. */
+    private readonly models: Record<string, ServedModel>,
+    /** vLLM: whether the runtime adapter routes exist (VLLM_ALLOW_RUNTIME_LORA_UPDATING). */
+    public enabled: boolean,
+  ) {}
+
+  private get base(): string {
+    return Object.entries(this.models).find(([, m]) => m.kind === 'vlm')?.[0] ?? Object.keys(this.models)[0]!;
+  }
+
+  /** The model a request's `model` names, or the server's error for a name it does not serve. */
+  resolve(name: string): ServedModel {
+    if (this.mode === 'sglang') {
+      // S protocol.py: "base:adapter" asks for a loaded adapter of the base.
+      const colon = name.indexOf(':');
+      if (colon > 0) {
+        const [base, adapter] = [name.slice(0, colon), name.slice(colon + 1)];
+        const dir = this.loaded.get(adapter);
+        if (!this.models[base]) throw new HttpError(400, TEXTS.modelMissing(base));
+        if (!dir) throw new HttpError(400, `LoRA adapter ${adapter} is not loaded. Please load it first with /load_lora_adapter.`);
+        return { kind: 'vlm', dir };
+      }
+    }
+    const m = this.models[name];
+    if (m) return m;
+    const dir = this.mode !== 'sglang' ? this.loaded.get(name) : undefined;
+    if (dir) return { kind: 'vlm', dir };
+    throw new HttpError(404, TEXTS.modelMissing(name), 'NotFoundError');
+  }
+
+  /** GET /v1/models as each server lists it. */
+  modelList(): unknown {
+    const created = Math.floor(Date.now() / 1000);
+    if (this.mode === 'rlaifv') {
+      return { object: 'list', data: [...Object.keys(this.models), ...this.loaded.keys()].map((id) => ({ id, object: 'model', owned_by: 'rlaifv-tests' })) };
+    }
+    const owner = this.mode === 'sglang' ? 'sglang' : 'vllm';
+    const card = (id: string, root: string, parent: string | null) => ({
+      id, object: 'model', created, owned_by: owner, root, parent, max_model_len: 160,
+      ...(owner === 'vllm' ? { permission: [{ id: `modelperm-${id}`, object: 'model_permission', created, allow_create_engine: false, allow_sampling: true, allow_logprobs: true, allow_search_indices: false, allow_view: true, allow_fine_tuning: false, organization: '*', group: null, is_blocking: false }] } : {}),
+    });
+    const bases = Object.entries(this.models).map(([id, m]) => card(id, 'dir' in m ? m.dir : id, null));
+    // SGLang lists only what it was started with (S issue #12221); vLLM adds one card per loaded adapter.
+    const loras = this.mode === 'sglang' ? [] : [...this.loaded].map(([id, dir]) => card(id, dir, this.base));
+    return { object: 'list', data: [...bases, ...loras] };
+  }
+
+  private fields(body: Body): { name: string; dir: string } {
+    const name = body.lora_name;
+    const dir = body.lora_path;
+    const missing = [typeof name !== 'string' && 'lora_name', typeof dir !== 'string' && 'lora_path'].filter(Boolean);
+    if (missing.length) throw new HttpError(400, missing.map((f) => `${f}: Field required`).join('; '));
+    return { name: name as string, dir: dir as string };
+  }
+
+  /** vLLM's POST /v1/load_lora_adapter. */
+  loadVllm(body: Body): string {
+    const { name, dir } = this.fields(body);
+    if ((this.loaded.has(name) || this.models[name]) && !body.load_inplace) {
+      throw new HttpError(400, `The lora adapter '${name}' has already been loaded. If you want to load the adapter in place, set 'load_inplace' to True.`, 'InvalidUserInput');
+    }
+    const need = this.mode === 'rlaifv' ? 'config.json' : 'adapter_config.json';
+    if (!existsSync(path.join(dir, need))) {
+      if (this.mode === 'rlaifv') throw new HttpError(400, `${dir} is not a model folder (no config.json)`);
+      // V lora/worker_manager.py: a folder without adapter_config.json is LoRAAdapterNotFoundError, answered 404.
+      throw new HttpError(404, `Loading lora ${name} failed: No adapter found for ${dir}`, 'NotFoundError');
+    }
+    this.loaded.set(name, dir);
+    return `Success: LoRA adapter '${name}' added successfully.`;
+  }
+
+  /** vLLM's POST /v1/unload_lora_adapter. */
+  unloadVllm(body: Body): string {
+    const name = String(body.lora_name ?? '');
+    if (!this.loaded.delete(name)) throw new HttpError(404, `The lora adapter '${name}' cannot be found.`, 'NotFoundError');
+    return `Success: LoRA adapter '${name}' removed successfully.`;
+  }
+
+  /** SGLang's POST /load_lora_adapter: {success, message}, 400 when it fails. */
+  loadSglang(body: Body): unknown {
+    const { name, dir } = this.fields(body);
+    if (this.loaded.has(name)) throw new HttpError(400, `Failed to load LoRA adapter ${name}: The LoRA adapter with name ${name} is already loaded.`);
+    if (!existsSync(path.join(dir, 'adapter_config.json'))) throw new HttpError(400, `Failed to load LoRA adapter ${name}: no adapter_config.json in ${dir}`);
+    this.loaded.set(name, dir);
+    return { success: true, message: 'Success.', loaded_adapters: Object.fromEntries(this.loaded) };
+  }
+
+  /** SGLang's POST /unload_lora_adapter. */
+  unloadSglang(body: Body): unknown {
+    const name = String(body.lora_name ?? '');
+    if (!this.loaded.delete(name)) throw new HttpError(400, `Failed to unload LoRA adapter ${name}: not loaded.`);
+    return { success: true, message: 'Success.', loaded_adapters: Object.fromEntries(this.loaded) };
+  }
+
+  /** SGLang's POST /update_weights_from_disk: the base model's weights replaced by a checkpoint's; its name stays. */
+  updateWeights(body: Body): unknown {
+    const dir = body.model_path;
+    if (typeof dir !== 'string') throw new HttpError(400, 'model_path: Field required');
+    if (!existsSync(path.join(dir, 'config.json'))) throw new HttpError(400, `Failed to update weights: ${dir} has no config.json.`);
+    const base = this.base;
+    const m = this.models[base];
+    if (m?.kind !== 'vlm') throw new HttpError(400, 'Failed to update weights: no base model.');
+    this.models[base] = { ...m, dir };
+    return { success: true, message: 'Succeeded to update model weights.', num_paused_requests: 0 };
+  }
+
+  /** SGLang's GET /get_model_info. */
+  modelInfo(): unknown {
+    const m = this.models[this.base];
+    return { model_path: m && 'dir' in m ? m.dir : this.base, tokenizer_path: m && 'dir' in m ? m.dir : this.base, is_generation: true };
+  }
+}
