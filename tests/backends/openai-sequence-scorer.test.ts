@@ -105,7 +105,7 @@ describe('reading prompt log-probs (any chat template)', () => {
   const toks = (ids: number[], lps: number[] = ids.map(() => -1)) => ({ ids: [null, ...ids.slice(1)], logprobs: [null, ...lps.slice(1)] });
 
   test('vLLM shape: null first, then {token id: {logprob}}; anything else is a bad response', () => {
-    expect(readPromptLogprobs({ prompt_logprobs: [null, { '7': { logprob: -0.5, rank: 1, decoded_token: 'x' } }] })).toEqual({ ids: [null, 7], logprobs: [null, -0.5] });
+    expect(readPromptLogprobs({ prompt_logprobs: [null, { '7': { logprob: -0.5, rank: 1, decoded_token: 'x' } }] })).toEqual({ ids: [null, 7], logprobs: [null, -0.5], texts: [null, 'x'] });
     expect(readPromptLogprobs({ choices: [] })).toBeNull();
     expect(() => readPromptLogprobs({ prompt_logprobs: [null, { '7': { logprob: -1 }, '8': { logprob: -2 } }] })).toThrow(/lists 2 tokens/);
     expect(() => readPromptLogprobs({ prompt_logprobs: [null, null] })).toThrow(/only the first prompt token/);
@@ -121,5 +121,24 @@ describe('reading prompt log-probs (any chat template)', () => {
     expect(() => answerSlice(g, e, toks([1, 2, 4, 10, 90, 91]))).toThrow(/renders the prompt differently/);
     expect(() => answerSlice(g, e, toks([1, 2, 3, 10, 90, 92]))).toThrow(/ends this answer differently/);
     expect(() => answerSlice(g, g, a)).toThrow(/does not render an assistant turn/);
+  });
+
+  test("with the server's tokenization of the answer, any template: its tokens after the prompt, then the end of the turn if there is one", () => {
+    const withTexts = (ids: number[], texts: string[], lps: number[] = ids.map(() => -1)) => ({ ...toks(ids, lps), texts: [null, ...texts.slice(1)] });
+    const g = toks([1, 2, 3]);
+    // ChatML: <|im_end|> then a newline after every answer (an empty one too): the first is counted.
+    const chatml = { e: withTexts([1, 2, 3, 90, 91], ['', 'a', 'b', '<|im_end|>', '\n']), a: withTexts([1, 2, 3, 10, 11, 90, 91], ['', 'a', 'b', 'x', 'y', '<|im_end|>', '\n'], [0, -1, -1, -1, -0.25, -0.5, -2]) };
+    expect(answerSlice(g, chatml.e, chatml.a, [10, 11])).toEqual({ sum: -1.75, tokens: 3 });
+    // llava-hf: "ASSISTANT: {answer} " — no end token, only a space, which is not counted.
+    const llava = { e: withTexts([1, 2, 3, 80], ['', 'a', 'b', ' ']), a: withTexts([1, 2, 3, 10, 11, 80], ['', 'a', 'b', 'x', 'y', ' '], [0, -1, -1, -1, -0.25, -3]) };
+    expect(answerSlice(g, llava.e, llava.a, [10, 11])).toEqual({ sum: -1.25, tokens: 2 });
+    // Without the answer's ids, the old rule: the empty answer's tail must end every answer (it does not here).
+    expect(() => answerSlice(g, llava.e, withTexts([1, 2, 3, 10, 81], ['', 'a', 'b', 'x', '  ']), null, 'llava-1.5')).toThrow(
+      /the server's chat template for llava-1\.5 ends this answer differently from an empty one/,
+    );
+    // A template that changes the answer's tokens (merges its first word with what precedes it) is named.
+    expect(() => answerSlice(g, chatml.e, withTexts([1, 2, 3, 12, 11, 90, 91], ['', 'a', 'b', 'xx', 'y', '<|im_end|>', '\n']), [10, 11], 'qwen')).toThrow(
+      /the server's chat template for qwen does not put the answer's own 2 tokens right after the prompt \(expected \[10, 11\], found \[12, 11, 90, 91\]\)/,
+    );
   });
 });

@@ -88,3 +88,33 @@ export function openaiClient(baseURL: string, apiKey: string | null, opts: { tim
     fetch: readingFetch,
   });
 }
+
+/**
+ * A POST to a route at the server's root (vLLM's /tokenize and /detokenize, SGLang's /load_lora_adapter), with the
+ * client's key; a failure is thrown as the SDK's APIError (its body made readable), so it is classified like any.
+ */
+export async function postRoot<T>(client: OpenAI, route: string, body: unknown, timeoutMs = 30_000): Promise<T> {
+  const root = client.baseURL.replace(/\/+$/, '').replace(/\/v1$/, '');
+  const key = client.apiKey && client.apiKey !== 'EMPTY' ? client.apiKey : null;
+  let res: Response;
+  try {
+    res = await readingFetch(`${root}${route}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+  } catch (e) {
+    if ((e as Error).name === 'TimeoutError') throw new OpenAI.APIConnectionTimeoutError();
+    throw new OpenAI.APIConnectionError({ message: (e as Error).message, cause: e as Error });
+  }
+  const text = await res.text();
+  let json: unknown = null;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    // a text answer
+  }
+  if (!res.ok) throw OpenAI.APIError.generate(res.status, json as Record<string, unknown> | undefined, json ? undefined : text, res.headers);
+  return (json ?? text) as T;
+}

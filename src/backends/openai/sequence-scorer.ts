@@ -1,23 +1,34 @@
 // Answer log-probabilities from an OpenAI-compatible server that returns prompt log-probs of a chat request (vLLM:
 // `prompt_logprobs`, an extra body field of /v1/chat/completions). The answer goes in as the assistant turn, one token
-// is asked for, and the answer's tokens are read from the prompt's log-probs. OpenAI's own API has no such field.
+// is asked for, and the answer's tokens are read from the prompt's log-probs. OpenAI's own API has no such field, and
+// SGLang drops it.
 //
-// Where the answer starts and ends comes from two more requests per prompt, so no tokenizer is needed here: the
-// conversation with the generation prompt (its length is where every answer starts) and with an empty answer (what the
-// template adds after an answer: the end-of-turn token and anything after it). An answer's counted tokens are its own
-// and the end-of-turn token, as the local scorer and scripts/shapes/dpo.py count them.
-import type OpenAI from 'openai';
+// Where the answer starts comes from the conversation with the generation prompt (its length is where every answer
+// starts). Which tokens are the answer's comes from the server's own tokenizer (vLLM's POST /tokenize of the answer
+// alone), so no template is assumed: the tokens after the prompt must be exactly those, then the first token the
+// template puts after an answer is counted too when it is the end of the turn (<|im_end|>, </s>: a token an empty
+// answer also gets, that is not white space). An answer's counted tokens are its own and that end token, as the local
+// scorer and scripts/shapes/dpo.py count them; a template that ends an answer with no such token (llava-hf's
+// "ASSISTANT: {answer} ") gives the answer's own tokens alone. Without /tokenize, the template must render an empty
+// answer's tail exactly as any answer's (true of ChatML), else the failure says so.
+//
+// Cost on vLLM: it skips its prefix cache for every request with prompt_logprobs, so each of a prompt's 2 + N requests
+// (N distinct answers) prefills the image and prompt again.
+import OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { OpenAIBackend } from '../../config/schema.js';
 import type { SequenceLogprob, SequenceScoreItem, SequenceScorer } from '../types.js';
 import { BadResponseError, EndpointPool, FatalBackendError, displayUrl } from './endpoints.js';
+import { postRoot } from './client.js';
 import { imageUrl } from './images.js';
 import { conversation, firstChoice } from './messages.js';
 
-/** A templated conversation's prompt tokens: ids (null where the server gives none: the first) and log-probs. */
-interface PromptTokens {
+/** A templated conversation's prompt tokens: ids (null where the server gives none: the first), log-probs, texts. */
+export interface PromptTokens {
   ids: (number | null)[];
   logprobs: (number | null)[];
+  /** Each token's decoded text where the server gives it (vLLM's decoded_token). */
+  texts?: (string | null)[];
 }
 
 /** The message naming the endpoint and the setting when a server gives no prompt log-probs. */
@@ -37,41 +48,65 @@ export function readPromptLogprobs(r: unknown): PromptTokens | null {
   if (!Array.isArray(list) || list.length === 0) return null;
   const ids: (number | null)[] = [];
   const logprobs: (number | null)[] = [];
+  const texts: (string | null)[] = [];
   list.forEach((entry, i) => {
     if (entry === null) {
       if (i > 0) throw new BadResponseError(`prompt_logprobs[${i}] is null (only the first prompt token has none)`);
       ids.push(null);
       logprobs.push(null);
+      texts.push(null);
       return;
     }
     const keys = entry && typeof entry === 'object' ? Object.keys(entry) : [];
     if (keys.length !== 1) throw new BadResponseError(`prompt_logprobs[${i}] lists ${keys.length} tokens; asked with prompt_logprobs 0 it lists the prompt token alone`);
-    const lp = (entry as Record<string, { logprob?: unknown }>)[keys[0]!]?.logprob;
+    const info = (entry as Record<string, { logprob?: unknown; decoded_token?: unknown }>)[keys[0]!];
+    const lp = info?.logprob;
     const id = Number(keys[0]);
     if (!Number.isInteger(id) || typeof lp !== 'number' || !(lp <= 0)) throw new BadResponseError(`prompt_logprobs[${i}] is not {token id: {logprob}}`);
     ids.push(id);
     logprobs.push(lp);
+    texts.push(typeof info?.decoded_token === 'string' ? info.decoded_token : null);
   });
-  return { ids, logprobs };
+  return { ids, logprobs, texts };
+}
+
+/** Whether a[from, from + n) equals b[at, at + n) (a null first id matches anything: it is the first token). */
+function sameIds(a: readonly (number | null)[], from: number, n: number, b: readonly (number | null)[], at: number): boolean {
+  for (let i = 0; i < n; i++) if (from + i > 0 && a[from + i] !== b[at + i]) return false;
+  return true;
 }
 
 /**
- * The counted log-probs of an answer's conversation `a`, given the prompt with the generation prompt (`g`) and with an
- * empty answer (`e`): a's tokens from g's length on, up to and including the first token the template adds after the
- * answer (e's tokens past g). Throws (as a per-answer failure) when the template does not render them that way.
+ * The counted log-probs of an answer's conversation `a`, given the prompt with the generation prompt (`g`), with an
+ * empty answer (`e`) and, when the server can tokenize, the answer's own token ids: a's tokens from g's length on,
+ * then the end-of-turn token (see the file's head). Throws (a per-answer failure) naming what the template did.
  */
-export function answerSlice(g: PromptTokens, e: PromptTokens, a: PromptTokens): SequenceLogprob {
+export function answerSlice(g: PromptTokens, e: PromptTokens, a: PromptTokens, answerIds: readonly number[] | null = null, model = ''): SequenceLogprob {
   const p = g.ids.length;
-  const same = (x: PromptTokens, from: number, to: number, y: PromptTokens, at: number) => {
-    for (let i = from; i < to; i++) if (i > 0 && x.ids[i] !== y.ids[at + i - from]) return false;
-    return true;
-  };
-  const trailer = e.ids.length - p;
-  if (trailer < 1 || !same(e, 0, p, g, 0)) throw new Error("the server's chat template does not render an assistant turn after the prompt");
-  if (a.ids.length < e.ids.length || !same(a, 0, p, g, 0)) throw new Error("the server's chat template renders the prompt differently when an answer follows");
-  if (!same(a, a.ids.length - trailer, a.ids.length, e, p)) throw new Error("the server's chat template ends this answer differently from an empty one");
+  const template = `the server's chat template${model ? ` for ${model}` : ''}`;
+  if (a.ids.length < p || !sameIds(a.ids, 0, p, g.ids, 0)) throw new Error(`${template} renders the prompt differently when an answer follows`);
+  let end: number;
+  if (answerIds) {
+    const n = answerIds.length;
+    if (!sameIds(a.ids, p, n, answerIds, 0) || a.ids.length < p + n) {
+      const found = a.ids.slice(p, p + Math.max(n, 1) + 2).join(', ');
+      throw new Error(`${template} does not put the answer's own ${n} tokens right after the prompt (expected [${answerIds.join(', ')}], found [${found}])`);
+    }
+    end = p + n;
+    // The end of the turn: a token an empty answer gets too, and not white space (llava-hf's trailing " ").
+    const next = a.ids[end];
+    const text = a.texts?.[end];
+    if (next !== undefined && next !== null && e.ids.slice(p).includes(next) && (text === undefined || text === null || text.trim() !== '')) end++;
+  } else {
+    const trailer = e.ids.length - p;
+    if (trailer < 1 || !sameIds(e.ids, 0, p, g.ids, 0)) throw new Error(`${template} does not render an assistant turn after the prompt (and the server has no /tokenize to find the answer's tokens)`);
+    if (a.ids.length < e.ids.length) throw new Error(`${template} renders the prompt differently when an answer follows`);
+    if (!sameIds(a.ids, a.ids.length - trailer, trailer, e.ids, p)) {
+      throw new Error(`${template} ends this answer differently from an empty one (and the server has no /tokenize to find the answer's tokens)`);
+    }
+    end = a.ids.length - trailer + 1;
+  }
   let sum = 0;
-  const end = a.ids.length - trailer + 1;
   for (let i = p; i < end; i++) sum += a.logprobs[i]!;
   return { sum, tokens: end - p };
 }
@@ -86,6 +121,8 @@ export class OpenAISequenceScorer implements SequenceScorer {
   readonly id: string;
   readonly pool: EndpointPool;
   private sawPromptLogprobs = false;
+  /** Set when the server has no /tokenize (an older or other server): answers then end where an empty one does. */
+  private noTokenize = false;
 
   constructor(
     private readonly b: OpenAIBackend,
@@ -115,7 +152,8 @@ export class OpenAISequenceScorer implements SequenceScorer {
     const scored = await Promise.all(
       distinct.map(async (a) => {
         try {
-          return answerSlice(g, e, await this.tokens(msgs, a, it.imagePath));
+          const [ids, tokens] = await Promise.all([this.answerIds(a, it.imagePath), this.tokens(msgs, a, it.imagePath)]);
+          return answerSlice(g, e, tokens, ids, this.b.model);
         } catch (err) {
           if (err instanceof FatalBackendError) throw err;
           return asError(err);
@@ -124,6 +162,32 @@ export class OpenAISequenceScorer implements SequenceScorer {
     );
     const byText = new Map(distinct.map((a, i) => [a, scored[i]!]));
     return it.answers.map((a) => byText.get(a)!);
+  }
+
+  /**
+   * The answer's own token ids from the server's tokenizer (vLLM's POST /tokenize, no special tokens); null where the
+   * server has no such route (then the template's rendering of an empty answer decides where answers end).
+   */
+  private async answerIds(answer: string, affinity: string): Promise<number[] | null> {
+    if (this.noTokenize) return null;
+    const ids = await this.pool.request(
+      async (client, shape) => {
+        if (shape.kind !== 'vllm') return { value: null };
+        let r: { tokens?: unknown };
+        try {
+          r = await postRoot<{ tokens?: unknown }>(client, '/tokenize', { model: this.b.model, prompt: answer, add_special_tokens: false });
+        } catch (err) {
+          // No such route here (a proxy in front, an old server): not this request's fault, nor a setting to fix.
+          if (err instanceof OpenAI.APIError && (err.status === 404 || err.status === 405)) return { value: null };
+          throw err;
+        }
+        if (!Array.isArray(r?.tokens) || !r.tokens.every((t) => Number.isInteger(t))) throw new BadResponseError('/tokenize answered without a tokens list');
+        return { value: r.tokens as number[] };
+      },
+      { affinity },
+    );
+    if (ids === null) this.noTokenize = true;
+    return ids;
   }
 
   /** The prompt tokens of the conversation with the answer as the assistant turn (null: with the generation prompt). */
