@@ -1,26 +1,144 @@
 #!/usr/bin/env node
-// A deploy hook for `rlaifv loop`: asks an OpenAI-compatible server to serve a checkpoint folder under a name, with
-// vLLM's runtime adapter API (POST <base>/load_lora_adapter {lora_name, lora_path}; vLLM must run with
-// VLLM_ALLOW_RUNTIME_LORA_UPDATING=True and --enable-lora). rlaifv's test server speaks the same API for full folders.
-//   node scripts/deploy/load-adapter.mjs http://127.0.0.1:8000/v1 policy-r1 /path/to/checkpoint
-// An API key, if the server wants one, is read from the environment variable named by RLAIFV_DEPLOY_KEY_ENV.
-const [base, name, dir] = process.argv.slice(2);
-if (!base || !name || !dir) {
-  process.stderr.write('usage: load-adapter.mjs BASE_URL NAME CHECKPOINT_DIR\n');
+// A deploy hook for `rlaifv loop`: serves a trained checkpoint under a name on every endpoint of the policy.
+//
+//   node scripts/deploy/load-adapter.mjs [--server auto|vllm|sglang] BASE_URL[,BASE_URL...] NAME CHECKPOINT_DIR
+//   (in loop.deploy.command: node {root}/scripts/deploy/load-adapter.mjs {base_urls} {model} {checkpoint})
+//
+// - A PEFT adapter (the folder has adapter_config.json):
+//   vLLM: POST <base>/load_lora_adapter {lora_name, lora_path}; the route exists only when vLLM runs with
+//   VLLM_ALLOW_RUNTIME_LORA_UPDATING=True and --enable-lora. A name already loaded from the same folder (a rerun after
+//   a partial deploy) is success; from another folder it is loaded again in place.
+//   SGLang: POST <root>/load_lora_adapter (not under /v1); requests then name the model "base:adapter", so give NAME
+//   as "<served base>:<adapter>" (the part after ':' is the adapter's name).
+// - A full checkpoint (config.json, no adapter_config.json):
+//   SGLang: POST <root>/update_weights_from_disk {model_path}: the served model's weights are replaced, its name stays
+//   (so NAME is the served name, the same every round).
+//   vLLM cannot load a full checkpoint at run time: the hook says so and exits 1; restart the server on the folder
+//   instead (README "Run with vLLM": a deploy command that restarts it).
+// The checkpoint path is read by the server, so it must be a path on the server's machine (a shared file system).
+// An API key, if the servers want one, is read from the environment variable named by RLAIFV_DEPLOY_KEY_ENV.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+
+const args = process.argv.slice(2);
+let server = 'auto';
+const i = args.indexOf('--server');
+if (i >= 0) {
+  server = args[i + 1] ?? '';
+  args.splice(i, 2);
+}
+const [bases, name, dir] = args;
+if (!bases || !name || !dir || !['auto', 'vllm', 'sglang'].includes(server)) {
+  process.stderr.write('usage: load-adapter.mjs [--server auto|vllm|sglang] BASE_URL[,BASE_URL...] NAME CHECKPOINT_DIR\n');
   process.exit(2);
 }
 const keyEnv = process.env.RLAIFV_DEPLOY_KEY_ENV;
 const headers = { 'content-type': 'application/json' };
 if (keyEnv && process.env[keyEnv]) headers.authorization = `Bearer ${process.env[keyEnv]}`;
-const res = await fetch(`${base.replace(/\/$/, '')}/load_lora_adapter`, {
-  method: 'POST',
-  headers,
-  body: JSON.stringify({ lora_name: name, lora_path: dir }),
-  signal: AbortSignal.timeout(600_000),
-});
-const text = await res.text();
-if (!res.ok) {
-  process.stderr.write(`load_lora_adapter failed: HTTP ${res.status}: ${text}\n`);
-  process.exit(1);
+
+const folder = path.resolve(dir);
+const adapter = existsSync(path.join(folder, 'adapter_config.json'));
+const full = !adapter && existsSync(path.join(folder, 'config.json'));
+if (!adapter && !full) {
+  process.stderr.write(`${folder}: neither a PEFT adapter (adapter_config.json) nor a model folder (config.json); nothing to serve.\n`);
+  process.exit(2);
 }
-process.stderr.write(`${text}\n`);
+
+/** GET or POST with a time limit; the body parsed as JSON when it is JSON. */
+async function call(method, url, body) {
+  const res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(600_000) });
+  const text = await res.text();
+  let json = null;
+  try {
+    json = JSON.parse(text);
+  } catch {}
+  return { status: res.status, ok: res.ok, text, json };
+}
+
+/** The server's message in any of its error shapes (nested, flat, FastAPI's detail) or its text. */
+function said(r) {
+  const j = r.json;
+  return (j && (j.error?.message ?? j.message ?? (typeof j.detail === 'string' ? j.detail : null))) || r.text.trim() || `HTTP ${r.status}`;
+}
+
+const rootOf = (base) => base.replace(/\/+$/, '').replace(/\/v1$/, '');
+
+/** vLLM or SGLang: their /v1/models cards say, else their own routes do. */
+async function kindOf(base) {
+  if (server !== 'auto') return server;
+  try {
+    const r = await call('GET', `${base.replace(/\/+$/, '')}/models`);
+    const owners = (r.json?.data ?? []).map((m) => m.owned_by);
+    if (owners.includes('vllm')) return 'vllm';
+    if (owners.includes('sglang')) return 'sglang';
+  } catch {}
+  try {
+    if ((await call('GET', `${rootOf(base)}/get_model_info`)).ok) return 'sglang';
+  } catch {}
+  return 'vllm';
+}
+
+async function deployVllm(base) {
+  if (full) {
+    throw new Error(
+      `vLLM cannot load a full checkpoint at run time (its /v1/load_lora_adapter takes PEFT adapters only). ` +
+        `Train a LoRA adapter (TRL: peft_config; LLaMA-Factory: --finetuning_type lora), or make loop.deploy.command restart the server on the folder: ` +
+        `vllm serve ${folder} --served-model-name ${name} ... (see README "Run with vLLM").`,
+    );
+  }
+  const url = `${base.replace(/\/+$/, '')}/load_lora_adapter`;
+  let r = await call('POST', url, { lora_name: name, lora_path: folder });
+  if (r.status === 404 && /^not found$/i.test(said(r))) {
+    throw new Error(`${url} does not exist: start vLLM with VLLM_ALLOW_RUNTIME_LORA_UPDATING=True in its environment and --enable-lora (with --max-lora-rank at least the adapter's rank).`);
+  }
+  if (r.status === 400 && /already been loaded/.test(said(r))) {
+    // A rerun after a partial deploy: the same folder is done; another folder under the name is loaded in place.
+    const models = await call('GET', `${base.replace(/\/+$/, '')}/models`);
+    const card = (models.json?.data ?? []).find((m) => m.id === name);
+    if (card && path.resolve(String(card.root ?? '')) === folder) return `already serves ${name} from ${folder}`;
+    r = await call('POST', url, { lora_name: name, lora_path: folder, load_inplace: true });
+    if (r.status === 400 && /already been loaded/.test(said(r))) {
+      // A vLLM without load_inplace: unload, then load.
+      const u = await call('POST', `${base.replace(/\/+$/, '')}/unload_lora_adapter`, { lora_name: name });
+      if (!u.ok) throw new Error(`unload_lora_adapter ${name}: HTTP ${u.status}: ${said(u)}`);
+      r = await call('POST', url, { lora_name: name, lora_path: folder });
+    }
+  }
+  if (!r.ok) throw new Error(`load_lora_adapter: HTTP ${r.status}: ${said(r)}`);
+  return said(r);
+}
+
+async function deploySglang(base) {
+  const root = rootOf(base);
+  if (full) {
+    const r = await call('POST', `${root}/update_weights_from_disk`, { model_path: folder });
+    if (!r.ok || r.json?.success === false) throw new Error(`update_weights_from_disk: HTTP ${r.status}: ${said(r)}`);
+    return `${said(r)} (the served name stays; loop.deploy.model must be it)`;
+  }
+  const colon = name.indexOf(':');
+  if (colon <= 0) throw new Error(`SGLang addresses an adapter as "base:adapter": give loop.deploy.model as "<served base>:${name}".`);
+  const lora = name.slice(colon + 1);
+  let r = await call('POST', `${root}/load_lora_adapter`, { lora_name: lora, lora_path: folder });
+  if (!r.ok && /already loaded/i.test(said(r))) {
+    const loaded = r.json?.loaded_adapters ?? null;
+    if (loaded && path.resolve(String(loaded[lora] ?? '')) === folder) return `already serves ${lora} from ${folder}`;
+    const u = await call('POST', `${root}/unload_lora_adapter`, { lora_name: lora });
+    if (!u.ok) throw new Error(`unload_lora_adapter ${lora}: HTTP ${u.status}: ${said(u)}`);
+    r = await call('POST', `${root}/load_lora_adapter`, { lora_name: lora, lora_path: folder });
+  }
+  if (!r.ok || r.json?.success === false) throw new Error(`load_lora_adapter: HTTP ${r.status}: ${said(r)}`);
+  return said(r);
+}
+
+let failed = 0;
+for (const base of bases.split(',').filter(Boolean)) {
+  try {
+    const kind = await kindOf(base);
+    const msg = kind === 'sglang' ? await deploySglang(base) : await deployVllm(base);
+    process.stderr.write(`${base}: ${msg}\n`);
+  } catch (e) {
+    failed++;
+    process.stderr.write(`${base}: ${e.message}\n`);
+  }
+}
+process.exit(failed ? 1 : 0);

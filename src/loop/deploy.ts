@@ -1,26 +1,37 @@
 // The deploy hook of a remote policy: after training, a command serves the new checkpoint; the loop then waits until
-// every endpoint of the policy's backend lists the served model before the next round samples from it.
+// every endpoint of the policy's backend serves the model before the next round samples from it.
 import type { OpenAIBackend } from '../config/schema.js';
-import { displayUrl, redact, resolveApiKey } from '../backends/openai/endpoints.js';
+import { displayUrl, redact, resolveApiKey, servesModel } from '../backends/openai/endpoints.js';
 import { openaiClient } from '../backends/openai/client.js';
+import { serverKind } from '../backends/openai/server-kind.js';
 
 /** Thrown when the served model never appeared: the step is recorded as failed and a rerun retries it. */
 export class DeployError extends Error {
   override name = 'DeployError';
 }
 
-/** Waits until GET /models of every base URL lists `model`, polling every `pollMs`; throws DeployError after `timeoutMs`. */
+/**
+ * Waits until every base URL serves `model`, polling every `pollMs`; throws DeployError after `timeoutMs`. vLLM lists
+ * a loaded adapter in GET /models. SGLang lists only its base, so an adapter it serves as "base:adapter" is asked for
+ * a 1-token answer instead.
+ */
 export async function waitForModel(b: OpenAIBackend, model: string, timeoutMs: number, pollMs = 500): Promise<void> {
   const key = resolveApiKey(b, 'generate');
   const deadline = Date.now() + timeoutMs;
   for (const base of b.base_urls) {
     const client = openaiClient(base, key);
+    const kind = await serverKind(b.server ?? 'auto', base, key).catch(() => 'openai' as const);
     let last = '';
     for (;;) {
+      const timeout = Math.max(1000, Math.min(10_000, deadline - Date.now()));
       try {
-        const page = await client.models.list({ timeout: Math.max(1000, Math.min(10_000, deadline - Date.now())) });
+        const page = await client.models.list({ timeout });
         const ids = page.data.map((m) => m.id);
         if (ids.includes(model)) break;
+        if (kind === 'sglang' && servesModel(ids, model, kind)) {
+          await client.chat.completions.create({ model, messages: [{ role: 'user', content: 'Hi' }], max_tokens: 1, temperature: 0 }, { timeout });
+          break;
+        }
         last = `serves ${ids.length ? ids.map((i) => `"${i}"`).join(', ') : 'no models'}`;
       } catch (e) {
         last = redact((e as Error).message, [key]);

@@ -158,7 +158,8 @@ export async function deploy(config: Config, loop: LoopRow, row: LoopRoundRow, e
   const g = config.generate.backend;
   if (g.type !== 'openai') throw new Error('deploy: the policy is not served');
   const model = d.model.replaceAll('{round}', String(row.idx));
-  const command = fillCommand(d.command, { checkpoint: row.checkpoint!, round: String(row.idx), model, root: PACKAGE_ROOT }, 'loop.deploy.command');
+  // {base_urls}: every endpoint of the policy, comma-separated, so the hook serves the checkpoint on each of them.
+  const command = fillCommand(d.command, { checkpoint: row.checkpoint!, round: String(row.idx), model, root: PACKAGE_ROOT, base_urls: g.base_urls.join(',') }, 'loop.deploy.command');
   progress.log(`loop round ${row.idx}: deploying: ${command}`);
   const startedAt = now();
   const r = await runCommand(command, { cwd: process.cwd(), timeoutMs: d.ready_timeout_ms, echo });

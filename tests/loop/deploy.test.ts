@@ -1,33 +1,47 @@
-// The loop with a served policy: after training, the deploy hook has the real test server (backed by the tiny models)
-// load the new checkpoint folder under a new name, the loop waits until GET /models lists it, and the evaluation and
-// the next round sample from that served model. A hook that never gets the model served is recorded and retried.
+// The loop with a served policy, against the test server behaving like vLLM and like SGLang: after training, the
+// deploy hook (scripts/deploy/load-adapter.mjs) serves the new checkpoint on every endpoint, the loop waits until each
+// serves it, and the evaluation and the next round sample from it. vLLM takes PEFT adapters only, behind
+// VLLM_ALLOW_RUNTIME_LORA_UPDATING; a rerun after a partial deploy keeps the name it loaded; SGLang loads adapters at
+// its root and serves them as "base:adapter", and replaces the base's weights for a full checkpoint.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import path from 'node:path';
 import { loadConfig } from '../../src/config/load.js';
 import { runLoop } from '../../src/loop/index.js';
 import { loopCommands, openDb } from '../../src/store/index.js';
+import { WorkerPool } from '../../src/backends/local/pool.js';
 import { TestServer } from '../helpers/openai-server.js';
+import type { Mimic } from '../helpers/mimic.js';
 import { POLICY, ROOT, tempDir } from '../helpers/paths.js';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await TestServer.start({ workers: 1 });
+let pool: WorkerPool;
+beforeAll(() => {
+  pool = new WorkerPool(1);
 });
 afterAll(async () => {
-  await server?.close();
+  await pool?.close();
 });
 
-function served(deployCommand: string, readyMs = 30_000, model = 'policy-r{round}') {
+/** Servers sharing the test's models. */
+async function servers(n: number, mimic: Mimic, loraUpdating = true): Promise<TestServer[]> {
+  return Promise.all(Array.from({ length: n }, () => TestServer.start({ pool, mimic, loraUpdating })));
+}
+
+/** Training is not what these tests are about: the trainer copies its parent (a real command leaving a real folder). */
+const COPY = 'cp -r {policy} {out}';
+/** ...and marks it a PEFT adapter (the tiny models have no LoRA; the test server serves the folder's weights for it). */
+const ADAPTER = `${COPY} && echo '{"peft_type": "LORA", "r": 8, "base_model_name_or_path": "shapes-policy"}' > {out}/adapter_config.json`;
+const HOOK = 'node {root}/scripts/deploy/load-adapter.mjs {base_urls} {model} {checkpoint}';
+
+function served(urls: string[], o: { trainer?: string; command?: string; model?: string; readyMs?: number } = {}) {
   const dir = tempDir('rlaifv-deploy-');
   const db = path.join(dir, 'loop.sqlite');
   const config = loadConfig(undefined, { db, workers: 1 }).config;
-  config.generate = { ...config.generate, samples: 3, max_new_tokens: 48, backend: { ...openaiDefaults(), model: 'shapes-policy', base_urls: [server.url] } };
-  // Training is not what this test is about: the trainer copies its parent (a real command leaving a real folder).
+  config.generate = { ...config.generate, samples: 3, max_new_tokens: 48, backend: { ...openaiDefaults(), model: 'shapes-policy', base_urls: urls } };
   config.loop = {
     ...config.loop,
-    trainer: 'cp -r {policy} {out}',
+    trainer: o.trainer ?? ADAPTER,
     eval_samples: 3,
-    deploy: { command: deployCommand, model, start_checkpoint: POLICY, ready_timeout_ms: readyMs },
+    deploy: { command: o.command ?? HOOK, model: o.model ?? 'policy-r{round}', start_checkpoint: POLICY, ready_timeout_ms: o.readyMs ?? 30_000 },
   };
   return { config, db };
 }
@@ -47,44 +61,114 @@ function openaiDefaults() {
   };
 }
 
-const HOOK = `node {root}/scripts/deploy/load-adapter.mjs ${'URL'} {model} {checkpoint}`;
+function steps(db: string, loopId: number) {
+  const d = openDb(db, { readonly: true });
+  try {
+    return loopCommands(d, loopId).map((c) => [c.step, c.exit_code, c.reason === null] as const);
+  } finally {
+    d.close();
+  }
+}
 
-describe('the deploy hook of a served policy', () => {
-  test('serves each checkpoint under its own name; evaluation samples from it', async () => {
-    const { config, db } = served(HOOK.replace('URL', server.url));
-    const r = await runLoop(config, { rounds: 1, limit: 6, evalLimit: 4 });
-    expect(r.rounds[0]!.served_model).toBe('policy-r1');
-    expect(r.rounds[0]!.eval?.false_claim_rate).toBeTypeOf('number');
-    // The checkpoint's evaluation went to the newly served model: 4 held-out prompts × (3 sampled + 1 greedy), a request each.
-    expect(server.stats.byModel['policy-r1']).toBe(16);
-    const d = openDb(db, { readonly: true });
+describe('deploying to vLLM (runtime LoRA)', () => {
+  test('an adapter is loaded on every endpoint; the evaluation samples from it on both', async () => {
+    const [a, b] = await servers(2, 'vllm');
     try {
-      const cmds = loopCommands(d, r.loop.id);
-      expect(cmds.map((c) => [c.step, c.exit_code])).toEqual([
-        ['train', 0],
-        ['deploy', 0],
-      ]);
-      expect(cmds[1]!.command).toContain(`${ROOT}/scripts/deploy/load-adapter.mjs`);
+      const { config, db } = served([a!.url, b!.url]);
+      const r = await runLoop(config, { rounds: 1, limit: 6, evalLimit: 4 });
+      expect(r.rounds[0]!.served_model).toBe('policy-r1');
+      expect(r.rounds[0]!.eval?.false_claim_rate).toBeTypeOf('number');
+      // Both endpoints list the adapter (vLLM adds a model card per adapter) and took part in the evaluation:
+      // 4 held-out prompts × (3 sampled + 1 greedy), one request each.
+      for (const s of [a!, b!]) expect(s.adapters.loaded.get('policy-r1')).toBe(r.rounds[0]!.checkpoint);
+      expect((a!.stats.byModel['policy-r1'] ?? 0) + (b!.stats.byModel['policy-r1'] ?? 0)).toBe(16);
+      expect(a!.stats.byModel['policy-r1']).toBeGreaterThan(0);
+      expect(b!.stats.byModel['policy-r1']).toBeGreaterThan(0);
+      const cmd = steps(db, r.loop.id);
+      expect(cmd).toEqual([['train', 0, true], ['deploy', 0, true]]);
     } finally {
-      d.close();
+      await Promise.all([a!.close(), b!.close()]);
+    }
+  });
+
+  test('a deploy that loaded one endpoint of two fails; the rerun, with the same name, passes', async () => {
+    const [a, b] = await servers(2, 'vllm');
+    // b was started without VLLM_ALLOW_RUNTIME_LORA_UPDATING: its route is missing.
+    (b!.adapters as { enabled: boolean }).enabled = false;
+    try {
+      const { config, db } = served([a!.url, b!.url]);
+      await expect(runLoop(config, { rounds: 1, limit: 6, evalLimit: 4 })).rejects.toThrow(
+        /the deploy hook failed \(exit code 1\)[\s\S]*load_lora_adapter does not exist: start vLLM with VLLM_ALLOW_RUNTIME_LORA_UPDATING=True in its environment and --enable-lora/,
+      );
+      expect(a!.adapters.loaded.has('policy-r1')).toBe(true);
+      // The server is restarted with the route; a's adapter "has already been loaded" (vLLM's 400), from this folder.
+      (b!.adapters as { enabled: boolean }).enabled = true;
+      const r = await runLoop(config, { rounds: 1, limit: 6, evalLimit: 4 });
+      expect(r.rounds[0]!.served_model).toBe('policy-r1');
+      expect(b!.adapters.loaded.get('policy-r1')).toBe(r.rounds[0]!.checkpoint);
+      expect(steps(db, r.loop.id)).toEqual([['train', 0, true], ['deploy', 1, false], ['deploy', 0, true]]);
+    } finally {
+      await Promise.all([a!.close(), b!.close()]);
+    }
+  });
+
+  test('a full checkpoint cannot be loaded at run time: the step fails naming the restart recipe', async () => {
+    const [a] = await servers(1, 'vllm');
+    try {
+      const { config } = served([a!.url], { trainer: COPY });
+      await expect(runLoop(config, { rounds: 1, limit: 6, evalLimit: 4 })).rejects.toThrow(
+        /vLLM cannot load a full checkpoint at run time[\s\S]*vllm serve .* --served-model-name policy-r1/,
+      );
+      expect(a!.adapters.loaded.size).toBe(0);
+    } finally {
+      await a!.close();
     }
   });
 
   test('a hook after which the model is never served fails the step; the rerun retries only the deploy', async () => {
-    const { config, db } = served('true', 1500, 'never-r{round}');
-    await expect(runLoop(config, { rounds: 1, limit: 6, evalLimit: 4 })).rejects.toThrow(/did not serve "never-r1" within 1500 ms/);
-    config.loop.deploy = { ...config.loop.deploy!, command: HOOK.replace('URL', server.url), model: 'fixed-r{round}' };
-    const r = await runLoop(config, { rounds: 1, limit: 6, evalLimit: 4 });
-    expect(r.rounds[0]!.served_model).toBe('fixed-r1');
-    const d = openDb(db, { readonly: true });
+    const [a] = await servers(1, 'vllm');
     try {
-      expect(loopCommands(d, r.loop.id).map((c) => [c.step, c.exit_code, c.reason === null])).toEqual([
-        ['train', 0, true],
-        ['deploy', 0, false],
-        ['deploy', 0, true],
-      ]);
-    } finally {
+      const { config, db } = served([a!.url], { command: 'true', model: 'never-r{round}', readyMs: 1500 });
+      await expect(runLoop(config, { rounds: 1, limit: 6, evalLimit: 4 })).rejects.toThrow(/did not serve "never-r1" within 1500 ms/);
+      config.loop.deploy = { ...config.loop.deploy!, command: HOOK, model: 'fixed-r{round}' };
+      const r = await runLoop(config, { rounds: 1, limit: 6, evalLimit: 4 });
+      expect(r.rounds[0]!.served_model).toBe('fixed-r1');
+      const cmds = steps(db, r.loop.id);
+      expect(cmds).toEqual([['train', 0, true], ['deploy', 0, false], ['deploy', 0, true]]);
+      const d = openDb(db, { readonly: true });
+      expect(loopCommands(d, r.loop.id)[2]!.command).toContain(`${ROOT}/scripts/deploy/load-adapter.mjs ${a!.url} fixed-r1 `);
       d.close();
+    } finally {
+      await a!.close();
+    }
+  });
+});
+
+describe('deploying to SGLang', () => {
+  test('an adapter is loaded at the root and served as "base:adapter"', async () => {
+    const [a] = await servers(1, 'sglang');
+    try {
+      const { config } = served([a!.url], { model: 'shapes-policy:policy-r{round}' });
+      const r = await runLoop(config, { rounds: 1, limit: 6, evalLimit: 4 });
+      expect(r.rounds[0]!.served_model).toBe('shapes-policy:policy-r1');
+      expect(a!.adapters.loaded.get('policy-r1')).toBe(r.rounds[0]!.checkpoint);
+      expect(a!.stats.routes['POST /load_lora_adapter']).toBe(1);
+      expect(a!.stats.byModel['shapes-policy:policy-r1']).toBeGreaterThanOrEqual(16);
+    } finally {
+      await a!.close();
+    }
+  });
+
+  test('a full checkpoint replaces the served model\'s weights; its name stays', async () => {
+    const [a] = await servers(1, 'sglang');
+    try {
+      const { config } = served([a!.url], { trainer: COPY, model: 'shapes-policy' });
+      const r = await runLoop(config, { rounds: 1, limit: 6, evalLimit: 4 });
+      expect(r.rounds[0]!.served_model).toBe('shapes-policy');
+      expect(a!.stats.routes['POST /update_weights_from_disk']).toBe(1);
+      expect((a!.opts.models['shapes-policy'] as { dir: string }).dir).toBe(r.rounds[0]!.checkpoint);
+    } finally {
+      await a!.close();
     }
   });
 });
