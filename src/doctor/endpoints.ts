@@ -6,9 +6,12 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { PACKAGE_ROOT } from '../config/load.js';
 import type { Config, GateJudgeConfig, LlmDividerBackend, OpenAIBackend } from '../config/schema.js';
-import { displayUrl, redact, resolveApiKey } from '../backends/openai/endpoints.js';
+import { displayUrl, redact, resolveApiKey, servesModel } from '../backends/openai/endpoints.js';
 import { imageUrl } from '../backends/openai/images.js';
-import { openaiClient } from '../backends/openai/client.js';
+import { errorEnvelope, openaiClient } from '../backends/openai/client.js';
+import { samplingFields, serverKind, type ChatBody } from '../backends/openai/server-kind.js';
+import { tokenTexts } from '../backends/openai/messages.js';
+import { checkDeployRoutes, checkSampling } from './server-checks.js';
 import { fillTemplate } from '../backends/openai/index.js';
 import { OpenAISequenceScorer } from '../backends/openai/sequence-scorer.js';
 import { PairJudge } from '../methods/pair-judge.js';
@@ -82,8 +85,9 @@ async function checkBackend(role: Role, b: Remote, topLogprobs: number, suffix: 
     try {
       const page = await client.models.list({ timeout: modelsTimeout });
       const ids = page.data.map((m) => m.id);
-      served = ids.includes(b.model);
-      if (served) out.push(ok(`${role} endpoint`, shown, `reachable; serves "${b.model}"`));
+      const kind = await serverKind(b.server ?? 'auto', url, key);
+      served = servesModel(ids, b.model, kind);
+      if (served) out.push(ok(`${role} endpoint`, shown, `reachable; serves "${b.model}" (${kind === 'vllm' ? 'vLLM' : kind === 'sglang' ? 'SGLang' : 'OpenAI-compatible'})`));
       else {
         const list = ids.slice(0, 8).map((x) => `"${x}"`).join(', ') + (ids.length > 8 ? ', …' : '');
         out.push(fail(`${role} endpoint`, shown, hide(`reachable, but serves ${ids.length ? list : 'no models'}, not "${b.model}"`),
@@ -142,19 +146,27 @@ async function probe(
   content.push({ type: 'text', text });
   const t0 = performance.now();
   let r: OpenAI.Chat.Completions.ChatCompletion;
+  // The request as a run sends it to this kind of server (the labeler's: greedy, top_p 1, no thinking).
+  const kind = await serverKind(b.server ?? 'auto', client.baseURL, client.apiKey === 'EMPTY' ? null : client.apiKey);
+  const shape = {
+    kind,
+    maxTokensField: kind === 'openai' && /(^|\.)openai\.(com|azure\.com)$/.test(new URL(client.baseURL).hostname) ? ('max_completion_tokens' as const) : ('max_tokens' as const),
+    chatTemplateKwargs: b.chat_template_kwargs ?? (role === 'label' ? { enable_thinking: false } : null),
+  };
   try {
     r = await client.chat.completions.create({
       model: b.model,
       messages: [{ role: 'user', content }],
-      max_tokens: 1,
-      temperature: 0,
       seed: 0,
-      ...(role === 'label' ? { logprobs: true, top_logprobs: topLogprobs } : {}),
-    });
+      ...samplingFields(shape, { temperature: 0, top_p: 1, max_tokens: 1 }),
+      ...(role === 'label' ? { logprobs: true, top_logprobs: topLogprobs, ...(kind === 'vllm' ? { return_tokens_as_token_ids: false } : {}) } : {}),
+    } as ChatBody);
   } catch (e) {
     const d = describe(e, b.timeout_ms);
     let fix = `check the server's log for this request; ${role}.backend.model must be a chat model the server serves`;
-    if (role === 'label' && /logprob/i.test(d.server)) {
+    if (d.status === 404 && errorEnvelope(e) === 'fastapi') {
+      fix = `POST ${shown}/chat/completions is not a route of this server: ${role}.backend.base_urls must be its OpenAI base URL, ending in /v1`;
+    } else if (role === 'label' && /logprob/i.test(d.server)) {
       const max = /(?:max(?:imum)?(?: allowed)?|at most|limit)[^0-9]{0,20}(\d+)/i.exec(d.server)?.[1];
       fix = `set label.top_logprobs to ${max ? `${max} or less (the server's limit)` : "at most the server's limit"}, or restart the server allowing ${topLogprobs} (vLLM: --max-logprobs ${topLogprobs})`;
     } else if (d.unreachable) fix = `the server answered GET /models but not a completion: it may be overloaded or still loading; raise ${role}.backend.timeout_ms or check its log`;
@@ -167,19 +179,26 @@ async function probe(
   if (role !== 'label') {
     return [ok(check, shown, `a 1-token chat completion${role === 'generate' ? ' with an image' : ''} works (${secs} s)`)];
   }
-  const top = choice.logprobs?.content?.[0]?.top_logprobs;
-  if (!Array.isArray(top) || top.length === 0) {
+  const listed = choice.logprobs?.content?.[0]?.top_logprobs;
+  if (!Array.isArray(listed) || listed.length === 0) {
     return [fail(check, shown, `a 1-token chat completion answered without logprobs (choices[0].logprobs.content[0].top_logprobs missing)`,
       `the labeler needs logprobs: serve it with vLLM or SGLang (both return them; vLLM: --max-logprobs ${topLogprobs}); a proxy in between may strip them`)];
   }
+  const top = await tokenTexts(listed, client, b.model);
   const out: Check[] = [];
-  if (top.length < topLogprobs) {
+  if (top.length < topLogprobs && kind === 'sglang' && new Set(top.map((t) => t.token)).size === top.length) {
+    // SGLang keys the top tokens by their text: tokens that read the same are one entry, so fewer come back.
+    out.push(ok(check, shown, `a 1-token chat completion with an image and logprobs works: ${top.length} of top_logprobs ${topLogprobs} listed, each token text once (SGLang merges tokens that read the same; not an error) (${secs} s)`));
+  } else if (top.length < topLogprobs) {
     out.push(warn(check, shown, `asked for top_logprobs ${topLogprobs}, got ${top.length} (${secs} s)`,
       `set label.top_logprobs to ${top.length} so the bound for a missing yes/no side is the server's real K`));
   } else out.push(ok(check, shown, `a 1-token chat completion with an image and logprobs works: top_logprobs ${top.length} listed (${secs} s)`));
-  const yn = yesNoFromTopLogprobs(top.map((t) => ({ token: t.token, logprob: t.logprob })));
+  const yn = yesNoFromTopLogprobs(top);
   const first = top.slice(0, 5).map((t) => JSON.stringify(t.token)).join(', ');
-  if (yn.pYes === null || yn.pNo === null) {
+  if (/^<think>$/i.test(top[0]!.token.trim())) {
+    out.push(fail('label yes/no', shown, hide(`the labeler's first token is ${JSON.stringify(top[0]!.token)}: a reasoning model thinks before it answers, so no yes/no is ever its first token (first: ${first})`),
+      'set label.backend.chat_template_kwargs to {"enable_thinking": false} if the model\'s chat template reads it (Qwen3); else use a non-reasoning (instruct) model as the labeler'));
+  } else if (yn.pYes === null || yn.pNo === null) {
     out.push(fail('label yes/no', shown, hide(`neither "yes" nor "no" among the top ${top.length} tokens (first: ${first}) for "${PROBE_QUESTION}${suffix}"`),
       `check that label.backend.model is the labeler (a VLM that answers yes/no), that label.suffix asks for yes or no, or raise label.top_logprobs`));
   } else if (yn.boundUsed) {
@@ -194,7 +213,15 @@ async function probe(
 /** Checks every endpoint of every remote backend of a config. */
 export async function checkEndpoints(c: Config): Promise<Check[]> {
   const out: Check[] = [];
-  for (const { role, b } of remoteBackends(c)) out.push(...(await checkBackend(role, b, c.label.top_logprobs, c.label.suffix)));
+  for (const { role, b } of remoteBackends(c)) {
+    const checks = await checkBackend(role, b, c.label.top_logprobs, c.label.suffix);
+    out.push(...checks);
+    // A policy that answers: does it sample as asked, with reproducible seeds; can the loop deploy checkpoints to it?
+    if (role === 'generate' && checks.some((x) => x.check === 'generate completion' && x.status === 'ok')) {
+      out.push(...(await checkSampling(b as OpenAIBackend, c, await probeImage())));
+      if (c.loop.deploy) out.push(...(await checkDeployRoutes(b as OpenAIBackend)));
+    }
+  }
   // The DPO reward reads answer log-probs from its models: a served one must give prompt log-probs (vLLM does).
   if (c.feedback.method === 'dpo-reward') {
     const d = c.feedback.dpo_reward;
