@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { TestServer } from '../helpers/openai-server.js';
 import type { Mimic } from '../helpers/mimic.js';
-import { DEV, tempDir } from '../helpers/paths.js';
+import { DEV, POLICY, tempDir } from '../helpers/paths.js';
 import { WorkerPool } from '../../src/backends/local/pool.js';
 import { OpenAIGenerator, OpenAILabeler } from '../../src/backends/openai/index.js';
 import { FatalBackendError } from '../../src/backends/errors.js';
@@ -213,6 +213,27 @@ describe('sampling defaults from the model\'s generation_config.json (Qwen2-VL s
       expect(mean).toBeGreaterThan(3);
       // Every request carried the whole decoding, so none of the model's defaults applied.
       for (const s of srv.stats.sampling.slice(before)) expect(s).toEqual({ temperature: 0.7, top_p: 1, top_k: -1, min_p: 0, repetition_penalty: 1, max_tokens: 512 });
+    } finally {
+      await srv.close();
+    }
+  });
+});
+
+describe("OpenAI's newer models refuse max_tokens", () => {
+  test('the first refusal switches the endpoint to max_completion_tokens, and every sample is made', async () => {
+    const srv = await TestServer.start({ pool, models: { 'o-vision': { kind: 'vlm', dir: POLICY, refusesMaxTokens: true } } });
+    try {
+      const g = new OpenAIGenerator(server(srv.url, 'o-vision'));
+      const samples = [1, 2, 3, 4].map((seed, index) => ({ index, seed }));
+      const out = await g.generate({ imagePath: IMAGE, question: 'Describe the image.', history: [], samples, decoding: { temperature: 0.7, top_p: 1, max_new_tokens: 24 } });
+      for (const r of out) expect(r).toHaveProperty('text');
+      const u = g.pool.takeUsage()[0]!.counts;
+      // Each sample in flight before the first refusal came back was refused once; none after.
+      expect(u.retries).toBeLessThanOrEqual(4);
+      expect(srv.stats.served).toBe(4);
+      const later = await g.generate({ imagePath: IMAGE, question: 'Describe the image.', history: [], samples, decoding: { temperature: 0.7, top_p: 1, max_new_tokens: 24 } });
+      for (const r of later) expect(r).toHaveProperty('text');
+      expect(g.pool.takeUsage()[0]!.counts.retries).toBe(0);
     } finally {
       await srv.close();
     }

@@ -11,6 +11,9 @@ import { OpenAISequenceScorer, answerSlice, readPromptLogprobs } from '../../src
 import { FatalBackendError } from '../../src/backends/errors.js';
 import { checkPromptLogprobs } from '../../src/doctor/endpoints.js';
 import type { SequenceLogprob, SequenceScoreItem, Turn } from '../../src/backends/types.js';
+import { conversation } from '../../src/backends/openai/messages.js';
+import { imageUrl } from '../../src/backends/openai/images.js';
+import type { TemplateName } from '../helpers/mimic.js';
 
 function server(url: string, extra: Record<string, unknown> = {}) {
   return {
@@ -98,6 +101,71 @@ describe('answer log-probs from a server', () => {
     const [refused] = await checkPromptLogprobs(server(refusing.url), 'score');
     expect(refused).toMatchObject({ status: 'fail', check: 'score prompt logprobs' });
     expect(refused!.detail).toMatch(/refused prompt_logprobs \(HTTP 400\)/);
+  });
+});
+
+describe("a vLLM server's chat templates: the scorer finds every answer's own tokens (POST /tokenize)", () => {
+  /** What the template renders right after an answer that is the end of its turn: ChatML <|im_end|>, vicuna </s>; llava-hf none. */
+  const END: Record<TemplateName, boolean> = { default: true, chatml: true, vicuna: true, 'llava-hf': false };
+
+  test.each(['default', 'chatml', 'llava-hf', 'vicuna'] as const)('%s: the span is the server\'s tokenization of the answer (+ end token), its sum the server\'s log-probs', async (template) => {
+    const v = await TestServer.start({ pool: srv.pool, mimic: 'vllm', chatTemplate: template });
+    try {
+      const got = await new OpenAISequenceScorer(server(v.url), 'policy').logprobs(items);
+      const post = async (route: string, body: unknown) => {
+        const r = await fetch(`${route.startsWith('/v1') ? v.root : v.root}${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        expect(r.status, await r.clone().text()).toBe(200);
+        return r.json() as Promise<any>;
+      };
+      for (const [i, it] of items.entries()) {
+        const msgs = conversation(await imageUrl(it.imagePath), it.question, it.history);
+        // The server's own renderings, asked directly: the prompt with the generation prompt, and with each answer.
+        const g = await post('/v1/chat/completions', { model: 'shapes-policy', messages: msgs, max_tokens: 1, prompt_logprobs: 0, add_generation_prompt: true });
+        const p = g.prompt_logprobs.length;
+        for (const [j, answer] of it.answers.entries()) {
+          const r = got[i]![j]!;
+          expect(r, `${template}: ${JSON.stringify(answer)}`).not.toBeInstanceOf(Error);
+          const ids: number[] = (await post('/tokenize', { model: 'shapes-policy', prompt: answer, add_special_tokens: false })).tokens;
+          const a = await post('/v1/chat/completions', { model: 'shapes-policy', messages: [...msgs, { role: 'assistant', content: answer }], max_tokens: 1, prompt_logprobs: 0, add_generation_prompt: false });
+          const entries: Record<string, { logprob: number }>[] = a.prompt_logprobs;
+          const span = entries.slice(p, p + ids.length + (END[template] ? 1 : 0));
+          expect(span.slice(0, ids.length).map((e) => Number(Object.keys(e)[0]))).toEqual(ids);
+          const sum = span.reduce((acc, e) => acc + Object.values(e)[0]!.logprob, 0);
+          expect((r as SequenceLogprob).tokens).toBe(span.length);
+          expect((r as SequenceLogprob).sum).toBeCloseTo(sum, 9);
+        }
+      }
+      if (template === 'default') {
+        // rlaifv's own template: the same numbers as the in-process scorer.
+        const local = await new LocalSequenceScorer(srv.pool, POLICY).logprobs(items);
+        got.forEach((row, i) => row.forEach((r, j) => {
+          const l = local[i]![j] as SequenceLogprob;
+          expect((r as SequenceLogprob).tokens).toBe(l.tokens);
+          expect(Math.abs((r as SequenceLogprob).sum - l.sum)).toBeLessThan(1e-3 * Math.max(1, Math.abs(l.sum)));
+        }));
+      }
+    } finally {
+      await v.close();
+    }
+  });
+
+  test('llava-hf without /tokenize (the old rule): every answer fails, naming the template', async () => {
+    const v = await TestServer.start({ pool: srv.pool, chatTemplate: 'llava-hf' });
+    try {
+      const got = await new OpenAISequenceScorer(server(v.url), 'policy').logprobs(items.slice(0, 1));
+      for (const r of got[0]!) expect((r as Error).message).toMatch(/the server's chat template for shapes-policy does not render an assistant turn after the prompt/);
+    } finally {
+      await v.close();
+    }
+  });
+
+  test('SGLang drops prompt_logprobs: the scorer stops at once, naming the endpoint', async () => {
+    const v = await TestServer.start({ pool: srv.pool, mimic: 'sglang' });
+    try {
+      await expect(new OpenAISequenceScorer(server(v.url), 'policy').logprobs(items.slice(0, 1))).rejects.toThrow(/returned no prompt_logprobs for model "shapes-policy"/);
+    } finally {
+      await v.close();
+    }
   });
 });
 

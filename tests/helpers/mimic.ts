@@ -100,7 +100,8 @@ export function effectiveSampling(body: Record<string, unknown>, genConfig: Reco
  * that only marks the assistant's tokens) render their body.
  */
 export const CHAT_TEMPLATES: Record<Exclude<TemplateName, 'default'>, string> = {
-  // Qwen2-VL-7B-Instruct chat_template.json (ChatML: the answer ends with <|im_end|> and a newline).
+  // Qwen2-VL-7B-Instruct chat_template.json (ChatML: the answer ends with <|im_end|> and a newline). <|im_start|> and
+  // <|im_end|> are one special token each in Qwen's tokenizer; the tiny vocabulary's are <s> and </s> (see chatml()).
   chatml:
     "{% set image_count = namespace(value=0) %}{% for message in messages %}{% if loop.first and message['role'] != 'system' %}<|im_start|>system\nYou are a helpful assistant.<|im_end|>\n{% endif %}<|im_start|>{{ message['role'] }}\n{% if message['content'] is string %}{{ message['content'] }}<|im_end|>\n{% else %}{% for content in message['content'] %}{% if content['type'] == 'image' or 'image' in content or 'image_url' in content %}{% set image_count.value = image_count.value + 1 %}<image>{% elif 'text' in content %}{{ content['text'] }}{% endif %}{% endfor %}<|im_end|>\n{% endif %}{% endfor %}{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}",
   // llava-hf/llava-1.5-7b-hf chat_template.json: "ASSISTANT: " + text + " ", no end-of-turn token.
@@ -112,7 +113,14 @@ export const CHAT_TEMPLATES: Record<Exclude<TemplateName, 'default'>, string> = 
     "{{ \"A chat between a curious human and an artificial intelligence assistant. The assistant gives helpful, detailed, and polite answers to the human's questions.\" }}{% for message in messages %}{% if message['role'] == 'user' %} USER: {% for content in message['content'] %}{% if content['type'] == 'image' %}<image>\n{% elif content['type'] == 'text' %}{{ content['text'] }}{% endif %}{% endfor %}{% elif message['role'] == 'assistant' %} ASSISTANT: {% for content in message['content'] %}{% if content['type'] == 'text' %}{{ content['text'] }}{% endif %}{% endfor %}</s>{% endif %}{% endfor %}{% if add_generation_prompt %} ASSISTANT:{% endif %}",
 };
 
-/** A template with transformers' `{% generation %}` marks taken out (their body stays). */
+/**
+ * A template as the tiny models can render it: transformers' `{% generation %}` marks taken out (their body stays),
+ * and ChatML's <|im_start|> and <|im_end|> written as the vocabulary's <s> and </s>, so each is one special token as
+ * in Qwen's tokenizer (as text they would be seven unknown words, and Qwen's system turn alone would fill the context).
+ */
 export function renderable(template: string): string {
-  return template.replace(/\{%-?\s*(end)?generation\s*-?%\}/g, '');
+  return template
+    .replace(/\{%-?\s*(end)?generation\s*-?%\}/g, '')
+    .replaceAll('<|im_start|>', '<s>')
+    .replaceAll('<|im_end|>', '</s>');
 }

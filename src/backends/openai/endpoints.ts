@@ -334,8 +334,10 @@ export class EndpointPool {
       lastEndpoint = e;
       const u = this.count(e);
       u.requests++;
+      let shape: RequestShape | null = null;
       try {
-        const { value, usage } = await call(e.client, await this.shapeOf(e));
+        shape = await this.shapeOf(e);
+        const { value, usage } = await call(e.client, shape);
         u.promptTokens += usage?.prompt_tokens ?? 0;
         u.completionTokens += usage?.completion_tokens ?? 0;
         this.succeeded = true;
@@ -345,7 +347,7 @@ export class EndpointPool {
         const c = classifyError(err, { role: this.role, endpoint: e.shown, model: this.settings.model });
         // A refused request is not the endpoint's fault: it does not count towards resting it.
         this.release(e, c.kind !== 'retry');
-        if (c.kind === 'max-completion-tokens' && !e.completionTokens) {
+        if (c.kind === 'max-completion-tokens' && shape?.maxTokensField === 'max_tokens') {
           // The server named the field it wants: every later request to it sends that one, and this one again now.
           e.completionTokens = true;
           wait = 0;
