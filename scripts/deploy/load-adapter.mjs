@@ -58,7 +58,7 @@ async function call(method, url, body) {
 /** The server's message in any of its error shapes (nested, flat, FastAPI's detail) or its text. */
 function said(r) {
   const j = r.json;
-  return (j && (j.error?.message ?? j.message ?? (typeof j.detail === 'string' ? j.detail : null))) || r.text.trim() || `HTTP ${r.status}`;
+  return (j && (j.error?.message ?? j.error_message ?? j.message ?? (typeof j.detail === 'string' ? j.detail : null))) || r.text.trim() || `HTTP ${r.status}`;
 }
 
 const rootOf = (base) => base.replace(/\/+$/, '').replace(/\/v1$/, '');
@@ -113,7 +113,7 @@ async function deploySglang(base) {
   if (full) {
     const r = await call('POST', `${root}/update_weights_from_disk`, { model_path: folder });
     if (!r.ok || r.json?.success === false) throw new Error(`update_weights_from_disk: HTTP ${r.status}: ${said(r)}`);
-    return `${said(r)} (the served name stays; loop.deploy.model must be it)`;
+    return `${r.json?.message ?? 'updated'} (the served name stays; loop.deploy.model must be it)`;
   }
   const colon = name.indexOf(':');
   if (colon <= 0) throw new Error(`SGLang addresses an adapter as "base:adapter": give loop.deploy.model as "<served base>:${name}".`);
@@ -121,13 +121,14 @@ async function deploySglang(base) {
   let r = await call('POST', `${root}/load_lora_adapter`, { lora_name: lora, lora_path: folder });
   if (!r.ok && /already loaded/i.test(said(r))) {
     const loaded = r.json?.loaded_adapters ?? null;
-    if (loaded && path.resolve(String(loaded[lora] ?? '')) === folder) return `already serves ${lora} from ${folder}`;
+    const had = loaded?.[lora];
+    if (had && path.resolve(String(typeof had === 'string' ? had : (had.lora_path ?? ''))) === folder) return `already serves ${lora} from ${folder}`;
     const u = await call('POST', `${root}/unload_lora_adapter`, { lora_name: lora });
     if (!u.ok) throw new Error(`unload_lora_adapter ${lora}: HTTP ${u.status}: ${said(u)}`);
     r = await call('POST', `${root}/load_lora_adapter`, { lora_name: lora, lora_path: folder });
   }
   if (!r.ok || r.json?.success === false) throw new Error(`load_lora_adapter: HTTP ${r.status}: ${said(r)}`);
-  return said(r);
+  return `loaded ${lora} from ${folder}; requests name it ${name}`;
 }
 
 let failed = 0;

@@ -71,8 +71,7 @@ export async function checkSampling(b: OpenAIBackend, c: Config, image: string):
 /**
  * Whether each endpoint of a served policy can load the loop's checkpoints at run time: vLLM's POST
  * /v1/load_lora_adapter exists only with VLLM_ALLOW_RUNTIME_LORA_UPDATING=True (and --enable-lora); SGLang's
- * /load_lora_adapter needs --enable-lora. Probed with an empty body: a missing route is FastAPI's 404, a present one
- * refuses the body.
+ * /load_lora_adapter answers "LoRA is not enabled" without --enable-lora. Nothing is loaded by the probe.
  */
 export async function checkDeployRoutes(b: OpenAIBackend): Promise<Check[]> {
   const out: Check[] = [];
@@ -87,7 +86,9 @@ export async function checkDeployRoutes(b: OpenAIBackend): Promise<Check[]> {
       let status = 200;
       let text = '';
       try {
-        await postRoot(client, route, {});
+        // vLLM: an empty body (a missing route is FastAPI's 404, a present one refuses the body). SGLang has the
+        // route either way and says whether LoRA is enabled only when asked to load something: a folder that is not there.
+        await postRoot(client, route, kind === 'sglang' ? { lora_name: 'rlaifv-doctor-probe', lora_path: '/nonexistent/rlaifv-doctor-probe' } : {});
       } catch (e) {
         if (!(e instanceof OpenAI.APIError)) throw e;
         status = e.status ?? 0;

@@ -98,7 +98,7 @@ describe.each(MODES)('the remote suite against the %s mimic', (mode) => {
       const failures = db.prepare('SELECT stage, item, reason FROM failures ORDER BY item').all() as { stage: string; item: string; reason: string }[];
       // Its 4 samples, and nothing else: one failure row per sample, as every generate failure is kept.
       expect(failures.map((f) => f.item)).toEqual(['too-long#0', 'too-long#1', 'too-long#2', 'too-long#3']);
-      const text = mode === 'sglang' ? /The input \(\d+ tokens\) is longer than the model's context length \(160 tokens\)\./ : /This model's maximum context length is 160 tokens\./;
+      const text = mode === 'sglang' ? /The input \(\d+ tokens\) is longer than the model's context length \(160 tokens\)\./ : /The decoder prompt \(length \d+\) is longer than the maximum model length of 160\. Make sure that `max_model_len`/;
       for (const f of failures) {
         expect(f.stage).toBe('generate');
         expect(f.reason).toMatch(/^generate endpoint http:\/\/127\.0\.0\.1:\d+\/v1 refused this item \(HTTP 400\): /);
@@ -127,8 +127,18 @@ describe.each(MODES)('the remote suite against the %s mimic', (mode) => {
   test('mistakes stop the run with the server\'s own text, whatever its error envelope', async () => {
     const g = new OpenAIGenerator(server(srv.url, 'llava-13b'));
     const r = g.generate({ imagePath: IMAGE, question: 'Describe the image.', history: [], samples: [{ index: 0, seed: 1 }], decoding: { temperature: 0.7, top_p: 1, max_new_tokens: 8 } });
-    await expect(r).rejects.toThrow(FatalBackendError);
-    await expect(r).rejects.toThrow(/does not serve model "llava-13b".*Server said: The model `llava-13b` does not exist\./);
+    if (mode === 'sglang') {
+      // SGLang answers whatever the request's model says: only GET /v1/models, which rlaifv checks first, tells.
+      expect((await r)[0]).toHaveProperty('text');
+      await expect(g.pool.preflight()).rejects.toThrow(/generate\.backend\.model "llava-13b" is not served: .* serves "shapes-policy"/);
+      // An adapter it has not loaded is its own 400, which names what is loaded.
+      const a = new OpenAIGenerator(server(srv.url, 'shapes-policy:policy-r9'));
+      const ra = await a.generate({ imagePath: IMAGE, question: 'Describe the image.', history: [], samples: [{ index: 0, seed: 1 }], decoding: { temperature: 0.7, top_p: 1, max_new_tokens: 8 } });
+      expect(ra[0]).toMatchObject({ error: expect.stringMatching(/refused this item \(HTTP 400\): The following requested LoRA adapters are not loaded: policy-r9/) });
+    } else {
+      await expect(r).rejects.toThrow(FatalBackendError);
+      await expect(r).rejects.toThrow(/does not serve model "llava-13b".*Server said: The model `llava-13b` does not exist\./);
+    }
     if (mode !== 'sglang') {
       const small = await TestServer.start({ pool, mimic: mode, maxLogprobs: 5 });
       try {

@@ -95,6 +95,7 @@ describe('retries and errors', () => {
   test("what one item holds (its length, its image, its template) refuses that item only, with the server's text", () => {
     for (const text of [
       "This model's maximum context length is 4096 tokens. However, you requested 4600 tokens (4088 in the messages, 512 in the completion). Please reduce the length of the messages or completion.",
+      'The decoder prompt (length 8825) is longer than the maximum model length of 8192. Make sure that `max_model_len` is no smaller than the number of text tokens plus multimodal tokens.',
       "The input (5000 tokens) is longer than the model's context length (4096 tokens).",
       'cannot identify image file <_io.BytesIO object at 0x7f3a2c1b5f80>',
       'Conversation roles must alternate user/assistant/user/assistant/...',

@@ -150,6 +150,15 @@ describe('endpoints and the loop', () => {
       expect(c.fix).toMatch(/VLLM_ALLOW_RUNTIME_LORA_UPDATING=True .*--enable-lora/);
       expect(one(await doctor(on.url, { loop }), 'deploy route').status).toBe('ok');
       expect(one(await doctor(sg.url, { loop }), 'deploy route').status).toBe('ok');
+      const sgOff = await TestServer.start({ pool, mimic: 'sglang', loraUpdating: false });
+      try {
+        const c2 = one(await doctor(sgOff.url, { loop }), 'deploy route');
+        expect(c2.status).toBe('fail');
+        expect(c2.detail).toMatch(/LoRA is not enabled\. Please set `--enable-lora` to enable LoRA\./);
+        expect(c2.fix).toMatch(/restart SGLang with --enable-lora/);
+      } finally {
+        await sgOff.close();
+      }
       // Without a deploy hook there is nothing to check.
       expect((await doctor(off.url)).some((x) => x.check === 'deploy route')).toBe(false);
     } finally {

@@ -17,6 +17,12 @@ import type { ServedModel } from './openai-server.js';
 
 type Body = Record<string, unknown>;
 
+/** A reply of SGLang's native routes: their own body (not an error envelope) with its status. */
+export interface SglangReply {
+  status: number;
+  body: unknown;
+}
+
 /** The served models of one test server, and what loading adapters does to them. */
 export class Adapters {
   /** Adapters loaded at run time: name → the folder served for it. */
@@ -37,21 +43,27 @@ export class Adapters {
   /** The model a request's `model` names, or the server's error for a name it does not serve. */
   resolve(name: string): ServedModel {
     if (this.mode === 'sglang') {
-      // S protocol.py: "base:adapter" asks for a loaded adapter of the base.
+      // S serving_base / lora_registry: "base:adapter" asks for a loaded adapter (the base part is not checked); any
+      // other name is not looked at: SGLang serves what it was started with. (This server serves several models, so
+      // an unknown name gets its first vision model, as a one-model SGLang would answer.)
       const colon = name.indexOf(':');
       if (colon > 0) {
-        const [base, adapter] = [name.slice(0, colon), name.slice(colon + 1)];
+        const adapter = name.slice(colon + 1);
         const dir = this.loaded.get(adapter);
-        if (!this.models[base]) throw new HttpError(400, TEXTS.modelMissing(base));
-        if (!dir) throw new HttpError(400, `LoRA adapter ${adapter} is not loaded. Please load it first with /load_lora_adapter.`);
+        if (!dir) {
+          const keys = [...this.loaded.keys()].map((k) => `'${k}'`).join(', ');
+          throw new HttpError(400, `The following requested LoRA adapters are not loaded: ${adapter}\nLoaded adapters: odict_keys([${keys}]).`);
+        }
         return { kind: 'vlm', dir };
       }
+      return this.models[name] ?? this.models[this.base]!;
     }
     const m = this.models[name];
     if (m) return m;
-    const dir = this.mode !== 'sglang' ? this.loaded.get(name) : undefined;
+    const dir = this.loaded.get(name);
     if (dir) return { kind: 'vlm', dir };
-    throw new HttpError(404, TEXTS.modelMissing(name), 'NotFoundError');
+    // V models/serving.py check_model.
+    throw new HttpError(404, TEXTS.modelMissing(name), 'NotFoundError', 'model');
   }
 
   /** GET /v1/models as each server lists it. */
@@ -74,9 +86,9 @@ export class Adapters {
   private fields(body: Body): { name: string; dir: string } {
     const name = body.lora_name;
     const dir = body.lora_path;
-    const missing = [typeof name !== 'string' && 'lora_name', typeof dir !== 'string' && 'lora_path'].filter(Boolean);
-    if (missing.length) throw new HttpError(400, missing.map((f) => `${f}: Field required`).join('; '));
-    return { name: name as string, dir: dir as string };
+    // V _check_load_lora_adapter_request (S would fail its request validation: a 400 either way).
+    if (typeof name !== 'string' || !name || typeof dir !== 'string' || !dir) throw new HttpError(400, "Both 'lora_name' and 'lora_path' must be provided.", 'InvalidUserInput');
+    return { name, dir };
   }
 
   /** vLLM's POST /v1/load_lora_adapter. */
@@ -102,32 +114,42 @@ export class Adapters {
     return `Success: LoRA adapter '${name}' removed successfully.`;
   }
 
-  /** SGLang's POST /load_lora_adapter: {success, message}, 400 when it fails. */
-  loadSglang(body: Body): unknown {
+  /**
+   * SGLang's POST /load_lora_adapter: its LoRAUpdateOutput {success, error_message, loaded_adapters} as the body, 200
+   * or 400 (S http_server.py load_lora_adapter; lora/lora_manager.py validate_new_adapter for a name already loaded).
+   */
+  loadSglang(body: Body): SglangReply {
     const { name, dir } = this.fields(body);
-    if (this.loaded.has(name)) throw new HttpError(400, `Failed to load LoRA adapter ${name}: The LoRA adapter with name ${name} is already loaded.`);
-    if (!existsSync(path.join(dir, 'adapter_config.json'))) throw new HttpError(400, `Failed to load LoRA adapter ${name}: no adapter_config.json in ${dir}`);
+    if (!this.enabled) return this.reply(false, 'LoRA is not enabled. Please set `--enable-lora` to enable LoRA.');
+    if (this.loaded.has(name)) return this.reply(false, `Failed to load LoRA adapter ${name} because it is already loaded`);
+    // LoRAConfig reads the folder's adapter_config.json first.
+    if (!existsSync(path.join(dir, 'adapter_config.json'))) return this.reply(false, `[Errno 2] No such file or directory: '${path.join(dir, 'adapter_config.json')}'`);
     this.loaded.set(name, dir);
-    return { success: true, message: 'Success.', loaded_adapters: Object.fromEntries(this.loaded) };
+    return this.reply(true, '');
   }
 
   /** SGLang's POST /unload_lora_adapter. */
-  unloadSglang(body: Body): unknown {
+  unloadSglang(body: Body): SglangReply {
     const name = String(body.lora_name ?? '');
-    if (!this.loaded.delete(name)) throw new HttpError(400, `Failed to unload LoRA adapter ${name}: not loaded.`);
-    return { success: true, message: 'Success.', loaded_adapters: Object.fromEntries(this.loaded) };
+    if (!this.enabled) return this.reply(false, 'LoRA is not enabled. Please set `--enable-lora` to enable LoRA.');
+    if (!this.loaded.delete(name)) return this.reply(false, `LoRA adapter ${name} is not loaded.`);
+    return this.reply(true, '');
+  }
+
+  private reply(success: boolean, message: string): SglangReply {
+    return { status: success ? 200 : 400, body: { success, error_message: message, loaded_adapters: Object.fromEntries(this.loaded) } };
   }
 
   /** SGLang's POST /update_weights_from_disk: the base model's weights replaced by a checkpoint's; its name stays. */
-  updateWeights(body: Body): unknown {
+  updateWeights(body: Body): SglangReply {
     const dir = body.model_path;
-    if (typeof dir !== 'string') throw new HttpError(400, 'model_path: Field required');
-    if (!existsSync(path.join(dir, 'config.json'))) throw new HttpError(400, `Failed to update weights: ${dir} has no config.json.`);
+    if (typeof dir !== 'string') return { status: 400, body: { success: false, message: 'model_path is required' } };
+    if (!existsSync(path.join(dir, 'config.json'))) return { status: 400, body: { success: false, message: `Failed to get weights iterator: ${dir} (repository not found).`, num_paused_requests: 0 } };
     const base = this.base;
     const m = this.models[base];
-    if (m?.kind !== 'vlm') throw new HttpError(400, 'Failed to update weights: no base model.');
+    if (m?.kind !== 'vlm') return { status: 400, body: { success: false, message: 'no base model' } };
     this.models[base] = { ...m, dir };
-    return { success: true, message: 'Succeeded to update model weights.', num_paused_requests: 0 };
+    return { status: 200, body: { success: true, message: 'Succeeded to update model weights.', num_paused_requests: 0 } };
   }
 
   /** SGLang's GET /get_model_info. */

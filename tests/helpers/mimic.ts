@@ -50,11 +50,15 @@ export const TEXTS = {
   /** V v1/engine/processor.py _validate_logprobs. */
   sampleLogprobs: (n: number, max: number) => `Requested sample logprobs of ${n}, which is greater than max allowed: ${max}`,
   promptLogprobs: (n: number, max: number) => `Requested prompt logprobs of ${n}, which is greater than max allowed: ${max}`,
-  /** V entrypoints/openai/serving_engine.py _validate_input (vLLM); S managers/tokenizer_manager.py _validate_one_request. */
-  contextLength: (mode: Mimic, promptTokens: number, maxTokens: number, maxModelLen: number) =>
+  /**
+   * A prompt longer than the context: V v1/engine/processor.py _validate_model_input (a multimodal model's suggestion
+   * included); S managers/tokenizer_manager.py _validate_one_request (input tokens >= context_len). Their checks of
+   * prompt + max_tokens are not copied: the tiny models' context (160 tokens) is below rlaifv's default max_new_tokens.
+   */
+  contextLength: (mode: Mimic, promptTokens: number, maxModelLen: number) =>
     mode === 'sglang'
       ? `The input (${promptTokens} tokens) is longer than the model's context length (${maxModelLen} tokens).`
-      : `This model's maximum context length is ${maxModelLen} tokens. However, you requested ${promptTokens + maxTokens} tokens (${promptTokens} in the messages, ${maxTokens} in the completion). Please reduce the length of the messages or completion.`,
+      : `The decoder prompt (length ${promptTokens}) is longer than the maximum model length of ${maxModelLen}. Make sure that \`max_model_len\` is no smaller than the number of text tokens plus multimodal tokens. For image inputs, the number of image tokens depends on the number of images, and possibly their aspect ratios as well.`,
   /** PIL's UnidentifiedImageError, as both servers pass it on when an image part is not an image. */
   badImage: () => 'cannot identify image file <_io.BytesIO object at 0x7f3a2c1b5f80>',
 } as const;

@@ -251,6 +251,8 @@ export class TestServer {
       if (other) {
         this.stats.routes[`${req.method} ${url.pathname}`] = (this.stats.routes[`${req.method} ${url.pathname}`] ?? 0) + 1;
         const out = await other(req);
+        // SGLang's native routes answer with their own body and status.
+        if (out && typeof out === 'object' && 'status' in out && 'body' in out) return send((out as { status: number }).status, (out as { body: unknown }).body);
         return send(200, out);
       }
       if (req.method !== 'POST' || url.pathname !== '/v1/chat/completions') throw new NoRoute(`No route ${req.method} ${url.pathname}`);
@@ -351,13 +353,13 @@ export class TestServer {
   }
 
   /** Runs a worker task; a prompt over the model's context or an image it cannot read is the server's 400. */
-  private async work<T>(task: Parameters<WorkerPool['run']>[0], maxTokens = 0): Promise<T> {
+  private async work<T>(task: Parameters<WorkerPool["run"]>[0]): Promise<T> {
     try {
       return await this.pool.run<T>(task);
     } catch (e) {
       const msg = (e as Error).message;
       const long = /prompt is (\d+) tokens/.exec(msg);
-      if (long && this.mode !== 'rlaifv') throw new HttpError(400, TEXTS.contextLength(this.mode, Number(long[1]), maxTokens, MAX_MODEL_LEN));
+      if (long && this.mode !== 'rlaifv') throw new HttpError(400, TEXTS.contextLength(this.mode, Number(long[1]), MAX_MODEL_LEN));
       if (/image|PNG|JPEG|decode|unsupported/i.test(msg) && this.mode !== 'rlaifv') throw new HttpError(400, TEXTS.badImage());
       throw e;
     }
@@ -467,7 +469,7 @@ export class TestServer {
       if (maxTokens !== 1) throw new HttpError(400, 'this test server returns logprobs only for max_tokens 1');
       if (history.length > 0) throw new HttpError(400, 'this test server returns logprobs only for single-turn requests');
       const k = Number(body.top_logprobs ?? 0);
-      const r = await this.work<TopResult>({ kind: 'top', model: dir, threads, imagePath: image, text, k: Math.max(1, k) }, maxTokens);
+      const r = await this.work<TopResult>({ kind: 'top', model: dir, threads, imagePath: image, text, k: Math.max(1, k) });
       let top = r.top;
       // A thinking model puts nearly all of its first token's mass on <think>; no yes/no is among its top tokens.
       if (thinking) top = THINKING_TOP.map((token, i) => ({ token, logprob: i === 0 ? -0.0005 : -9 - i }));
@@ -499,13 +501,13 @@ export class TestServer {
     const results = await this.work<GenerateResult[]>({
       kind: 'generate', model: dir, threads, imagePath: image, question: text, history, samples,
       decoding: { temperature: s.temperature, top_p: s.top_p, max_new_tokens: maxTokens, top_k: s.top_k, min_p: s.min_p, repetition_penalty: s.repetition_penalty },
-    }, maxTokens);
+    });
     let promptTokens = 0;
     let completionTokens = 0;
     const choices = results.map((r, i) => {
       if ('error' in r) {
         if (/prompt is \d+ tokens/.test(r.error) && this.mode !== 'rlaifv') {
-          throw new HttpError(400, TEXTS.contextLength(this.mode, Number(/prompt is (\d+)/.exec(r.error)![1]), maxTokens, MAX_MODEL_LEN));
+          throw new HttpError(400, TEXTS.contextLength(this.mode, Number(/prompt is (\d+)/.exec(r.error)![1]), MAX_MODEL_LEN));
         }
         throw new Error(r.error);
       }

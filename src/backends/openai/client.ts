@@ -48,6 +48,8 @@ export function readableError(text: string): ReadableError | null {
   // Text Generation Inference and some proxies: {"error": "text", "error_type": …}.
   if (typeof e === 'string') return { error: { message: e, type: b.error_type ?? b.type, envelope: 'flat' } };
   if (typeof b.message === 'string') return { error: { message: b.message, type: b.type, param: b.param, code: b.code, envelope: 'flat' } };
+  // SGLang's native routes (/load_lora_adapter, /update_weights_from_disk) answer {success: false, error_message}.
+  if (typeof b.error_message === 'string' && b.error_message) return { error: { message: b.error_message, envelope: 'flat' } };
   if ('detail' in b) return { error: { message: detailText(b.detail), envelope: 'fastapi' } };
   return { error: { message: JSON.stringify(body), envelope: 'text' } };
 }
