@@ -216,6 +216,8 @@ export function createBackends(config: Config): Backends {
       pool,
       close: async () => {
         await method?.close();
+        // Served backends hold keep-alive connections to their endpoints.
+        await Promise.all([generator, labeler, divider].filter(isRemote).map((b) => (b as unknown as { close(): Promise<void> }).close()));
         await pool?.close();
       },
     };
@@ -239,9 +241,12 @@ function skipsDivide(backends: Backends): boolean {
 }
 
 /** Tasks a stage keeps in flight for a backend: enough to fill every local worker or every server slot. */
-function stageConcurrency(backends: Backends, b: unknown): number {
+function stageConcurrency(backends: Backends, b: unknown, requestsPerTask = 1): number {
   const local = (backends.pool?.size.workers ?? 1) * 2;
-  return isRemote(b) ? Math.max(local, b.pool.capacity) : local;
+  if (!isRemote(b)) return local;
+  // A served backend: a task per slot; a task that sends several requests (a prompt's samples) fills several, and
+  // twice the slots' worth is enough: more only wait for a slot, holding their requests in memory.
+  return Math.max(local, requestsPerTask > 1 ? Math.ceil((2 * b.pool.capacity) / requestsPerTask) : b.pool.capacity);
 }
 
 /** Stores what the remote backends used (requests, retries, tokens) since the last call. */
@@ -329,7 +334,7 @@ function stageRole(backends: Backends, s: StageName): unknown {
 function stageRun(backends: Backends, s: StageName, opts: { balance?: boolean } = {}): (ctx: StageContext) => Promise<StageResult> {
   switch (s) {
     case 'generate':
-      return (c) => runGenerate(c, stageConcurrency(backends, backends.generator));
+      return (c) => runGenerate(c, stageConcurrency(backends, backends.generator, c.config.generate.samples));
     case 'divide':
       return (c) => (skipsDivide(backends) ? skipped('divide') : runDivide(c, stageConcurrency(backends, backends.divider)));
     case 'label':

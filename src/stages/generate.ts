@@ -4,7 +4,7 @@ import { hashSeed } from '../feedback/rng.js';
 import { wordCount } from '../feedback/words.js';
 import { contentId } from './ids.js';
 import { FatalBackendError } from '../backends/errors.js';
-import { mapLimit, timed, type StageContext, type StageResult } from './context.js';
+import { mapLimit, timed, WriteBatcher, type StageContext, type StageResult } from './context.js';
 
 /** The seed of sample `index` of a prompt in a round: distinct per sample, reproducible from the round seed. */
 export function sampleSeed(roundSeed: number, promptId: string, index: number): number {
@@ -33,49 +33,63 @@ export async function runGenerate(ctx: StageContext, concurrency: number): Promi
   let failures = 0;
   let items = 0;
   ctx.progress.start('generate', work.reduce((a, w) => a + w.missing.length, 0));
-  await mapLimit(work, concurrency, async ({ p, missing }) => {
-    const req = {
-      imagePath: p.image_path,
-      question: p.question,
-      history: promptHistory(p),
-      samples: missing.map((index) => ({ index, seed: sampleSeed(ctx.round.seed, p.id, index) })),
-      decoding,
-    };
-    let results;
-    try {
-      results = await timed(acc, () => gen.generate(req));
-    } catch (e) {
-      if (e instanceof FatalBackendError) throw e;
-      results = req.samples.map((s) => ({ ...s, error: (e as Error).message }));
-    }
-    const rows: CandidateRow[] = [];
-    const fails: FailureInput[] = [];
-    for (const r of results) {
-      if ('error' in r) {
-        fails.push({ round_id: ctx.round.id, stage: 'generate', item: `${p.id}#${r.index}`, reason: r.error });
-        continue;
-      }
-      rows.push({
-        id: contentId(ctx.round.id, p.id, r.index),
-        round_id: ctx.round.id,
-        prompt_id: p.id,
-        sample_index: r.index,
-        seed: r.seed,
-        model_id: gen.id,
-        decoding_json: JSON.stringify(decoding),
-        text: r.text,
-        finish_reason: r.finishReason,
-        prompt_tokens: r.promptTokens,
-        completion_tokens: r.completionTokens,
-        words: wordCount(r.text),
-      });
-    }
-    putCandidates(ctx.db, rows);
-    if (fails.length) putFailures(ctx.db, fails);
-    failures += fails.length;
-    items += rows.length;
-    ctx.progress.tick(results.length);
+  const decodingJson = JSON.stringify(decoding);
+  // Answers and failures are written together in large transactions: against many served endpoints a transaction per
+  // prompt cost more client CPU than the requests themselves (the remote-fleet bench).
+  const out = new WriteBatcher<CandidateRow | FailureInput>((rows) => {
+    ctx.db.transaction(() => {
+      putCandidates(ctx.db, rows.filter((r): r is CandidateRow => 'sample_index' in r));
+      const fails = rows.filter((r): r is FailureInput => !('sample_index' in r));
+      if (fails.length) putFailures(ctx.db, fails);
+    })();
   });
+  try {
+    await mapLimit(work, concurrency, async ({ p, missing }) => {
+      const req = {
+        imagePath: p.image_path,
+        question: p.question,
+        history: promptHistory(p),
+        samples: missing.map((index) => ({ index, seed: sampleSeed(ctx.round.seed, p.id, index) })),
+        decoding,
+      };
+      let results;
+      try {
+        results = await timed(acc, () => gen.generate(req));
+      } catch (e) {
+        if (e instanceof FatalBackendError) throw e;
+        results = req.samples.map((s) => ({ ...s, error: (e as Error).message }));
+      }
+      const rows: CandidateRow[] = [];
+      const fails: FailureInput[] = [];
+      for (const r of results) {
+        if ('error' in r) {
+          fails.push({ round_id: ctx.round.id, stage: 'generate', item: `${p.id}#${r.index}`, reason: r.error });
+          continue;
+        }
+        rows.push({
+          id: contentId(ctx.round.id, p.id, r.index),
+          round_id: ctx.round.id,
+          prompt_id: p.id,
+          sample_index: r.index,
+          seed: r.seed,
+          model_id: gen.id,
+          decoding_json: decodingJson,
+          text: r.text,
+          finish_reason: r.finishReason,
+          prompt_tokens: r.promptTokens,
+          completion_tokens: r.completionTokens,
+          words: wordCount(r.text),
+        });
+      }
+      out.add(rows);
+      out.add(fails);
+      failures += fails.length;
+      items += rows.length;
+      ctx.progress.tick(results.length);
+    });
+  } finally {
+    out.flush(); // what was done before an error is kept
+  }
   ctx.progress.done();
   return { stage: 'generate', items, failures, seconds: (performance.now() - t0) / 1000, modelSeconds: acc.modelSeconds };
 }

@@ -5,6 +5,7 @@ import OpenAI from 'openai';
 import pRetry, { AbortError } from 'p-retry';
 import { readFileSync } from 'node:fs';
 import { errorEnvelope, openaiClient } from './client.js';
+import { Transport } from './transport.js';
 import type { OpenAIBackend } from '../../config/schema.js';
 
 /** The fields every server backend has (policy, labeler, LLM divider). */
@@ -73,7 +74,10 @@ export function redact(text: string, secrets: (string | null)[]): string {
 interface Endpoint {
   url: string;
   shown: string;
+  /** The SDK, for GET /models (the cold path). */
   client: OpenAI;
+  /** Requests' own connections (the hot path). */
+  http: Transport;
   /** What requests to this endpoint carry, once its server's kind is known. */
   shape: Promise<RequestShape> | null;
   /** Set when the server asked for max_completion_tokens instead of max_tokens. */
@@ -212,6 +216,7 @@ export class EndpointPool {
       shown: displayUrl(url),
       // Retries are ours: they may move to another endpoint and are counted.
       client: openaiClient(url, this.apiKey, { timeout: settings.timeout_ms }),
+      http: new Transport(url, this.apiKey, { timeoutMs: settings.timeout_ms, connections: settings.max_in_flight }),
       shape: null,
       completionTokens: false,
       inFlight: 0,
@@ -319,7 +324,7 @@ export class EndpointPool {
    * `call` returns its result and the token usage it reports.
    */
   async request<T>(
-    call: (client: OpenAI, shape: RequestShape) => Promise<{ value: T; usage?: { prompt_tokens?: number; completion_tokens?: number } | null }>,
+    call: (http: Transport, shape: RequestShape) => Promise<{ value: T; usage?: { prompt_tokens?: number; completion_tokens?: number } | null }>,
     opts: { affinity?: string } = {},
   ): Promise<T> {
     let lastEndpoint: Endpoint | null = null;
@@ -337,7 +342,7 @@ export class EndpointPool {
       let shape: RequestShape | null = null;
       try {
         shape = await this.shapeOf(e);
-        const { value, usage } = await call(e.client, shape);
+        const { value, usage } = await call(e.http, shape);
         u.promptTokens += usage?.prompt_tokens ?? 0;
         u.completionTokens += usage?.completion_tokens ?? 0;
         this.succeeded = true;
@@ -410,6 +415,11 @@ export class EndpointPool {
     }));
     const shape = await e.shape;
     return e.completionTokens ? { ...shape, maxTokensField: 'max_completion_tokens' } : shape;
+  }
+
+  /** Closes every endpoint's connections. */
+  async close(): Promise<void> {
+    await Promise.all(this.endpoints.map((e) => e.http.close()));
   }
 
   /** Makes every later request fail at once with this error (a backend found a mistake retrying cannot fix). */

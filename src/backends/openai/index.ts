@@ -6,7 +6,7 @@ import { parseBullets } from './bullets.js';
 import { BadResponseError, EndpointPool, FatalBackendError, type UsageCounts } from './endpoints.js';
 import { imageUrl } from './images.js';
 import { conversation, firstChoice, noContent, tokenTexts, userMessage } from './messages.js';
-import { samplingFields, type ChatBody } from './server-kind.js';
+import { samplingFields } from './server-kind.js';
 
 export { EndpointPool, FatalBackendError, BadResponseError } from './endpoints.js';
 
@@ -34,15 +34,15 @@ export class OpenAIGenerator implements Generator {
       req.samples.map(async (s): Promise<GenerateResult> => {
         try {
           return await this.pool.request(
-            async (client, shape) => {
+            async (http, shape) => {
               // The whole decoding goes with every sample, so a server's defaults (generation_config.json) can't change it.
-              const r = await client.chat.completions.create({
+              const r = await http.chat({
                 model: this.b.model,
                 messages: conversation(url, req.question, req.history),
                 n: 1,
                 seed: s.seed,
                 ...samplingFields(shape, { temperature: req.decoding.temperature, top_p: req.decoding.top_p, max_tokens: req.decoding.max_new_tokens }),
-              } as ChatBody);
+              });
               const c = firstChoice(r);
               if (typeof c.message?.content !== 'string') throw new BadResponseError(noContent(c));
               return {
@@ -66,7 +66,9 @@ export class OpenAIGenerator implements Generator {
       }),
     );
   }
-  async close(): Promise<void> {}
+  async close(): Promise<void> {
+    await this.pool.close();
+  }
 }
 
 /** The labeler on a server: a 1-token greedy completion with top_logprobs; p_yes/p_no from the listed tokens. */
@@ -93,24 +95,24 @@ export class OpenAILabeler implements Labeler {
   private async one(url: string, imagePath: string, question: string): Promise<LabelResult> {
     try {
       return await this.pool.request(
-        async (client, shape) => {
+        async (http, shape) => {
           // Greedy with top_p 1: the first token's distribution as the model gives it (SGLang returns log-probs after
           // top-p when its batch samples). vLLM: token texts, not "token_id:N", whatever the server's default.
-          const r = await client.chat.completions.create({
+          const r = await http.chat({
             model: this.b.model,
             messages: userMessage(url, question + this.suffix),
             ...samplingFields(shape, { temperature: 0, top_p: 1, max_tokens: 1 }),
             logprobs: true,
             top_logprobs: this.topLogprobs,
             ...(shape.kind === 'vllm' ? { return_tokens_as_token_ids: false } : {}),
-          } as ChatBody);
+          });
           const c = firstChoice(r);
           const top = c.logprobs?.content?.[0]?.top_logprobs;
           if (!Array.isArray(top) || top.length === 0) {
             throw new BadResponseError('the response has no logprobs (choices[0].logprobs.content[0].top_logprobs)');
           }
           this.sawLogprobs = true;
-          const yn = yesNoFromTopLogprobs(await tokenTexts(top, client, this.b.model));
+          const yn = yesNoFromTopLogprobs(await tokenTexts(top, http, this.b.model));
           return { value: { pYes: yn.pYes, pNo: yn.pNo, top: yn.top, boundUsed: yn.boundUsed }, usage: r.usage };
         },
         { affinity: imagePath },
@@ -127,7 +129,9 @@ export class OpenAILabeler implements Labeler {
       return { pYes: null, pNo: null, top: [], boundUsed: false, error: msg };
     }
   }
-  async close(): Promise<void> {}
+  async close(): Promise<void> {
+    await this.pool.close();
+  }
 }
 
 /** Fills {name} placeholders in one pass (text put in is never filled again). */
@@ -152,14 +156,14 @@ export class LlmDivider implements Divider {
   }
 
   private async complete(prompt: string, attempt: number): Promise<string> {
-    return this.pool.request(async (client, shape) => {
-      const r = await client.chat.completions.create({
+    return this.pool.request(async (http, shape) => {
+      const r = await http.chat({
         model: this.b.model,
         messages: userMessage(null, prompt),
         seed: attempt,
         // A retry after unusable output samples again (at temperature 0 the server would repeat itself).
         ...samplingFields(shape, { temperature: attempt === 0 ? this.b.temperature : Math.max(this.b.temperature, 0.7), max_tokens: this.b.max_tokens }),
-      } as ChatBody);
+      });
       const c = firstChoice(r);
       if (typeof c.message?.content !== 'string') throw new BadResponseError(noContent(c));
       return { value: c.message.content, usage: r.usage };
@@ -210,7 +214,9 @@ export class LlmDivider implements Divider {
       return { error: (e as Error).message };
     }
   }
-  async close(): Promise<void> {}
+  async close(): Promise<void> {
+    await this.pool.close();
+  }
 }
 
 /** Usage counts of every remote backend, flattened. */

@@ -5,7 +5,7 @@ import type { OpenAIBackend } from '../../config/schema.js';
 import { BadResponseError, EndpointPool } from './endpoints.js';
 import { imageUrl } from './images.js';
 import { firstChoice, noContent, userMessage } from './messages.js';
-import { samplingFields, type ChatBody } from './server-kind.js';
+import { samplingFields } from './server-kind.js';
 
 /** A served VLM asked for free text (Table 13's rubric, Anyprefer's pair rating) instead of a one-token yes/no. */
 export class OpenAIJudge {
@@ -24,13 +24,13 @@ export class OpenAIJudge {
   async complete(imagePath: string, prompt: string, attempt: number): Promise<string> {
     const url = await imageUrl(imagePath);
     return this.pool.request(
-      async (client, shape) => {
-        const r: ChatCompletion = await client.chat.completions.create({
+      async (http, shape) => {
+        const r: ChatCompletion = await http.chat({
           model: this.b.model,
           messages: userMessage(url, prompt),
           seed: attempt,
           ...samplingFields(shape, { temperature: attempt === 0 ? this.opts.temperature : Math.max(this.opts.temperature, 0.7), max_tokens: this.opts.maxTokens }),
-        } as ChatBody);
+        });
         const c = firstChoice(r);
         if (typeof c.message?.content !== 'string') throw new BadResponseError(noContent(c));
         return { value: c.message.content, usage: r.usage };

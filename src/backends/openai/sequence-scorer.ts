@@ -19,7 +19,7 @@ import type { ChatCompletion, ChatCompletionMessageParam } from 'openai/resource
 import type { OpenAIBackend } from '../../config/schema.js';
 import type { SequenceLogprob, SequenceScoreItem, SequenceScorer } from '../types.js';
 import { BadResponseError, EndpointPool, FatalBackendError, displayUrl } from './endpoints.js';
-import { postRoot } from './client.js';
+import type { Transport } from './transport.js';
 import { imageUrl } from './images.js';
 import { conversation, firstChoice } from './messages.js';
 
@@ -171,11 +171,11 @@ export class OpenAISequenceScorer implements SequenceScorer {
   private async answerIds(answer: string, affinity: string): Promise<number[] | null> {
     if (this.noTokenize) return null;
     const ids = await this.pool.request(
-      async (client, shape) => {
+      async (http, shape) => {
         if (shape.kind !== 'vllm') return { value: null };
         let r: { tokens?: unknown };
         try {
-          r = await postRoot<{ tokens?: unknown }>(client, '/tokenize', { model: this.b.model, prompt: answer, add_special_tokens: false });
+          r = await http.root<{ tokens?: unknown }>('/tokenize', { model: this.b.model, prompt: answer, add_special_tokens: false });
         } catch (err) {
           // No such route here (a proxy in front, an old server): not this request's fault, nor a setting to fix.
           if (err instanceof OpenAI.APIError && (err.status === 404 || err.status === 405)) return { value: null };
@@ -193,7 +193,7 @@ export class OpenAISequenceScorer implements SequenceScorer {
   /** The prompt tokens of the conversation with the answer as the assistant turn (null: with the generation prompt). */
   private tokens(msgs: ChatCompletionMessageParam[], answer: string | null, affinity: string): Promise<PromptTokens> {
     return this.pool.request(
-      async (client: OpenAI) => {
+      async (http: Transport) => {
         const body = {
           model: this.b.model,
           messages: answer === null ? msgs : [...msgs, { role: 'assistant' as const, content: answer }],
@@ -203,12 +203,12 @@ export class OpenAISequenceScorer implements SequenceScorer {
           prompt_logprobs: 0,
           add_generation_prompt: answer === null,
         };
-        const r = (await client.chat.completions.create(body as Parameters<typeof client.chat.completions.create>[0])) as ChatCompletion;
+        const r = await http.chat(body);
         firstChoice(r);
         const t = readPromptLogprobs(r);
         if (!t) {
           // A server that ignores the field is a setting to change, not a fault to retry (unless it gave them before).
-          if (!this.sawPromptLogprobs) throw this.pool.stopWith(new FatalBackendError(this.pool.redact(noPromptLogprobsMessage(this.pool.role, displayUrl(client.baseURL), this.b.model))));
+          if (!this.sawPromptLogprobs) throw this.pool.stopWith(new FatalBackendError(this.pool.redact(noPromptLogprobsMessage(this.pool.role, displayUrl(http.baseURL), this.b.model))));
           throw new BadResponseError('the response has no prompt_logprobs');
         }
         if (typeof r.usage?.prompt_tokens === 'number' && r.usage.prompt_tokens !== t.ids.length) {
@@ -221,5 +221,7 @@ export class OpenAISequenceScorer implements SequenceScorer {
     );
   }
 
-  async close(): Promise<void> {}
+  async close(): Promise<void> {
+    await this.pool.close();
+  }
 }

@@ -1,0 +1,95 @@
+#!/usr/bin/env node
+// K simulated OpenAI-compatible endpoints for the remote-fleet bench, in their own process (so they do not share the
+// client's event loop). Each endpoint admits C requests at once, the rest wait in arrival order (as a server's
+// scheduler makes requests wait), holds each for L ms and answers a canned chat completion: no model work, so the
+// client is what is measured. It reads and parses every request body as a server does (they carry an image).
+//
+//   node scripts/bench/fleet-sim.mjs --endpoints K --slots C --latency-ms L
+// Prints {"ports": [...]} on its first stdout line when listening; GET /stats on any port gives its counters and
+// its own CPU time; SIGTERM ends it.
+import http from 'node:http';
+
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+};
+const K = arg('--endpoints', 4);
+const C = arg('--slots', 16);
+const L = arg('--latency-ms', 250);
+
+const ANSWERS = [
+  'There is a red circle in the top left. There is a blue square in the center.',
+  'The image shows two shapes: a green triangle and a yellow star.',
+  'There are three shapes. The large purple circle is on the right.',
+  'There is a small orange square at the bottom.',
+];
+const stats = { requests: 0, served: 0, peakActive: 0, bodyBytes: 0, started: performance.now() };
+
+function endpoint() {
+  let active = 0;
+  const queue = [];
+  const release = () => {
+    active--;
+    const next = queue.shift();
+    if (next) next();
+  };
+  const slot = () =>
+    new Promise((resolve) => {
+      const go = () => {
+        active++;
+        if (active > stats.peakActive) stats.peakActive = active;
+        resolve();
+      };
+      if (active < C) go();
+      else queue.push(go);
+    });
+  const server = http.createServer(async (req, res) => {
+    const chunks = [];
+    for await (const c of req) chunks.push(c);
+    const raw = Buffer.concat(chunks);
+    stats.bodyBytes += raw.length;
+    if (req.method === 'GET' && req.url === '/v1/models') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify({ object: 'list', data: [{ id: 'sim-policy', object: 'model', owned_by: 'vllm', root: 'sim', parent: null }] }));
+    }
+    if (req.method === 'GET' && req.url === '/stats') {
+      const cpu = process.cpuUsage();
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify({ ...stats, cpuSeconds: (cpu.user + cpu.system) / 1e6, wallSeconds: (performance.now() - stats.started) / 1000 }));
+    }
+    if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      return res.end('{"detail":"Not Found"}');
+    }
+    let body;
+    try {
+      body = JSON.parse(raw.toString('utf8'));
+    } catch {
+      res.writeHead(400, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify({ error: { message: 'JSON decode error', type: 'BadRequestError', code: 400 } }));
+    }
+    stats.requests++;
+    await slot();
+    await new Promise((r) => setTimeout(r, L));
+    release();
+    const content = ANSWERS[(Number(body.seed) >>> 0) % ANSWERS.length];
+    stats.served++;
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(
+      JSON.stringify({
+        id: `chatcmpl-${stats.served}`,
+        object: 'chat.completion',
+        created: Math.floor(Date.now() / 1000),
+        model: body.model,
+        choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop', logprobs: null }],
+        usage: { prompt_tokens: 600, completion_tokens: 20, total_tokens: 620 },
+      }),
+    );
+  });
+  server.keepAliveTimeout = 60_000;
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server.address().port)));
+}
+
+const ports = await Promise.all(Array.from({ length: K }, () => endpoint()));
+process.stdout.write(JSON.stringify({ ports }) + '\n');
+process.on('SIGTERM', () => process.exit(0));

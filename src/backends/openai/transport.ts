@@ -1,0 +1,71 @@
+// The hot path to a server: chat completions and root routes (vLLM's /tokenize) over undici's request API on a
+// keep-alive connection pool per endpoint. Measured against the OpenAI SDK on the same simulated endpoints, the SDK
+// (on the global fetch) spent 0.97 ms of client CPU per request and undici.request 0.16 ms (scripts/bench, 6,000
+// requests): with the SDK one process saturated a core at about 850 requests/s. Failures are thrown as the SDK's own
+// error classes (APIError.generate with the body made readable, APIConnectionError, APIConnectionTimeoutError), so
+// they are classified exactly as the SDK's were; the SDK itself still serves the cold paths (GET /models, doctor).
+import OpenAI from 'openai';
+import type { ChatCompletion } from 'openai/resources/chat/completions';
+import { Pool, errors } from 'undici';
+import { readableError } from './client.js';
+
+/** One endpoint's connections: POST JSON to its chat completions or to a route at its root. */
+export class Transport {
+  readonly baseURL: string;
+  readonly apiKey: string | null;
+  private readonly pool: Pool;
+  private readonly prefix: string;
+  private readonly search: string;
+  private readonly headers: Record<string, string>;
+
+  constructor(
+    baseURL: string,
+    apiKey: string | null,
+    private readonly opts: { timeoutMs: number; connections: number },
+  ) {
+    const u = new URL(baseURL);
+    this.baseURL = baseURL.replace(/\/+$/, '');
+    this.apiKey = apiKey;
+    this.prefix = u.pathname.replace(/\/+$/, '');
+    this.search = u.search;
+    this.pool = new Pool(u.origin, { connections: Math.max(1, opts.connections), keepAliveTimeout: 30_000 });
+    this.headers = { 'content-type': 'application/json', accept: 'application/json', ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) };
+  }
+
+  /** POST /chat/completions (under the base URL); the parsed response. */
+  chat(body: object, timeoutMs = this.opts.timeoutMs): Promise<ChatCompletion> {
+    return this.post(`${this.prefix}/chat/completions${this.search}`, body, timeoutMs) as Promise<ChatCompletion>;
+  }
+
+  /** POST to a route at the server's root (the base URL without its /v1), e.g. vLLM's /tokenize. */
+  root<T>(route: string, body: object, timeoutMs = this.opts.timeoutMs): Promise<T> {
+    return this.post(`${this.prefix.replace(/\/v1$/, '')}${route}`, body, timeoutMs) as Promise<T>;
+  }
+
+  private async post(path: string, body: object, timeoutMs: number): Promise<unknown> {
+    let res: Awaited<ReturnType<Pool['request']>>;
+    let text: string;
+    try {
+      res = await this.pool.request({ path, method: 'POST', headers: this.headers, body: JSON.stringify(body), headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+      text = await res.body.text();
+    } catch (e) {
+      if (e instanceof errors.HeadersTimeoutError || e instanceof errors.BodyTimeoutError || e instanceof errors.ConnectTimeoutError) {
+        throw new OpenAI.APIConnectionTimeoutError();
+      }
+      throw new OpenAI.APIConnectionError({ message: (e as Error).message, cause: e as Error });
+    }
+    if (res.statusCode >= 400) {
+      const headers = new Headers();
+      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : String(v));
+      const readable = readableError(text);
+      throw OpenAI.APIError.generate(res.statusCode, readable ?? undefined, readable ? undefined : text, headers);
+    }
+    // A malformed body is a SyntaxError: a bad response, retried.
+    return JSON.parse(text);
+  }
+
+  /** Closes the connections. */
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+}
