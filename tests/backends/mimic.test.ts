@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { TestServer } from '../helpers/openai-server.js';
 import type { Mimic } from '../helpers/mimic.js';
-import { DEV, POLICY, tempDir } from '../helpers/paths.js';
+import { DEV, POLICY, tempDir, serverBackend } from '../helpers/paths.js';
 import { WorkerPool } from '../../src/backends/local/pool.js';
 import { OpenAIGenerator, OpenAILabeler } from '../../src/backends/openai/index.js';
 import { FatalBackendError } from '../../src/backends/errors.js';
@@ -18,21 +18,7 @@ import { openDb, roundStats } from '../../src/store/index.js';
 
 const MODES: Mimic[] = ['vllm', 'vllm-legacy', 'sglang'];
 
-function server(url: string, model: string, extra: Record<string, unknown> = {}) {
-  return {
-    type: 'openai' as const,
-    model,
-    base_urls: [url],
-    max_in_flight: 4,
-    timeout_ms: 20_000,
-    max_retries: 2,
-    min_backoff_ms: 20,
-    max_backoff_ms: 200,
-    rest_after_failures: 3,
-    rest_ms: 300,
-    ...extra,
-  };
-}
+const server = serverBackend;
 
 /** The dev prompts (first `n`) with absolute image paths, plus the given extra rows, as a JSONL file. */
 function promptsFile(n: number, extra: Record<string, unknown>[] = []): string {

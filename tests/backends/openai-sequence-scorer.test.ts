@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { TestServer } from '../helpers/openai-server.js';
-import { POLICY, ROOT, TEST } from '../helpers/paths.js';
+import { POLICY, ROOT, TEST, serverBackend } from '../helpers/paths.js';
 import { LocalSequenceScorer } from '../../src/backends/local/index.js';
 import { OpenAISequenceScorer, answerSlice, readPromptLogprobs } from '../../src/backends/openai/sequence-scorer.js';
 import { FatalBackendError } from '../../src/backends/errors.js';
@@ -15,21 +15,7 @@ import { conversation } from '../../src/backends/openai/messages.js';
 import { imageUrl } from '../../src/backends/openai/images.js';
 import type { TemplateName } from '../helpers/mimic.js';
 
-function server(url: string, extra: Record<string, unknown> = {}) {
-  return {
-    type: 'openai' as const,
-    model: 'shapes-policy',
-    base_urls: [url],
-    max_in_flight: 4,
-    timeout_ms: 20_000,
-    max_retries: 2,
-    min_backoff_ms: 20,
-    max_backoff_ms: 200,
-    rest_after_failures: 3,
-    rest_ms: 300,
-    ...extra,
-  };
-}
+const server = (url: string, extra: Record<string, unknown> = {}) => serverBackend(url, 'shapes-policy', extra);
 
 const rows = (file: string) =>
   readFileSync(file, 'utf8')

@@ -22,3 +22,20 @@ export function testQuestions(): { image: string; question: string; answer: 'yes
     .filter(Boolean)
     .map((l) => JSON.parse(l));
 }
+
+/** Settings of a served backend for tests: quick backoff so retries don't make the suite slow. */
+export function serverBackend(url: string | string[], model: string, extra: Record<string, unknown> = {}) {
+  return {
+    type: 'openai' as const,
+    model,
+    base_urls: Array.isArray(url) ? url : [url],
+    max_in_flight: 4,
+    timeout_ms: 20_000,
+    max_retries: 2,
+    min_backoff_ms: 20,
+    max_backoff_ms: 200,
+    rest_after_failures: 3,
+    rest_ms: 300,
+    ...extra,
+  };
+}
