@@ -5,7 +5,7 @@ import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { TestServer } from '../helpers/openai-server.js';
-import { DEV, LABELER, POLICY, ROOT, TEST, tempDir, testQuestions } from '../helpers/paths.js';
+import { DEV, LABELER, POLICY, ROOT, TEST, serverBackend, tempDir, testQuestions } from '../helpers/paths.js';
 import { WorkerPool } from '../../src/backends/local/pool.js';
 import { LocalGenerator, LocalLabeler } from '../../src/backends/local/index.js';
 import { OpenAIGenerator, OpenAILabeler } from '../../src/backends/openai/index.js';
@@ -17,22 +17,8 @@ import { sampleSeed } from '../../src/stages/generate.js';
 
 const SUFFIX = ' Please answer yes or no.';
 
-/** Server settings for tests: quick backoff so retries don't make the suite slow. */
-function server(url: string | string[], model: string, extra: Record<string, unknown> = {}) {
-  return {
-    type: 'openai' as const,
-    model,
-    base_urls: Array.isArray(url) ? url : [url],
-    max_in_flight: 4,
-    timeout_ms: 20_000,
-    max_retries: 5,
-    min_backoff_ms: 20,
-    max_backoff_ms: 200,
-    rest_after_failures: 3,
-    rest_ms: 300,
-    ...extra,
-  };
-}
+/** Server settings for tests: quick backoff so retries don't make the suite slow; five retries for the fault tests. */
+const server = (url: string | string[], model: string, extra: Record<string, unknown> = {}) => serverBackend(url, model, { max_retries: 5, ...extra });
 
 /** A config whose three roles all go through the given server(s), defaults filled in by the schema as for a file. */
 function remoteConfig(db: string, url: string | string[], edit?: (c: Config) => void): Config {
