@@ -5,8 +5,9 @@
 // client is what is measured. It reads and parses every request body as a server does (they carry an image).
 //
 //   node scripts/bench/fleet-sim.mjs --endpoints K --slots C --latency-ms L
-// Prints {"ports": [...]} on its first stdout line when listening; GET /stats on any port gives its counters and
-// its own CPU time; SIGTERM ends it.
+// Prints {"ports": [...]} on its first stdout line when listening; GET /stats on any port gives its counters, its own
+// CPU time and the answers it completed per 100 ms (epoch-aligned buckets, so the bench can read a steady-state rate
+// off the middle of a run, free of the ramp-up and the drain at its ends); SIGTERM ends it.
 import http from 'node:http';
 
 const arg = (name, fallback) => {
@@ -23,7 +24,15 @@ const ANSWERS = [
   'There are three shapes. The large purple circle is on the right.',
   'There is a small orange square at the bottom.',
 ];
-const stats = { requests: 0, served: 0, peakActive: 0, bodyBytes: 0, started: performance.now() };
+const BUCKET_MS = 100;
+// holdMs sums how long slots were really held: a timer fires late when this process is busy, which lengthens L.
+// firstArrivalAt and lastAnswerAt (epoch ms) bound the client's stage as seen from here.
+const stats = {
+  requests: 0, served: 0, peakActive: 0, peakQueued: 0, holdMs: 0, bodyBytes: 0,
+  firstArrivalAt: 0, lastAnswerAt: 0, started: performance.now(),
+};
+/** Answers completed per BUCKET_MS, keyed by Math.floor(Date.now() / BUCKET_MS). */
+const completions = new Map();
 
 function endpoint() {
   let active = 0;
@@ -41,7 +50,11 @@ function endpoint() {
         resolve();
       };
       if (active < C) go();
-      else queue.push(go);
+      else {
+        queue.push(go);
+        // The longest any one endpoint's queue got: 0 means the client never sent more than C to an endpoint.
+        if (queue.length > stats.peakQueued) stats.peakQueued = queue.length;
+      }
     });
   const server = http.createServer(async (req, res) => {
     const chunks = [];
@@ -55,7 +68,15 @@ function endpoint() {
     if (req.method === 'GET' && req.url === '/stats') {
       const cpu = process.cpuUsage();
       res.writeHead(200, { 'content-type': 'application/json' });
-      return res.end(JSON.stringify({ ...stats, cpuSeconds: (cpu.user + cpu.system) / 1e6, wallSeconds: (performance.now() - stats.started) / 1000 }));
+      return res.end(
+        JSON.stringify({
+          ...stats,
+          cpuSeconds: (cpu.user + cpu.system) / 1e6,
+          wallSeconds: (performance.now() - stats.started) / 1000,
+          bucketMs: BUCKET_MS,
+          completions: [...completions],
+        }),
+      );
     }
     if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
       res.writeHead(404, { 'content-type': 'application/json' });
@@ -68,12 +89,17 @@ function endpoint() {
       res.writeHead(400, { 'content-type': 'application/json' });
       return res.end(JSON.stringify({ error: { message: 'JSON decode error', type: 'BadRequestError', code: 400 } }));
     }
-    stats.requests++;
+    if (stats.requests++ === 0) stats.firstArrivalAt = Date.now();
     await slot();
+    const held = performance.now();
     await new Promise((r) => setTimeout(r, L));
+    stats.holdMs += performance.now() - held;
     release();
     const content = ANSWERS[(Number(body.seed) >>> 0) % ANSWERS.length];
     stats.served++;
+    stats.lastAnswerAt = Date.now();
+    const b = Math.floor(stats.lastAnswerAt / BUCKET_MS);
+    completions.set(b, (completions.get(b) ?? 0) + 1);
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(
       JSON.stringify({
