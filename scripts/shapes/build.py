@@ -71,9 +71,11 @@ def write_split(name: str, seed: int, n: int) -> None:
         img = f"images/{name}-{i:04d}.png"
         w.render(objs, rng).save(os.path.join(out, img), optimize=False)
         kind = w.KINDS[int(rng.choice(5, p=KIND_WEIGHTS))]
-        q, _target = w.make_instruction(objs, kind, rng)
+        q, target = w.make_instruction(objs, kind, rng)
+        # The kind the instruction really has: make_instruction falls back (an attribute or position question with no
+        # unique reference becomes a counting one, an attribute one with nothing left to ask a position one).
         prompts.append({"id": f"{name}-{i:04d}", "image": img, "question": q,
-                        "meta": {"kind": kind, "split": name, "truth": w.truth_json(objs)}})
+                        "meta": {"kind": target["kind"], "split": name, "truth": w.truth_json(objs)}})
         if name == "test":
             for j in range(QUESTIONS_PER_TEST_IMAGE):
                 want = j % 2 == 0
@@ -109,11 +111,11 @@ def write_multiturn(seed: int, n: int) -> None:
                 history += [{"role": "user", "content": q}, {"role": "assistant", "content": w.answer(objs, target)}]
             for _ in range(50):  # the follow-up asks something not asked yet
                 kind = w.KINDS[int(rng.choice(5, p=KIND_WEIGHTS))]
-                q, _target = w.make_instruction(objs, kind, rng)
+                q, target = w.make_instruction(objs, kind, rng)
                 if q not in asked:
                     break
             f.write(json.dumps({"id": f"multiturn-{i:04d}", "image": img, "history": history, "question": q,
-                                "meta": {"kind": kind, "split": "multiturn", "truth": w.truth_json(objs)}}) + "\n")
+                                "meta": {"kind": target["kind"], "split": "multiturn", "truth": w.truth_json(objs)}}) + "\n")
     log(f"data/shapes/multiturn: {n} prompts")
 
 
