@@ -1,19 +1,22 @@
-// A policy's hallucination on held-out prompts: it answers them (sampled, and greedy) in evaluation rounds, the rules
-// divider cuts the answers into claims, and the shapes truth judges them. Evaluation rounds never label or pair, and
-// no pull or export ever delivers a pair on an image they have seen.
+// A policy's hallucination on held-out prompts: it answers them (sampled, and greedy) in evaluation rounds, the divider
+// cuts the answers into claims and the labeler gives each a verdict (the truth-free figures, which any prompts give);
+// where the prompts carry the shapes truth, the truth judges the claims too. Evaluation rounds never pair, and no pull
+// or export ever delivers a pair on an image they have seen.
 import type { Config, ModelBackend } from './config/schema.js';
-import { finishPolicyEval, createPolicyEval, findPolicyEval, finishRound, getRound, linkPolicyEvalRound, openDb, type PolicyEvalRow } from './store/index.js';
+import { finishPolicyEval, createPolicyEval, findPolicyEval, finishRound, getPolicyEval, getRound, linkPolicyEvalRound, openDb, type PolicyEvalRow } from './store/index.js';
 import { runRound } from './round.js';
 import { silentProgress, type Progress } from './stages/context.js';
 import { loadEvalRound } from './eval/load.js';
 import { policyFigures, type PolicyFigures } from './eval/policy.js';
+import { roundHasTruth, truthFreeFigures, type TruthFreeFigures } from './eval/truth-free.js';
+import type { Db } from './store/index.js';
 import { hashCheckpoint } from './loop/checkpoint.js';
 
 /** What to evaluate, where, and how it decodes. */
 export interface PolicyEvalOptions {
   /** The policy: a local model folder or a served model (the generate backend to use). */
   policy: ModelBackend;
-  /** Held-out prompts with shapes truth (meta.truth). */
+  /** Held-out prompts (with or without the shapes truth, meta.truth). */
   prompts: string;
   /** The first N prompts only; null: all. */
   limit: number | null;
@@ -24,7 +27,10 @@ export interface PolicyEvalOptions {
   progress?: Progress;
 }
 
-/** A finished evaluation: the figures of the sampled answers and of the greedy ones. */
+/**
+ * A finished evaluation: the truth's figures of the sampled answers and of the greedy ones (every truth figure null
+ * where the prompts carry no truth), and the truth-free figures of both.
+ */
 export interface PolicyEvaluation {
   id: number;
   policy: string;
@@ -34,18 +40,26 @@ export interface PolicyEvaluation {
   greedy_round: number | null;
   sampled: PolicyFigures;
   greedy: PolicyFigures | null;
+  truth_free: TruthFreeFigures;
+  greedy_truth_free: TruthFreeFigures | null;
+  /** Whether the prompts carry the shapes truth (the truth's figures are null when not). */
+  has_truth: boolean;
 }
 
-/** The stored form of an evaluation's figures. */
+/** The stored form of an evaluation's figures (truth_free is absent from evaluations stored before it existed). */
 interface StoredFigures {
   sampled: PolicyFigures;
   greedy: PolicyFigures | null;
+  truth_free?: TruthFreeFigures;
+  greedy_truth_free?: TruthFreeFigures | null;
+  has_truth?: boolean;
 }
 
-/** An evaluation row as the API returns it (null while unfinished). */
+/** An evaluation row as the API returns it (null while unfinished, or stored before the truth-free figures). */
 export function policyEvaluation(row: PolicyEvalRow): PolicyEvaluation | null {
   if (row.figures_json === null || row.sampled_round === null) return null;
   const f = JSON.parse(row.figures_json) as StoredFigures;
+  if (!f.truth_free) return null;
   return {
     id: row.id,
     policy: row.policy,
@@ -55,15 +69,46 @@ export function policyEvaluation(row: PolicyEvalRow): PolicyEvaluation | null {
     greedy_round: row.greedy_round,
     sampled: f.sampled,
     greedy: f.greedy,
+    truth_free: f.truth_free,
+    greedy_truth_free: f.greedy_truth_free ?? null,
+    has_truth: f.has_truth ?? true,
   };
 }
 
-/** The config of one evaluation round: the held-out prompts, the policy, its decoding; nothing is labeled. */
+/**
+ * The config of one evaluation round: the held-out prompts, the policy, its decoding. Its claims are labeled by the
+ * config's labeler through divide's own stages, whatever feedback method the training rounds use.
+ */
 function evalRoundConfig(config: Config, o: PolicyEvalOptions, samples: number, temperature: number): Config {
   return {
     ...config,
     prompts: o.prompts,
     generate: { ...config.generate, backend: o.policy, samples, temperature },
+    // The method is left as it is when it is divide, so rounds stored before keep their config hash (and resume).
+    feedback: config.feedback.method === 'divide' ? config.feedback : { ...config.feedback, method: 'divide' },
+  };
+}
+
+/** The truth's figures where a round's prompts carry the truth; else every truth figure null beside the counts. */
+function truthFigures(db: Db, roundId: number, free: TruthFreeFigures): PolicyFigures {
+  if (roundHasTruth(db, roundId)) return policyFigures(loadEvalRound(db, roundId).prompts);
+  return {
+    false_claim_rate: null,
+    response_hallucination_rate: null,
+    true_claims_per_answer: null,
+    object_coverage: null,
+    judgeable_share: null,
+    distinct_answers_per_prompt: free.distinct_answers_per_prompt,
+    mean_words: free.mean_words,
+    prompts: free.prompts,
+    answers: free.answers,
+    undivided: free.unscored,
+    claims: free.claims,
+    judged_claims: 0,
+    false_claims: 0,
+    true_claims: 0,
+    unknown_claims: 0,
+    detailed_answers: 0,
   };
 }
 
@@ -95,16 +140,17 @@ export async function evaluatePolicy(config: Config, o: PolicyEvalOptions): Prom
   const done = policyEvaluation(row);
   if (done) return done;
 
+  // An evaluation stored before the truth-free figures has its rounds generated and divided: labeling them finishes it.
   const runs: { which: 'sampled' | 'greedy'; samples: number; temperature: number; round: number | null }[] = [
     { which: 'sampled', samples: o.samples, temperature: o.temperature, round: row.sampled_round },
   ];
   if (o.greedy) runs.push({ which: 'greedy', samples: 1, temperature: 0, round: row.greedy_round });
-  const figures: Partial<StoredFigures> = { greedy: null };
+  const figures: StoredFigures = { sampled: null as unknown as PolicyFigures, greedy: null, greedy_truth_free: null, has_truth: true };
   for (const r of runs) {
     progress.log(`evaluating ${o.policy.model} on ${o.prompts} (${r.which}: ${r.samples} per prompt, T ${r.temperature})`);
     const run = await runRound(evalRoundConfig(config, o, r.samples, r.temperature), {
       choice: r.round ?? 'next',
-      stages: ['generate', 'divide'],
+      stages: ['generate', 'divide', 'label', 'score'],
       ...(o.limit !== null ? { limit: o.limit } : {}),
       progress,
       create: { purpose: 'eval', onCreate: (db, id) => linkPolicyEvalRound(db, row.id, r.which, id) },
@@ -112,9 +158,18 @@ export async function evaluatePolicy(config: Config, o: PolicyEvalOptions): Prom
     const db = openDb(config.db);
     try {
       finishRound(db, run.round.id, 'done');
-      figures[r.which] = policyFigures(loadEvalRound(db, run.round.id).prompts);
-      if (r.which === 'sampled') row = { ...row, sampled_round: run.round.id };
-      else row = { ...row, greedy_round: run.round.id };
+      const free = truthFreeFigures(db, run.round.id);
+      const truth = truthFigures(db, run.round.id, free);
+      if (r.which === 'sampled') {
+        figures.sampled = truth;
+        figures.truth_free = free;
+        figures.has_truth = roundHasTruth(db, run.round.id);
+        row = { ...row, sampled_round: run.round.id };
+      } else {
+        figures.greedy = truth;
+        figures.greedy_truth_free = free;
+        row = { ...row, greedy_round: run.round.id };
+      }
     } finally {
       db.close();
     }
@@ -123,17 +178,8 @@ export async function evaluatePolicy(config: Config, o: PolicyEvalOptions): Prom
   try {
     finishPolicyEval(db, row.id, figures);
     if (!getRound(db, row.sampled_round!)) throw new Error(`evaluation ${row.id}: its sampled round is missing`);
+    return policyEvaluation(getPolicyEval(db, row.id)!)!;
   } finally {
     db.close();
   }
-  return {
-    id: row.id,
-    policy: key.policy,
-    policy_sha256: key.policy_sha256,
-    prompts: o.prompts,
-    sampled_round: row.sampled_round!,
-    greedy_round: row.greedy_round,
-    sampled: figures.sampled!,
-    greedy: figures.greedy ?? null,
-  };
 }

@@ -3,7 +3,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { getRound, openDb } from '../store/index.js';
 import { loadConfig, type ConfigOverrides } from '../config/load.js';
-import { EvalRefusal, evaluateRound, loadEvalRound, renderPolicyReport, renderReport, resolveEvalRound, roundPolicyReport, policyReportOf } from '../eval/index.js';
+import { EvalRefusal, evaluateRound, loadEvalRound, renderPolicyReport, renderTruthFree, renderReport, resolveEvalRound, roundPolicyReport, policyReportOf } from '../eval/index.js';
 import { evaluatePolicy } from '../policy-eval.js';
 import { getPolicyEval } from '../store/index.js';
 import { positiveInt, PROGRESS_EVERY_HELP, progressEveryArg, progressFromFlags, temperatureArg } from './common.js';
@@ -48,7 +48,11 @@ async function evalPolicy(f: EvalFlags): Promise<void> {
   const db = openDb(config.db, { readonly: true, upgrade: true });
   try {
     const report = policyReportOf(getPolicyEval(db, ev.id)!)!;
-    process.stdout.write(f.json ? JSON.stringify({ policy: report }) + '\n' : renderPolicyReport(report));
+    process.stdout.write(
+      f.json
+        ? JSON.stringify({ policy: report, truth_free: ev.truth_free, greedy_truth_free: ev.greedy_truth_free }) + '\n'
+        : renderPolicyReport(report) + renderTruthFree(ev),
+    );
   } finally {
     db.close();
   }
@@ -63,7 +67,7 @@ export function registerEval(program: Command): void {
     .option('--config <file>', 'config JSON file (for its db path, and the loop section\'s held-out settings)')
     .option('--round <n|latest>', 'round (default: latest)', evalRoundArg)
     .option('--policy <model>', 'evaluate this policy (a folder, or a served model name) on held-out prompts, sampled and greedy')
-    .option('--prompts <file>', 'with --policy: held-out prompts with shapes truth (default: loop.eval_prompts, the test split)')
+    .option('--prompts <file>', 'with --policy: held-out prompts, with or without shapes truth (default: loop.eval_prompts, the test split)')
     .option('--limit <n>', 'with --policy: the first N held-out prompts', positiveInt('--limit'))
     .option('--samples <n>', 'with --policy: samples per prompt (default: loop.eval_samples, 10)', positiveInt('--samples'))
     .option('--temperature <t>', 'with --policy: sampling temperature (default: loop.eval_temperature, 0.7)', temperatureArg)

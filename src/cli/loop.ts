@@ -1,7 +1,7 @@
 // `rlaifv loop`: parse flags, run (or resume) the loop, print one line per round or the JSON array.
 import type { Command } from 'commander';
 import { loadConfig, type ConfigOverrides } from '../config/load.js';
-import { runLoop, type LoopRoundReport } from '../loop/index.js';
+import { runLoop, type LoopRoundReport, type LoopWinRate } from '../loop/index.js';
 import { positiveInt, PROGRESS_EVERY_HELP, progressEveryArg, progressFromFlags } from './common.js';
 
 interface LoopFlags {
@@ -20,19 +20,27 @@ interface LoopFlags {
 const pct = (x: number | null | undefined) => (x === null || x === undefined ? '-' : `${(100 * x).toFixed(1)}%`);
 const num = (x: number | null | undefined, d = 2) => (x === null || x === undefined ? '-' : x.toFixed(d));
 
-/** The text table: the starting policy's evaluation, then one row per round. */
+const win = (w: LoopWinRate | null | undefined) => (w?.win_rate == null ? '-' : `${pct(w.win_rate)} [${pct(w.ci95![0])}, ${pct(w.ci95![1])}]`);
+
+/**
+ * The text table: the starting policy's evaluation, then one row per round; the truth's figures ('-' without truth)
+ * beside the labeler's (truth-free) rejected-claim rate and the held-out win rates.
+ */
 function render(baseline: LoopRoundReport['eval'], rounds: LoopRoundReport[]): string {
-  const head = ['round', 'pairs', 'trainer', 'false claims', 'greedy', 'responses w/ false', 'true/answer', 'distinct/prompt', 'judgeable'];
+  const head = ['round', 'pairs', 'trainer', 'false claims', 'rejected (labeler)', 'greedy', 'responses w/ false', 'true/answer', 'accepted/answer', 'distinct/prompt', 'win vs previous', 'win vs start'];
   const row = (name: string, pairs: string, exit: string, e: LoopRoundReport['eval']) => [
     name,
     pairs,
     exit,
     pct(e?.false_claim_rate),
+    pct(e?.truth_free.rejected_claim_rate),
     pct(e?.greedy?.false_claim_rate),
     pct(e?.response_hallucination_rate),
     num(e?.true_claims_per_answer),
-    num(e?.distinct_answers_per_prompt, 1),
-    pct(e?.judgeable_share),
+    num(e?.truth_free.accepted_claims_per_answer),
+    num(e?.truth_free.distinct_answers_per_prompt, 1),
+    win(e?.truth_free.win_rate_vs_previous),
+    win(e?.truth_free.win_rate_vs_start),
   ];
   const rows = [head, row('start', '-', '-', baseline)];
   for (const r of rounds) rows.push(row(`${r.loop_round} (#${r.round ?? '-'})`, String(r.pairs ?? '-'), r.trainer_exit === null ? '-' : `exit ${r.trainer_exit}`, r.eval));
@@ -68,7 +76,12 @@ export function registerLoop(program: Command): void {
         progress: progressFromFlags(f),
         echo: f.quiet ? null : process.stderr,
       });
-      const baseline = { ...r.baseline.sampled, greedy: r.baseline.greedy, eval_id: r.baseline.id };
+      const baseline = {
+        ...r.baseline.sampled,
+        greedy: r.baseline.greedy,
+        eval_id: r.baseline.id,
+        truth_free: { ...r.baseline.truth_free, win_rate_vs_previous: null, win_rate_vs_start: null },
+      };
       const rounds = r.rounds.slice(0, f.rounds);
       process.stdout.write(f.json ? JSON.stringify(rounds) + '\n' : render(baseline, rounds));
     });

@@ -12,6 +12,7 @@ import { registerSql } from './sql.js';
 import { registerDoctor } from './doctor.js';
 import { registerLoop } from './loop.js';
 import { registerBon } from './bon.js';
+import { registerCompare } from './compare.js';
 
 const program = new Command()
   .name('rlaifv')
@@ -28,6 +29,7 @@ registerSql(program);
 registerDoctor(program);
 registerLoop(program);
 registerBon(program);
+registerCompare(program);
 
 // A reader that stops early (`rlaifv stats | head`) ends a printing command quietly, as other row-printing tools do.
 // pull and export write pairs to stdout themselves and must report it instead (nothing is then recorded delivered).

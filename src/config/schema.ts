@@ -299,7 +299,10 @@ const deploy = z.strictObject({
 const loop = z.strictObject({
   /** The prompts each round's policy answers to make pairs. */
   train_prompts: z.string().min(1).default('data/shapes/dev/prompts.jsonl'),
-  /** Held-out prompts (with shapes truth) each checkpoint is evaluated on; no pair on their images is ever delivered. */
+  /**
+   * Held-out prompts each checkpoint is evaluated on (the truth-free figures always; the truth's too where the prompts
+   * carry meta.truth); no pair on their images is ever delivered.
+   */
   eval_prompts: z.string().min(1).default('data/shapes/test/prompts.jsonl'),
   /** The format each round's pairs are pulled in for the trainer (as `rlaifv pull --format`). */
   pairs_format: z.enum(['trl', 'llamafactory', 'openrlhf', 'rlaifv']).default('trl'),
@@ -320,6 +323,14 @@ const loop = z.strictObject({
   eval_greedy: z.boolean().default(true),
   /** Evaluate on the first N held-out prompts only; null: all (or --limit when given). */
   eval_limit: z.number().int().positive().nullable().default(null),
+  /**
+   * The judge of each checkpoint's held-out win rates against the previous round and the start (as `rlaifv compare
+   * --judge`): claims (rlaifv's own divider and labeler, no truth needed), truth (shapes prompts only) or MODEL@URL (a
+   * served VLM with ConvBench's pairwise prompt). Not part of the loop's identity.
+   */
+  judge: z.string().min(1).default('claims'),
+  /** The environment variable holding a served judge's API key. */
+  judge_api_key_env: z.string().min(1).optional(),
   /** The trainer is stopped (and the step recorded as failed) after this long; null: no limit. */
   trainer_timeout_ms: z.number().int().positive().nullable().default(null),
 });

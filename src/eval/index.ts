@@ -8,3 +8,4 @@ export * from './load.js';
 export * from './render.js';
 export * from './policy.js';
 export * from './policy-report.js';
+export * from './truth-free.js';

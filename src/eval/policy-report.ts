@@ -4,6 +4,7 @@ import { getRound, latestPolicyEval, policyEvalOfRound, type Db, type PolicyEval
 import { policyFigures, type PolicyFigures } from './policy.js';
 import type { EvalRound } from './types.js';
 import { table } from './render.js';
+import type { TruthFreeFigures } from './truth-free.js';
 
 /** The policy figures of sampled answers, the greedy ones beside them, and where they come from. */
 export interface PolicyReport extends PolicyFigures {
@@ -72,4 +73,21 @@ export function renderPolicyReport(p: PolicyReport): string {
   const rows = [['answers', 'false claims', 'answers w/ false', 'true/answer', 'objects mentioned', 'judgeable', 'distinct/prompt', 'words'], row(`sampled (round ${p.sampled_round})`, p)];
   if (p.greedy) rows.push(row(`greedy (round ${p.greedy_round})`, p.greedy));
   return `policy ${p.model} on ${where}\n${table(rows)}\n`;
+}
+
+/** The truth-free figures (the labeler's verdicts on the divider's claims) as text: sampled, then greedy. */
+export function renderTruthFree(f: { truth_free: TruthFreeFigures; greedy_truth_free: TruthFreeFigures | null; sampled_round: number; greedy_round: number | null; has_truth: boolean }): string {
+  const row = (name: string, t: TruthFreeFigures) => [
+    name,
+    share(t.rejected_claim_rate),
+    share(t.answers_with_rejected_claim),
+    dec(t.accepted_claims_per_answer),
+    dec(t.distinct_answers_per_prompt, 1),
+    dec(t.mean_words, 1),
+    String(t.unscored),
+  ];
+  const rows = [['truth-free (labeler)', 'rejected claims', 'answers w/ rejected', 'accepted/answer', 'distinct/prompt', 'words', 'unscored'], row(`sampled (round ${f.sampled_round})`, f.truth_free)];
+  if (f.greedy_truth_free) rows.push(row(`greedy (round ${f.greedy_round})`, f.greedy_truth_free));
+  const note = f.has_truth ? '' : 'these prompts carry no truth (meta.truth): the truth\'s figures above are –\n';
+  return `${table(rows)}\n${note}`;
 }

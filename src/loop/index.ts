@@ -13,6 +13,8 @@ import { STAGES, runRound } from '../round.js';
 import { silentProgress, type Progress } from '../stages/context.js';
 import { evaluatePolicy, policyEvaluation, type PolicyEvaluation } from '../policy-eval.js';
 import { LoopStepError, customPairs, deploy, pullPairs, train, withDb, type PairsMaker } from './steps.js';
+import { compareRounds, parseJudgeSpec, type CompareResult, type JudgeSpec } from '../compare/index.js';
+import type { TruthFreeFigures } from '../eval/truth-free.js';
 
 export { LoopStepError, type PairsMaker } from './steps.js';
 
@@ -52,8 +54,30 @@ export interface LoopRoundReport {
   delivery: number | null;
   trainer_exit: number | null;
   served_model: string | null;
-  /** The held-out evaluation of this round's checkpoint: sampled figures, plus `greedy`. */
-  eval: (PolicyEvaluation['sampled'] & { greedy: PolicyEvaluation['greedy']; eval_id: number }) | null;
+  /**
+   * The held-out evaluation of this round's checkpoint: the truth's sampled figures (null where the prompts carry no
+   * truth), plus `greedy`, and `truth_free` with the win rates against the previous round and the start.
+   */
+  eval: (PolicyEvaluation['sampled'] & { greedy: PolicyEvaluation['greedy']; eval_id: number; truth_free: LoopTruthFree }) | null;
+}
+
+/** A win rate as the loop reports it: A is this round's checkpoint (ties count half). */
+export interface LoopWinRate {
+  win_rate: number | null;
+  ci95: [number, number] | null;
+}
+
+/** The truth-free figures of a round's checkpoint, with its held-out win rates (null for the start, or not computed). */
+export type LoopTruthFree = TruthFreeFigures & {
+  win_rate_vs_previous: LoopWinRate | null;
+  win_rate_vs_start: LoopWinRate | null;
+};
+
+/** The stored form of a round's win rates (loop_rounds.win_rates_json). */
+interface StoredWinRates {
+  judge: string;
+  vs_previous: CompareResult;
+  vs_start: CompareResult;
 }
 
 /** What a loop call did. */
@@ -69,7 +93,7 @@ export interface LoopResult {
  * resumes the loop and retries the failed step.
  */
 function loopHash(config: Config, limit: number | null, evalLimit: number | null): string {
-  const { trainer: _t, trainer_timeout_ms: _tt, deploy: _d, checkpoints: _c, ...what } = config.loop;
+  const { trainer: _t, trainer_timeout_ms: _tt, deploy: _d, checkpoints: _c, judge: _j, judge_api_key_env: _jk, ...what } = config.loop;
   return createHash('sha256')
     .update(JSON.stringify([configHash(config), what, limit, evalLimit]))
     .digest('hex')
@@ -136,6 +160,12 @@ export async function runLoop(config: Config, o: LoopOptions): Promise<LoopResul
       progress,
     });
 
+  let judge: JudgeSpec;
+  try {
+    judge = parseJudgeSpec(l.judge, 'loop.judge', l.judge_api_key_env);
+  } catch (e) {
+    throw new ConfigError((e as Error).message);
+  }
   // The starting policy is evaluated first: its held-out prompts are then known before any pull can deliver a pair.
   const baseline = await evaluate(config.generate.backend);
   withDb(config, (db) => setLoopBaseline(db, loop.id, baseline.id));
@@ -191,9 +221,41 @@ export async function runLoop(config: Config, o: LoopOptions): Promise<LoopResul
         return getLoopRound(db, loop.id, k)!;
       });
     }
+    if (row.win_rates_json === null) row = await winRates(config, loop, row, baseline, judge, progress);
     policy = { policy: next, checkpoint: row.checkpoint! };
   }
   return { loop, baseline, rounds: withDb(config, (db) => loopReport(db, loop.id)) };
+}
+
+/**
+ * The held-out win rates of a round's checkpoint against the previous round's (the start's, for round 1) and against
+ * the start's, from their evaluation rounds (same prompts and seeds), recorded with the round.
+ */
+async function winRates(config: Config, loop: LoopRow, row: LoopRoundRow, baseline: PolicyEvaluation, judge: JudgeSpec, progress: Progress): Promise<LoopRoundRow> {
+  const db = openDb(config.db);
+  try {
+    const ev = policyEvaluation(getPolicyEval(db, row.eval_id!)!)!;
+    const prevRow = row.idx > 1 ? getLoopRound(db, loop.id, row.idx - 1) : undefined;
+    const prev = prevRow?.eval_id ? policyEvaluation(getPolicyEval(db, prevRow.eval_id)!)! : baseline;
+    const o = { judge, seed: config.seed, a: ev.policy, promptsFile: ev.prompts, progress };
+    const vsPrevious = await compareRounds(db, ev.sampled_round, prev.sampled_round, { ...o, b: prev.policy });
+    const vsStart = prev.id === baseline.id ? vsPrevious : await compareRounds(db, ev.sampled_round, baseline.sampled_round, { ...o, b: baseline.policy });
+    const stored: StoredWinRates = { judge: vsPrevious.judge, vs_previous: vsPrevious, vs_start: vsStart };
+    const show = (r: CompareResult) => (r.win_rate_a === null ? '-' : `${(100 * r.win_rate_a).toFixed(1)}% [${r.ci95!.map((x) => (100 * x).toFixed(1)).join(', ')}]`);
+    progress.log(`loop round ${row.idx}: held-out win rate (${stored.judge}) vs previous ${show(vsPrevious)}, vs start ${show(vsStart)}`);
+    updateLoopRound(db, loop.id, row.idx, { win_rates_json: JSON.stringify(stored) });
+    return getLoopRound(db, loop.id, row.idx)!;
+  } finally {
+    db.close();
+  }
+}
+
+const winRate = (r: CompareResult | undefined): LoopWinRate | null => (r ? { win_rate: r.win_rate_a, ci95: r.ci95 } : null);
+
+/** A round's truth-free figures with its win rates (null ones until they are computed). */
+function truthFree(ev: PolicyEvaluation, winRatesJson: string | null): LoopTruthFree {
+  const w = winRatesJson ? (JSON.parse(winRatesJson) as StoredWinRates) : null;
+  return { ...ev.truth_free, win_rate_vs_previous: winRate(w?.vs_previous), win_rate_vs_start: winRate(w?.vs_start) };
 }
 
 /** Every round of a loop as reported. */
@@ -213,7 +275,7 @@ export function loopReport(db: Db, loopId: number): LoopRoundReport[] {
       delivery: r.delivery_id,
       trainer_exit: r.trainer_exit,
       served_model: r.served_model,
-      eval: ev ? { ...ev.sampled, greedy: ev.greedy, eval_id: ev.id } : null,
+      eval: ev ? { ...ev.sampled, greedy: ev.greedy, eval_id: ev.id, truth_free: truthFree(ev, r.win_rates_json) } : null,
     };
   });
 }

@@ -11,3 +11,4 @@ export * from './shards.js';
 export * from './loop.js';
 export * from './answer-scores.js';
 export * from './pair-judgments.js';
+export * from './compare-verdicts.js';

@@ -2,6 +2,7 @@
 // evaluation, recounted independently with the checker's own split of the raw answer texts.
 import { describe, expect, test } from 'vitest';
 import path from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { answerCoverage, mentionedObjects, policyFigures, type EvalPrompt } from '../../src/eval/index.js';
 import { parseStatement, checkAnswer } from '../../src/shapes/index.js';
 import { loadConfig } from '../../src/config/load.js';
@@ -106,11 +107,64 @@ describe('a stored evaluation of the shipped policy on held-out prompts', () => 
         expect(rows.purpose).toBe('eval');
       }
       expect(ev.greedy!.distinct_answers_per_prompt).toBe(1);
-      // Evaluation rounds never label or pair.
+      // Evaluation rounds never pair; they label and score, for the truth-free figures.
       expect(db.prepare('SELECT COUNT(*) AS n FROM pairs').get()).toEqual({ n: 0 });
-      expect(db.prepare('SELECT COUNT(*) AS n FROM scores').get()).toEqual({ n: 0 });
+      expect(ev.has_truth).toBe(true);
+      for (const [roundId, free, truth] of [[ev.sampled_round, ev.truth_free, ev.sampled], [ev.greedy_round!, ev.greedy_truth_free!, ev.greedy!]] as const) {
+        // Recounted from the labels themselves: a claim is rejected when its label's p(no) exceeds p(yes) (accept rule scripts).
+        const r = db.prepare(
+          `SELECT count(*) AS claims, sum(l.p_no > l.p_yes) AS rejected, count(DISTINCT c.candidate_id) AS answers
+           FROM claims c JOIN candidates k ON k.id = c.candidate_id JOIN labels l ON l.question_id = c.question_id
+           WHERE k.round_id = ?`,
+        ).get(roundId) as { claims: number; rejected: number; answers: number };
+        expect(free.judged_claims).toBe(r.claims);
+        expect(free.rejected_claims).toBe(r.rejected);
+        expect(free.rejected_claim_rate).toBeCloseTo(r.rejected / r.claims, 12);
+        expect(free.answers).toBe(truth.answers);
+        expect(free.distinct_answers_per_prompt).toBe(truth.distinct_answers_per_prompt);
+        expect(free.mean_words).toBe(truth.mean_words);
+        // The labeler is a good teacher here: its estimate is within 3 points of the truth's on these 30 prompts.
+        expect(Math.abs(free.rejected_claim_rate! - truth.false_claim_rate!)).toBeLessThan(0.03);
+      }
     } finally {
       db.close();
     }
+  });
+
+  test('prompts without truth: the truth-free figures, the truth\'s null; an evaluation stored before the truth-free figures is finished by labeling', async () => {
+    const dir = tempDir('rlaifv-policy-eval-');
+    // The held-out prompts stripped of meta.truth, as a user's own data is.
+    const stripped = path.join(dir, 'no-truth.jsonl');
+    const lines = readFileSync(path.join(TEST, 'prompts.jsonl'), 'utf8').trim().split('\n').slice(0, 20);
+    writeFileSync(
+      stripped,
+      lines.map((l) => {
+        const p = JSON.parse(l);
+        return JSON.stringify({ ...p, image: path.join(TEST, p.image), meta: { kind: p.meta.kind } });
+      }).join('\n') + '\n',
+    );
+    const { config } = loadConfig(undefined, { db: path.join(dir, 'e.sqlite'), workers: 2 });
+    const o = { policy: { type: 'local' as const, model: POLICY }, prompts: stripped, limit: null, samples: 3, temperature: 0.7, greedy: false };
+    const ev = await evaluatePolicy(config, o);
+    expect(ev.has_truth).toBe(false);
+    expect(ev.sampled.false_claim_rate).toBeNull();
+    expect(ev.sampled.true_claims_per_answer).toBeNull();
+    expect(ev.truth_free.answers).toBe(60);
+    expect(ev.truth_free.rejected_claim_rate).toBeGreaterThan(0);
+    expect(ev.truth_free.accepted_claims_per_answer).toBeGreaterThan(0);
+
+    // An evaluation as stored before (figures without truth_free, its round never labeled): asked again, it is
+    // finished by labeling and scoring the stored round, not generated again.
+    const db = openDb(config.db);
+    const before = (db.prepare('SELECT count(*) AS n FROM candidates').get() as { n: number }).n;
+    db.prepare('DELETE FROM scores').run();
+    db.prepare('UPDATE policy_evals SET figures_json = ? WHERE id = ?').run(JSON.stringify({ sampled: ev.sampled, greedy: null }), ev.id);
+    db.close();
+    const again = await evaluatePolicy(config, o);
+    expect(again.truth_free).toEqual(ev.truth_free);
+    expect(again.sampled_round).toBe(ev.sampled_round);
+    const db2 = openDb(config.db, { readonly: true });
+    expect((db2.prepare('SELECT count(*) AS n FROM candidates').get() as { n: number }).n).toBe(before);
+    db2.close();
   });
 });

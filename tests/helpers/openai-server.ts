@@ -101,7 +101,7 @@ export const DEFAULT_MODELS: Record<string, ServedModel> = {
   'rules-divider': { kind: 'divider' },
 };
 
-/** A generative judge for the holistic rubric prompts and Anyprefer's pair prompt (see TestServer.judge), served when a test asks for it. */
+/** A generative judge for the holistic rubric prompts, Anyprefer's pair prompt and ConvBench's pairwise prompt (see TestServer.judge), served when a test asks for it. */
 export const RUBRIC_JUDGE: Record<string, ServedModel> = { 'rubric-judge': { kind: 'judge', dir: path.join(ROOT, 'models', 'shapes-labeler') } };
 
 /** The tiny models' decoder context (config.json max_position_embeddings): their max_model_len. */
@@ -532,7 +532,8 @@ export class TestServer {
   }
 
   /**
-   * A generative judge for the Table 13 rubric prompts and Anyprefer's pair prompt, made of real parts since no tiny
+   * A generative judge for the Table 13 rubric prompts, Anyprefer's pair prompt and ConvBench's pairwise prompt (with
+   * its extraction prompt), made of real parts since no tiny
    * model can write prose: the rules divider splits a response into claims, the real tiny labeler answers each claim's
    * question from the image. A rubric reply is a one-line justification and the score on its own last line
    * (hallucination: 3 minus the rejected claims; helpfulness: the number of claims, at most 3). A pair reply is a line on
@@ -545,8 +546,27 @@ export class TestServer {
     const pair = /Query:\s*([\s\S]*?)\s*\n\s*Positive Response:\s*([\s\S]*?)\s*\n\s*Negative Response:\s*([\s\S]*?)\s*$/.exec(text);
     const q = /<user-question>\s*([\s\S]*?)\s*<\/user-question>/.exec(text);
     const a = /<response>\s*([\s\S]*?)\s*<\/response>/.exec(text);
+    const cmp = /### The question from user:\s*([\s\S]*?)\s*### The response from Assistant A:\s*([\s\S]*?)\s*<\[The End of Assistant A's Conversation with User\]>[\s\S]*?### The response from Assistant B:\s*([\s\S]*?)\s*<\[The End of Assistant B's Conversation with User\]>/.exec(text);
+    const extract = /Which response did the judge choose in the end\?/.test(text);
     let content: string;
-    if (pair) {
+    if (extract) {
+      // The extraction prompt: the quoted reply's last "Response X" it named, as a text model would read it.
+      const named = [...text.replace(/Which response did the judge[\s\S]*$/, '').matchAll(/Response ([AB])\b/g)].at(-1);
+      content = named ? `Overall, Response ${named[1]} is better` : 'I cannot tell which response the judge chose.';
+    } else if (cmp) {
+      // ConvBench's pairwise prompt: fewer claims the labeler rejects wins, then more claims. With nothing between them
+      // it hedges, picks the response shown first and does not use the phrase (a position bias, and a reply only the
+      // extraction prompt reads), as forced-choice judges do.
+      const a = await this.claimProbs(dir, image, cmp[1]!, cmp[2]!);
+      const b = await this.claimProbs(dir, image, cmp[1]!, cmp[3]!);
+      const false_ = (ps: number[]) => ps.filter((x) => x >= 0.5).length;
+      const [fa, fb] = [false_(a), false_(b)];
+      const why =
+        `Response A states ${a.length} facts, ${fa} of which do not match the image. ` +
+        `Response B states ${b.length} facts, ${fb} of which do not match the image.`;
+      const winner = fa !== fb ? (fa < fb ? 'A' : 'B') : a.length !== b.length ? (a.length > b.length ? 'A' : 'B') : null;
+      content = winner ? `${why}\nOverall, Response ${winner} is better.` : `${why}\nBoth are equally good, so I go with Response A, the first one.`;
+    } else if (pair) {
       // Anyprefer's reward-model prompt: the pair's score is how sure the claims' labels make "positive is better".
       const pos = await this.claimProbs(dir, image, pair[1]!, pair[2]!);
       const neg = await this.claimProbs(dir, image, pair[1]!, pair[3]!);
@@ -556,7 +576,7 @@ export class TestServer {
         `The positive response states ${pos.length} facts, ${false_(pos)} of which do not match the image; ` +
         `the negative response states ${neg.length}, ${false_(neg)} of which do not match.\nScore: ${score}/10`;
     } else {
-      if (!q || !a) throw new HttpError(400, `${model} answers only the Table 13 rubric prompts and Anyprefer's pair prompt`);
+      if (!q || !a) throw new HttpError(400, `${model} answers only the Table 13 rubric prompts, Anyprefer's pair prompt and ConvBench's pairwise prompt`);
       const probs = await this.claimProbs(dir, image, q[1]!, a[1]!);
       const rejected = probs.filter((x) => x >= 0.5).length;
       const helpfulness = /relevant to the user's inquiry/.test(text);

@@ -72,7 +72,16 @@ describe('rlaifv loop with the shapes DPO trainer', () => {
         expect(r.eval).toHaveProperty(k);
       }
       expect(r.eval.greedy.false_claim_rate).toBeTypeOf('number');
+      const tf = r.eval.truth_free;
+      for (const k of ['rejected_claim_rate', 'answers_with_rejected_claim', 'accepted_claims_per_answer', 'distinct_answers_per_prompt', 'mean_words']) expect(tf[k]).toBeTypeOf('number');
+      for (const k of ['win_rate_vs_previous', 'win_rate_vs_start']) {
+        expect(tf[k].win_rate).toBeGreaterThanOrEqual(0);
+        expect(tf[k].ci95[0]).toBeLessThanOrEqual(tf[k].win_rate);
+        expect(tf[k].ci95[1]).toBeGreaterThanOrEqual(tf[k].win_rate);
+      }
     }
+    // Round 1's previous policy is the start.
+    expect(report[0].eval.truth_free.win_rate_vs_previous).toEqual(report[0].eval.truth_free.win_rate_vs_start);
   });
 
   test('round 2 samples from round 1\'s checkpoint', () => {
@@ -133,6 +142,36 @@ describe('rlaifv loop with the shapes DPO trainer', () => {
     expect(e.code, e.stderr).toBe(0);
     expect(readFileSync(path.join(dir, 'exp.jsonl'), 'utf8')).toBe('');
   });
+});
+
+describe('rlaifv loop on held-out prompts without truth (a user\'s own data)', () => {
+  test('runs to the end; every round has its truth-free figures and win rates, the truth\'s figures are null', async () => {
+    const dir = tempDir('rlaifv-loop-nt-');
+    const db = path.join(dir, 'loop.sqlite');
+    const stripped = path.join(dir, 'held-out.jsonl');
+    const lines = readFileSync(path.join(TEST, 'prompts.jsonl'), 'utf8').trim().split('\n').slice(0, 10);
+    writeFileSync(stripped, lines.map((l) => { const p = JSON.parse(l); return JSON.stringify({ id: p.id, image: path.join(TEST, p.image), question: p.question }); }).join('\n') + '\n');
+    const config = writeConfig(dir);
+    const c = JSON.parse(readFileSync(config, 'utf8'));
+    c.loop.eval_prompts = stripped;
+    writeFileSync(config, JSON.stringify(c));
+    const r = await runNode([...loopArgs(config, db), '--json'], { timeoutMs: 110_000 });
+    expect(r.code, r.stderr).toBe(0);
+    const rounds = JSON.parse(r.stdout);
+    expect(rounds).toHaveLength(2);
+    for (const x of rounds) {
+      expect(x.eval.false_claim_rate).toBeNull();
+      expect(x.eval.truth_free.answers).toBe(40);
+      expect(x.eval.truth_free.rejected_claim_rate).toBeTypeOf('number');
+      expect(x.eval.truth_free.win_rate_vs_previous.ci95).toHaveLength(2);
+      expect(x.eval.truth_free.win_rate_vs_start.ci95).toHaveLength(2);
+    }
+    // The text table shows the labeler's figures and the win rates, and '-' for the truth's.
+    const text = await runNode(loopArgs(config, db), { timeoutMs: 60_000 });
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/rejected \(labeler\)/);
+    expect(text.stdout.split('\n').find((l) => l.startsWith('2 '))).toMatch(/\d+\.\d% \[\d+\.\d%, \d+\.\d%\]/);
+  }, 120_000);
 });
 
 describe('rlaifv loop when a step fails or is killed', () => {
