@@ -16,7 +16,7 @@ export interface ReportChart {
   wide?: boolean;
 }
 
-const COLORS = { blue: '#4e79a7', orange: '#f28e2b', red: '#e15759', green: '#59a14f', grey: '#9c9c9c', teal: '#76b7b2' };
+const COLORS = { blue: '#4e79a7', orange: '#f28e2b', red: '#e15759', green: '#59a14f', grey: '#9c9c9c', teal: '#76b7b2', purple: '#b07aa1' };
 
 interface BarSeries {
   label: string;
@@ -80,11 +80,12 @@ function loopCharts(d: ReportData): ReportChart[] {
       id: 'loop-hallucination',
       section: 'loop',
       title: 'Hallucination over the loop',
-      note: `loop ${l.loop}: each round's checkpoint on held-out prompts; % of claims false (sampled, greedy) and % of sampled answers with a false claim`,
+      note: `loop ${l.loop}: each round's checkpoint on held-out prompts; % of claims false by the truth (sampled, greedy; none without truth), % rejected by the labeler (truth-free), and % of sampled answers with a false claim`,
       config: line(
         l.labels,
         [
           { label: 'false claims, sampled', data: percent(l.false_claim_rate), color: COLORS.red },
+          { label: 'rejected claims (labeler, truth-free)', data: percent(l.rejected_claim_rate), color: COLORS.purple },
           { label: 'false claims, greedy', data: percent(l.greedy_false_claim_rate), color: COLORS.orange },
           { label: 'answers with a false claim', data: percent(l.response_hallucination_rate), color: COLORS.grey },
         ],
@@ -104,6 +105,22 @@ function loopCharts(d: ReportData): ReportChart[] {
           { label: 'objects mentioned (share)', data: rounded(l.object_coverage), color: COLORS.teal },
         ],
         { x: 'policy', y: '' },
+      ),
+    },
+    {
+      id: 'loop-win-rates',
+      section: 'loop',
+      title: 'Held-out win rates over the loop',
+      note: `each checkpoint against the previous policy and against the start, same prompts and seeds, judge ${l.judge ?? '–'} (ties count half; 50% is no difference); the table gives the 95% intervals`,
+      config: line(
+        l.labels,
+        [
+          { label: 'win rate vs previous', data: percent(l.win_rate_vs_previous), color: COLORS.blue },
+          { label: 'win rate vs start', data: percent(l.win_rate_vs_start), color: COLORS.green },
+          { label: 'no difference (50%)', data: l.labels.map(() => 50), color: COLORS.grey },
+        ],
+        { x: 'policy', y: '%' },
+        100,
       ),
     },
   ];

@@ -1,6 +1,7 @@
 // Everything the HTML report shows about one round, gathered from the store into one plain object. Verdicts are
 // the round's own: isRejected under the round's accept rule, the function the score stage uses.
 import { getPolicyEval, getRound, loopOfRound, roundStats, type Db, type RoundRow } from '../store/index.js';
+import type { TruthFreeFigures } from '../eval/truth-free.js';
 import type { PolicyFigures } from '../eval/policy.js';
 import {
   iterateRoundAnswers,
@@ -255,13 +256,18 @@ function gatherFailures(db: Db, roundId: number): StageFailures[] {
 function gatherLoop(db: Db, roundId: number): LoopSeries | null {
   const l = loopOfRound(db, roundId);
   if (!l) return null;
+  type Stored = { sampled: PolicyFigures; greedy: PolicyFigures | null; truth_free?: TruthFreeFigures };
+  type Win = { win_rate_a: number | null; ci95: [number, number] | null };
   const figures = (id: number | null) => {
     const row = id === null ? undefined : getPolicyEval(db, id);
-    return row?.figures_json ? (JSON.parse(row.figures_json) as { sampled: PolicyFigures; greedy: PolicyFigures | null }) : null;
+    return row?.figures_json ? (JSON.parse(row.figures_json) as Stored) : null;
   };
-  const points = [{ label: 'start', f: figures(l.loop.baseline_eval), pairs: null as number | null }];
-  for (const r of l.rounds) points.push({ label: `round ${r.idx}`, f: figures(r.eval_id), pairs: r.pairs });
+  const points: { label: string; f: Stored | null; pairs: number | null; wins: { judge: string; vs_previous: Win; vs_start: Win } | null }[] = [
+    { label: 'start', f: figures(l.loop.baseline_eval), pairs: null, wins: null },
+  ];
+  for (const r of l.rounds) points.push({ label: `round ${r.idx}`, f: figures(r.eval_id), pairs: r.pairs, wins: r.win_rates_json ? JSON.parse(r.win_rates_json) : null });
   const pick = (k: keyof PolicyFigures) => points.map((p) => (p.f ? (p.f.sampled[k] as number | null) : null));
+  const free = (k: keyof TruthFreeFigures) => points.map((p) => (p.f?.truth_free ? (p.f.truth_free[k] as number | null) : null));
   return {
     loop: l.loop.id,
     this_round: l.rounds.find((r) => r.train_round === roundId)!.idx,
@@ -273,5 +279,12 @@ function gatherLoop(db: Db, roundId: number): LoopSeries | null {
     object_coverage: pick('object_coverage'),
     distinct_answers_per_prompt: pick('distinct_answers_per_prompt'),
     pairs: points.map((p) => p.pairs),
+    rejected_claim_rate: free('rejected_claim_rate'),
+    accepted_claims_per_answer: free('accepted_claims_per_answer'),
+    win_rate_vs_previous: points.map((p) => p.wins?.vs_previous.win_rate_a ?? null),
+    win_rate_vs_previous_ci: points.map((p) => p.wins?.vs_previous.ci95 ?? null),
+    win_rate_vs_start: points.map((p) => p.wins?.vs_start.win_rate_a ?? null),
+    win_rate_vs_start_ci: points.map((p) => p.wins?.vs_start.ci95 ?? null),
+    judge: points.find((p) => p.wins)?.wins?.judge ?? null,
   };
 }

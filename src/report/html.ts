@@ -151,17 +151,22 @@ function pairsTables(d: ReportData): string {
 function loopTable(d: ReportData): string {
   const l = d.loop!;
   const p = (x: number | null) => (x === null ? '–' : `${(100 * x).toFixed(1)}%`);
+  const w = (x: number | null, ci: [number, number] | null) => (x === null ? '–' : `${p(x)} [${p(ci![0])}, ${p(ci![1])}]`);
   return table(
-    ['policy', 'pairs trained on', 'false claims', 'greedy', 'answers with a false claim', 'true claims / answer', 'objects mentioned', 'distinct / prompt'],
+    ['policy', 'pairs trained on', 'false claims', 'rejected (labeler)', 'greedy', 'answers with a false claim', 'true claims / answer', 'accepted / answer', 'objects mentioned', 'distinct / prompt', 'win vs previous', 'win vs start'],
     l.labels.map((label, i) => [
       escapeHtml(label),
       l.pairs[i] === null ? '–' : int(l.pairs[i]!),
       p(l.false_claim_rate[i]!),
+      p(l.rejected_claim_rate[i]!),
       p(l.greedy_false_claim_rate[i]!),
       p(l.response_hallucination_rate[i]!),
       dec(l.true_claims_per_answer[i]!, 2),
+      dec(l.accepted_claims_per_answer[i]!, 2),
       p(l.object_coverage[i]!),
       dec(l.distinct_answers_per_prompt[i]!, 1),
+      w(l.win_rate_vs_previous[i]!, l.win_rate_vs_previous_ci[i]!),
+      w(l.win_rate_vs_start[i]!, l.win_rate_vs_start_ci[i]!),
     ]),
     'loop',
   );

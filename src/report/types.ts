@@ -43,6 +43,16 @@ export interface LoopSeries {
   object_coverage: (number | null)[];
   distinct_answers_per_prompt: (number | null)[];
   pairs: (number | null)[];
+  /** Truth-free: the labeler's rejected share of the checkpoint's claims, and accepted claims per answer. */
+  rejected_claim_rate: (number | null)[];
+  accepted_claims_per_answer: (number | null)[];
+  /** The held-out win rate against the previous policy and against the start, with their 95% intervals (null: start, or none). */
+  win_rate_vs_previous: (number | null)[];
+  win_rate_vs_previous_ci: ([number, number] | null)[];
+  win_rate_vs_start: (number | null)[];
+  win_rate_vs_start_ci: ([number, number] | null)[];
+  /** The judge of the win rates (loop.judge), or null when none were computed. */
+  judge: string | null;
 }
 
 /** The report's content: round header, counts and the series behind every chart and table. */

@@ -40,7 +40,7 @@ describe('the loop in the round report', () => {
       expect(p.requests.filter((u) => !u.startsWith('file:') && !u.startsWith('data:'))).toEqual([]);
       const charts = await p.page.evaluate(() => {
         const Chart = (window as unknown as { Chart: { getChart(c: HTMLCanvasElement): { data: { labels: string[]; datasets: { label: string; data: (number | null)[] }[] } } | undefined } }).Chart;
-        return ['loop-hallucination', 'loop-informativeness'].map((id) => {
+        return ['loop-hallucination', 'loop-informativeness', 'loop-win-rates'].map((id) => {
           const c = document.getElementById(`chart-${id}`) as HTMLCanvasElement;
           const px = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
           let ink = 0;
@@ -54,11 +54,20 @@ describe('the loop in the round report', () => {
       expect(series(0, 'false claims, sampled')).toEqual(evals.map((e) => Math.round(e.false_claim_rate! * 1000) / 10));
       expect(series(0, 'false claims, greedy')).toEqual([loop.baseline.greedy!, ...loop.rounds.map((r) => r.eval!.greedy!)].map((e) => Math.round(e.false_claim_rate! * 1000) / 10));
       expect(series(1, 'true claims per answer')).toEqual(evals.map((e) => Math.round(e.true_claims_per_answer! * 100) / 100));
+      // Truth-free: the labeler's rejected share, and the win rates (none for the start).
+      const free = [loop.baseline.truth_free, ...loop.rounds.map((r) => r.eval!.truth_free)];
+      expect(series(0, 'rejected claims (labeler, truth-free)')).toEqual(free.map((f) => Math.round(f.rejected_claim_rate! * 1000) / 10));
+      expect(series(2, 'win rate vs previous')).toEqual([null, ...loop.rounds.map((r) => Math.round(r.eval!.truth_free.win_rate_vs_previous!.win_rate! * 1000) / 10)]);
+      expect(series(2, 'win rate vs start')).toEqual([null, ...loop.rounds.map((r) => Math.round(r.eval!.truth_free.win_rate_vs_start!.win_rate! * 1000) / 10)]);
       for (const c of charts) expect(c.ink).toBeGreaterThan(1000);
       const rows = await p.page.$$eval('table.loop tbody tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
       expect(rows.map((r) => r[0])).toEqual(['start', 'round 1', 'round 2']);
       expect(rows[2]![1]).toBe(String(loop.rounds[1]!.pairs));
       expect(rows[1]![2]).toBe(`${(100 * loop.rounds[0]!.eval!.false_claim_rate!).toFixed(1)}%`);
+      expect(rows[1]![3]).toBe(`${(100 * loop.rounds[0]!.eval!.truth_free.rejected_claim_rate!).toFixed(1)}%`);
+      const w2 = loop.rounds[1]!.eval!.truth_free.win_rate_vs_start!;
+      expect(rows[2]![11]).toBe(`${(100 * w2.win_rate!).toFixed(1)}% [${(100 * w2.ci95![0]).toFixed(1)}%, ${(100 * w2.ci95![1]).toFixed(1)}%]`);
+      expect(rows[0]![10]).toBe('–');
       expect(await p.page.textContent('#loop + p')).toContain('round 2 of loop 1');
     } finally {
       await p.page.close();
