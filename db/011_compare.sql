@@ -17,3 +17,7 @@ CREATE TABLE compare_verdicts (
 -- A loop round's held-out win rates (its checkpoint's evaluation round against the previous round's and the start's,
 -- judged by loop.judge): {judge, vs_previous, vs_start}, each a comparison's figures; null until computed.
 ALTER TABLE loop_rounds ADD COLUMN win_rates_json TEXT;
+
+-- Checkpoint selection (loop.select: best): every candidate the trainer left, with its validation figure and which
+-- was kept: [{checkpoint, sha256, eval_id, rejected_claim_rate, selected}]; null with loop.select: last.
+ALTER TABLE loop_rounds ADD COLUMN select_json TEXT;

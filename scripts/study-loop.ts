@@ -3,6 +3,7 @@
 //
 //   npx tsx scripts/study-loop.ts [--rounds 4] [--train FILE] [--limit N] [--eval-limit N] [--arms a,b] [--out DIR]
 //                                 [--trainer-args "--lr 5e-5 --epochs 2"] [--max-pairs 2|all] [--json FILE] [--counts FILE]
+//                                 [--select last|best]
 //
 // Arms: rejc (the default method), rejp, oracle (the truth checker instead of the labeler, REJ-C rules), random (as
 // many pairs as rejc made that round, between random distinct answers of a prompt), oneshot (rejc's total pair count,
@@ -49,6 +50,8 @@ interface Args {
   arms: Arm[];
   out: string;
   trainerArgs: string;
+  /** loop.select: best selects each round's checkpoint among its epochs on the dev split (--save-epochs added). */
+  select: 'last' | 'best';
   maxPairs: number | 'all';
   json: string | null;
   /** rejc's pair counts by round, read from an earlier run's --json (instead of running the rejc arm). */
@@ -64,6 +67,7 @@ function parseArgs(argv: string[]): Args {
     arms: [...ARMS],
     out: path.join(PACKAGE_ROOT, 'tmp', 'study-loop'),
     trainerArgs: '',
+    select: 'last',
     maxPairs: 2,
     json: null,
     counts: null,
@@ -78,6 +82,7 @@ function parseArgs(argv: string[]): Args {
     else if (k === '--arms') a.arms = v().split(',') as Arm[];
     else if (k === '--out') a.out = path.resolve(v());
     else if (k === '--trainer-args') a.trainerArgs = v();
+    else if (k === '--select') a.select = ((x) => (x === 'best' ? 'best' : x === 'last' ? 'last' : (() => { throw new Error(`--select: last or best, got ${x}`); })()))(v());
     else if (k === '--max-pairs') a.maxPairs = ((x) => (x === 'all' ? 'all' : Number(x)))(v());
     else if (k === '--json') a.json = v();
     else if (k === '--counts') a.counts = path.resolve(v());
@@ -101,6 +106,12 @@ function armConfig(a: Args, arm: Arm): Config {
   config.pair.max_pairs = a.maxPairs;
   config.loop.train_prompts = a.train;
   config.loop.trainer = `${config.loop.trainer} ${a.trainerArgs}`.trim();
+  if (a.select === 'best') {
+    // Checkpoint selection on the dev split (never test): the trainer saves each epoch ({out}/checkpoint-<n>).
+    config.loop.select = 'best';
+    config.loop.select_prompts = path.join(path.dirname(a.train), '..', 'dev', 'prompts.jsonl');
+    if (!/--save-epochs/.test(config.loop.trainer)) config.loop.trainer += ' --save-epochs';
+  }
   return config;
 }
 

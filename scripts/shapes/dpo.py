@@ -2,7 +2,7 @@
 """DPO for the shapes policy: where TRL's DPOTrainer stands for a real model, this trains the tiny policy.
 
     python3 scripts/shapes/dpo.py --pairs PAIRS.jsonl --policy models/shapes-policy --out OUT [--seed 1]
-        [--ref DIR] [--beta 0.1] [--lr 5e-5] [--epochs 2] [--batch-size 32] [--max-steps N] [--threads 2] [--json]
+        [--ref DIR] [--beta 0.1] [--lr 5e-5] [--epochs 2] [--batch-size 32] [--max-steps N] [--threads 2] [--json] [--save-epochs]
 
 It reads the file `rlaifv pull --format trl` writes (TRL's conversational vision DPO rows: `images`, `prompt`,
 `chosen`, `rejected`), loads the policy folder's ONNX weights back into the build's PyTorch modules (exactly), and
@@ -216,8 +216,9 @@ def batch_logps(model, pairs: list[dict], pixels: torch.Tensor) -> tuple[torch.T
     return total[0::2], total[1::2]
 
 
-def train(model, ref_c, ref_r, pairs, pixels, a) -> list[dict]:
-    """AdamW, linear warm-up over the first 10% of steps then linear decay (TRL's default schedule), clip 1.0."""
+def train(model, ref_c, ref_r, pairs, pixels, a, on_epoch=None) -> list[dict]:
+    """AdamW, linear warm-up over the first 10% of steps then linear decay (TRL's default schedule), clip 1.0.
+    on_epoch(epoch) is called after each epoch (the model still in training mode)."""
     n = len(pairs)
     steps_per_epoch = math.ceil(n / a.batch_size)
     total = steps_per_epoch * a.epochs if a.max_steps is None else min(a.max_steps, steps_per_epoch * a.epochs)
@@ -264,6 +265,8 @@ def train(model, ref_c, ref_r, pairs, pixels, a) -> list[dict]:
                         "reward_chosen": round(sums["chosen"] / m, 6), "reward_rejected": round(sums["rejected"] / m, 6)})
         print(f"epoch {epoch + 1}: loss {history[-1]['loss']:.4f}, reward accuracy {history[-1]['reward_accuracy']:.3f}, "
               f"margin {history[-1]['reward_margin']:.4f} ({step}/{total} steps)", file=sys.stderr, flush=True)
+        if on_epoch is not None:
+            on_epoch(epoch + 1)
     model.eval()
     return history
 
@@ -327,6 +330,8 @@ def main() -> int:
                     help="add this times the chosen answers' mean token NLL to the loss (RPO); 0 = plain DPO")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--json", action="store_true", help="print a one-line JSON summary on stdout at the end")
+    ap.add_argument("--save-epochs", action="store_true",
+                    help="also write each epoch's weights as {out}/checkpoint-<epoch> (for the loop's loop.select: best)")
     a = ap.parse_args()
     t0 = time.time()
     torch.set_num_threads(a.threads)
@@ -350,7 +355,11 @@ def main() -> int:
     ref_c, ref_r = reference_logps(ref, pairs, pixels, a.batch_size)
     del ref
     print(f"{len(pairs)} pairs, {len(pixels)} images; reference log-probs in {time.time() - t0:.1f}s", file=sys.stderr, flush=True)
-    history = train(model, ref_c, ref_r, pairs, pixels, a)
+    # --save-epochs: the weights after each epoch, written as {out}/checkpoint-<epoch> (the layout Hugging Face
+    # trainers leave), so the loop's checkpoint selection (loop.select: best) can pick one on a validation split.
+    snapshots = []
+    on_epoch = (lambda e: snapshots.append((e, {k: v.detach().clone() for k, v in model.state_dict().items()}))) if a.save_epochs else None
+    history = train(model, ref_c, ref_r, pairs, pixels, a, on_epoch)
 
     pairs_sha = sha256_file(a.pairs)
     parent_sha = sha256_folder(policy)
@@ -379,6 +388,16 @@ def main() -> int:
             f.write("\n")
         with open(os.path.join(tmp, "README.md"), "w") as f:
             f.write(model_card(info))
+        if snapshots:
+            final = {k: v.detach().clone() for k, v in model.state_dict().items()}
+            for e, state in snapshots:
+                model.load_state_dict(state)
+                sub = os.path.join(tmp, f"checkpoint-{e}")
+                write_model_folder(model, tok, sub, f"{info['name']}-epoch{e}")
+                with open(os.path.join(sub, "build.json"), "w") as f:
+                    json.dump({**build, "dpo": {"parent": info["parent"], "pairs_sha256": pairs_sha, "hyperparameters": hp, "epoch": e}}, f, indent=2)
+                    f.write("\n")
+            model.load_state_dict(final)
         os.rename(tmp, out)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -331,6 +331,16 @@ const loop = z.strictObject({
   judge: z.string().min(1).default('claims'),
   /** The environment variable holding a served judge's API key. */
   judge_api_key_env: z.string().min(1).optional(),
+  /**
+   * Checkpoint selection: last keeps the trainer's {out}; best evaluates {out} and every {out}/checkpoint-* the trainer
+   * left (per epoch, as Hugging Face trainers save them) on select_prompts with the truth-free rejected-claim rate,
+   * and the next round samples from the lowest. Local policies only.
+   */
+  select: z.enum(['last', 'best']).default('last'),
+  /** The validation prompts checkpoint selection reads (never the held-out eval_prompts). */
+  select_prompts: z.string().min(1).default('data/shapes/dev/prompts.jsonl'),
+  /** Checkpoint selection on the first N validation prompts only; null: all. */
+  select_limit: z.number().int().positive().nullable().default(null),
   /** The trainer is stopped (and the step recorded as failed) after this long; null: no limit. */
   trainer_timeout_ms: z.number().int().positive().nullable().default(null),
 });

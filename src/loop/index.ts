@@ -3,7 +3,7 @@
 // policy is served), and the checkpoint is evaluated on held-out prompts; the checkpoint is the next round's policy.
 // Every step is recorded in the transaction that finishes it, so a killed loop resumes at the first unfinished step.
 import { createHash } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Config, ModelBackend } from '../config/schema.js';
 import { ConfigError, configHash, storedConfig } from '../config/load.js';
@@ -13,6 +13,7 @@ import { STAGES, runRound } from '../round.js';
 import { silentProgress, type Progress } from '../stages/context.js';
 import { evaluatePolicy, policyEvaluation, type PolicyEvaluation } from '../policy-eval.js';
 import { LoopStepError, customPairs, deploy, pullPairs, train, withDb, type PairsMaker } from './steps.js';
+import { hashCheckpoint, isNonEmptyFolder } from './checkpoint.js';
 import { compareRounds, parseJudgeSpec, type CompareResult, type JudgeSpec } from '../compare/index.js';
 import type { TruthFreeFigures } from '../eval/truth-free.js';
 
@@ -54,6 +55,8 @@ export interface LoopRoundReport {
   delivery: number | null;
   trainer_exit: number | null;
   served_model: string | null;
+  /** Checkpoint selection's candidates with their validation figures (loop.select: best); null otherwise. */
+  select: SelectCandidate[] | null;
   /**
    * The held-out evaluation of this round's checkpoint: the truth's sampled figures (null where the prompts carry no
    * truth), plus `greedy`, and `truth_free` with the win rates against the previous round and the start.
@@ -93,9 +96,11 @@ export interface LoopResult {
  * resumes the loop and retries the failed step.
  */
 function loopHash(config: Config, limit: number | null, evalLimit: number | null): string {
-  const { trainer: _t, trainer_timeout_ms: _tt, deploy: _d, checkpoints: _c, judge: _j, judge_api_key_env: _jk, ...what } = config.loop;
+  const { trainer: _t, trainer_timeout_ms: _tt, deploy: _d, checkpoints: _c, judge: _j, judge_api_key_env: _jk, select, select_prompts, select_limit, ...what } = config.loop;
+  // Selection is part of a loop's identity only when it selects (loops made before it existed keep their hash).
+  const selection = select === 'last' ? [] : [[select, select_prompts, select_limit]];
   return createHash('sha256')
-    .update(JSON.stringify([configHash(config), what, limit, evalLimit]))
+    .update(JSON.stringify([configHash(config), what, limit, evalLimit, ...selection]))
     .digest('hex')
     .slice(0, 16);
 }
@@ -160,6 +165,14 @@ export async function runLoop(config: Config, o: LoopOptions): Promise<LoopResul
       progress,
     });
 
+  if (l.select === 'best') {
+    if (config.generate.backend.type !== 'local') {
+      throw new ConfigError('loop.select: "best" evaluates every checkpoint the trainer left, which needs a local policy; a served policy uses "last".');
+    }
+    if (path.resolve(l.select_prompts) === path.resolve(l.eval_prompts)) {
+      throw new ConfigError(`loop.select_prompts: ${l.select_prompts} is the held-out loop.eval_prompts; checkpoints are selected on a validation split, never on the test prompts.`);
+    }
+  }
   let judge: JudgeSpec;
   try {
     judge = parseJudgeSpec(l.judge, 'loop.judge', l.judge_api_key_env);
@@ -209,6 +222,7 @@ export async function runLoop(config: Config, o: LoopOptions): Promise<LoopResul
     }
 
     if (row.checkpoint === null) row = await train(config, loop, row, path.join(roundDir, 'policy'), o.echo ?? null, progress);
+    if (l.select === 'best' && row.select_json === null) row = await selectCheckpoint(config, loop, row, progress);
 
     const d = l.deploy;
     if (d && config.generate.backend.type === 'openai' && row.served_model === null) row = await deploy(config, loop, row, o.echo ?? null, progress);
@@ -250,6 +264,62 @@ async function winRates(config: Config, loop: LoopRow, row: LoopRoundRow, baseli
   }
 }
 
+/** One candidate of checkpoint selection, as recorded in loop_rounds.select_json. */
+export interface SelectCandidate {
+  checkpoint: string;
+  sha256: string;
+  eval_id: number;
+  /** The truth-free rejected-claim rate on loop.select_prompts (lower is better). */
+  rejected_claim_rate: number | null;
+  selected: boolean;
+}
+
+/**
+ * Checkpoint selection (loop.select: best): the trainer's {out} and every {out}/checkpoint-<n> it left are evaluated on
+ * the validation prompts; the one with the lowest truth-free rejected-claim rate becomes the round's checkpoint (a
+ * tie goes to the later one, {out} last). Every candidate's figure is recorded with the choice, in one transaction.
+ */
+async function selectCheckpoint(config: Config, loop: LoopRow, row: LoopRoundRow, progress: Progress): Promise<LoopRoundRow> {
+  const l = config.loop;
+  const out = row.checkpoint!;
+  const subs = readdirSync(out, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && /^checkpoint-\d+$/.test(e.name))
+    .map((e) => ({ n: Number(e.name.slice('checkpoint-'.length)), dir: path.join(out, e.name) }))
+    .filter((c) => isNonEmptyFolder(c.dir))
+    .sort((a, b) => a.n - b.n)
+    .map((c) => c.dir);
+  if (subs.length === 0) progress.log(`loop round ${row.idx}: loop.select best: the trainer left no ${out}/checkpoint-*; keeping ${out}`);
+  const candidates: SelectCandidate[] = [];
+  for (const dir of [...subs, out]) {
+    const ev = await evaluatePolicy(config, {
+      policy: { type: 'local', model: dir },
+      prompts: l.select_prompts,
+      limit: l.select_limit,
+      samples: l.eval_samples,
+      temperature: l.eval_temperature,
+      greedy: false,
+      progress,
+    });
+    candidates.push({ checkpoint: dir, sha256: ev.policy_sha256 ?? hashCheckpoint(dir), eval_id: ev.id, rejected_claim_rate: ev.truth_free.rejected_claim_rate, selected: false });
+  }
+  let best = candidates.length - 1;
+  for (let i = candidates.length - 1; i >= 0; i--) {
+    const f = candidates[i]!.rejected_claim_rate ?? Infinity;
+    if (f < (candidates[best]!.rejected_claim_rate ?? Infinity)) best = i;
+  }
+  candidates[best]!.selected = true;
+  const won = candidates[best]!;
+  progress.log(
+    `loop round ${row.idx}: selected ${won.checkpoint} (${candidates.map((c) => `${path.basename(c.checkpoint)} ${c.rejected_claim_rate === null ? '-' : (100 * c.rejected_claim_rate).toFixed(1) + '%'}`).join(', ')} rejected on ${l.select_prompts})`,
+  );
+  return withDb(config, (db) =>
+    db.transaction(() => {
+      updateLoopRound(db, loop.id, row.idx, { select_json: JSON.stringify(candidates), checkpoint: won.checkpoint, checkpoint_sha256: won.sha256 });
+      return getLoopRound(db, loop.id, row.idx)!;
+    })(),
+  );
+}
+
 const winRate = (r: CompareResult | undefined): LoopWinRate | null => (r ? { win_rate: r.win_rate_a, ci95: r.ci95 } : null);
 
 /** A round's truth-free figures with its win rates (null ones until they are computed). */
@@ -275,6 +345,7 @@ export function loopReport(db: Db, loopId: number): LoopRoundReport[] {
       delivery: r.delivery_id,
       trainer_exit: r.trainer_exit,
       served_model: r.served_model,
+      select: r.select_json ? (JSON.parse(r.select_json) as SelectCandidate[]) : null,
       eval: ev ? { ...ev.sampled, greedy: ev.greedy, eval_id: ev.id, truth_free: truthFree(ev, r.win_rates_json) } : null,
     };
   });

@@ -37,6 +37,8 @@ export interface LoopRoundRow {
   evaluated_at: string | null;
   /** The held-out win rates against the previous round and the start (db/011_compare.sql); null until computed. */
   win_rates_json: string | null;
+  /** Checkpoint selection's candidates and figures (loop.select: best); null otherwise or until it ran. */
+  select_json: string | null;
 }
 
 /** Creates a loop; its pull consumer is `loop-<id>`. */
@@ -94,7 +96,7 @@ type StepFields = Partial<Omit<LoopRoundRow, 'loop_id' | 'idx' | 'policy' | 'pol
 const STEP_COLUMNS = new Set([
   'train_round', 'round_done_at', 'delivery_id', 'pairs_file', 'pairs', 'trainer_command', 'trainer_exit',
   'trainer_stderr_tail', 'trainer_seconds', 'checkpoint', 'checkpoint_sha256', 'trained_at', 'served_model',
-  'deployed_at', 'eval_id', 'evaluated_at', 'win_rates_json',
+  'deployed_at', 'eval_id', 'evaluated_at', 'win_rates_json', 'select_json',
 ]);
 
 /** Writes a step's columns of a loop round (call it in the transaction that finishes the step). */

@@ -174,6 +174,42 @@ describe('rlaifv loop on held-out prompts without truth (a user\'s own data)', (
   }, 120_000);
 });
 
+describe('rlaifv loop with checkpoint selection (loop.select: best)', () => {
+  test('every epoch the trainer saved is evaluated on the validation split; the lowest rejected-claim rate answers the next round', async () => {
+    const dir = tempDir('rlaifv-loop-sel-');
+    const db = path.join(dir, 'loop.sqlite');
+    const config = writeConfig(dir, TRAINER.replace('--max-steps 6', '--max-steps 6 --epochs 2 --batch-size 32 --save-epochs'));
+    const c = JSON.parse(readFileSync(config, 'utf8'));
+    c.loop = { ...c.loop, select: 'best', select_prompts: path.join(ROOT, 'data/shapes/dev/prompts.jsonl'), select_limit: 8 };
+    writeFileSync(config, JSON.stringify(c));
+    const r = await runNode([...loopArgs(config, db), '--json'], { timeoutMs: 110_000 });
+    expect(r.code, r.stderr).toBe(0);
+    const rounds = JSON.parse(r.stdout);
+    for (const x of rounds) {
+      const out = path.join(path.dirname(path.dirname(x.pairs_file)), 'policy');
+      expect(x.select.map((s: any) => s.checkpoint)).toEqual([path.join(out, 'checkpoint-1'), path.join(out, 'checkpoint-2'), out]);
+      expect(x.select.filter((s: any) => s.selected)).toHaveLength(1);
+      const won = x.select.find((s: any) => s.selected);
+      const best = Math.min(...x.select.map((s: any) => s.rejected_claim_rate));
+      expect(won.rejected_claim_rate).toBe(best);
+      expect(x.checkpoint).toBe(won.checkpoint);
+      expect(x.checkpoint_sha256).toBe(hashCheckpoint(won.checkpoint));
+      // Each candidate was evaluated on the validation prompts, never on the held-out ones.
+      const evs = rows<{ prompts: string; prompt_limit: number }>(db, `SELECT prompts, prompt_limit FROM policy_evals WHERE id IN (${x.select.map((s: any) => s.eval_id).join(',')})`);
+      expect(evs.every((e) => e.prompts.endsWith('dev/prompts.jsonl') && e.prompt_limit === 8)).toBe(true);
+    }
+    // The next round trained from the selected checkpoint.
+    expect(rows<{ policy_checkpoint: string }>(db, 'SELECT policy_checkpoint FROM loop_rounds WHERE idx = 2')[0]!.policy_checkpoint).toBe(rounds[0].checkpoint);
+
+    // Selecting on the held-out prompts is refused, naming the key.
+    c.loop.select_prompts = c.loop.eval_prompts;
+    writeFileSync(config, JSON.stringify(c));
+    const bad = await runNode(loopArgs(config, path.join(dir, 'bad.sqlite'), 1), { timeoutMs: 30_000 });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('loop.select_prompts');
+  }, 120_000);
+});
+
 describe('rlaifv loop when a step fails or is killed', () => {
   test('a failing trainer is recorded, the loop exits non-zero, and a rerun retries that step', async () => {
     const dir = tempDir('rlaifv-loop-fail-');
