@@ -21,3 +21,7 @@ ALTER TABLE loop_rounds ADD COLUMN win_rates_json TEXT;
 -- Checkpoint selection (loop.select: best): every candidate the trainer left, with its validation figure and which
 -- was kept: [{checkpoint, sha256, eval_id, rejected_claim_rate, selected}]; null with loop.select: last.
 ALTER TABLE loop_rounds ADD COLUMN select_json TEXT;
+
+-- ConvBench's multi-turn ablation of a round's checkpoint on loop.ablation_prompts (no, true and its own earlier
+-- turns): the figures as `multiturn_ablation` reports them; null when not configured or not yet run.
+ALTER TABLE loop_rounds ADD COLUMN ablation_json TEXT;

@@ -3,7 +3,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { getRound, openDb } from '../store/index.js';
 import { loadConfig, type ConfigOverrides } from '../config/load.js';
-import { EvalRefusal, evaluateRound, loadEvalRound, renderPolicyReport, renderTruthFree, renderReport, resolveEvalRound, roundPolicyReport, policyReportOf } from '../eval/index.js';
+import { EvalRefusal, evaluateRound, loadEvalRound, multiturnAblation, renderAblation, renderPolicyReport, renderTruthFree, roundHasHistory, renderReport, resolveEvalRound, roundPolicyReport, policyReportOf } from '../eval/index.js';
 import { evaluatePolicy } from '../policy-eval.js';
 import { getPolicyEval } from '../store/index.js';
 import { positiveInt, PROGRESS_EVERY_HELP, progressEveryArg, progressFromFlags, temperatureArg } from './common.js';
@@ -45,13 +45,32 @@ async function evalPolicy(f: EvalFlags): Promise<void> {
     greedy: f.greedy,
     progress: progressFromFlags(f, f.quiet || f.json),
   });
+  // Multi-turn prompts also get ConvBench's ablation (the final turn with no, true and its own earlier turns).
+  const withHistory = (() => {
+    const db = openDb(config.db, { readonly: true });
+    try {
+      return roundHasHistory(db, ev.sampled_round);
+    } finally {
+      db.close();
+    }
+  })();
+  const ablation = withHistory
+    ? await multiturnAblation(config, {
+        policy: config.generate.backend,
+        prompts: ev.prompts,
+        limit: f.limit ?? l.eval_limit,
+        samples: f.samples ?? l.eval_samples,
+        temperature: f.temperature ?? l.eval_temperature,
+        progress: progressFromFlags(f, f.quiet || f.json),
+      })
+    : null;
   const db = openDb(config.db, { readonly: true, upgrade: true });
   try {
     const report = policyReportOf(getPolicyEval(db, ev.id)!)!;
     process.stdout.write(
       f.json
-        ? JSON.stringify({ policy: report, truth_free: ev.truth_free, greedy_truth_free: ev.greedy_truth_free }) + '\n'
-        : renderPolicyReport(report) + renderTruthFree(ev),
+        ? JSON.stringify({ policy: report, truth_free: ev.truth_free, greedy_truth_free: ev.greedy_truth_free, ...(ablation ? { multiturn_ablation: ablation } : {}) }) + '\n'
+        : renderPolicyReport(report) + renderTruthFree(ev) + (ablation ? renderAblation(ablation) : ''),
     );
   } finally {
     db.close();

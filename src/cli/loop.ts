@@ -42,8 +42,16 @@ function render(baseline: LoopRoundReport['eval'], rounds: LoopRoundReport[]): s
     win(e?.truth_free.win_rate_vs_previous),
     win(e?.truth_free.win_rate_vs_start),
   ];
-  const rows = [head, row('start', '-', '-', baseline)];
-  for (const r of rounds) rows.push(row(`${r.loop_round} (#${r.round ?? '-'})`, String(r.pairs ?? '-'), r.trainer_exit === null ? '-' : `exit ${r.trainer_exit}`, r.eval));
+  // With loop.ablation_prompts: the final turn's false claims with no, the true and its own earlier turns.
+  const ablation = [baseline, ...rounds.map((r) => r.eval)].some((e) => e?.multiturn_ablation);
+  if (ablation) head.push('mt: no history', 'mt: true turns', 'mt: own turns');
+  const withAblation = (cells: string[], e: LoopRoundReport['eval']) => {
+    const a = e?.multiturn_ablation;
+    const f = (x: { false_claim_rate: number | null; rejected_claim_rate: number | null } | undefined) => pct(x ? (x.false_claim_rate ?? x.rejected_claim_rate) : null);
+    return ablation ? [...cells, f(a?.no_history), f(a?.true_history), f(a?.own_history)] : cells;
+  };
+  const rows = [head, withAblation(row('start', '-', '-', baseline), baseline)];
+  for (const r of rounds) rows.push(withAblation(row(`${r.loop_round} (#${r.round ?? '-'})`, String(r.pairs ?? '-'), r.trainer_exit === null ? '-' : `exit ${r.trainer_exit}`, r.eval), r.eval));
   const w = head.map((_, i) => Math.max(...rows.map((x) => x[i]!.length)));
   return rows.map((x) => x.map((c, i) => (i === 0 ? c.padEnd(w[i]!) : c.padStart(w[i]!))).join('  ')).join('\n') + '\n';
 }
@@ -81,6 +89,7 @@ export function registerLoop(program: Command): void {
         greedy: r.baseline.greedy,
         eval_id: r.baseline.id,
         truth_free: { ...r.baseline.truth_free, win_rate_vs_previous: null, win_rate_vs_start: null },
+        multiturn_ablation: r.baseline_ablation,
       };
       const rounds = r.rounds.slice(0, f.rounds);
       process.stdout.write(f.json ? JSON.stringify(rounds) + '\n' : render(baseline, rounds));

@@ -92,6 +92,7 @@ export function loadConfig(file: string | undefined, o: ConfigOverrides = {}, cw
   l.train_prompts = rel(l.train_prompts, given('loop', 'train_prompts') ? base : PACKAGE_ROOT);
   l.eval_prompts = rel(l.eval_prompts, given('loop', 'eval_prompts') ? base : PACKAGE_ROOT);
   l.select_prompts = rel(l.select_prompts, given('loop', 'select_prompts') ? base : PACKAGE_ROOT);
+  if (l.ablation_prompts !== null) l.ablation_prompts = rel(l.ablation_prompts, base);
   if (l.checkpoints !== null) l.checkpoints = rel(l.checkpoints, base);
   if (l.deploy) l.deploy.start_checkpoint = rel(l.deploy.start_checkpoint, base);
   for (const [role, b] of [['generate', c.generate.backend], ['label', c.label.backend]] as const) {

@@ -341,6 +341,11 @@ const loop = z.strictObject({
   select_prompts: z.string().min(1).default('data/shapes/dev/prompts.jsonl'),
   /** Checkpoint selection on the first N validation prompts only; null: all. */
   select_limit: z.number().int().positive().nullable().default(null),
+  /**
+   * Multi-turn prompts for ConvBench's ablation of every checkpoint (the final turn with no history, the true earlier
+   * turns, its own earlier answers), e.g. data/shapes/multiturn/prompts.jsonl; null: none. Not part of the loop's identity.
+   */
+  ablation_prompts: z.string().min(1).nullable().default(null),
   /** The trainer is stopped (and the step recorded as failed) after this long; null: no limit. */
   trainer_timeout_ms: z.number().int().positive().nullable().default(null),
 });

@@ -9,3 +9,4 @@ export * from './render.js';
 export * from './policy.js';
 export * from './policy-report.js';
 export * from './truth-free.js';
+export * from './ablation.js';

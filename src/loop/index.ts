@@ -16,6 +16,7 @@ import { LoopStepError, customPairs, deploy, pullPairs, train, withDb, type Pair
 import { hashCheckpoint, isNonEmptyFolder } from './checkpoint.js';
 import { compareRounds, parseJudgeSpec, type CompareResult, type JudgeSpec } from '../compare/index.js';
 import type { TruthFreeFigures } from '../eval/truth-free.js';
+import { multiturnAblation, type AblationFigures } from '../eval/ablation.js';
 
 export { LoopStepError, type PairsMaker } from './steps.js';
 
@@ -61,7 +62,15 @@ export interface LoopRoundReport {
    * The held-out evaluation of this round's checkpoint: the truth's sampled figures (null where the prompts carry no
    * truth), plus `greedy`, and `truth_free` with the win rates against the previous round and the start.
    */
-  eval: (PolicyEvaluation['sampled'] & { greedy: PolicyEvaluation['greedy']; eval_id: number; truth_free: LoopTruthFree }) | null;
+  eval:
+    | (PolicyEvaluation['sampled'] & {
+        greedy: PolicyEvaluation['greedy'];
+        eval_id: number;
+        truth_free: LoopTruthFree;
+        /** ConvBench's multi-turn ablation of the checkpoint (loop.ablation_prompts); null when not configured. */
+        multiturn_ablation: AblationFigures | null;
+      })
+    | null;
 }
 
 /** A win rate as the loop reports it: A is this round's checkpoint (ties count half). */
@@ -87,6 +96,8 @@ interface StoredWinRates {
 export interface LoopResult {
   loop: LoopRow;
   baseline: PolicyEvaluation;
+  /** The start policy's multi-turn ablation (loop.ablation_prompts), or null. */
+  baseline_ablation: AblationFigures | null;
   rounds: LoopRoundReport[];
 }
 
@@ -96,7 +107,7 @@ export interface LoopResult {
  * resumes the loop and retries the failed step.
  */
 function loopHash(config: Config, limit: number | null, evalLimit: number | null): string {
-  const { trainer: _t, trainer_timeout_ms: _tt, deploy: _d, checkpoints: _c, judge: _j, judge_api_key_env: _jk, select, select_prompts, select_limit, ...what } = config.loop;
+  const { trainer: _t, trainer_timeout_ms: _tt, deploy: _d, checkpoints: _c, judge: _j, judge_api_key_env: _jk, ablation_prompts: _ap, select, select_prompts, select_limit, ...what } = config.loop;
   // Selection is part of a loop's identity only when it selects (loops made before it existed keep their hash).
   const selection = select === 'last' ? [] : [[select, select_prompts, select_limit]];
   return createHash('sha256')
@@ -179,8 +190,11 @@ export async function runLoop(config: Config, o: LoopOptions): Promise<LoopResul
   } catch (e) {
     throw new ConfigError((e as Error).message);
   }
+  const ablate = (policy: ModelBackend) =>
+    multiturnAblation(config, { policy, prompts: l.ablation_prompts!, limit: evalLimit, samples: l.eval_samples, temperature: l.eval_temperature, progress });
   // The starting policy is evaluated first: its held-out prompts are then known before any pull can deliver a pair.
   const baseline = await evaluate(config.generate.backend);
+  const baselineAblation = l.ablation_prompts !== null ? await ablate(config.generate.backend) : null;
   withDb(config, (db) => setLoopBaseline(db, loop.id, baseline.id));
 
   const dir = path.join(checkpointsDir(config), `loop-${loop.id}`);
@@ -236,9 +250,16 @@ export async function runLoop(config: Config, o: LoopOptions): Promise<LoopResul
       });
     }
     if (row.win_rates_json === null) row = await winRates(config, loop, row, baseline, judge, progress);
+    if (l.ablation_prompts !== null && row.ablation_json === null) {
+      const a = await ablate(policyBackend(config, { policy: next }));
+      row = withDb(config, (db) => {
+        updateLoopRound(db, loop.id, k, { ablation_json: JSON.stringify(a) });
+        return getLoopRound(db, loop.id, k)!;
+      });
+    }
     policy = { policy: next, checkpoint: row.checkpoint! };
   }
-  return { loop, baseline, rounds: withDb(config, (db) => loopReport(db, loop.id)) };
+  return { loop, baseline, baseline_ablation: baselineAblation, rounds: withDb(config, (db) => loopReport(db, loop.id)) };
 }
 
 /**
@@ -346,7 +367,15 @@ export function loopReport(db: Db, loopId: number): LoopRoundReport[] {
       trainer_exit: r.trainer_exit,
       served_model: r.served_model,
       select: r.select_json ? (JSON.parse(r.select_json) as SelectCandidate[]) : null,
-      eval: ev ? { ...ev.sampled, greedy: ev.greedy, eval_id: ev.id, truth_free: truthFree(ev, r.win_rates_json) } : null,
+      eval: ev
+        ? {
+            ...ev.sampled,
+            greedy: ev.greedy,
+            eval_id: ev.id,
+            truth_free: truthFree(ev, r.win_rates_json),
+            multiturn_ablation: r.ablation_json ? (JSON.parse(r.ablation_json) as AblationFigures) : null,
+          }
+        : null,
     };
   });
 }

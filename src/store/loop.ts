@@ -39,6 +39,8 @@ export interface LoopRoundRow {
   win_rates_json: string | null;
   /** Checkpoint selection's candidates and figures (loop.select: best); null otherwise or until it ran. */
   select_json: string | null;
+  /** The multi-turn ablation's figures (loop.ablation_prompts); null otherwise or until it ran. */
+  ablation_json: string | null;
 }
 
 /** Creates a loop; its pull consumer is `loop-<id>`. */
@@ -96,7 +98,7 @@ type StepFields = Partial<Omit<LoopRoundRow, 'loop_id' | 'idx' | 'policy' | 'pol
 const STEP_COLUMNS = new Set([
   'train_round', 'round_done_at', 'delivery_id', 'pairs_file', 'pairs', 'trainer_command', 'trainer_exit',
   'trainer_stderr_tail', 'trainer_seconds', 'checkpoint', 'checkpoint_sha256', 'trained_at', 'served_model',
-  'deployed_at', 'eval_id', 'evaluated_at', 'win_rates_json', 'select_json',
+  'deployed_at', 'eval_id', 'evaluated_at', 'win_rates_json', 'select_json', 'ablation_json',
 ]);
 
 /** Writes a step's columns of a loop round (call it in the transaction that finishes the step). */

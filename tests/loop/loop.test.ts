@@ -154,6 +154,8 @@ describe('rlaifv loop on held-out prompts without truth (a user\'s own data)', (
     const config = writeConfig(dir);
     const c = JSON.parse(readFileSync(config, 'utf8'));
     c.loop.eval_prompts = stripped;
+    // The multi-turn ablation of every checkpoint too (the first 10 conversations, as --limit cuts the held-out ones).
+    c.loop.ablation_prompts = path.join(ROOT, 'data/shapes/multiturn/prompts.jsonl');
     writeFileSync(config, JSON.stringify(c));
     const r = await runNode([...loopArgs(config, db), '--json'], { timeoutMs: 110_000 });
     expect(r.code, r.stderr).toBe(0);
@@ -165,11 +167,14 @@ describe('rlaifv loop on held-out prompts without truth (a user\'s own data)', (
       expect(x.eval.truth_free.rejected_claim_rate).toBeTypeOf('number');
       expect(x.eval.truth_free.win_rate_vs_previous.ci95).toHaveLength(2);
       expect(x.eval.truth_free.win_rate_vs_start.ci95).toHaveLength(2);
+      expect(x.eval.multiturn_ablation.conversations).toBe(10);
+      for (const k of ['no_history', 'true_history', 'own_history']) expect(x.eval.multiturn_ablation[k].false_claim_rate).toBeTypeOf('number');
     }
     // The text table shows the labeler's figures and the win rates, and '-' for the truth's.
     const text = await runNode(loopArgs(config, db), { timeoutMs: 60_000 });
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toMatch(/rejected \(labeler\)/);
+    expect(text.stdout).toMatch(/mt: own turns/);
     expect(text.stdout.split('\n').find((l) => l.startsWith('2 '))).toMatch(/\d+\.\d% \[\d+\.\d%, \d+\.\d%\]/);
   }, 120_000);
 });
