@@ -10,7 +10,8 @@ import { loadEvalRound } from './eval/load.js';
 import { policyFigures, type PolicyFigures } from './eval/policy.js';
 import { roundHasTruth, truthFreeFigures, type TruthFreeFigures } from './eval/truth-free.js';
 import type { Db } from './store/index.js';
-import { hashCheckpoint } from './loop/checkpoint.js';
+import { hashCheckpoint, isNonEmptyFolder } from './loop/checkpoint.js';
+import { ConfigError } from './config/load.js';
 
 /** What to evaluate, where, and how it decodes. */
 export interface PolicyEvalOptions {
@@ -119,6 +120,9 @@ function truthFigures(db: Db, roundId: number, free: TruthFreeFigures): PolicyFi
  */
 export async function evaluatePolicy(config: Config, o: PolicyEvalOptions): Promise<PolicyEvaluation> {
   const progress = o.progress ?? silentProgress;
+  if (o.policy.type === 'local' && !isNonEmptyFolder(o.policy.model)) {
+    throw new ConfigError(`the policy ${o.policy.model}: no such model folder (a folder in the layout of models/shapes-policy, or a served model name).`);
+  }
   const key = {
     policy: o.policy.model,
     policy_sha256: o.policy.type === 'local' ? hashCheckpoint(o.policy.model) : null,

@@ -6,9 +6,9 @@ import type { Config, ModelBackend } from '../config/schema.js';
 import { getCompareVerdict, getRound, openDb, putCompareVerdict, roundPrompts, promptHistory, type Db } from '../store/index.js';
 import { mapLimit } from '../stages/context.js';
 import { silentProgress, type Progress } from '../stages/context.js';
-import { loadEvalRound } from '../eval/load.js';
+import { EvalRefusal, loadEvalRound } from '../eval/load.js';
 import { judgeAnswer } from '../eval/truth.js';
-import { promptKinds, scoredAnswers, type ScoredAnswer } from '../eval/truth-free.js';
+import { promptKinds, roundHasTruth, scoredAnswers, type ScoredAnswer } from '../eval/truth-free.js';
 import { evaluatePolicy } from '../policy-eval.js';
 import { compareKeys, judgeName, ServedCompareJudge, type AnswerKey, type JudgeSpec } from './judges.js';
 import { pairOutcome, tallyOf, type CompareTally, type PromptTally } from './tally.js';
@@ -39,6 +39,8 @@ export interface CompareRoundsOptions {
   a: string;
   b: string;
   promptsFile: string | null;
+  /** Only these prompts' pairs (a subset of a larger evaluation); absent: all. */
+  promptIds?: ReadonlySet<string>;
   progress?: Progress;
 }
 
@@ -84,7 +86,7 @@ export async function compareRounds(db: Db, aRound: number, bRound: number, o: C
   const pairs: { promptId: string; a: ScoredAnswer; b: ScoredAnswer }[] = [];
   for (const [k, a] of aAnswers) {
     const b = bAnswers.get(k);
-    if (b && prompts.has(a.promptId)) pairs.push({ promptId: a.promptId, a, b });
+    if (b && prompts.has(a.promptId) && (!o.promptIds || o.promptIds.has(a.promptId))) pairs.push({ promptId: a.promptId, a, b });
   }
   const tallies = new Map<string, PromptTally>();
   const tally = (promptId: string) => {
@@ -171,6 +173,17 @@ export interface CompareOptions {
 export async function comparePolicies(config: Config, o: CompareOptions): Promise<CompareResult> {
   const rounds: number[] = [];
   for (const policy of [o.a, o.b]) {
+    if (rounds.length === 1 && o.judge.type === 'truth') {
+      // Refused before B answers anything: the truth judge needs every prompt's truth.
+      const db = openDb(config.db, { readonly: true });
+      try {
+        if (!roundHasTruth(db, rounds[0]!)) {
+          throw new EvalRefusal(`--judge truth: the prompts of ${o.prompts} carry no shapes truth (meta.truth) on every prompt; use --judge claims (rlaifv's own divider and labeler) or a served judge (MODEL@URL).`);
+        }
+      } finally {
+        db.close();
+      }
+    }
     const ev = await evaluatePolicy(config, {
       policy,
       prompts: o.prompts,

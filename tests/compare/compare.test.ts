@@ -3,8 +3,8 @@
 // served VLM judge on the test server (ConvBench's pairwise prompt answered by real parts: the rules divider and the
 // real tiny labeler), and the command line.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { execFileSync } from 'node:child_process';
-import { cpSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig, ConfigError } from '../../src/config/load.js';
 import { compareRounds, parseCompareVerdict, parseJudgeSpec, pairOutcome, tallyOf, type PromptTally } from '../../src/compare/index.js';
@@ -151,6 +151,30 @@ describe('compare on real evaluation rounds of the tiny policy', () => {
     expect(r.a_round).not.toBe(r.b_round);
     expect(same.n).toBe(160);
   });
+
+  test('bad input: a missing policy folder and --judge truth on prompts without truth are named, exit 2, before B answers', () => {
+    const run = (args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src', 'cli', 'main.ts'), 'compare', ...args, '--db', path.join(dir, 'bad.sqlite'), '--quiet'], { cwd: ROOT, encoding: 'utf8' });
+    const missing = run(['--a', path.join(dir, 'no-such-policy'), '--b', policy.model, '--prompts', prompts, '--limit', '2']);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toContain(`the policy ${path.join(dir, 'no-such-policy')}: no such model folder`);
+    const stripped = path.join(dir, 'no-truth.jsonl');
+    writeFileSync(stripped, readFileSync(prompts, 'utf8').trim().split('\n').slice(0, 3).map((l) => {
+      const p = JSON.parse(l);
+      return JSON.stringify({ id: `${p.id}-nt`, image: path.join(path.dirname(prompts), p.image), question: p.question });
+    }).join('\n') + '\n');
+    const copy = path.join(dir, 'policy-b');
+    cpSync(policy.model, copy, { recursive: true });
+    const noTruth = run(['--a', policy.model, '--b', copy, '--prompts', stripped, '--judge', 'truth', '--samples', '2']);
+    expect(noTruth.status).toBe(2);
+    expect(noTruth.stderr).toContain('--judge truth: the prompts of');
+    const bad = openDb(path.join(dir, 'bad.sqlite'), { readonly: true });
+    try {
+      // Only A's evaluation round was made.
+      expect(bad.prepare("SELECT count(*) AS n FROM rounds WHERE purpose = 'eval'").get()).toEqual({ n: 1 });
+    } finally {
+      bad.close();
+    }
+  }, 60_000);
 
   describe('a served judge (ConvBench\'s pairwise prompt) on the test server', () => {
     let srv: TestServer;
