@@ -3,7 +3,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { getRound, openDb } from '../store/index.js';
 import { loadConfig, type ConfigOverrides } from '../config/load.js';
-import { EvalRefusal, evaluateRound, loadEvalRound, multiturnAblation, renderAblation, renderPolicyReport, renderTruthFree, roundHasHistory, renderReport, resolveEvalRound, roundPolicyReport, policyReportOf } from '../eval/index.js';
+import { EvalRefusal, evaluateRound, loadEvalRound, multiturnAblation, renderAblation, renderPolicyReport, renderTruthFree, roundHasHistory, roundHasTruth, truthFreeFigures, renderReport, resolveEvalRound, roundPolicyReport, policyReportOf } from '../eval/index.js';
 import { evaluatePolicy } from '../policy-eval.js';
 import { getPolicyEval } from '../store/index.js';
 import { positiveInt, PROGRESS_EVERY_HELP, progressEveryArg, progressFromFlags, temperatureArg } from './common.js';
@@ -105,6 +105,17 @@ export function registerEval(program: Command): void {
       }
       try {
         const id = resolveEvalRound(db, f.round, config.db);
+        if (getRound(db, id)!.purpose === 'eval' && !roundHasTruth(db, id)) {
+          // An evaluation round on prompts without truth: its truth-free figures are what there is.
+          const free = truthFreeFigures(db, id);
+          process.stdout.write(
+            f.json
+              ? JSON.stringify({ round: id, purpose: 'eval', truth_free: free }) + '\n'
+              : `evaluation round ${id}: its prompts carry no truth (meta.truth)\n` +
+                  renderTruthFree({ truth_free: free, greedy_truth_free: null, sampled_round: id, greedy_round: null, has_truth: false }),
+          );
+          return;
+        }
         const round = loadEvalRound(db, id);
         const policy = roundPolicyReport(db, round);
         if (getRound(db, id)!.purpose === 'eval') {

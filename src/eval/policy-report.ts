@@ -88,6 +88,6 @@ export function renderTruthFree(f: { truth_free: TruthFreeFigures; greedy_truth_
   ];
   const rows = [['truth-free (labeler)', 'rejected claims', 'answers w/ rejected', 'accepted/answer', 'distinct/prompt', 'words', 'unscored'], row(`sampled (round ${f.sampled_round})`, f.truth_free)];
   if (f.greedy_truth_free) rows.push(row(`greedy (round ${f.greedy_round})`, f.greedy_truth_free));
-  const note = f.has_truth ? '' : 'these prompts carry no truth (meta.truth): the truth\'s figures above are –\n';
+  const note = f.has_truth ? '' : 'these prompts carry no truth (meta.truth): the truth\'s figures are –\n';
   return `${table(rows)}\n${note}`;
 }

@@ -10,7 +10,8 @@ import { evaluatePolicy } from '../../src/policy-eval.js';
 import { loadEvalRound } from '../../src/eval/load.js';
 import { openDb } from '../../src/store/index.js';
 import { answer, BS, GT, HAPPY, RC, RC_POS, TRUTH, TWO, YS } from './fixture.js';
-import { POLICY, TEST, tempDir } from '../helpers/paths.js';
+import { POLICY, ROOT, TEST, tempDir } from '../helpers/paths.js';
+import { execFileSync } from 'node:child_process';
 
 const prompt = (id: string, kind: string | null, answers: EvalPrompt['answers']): EvalPrompt => ({ id, question: 'Q', kind, truth: TRUTH, paired: false, answers });
 
@@ -162,6 +163,11 @@ describe('a stored evaluation of the shipped policy on held-out prompts', () => 
     db.close();
     const again = await evaluatePolicy(config, o);
     expect(again.truth_free).toEqual(ev.truth_free);
+    // rlaifv eval --round on that evaluation round gives its truth-free figures rather than refusing it.
+    const out = JSON.parse(
+      execFileSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src', 'cli', 'main.ts'), 'eval', '--round', String(ev.sampled_round), '--db', config.db, '--json'], { cwd: ROOT, encoding: 'utf8' }),
+    );
+    expect(out).toEqual({ round: ev.sampled_round, purpose: 'eval', truth_free: ev.truth_free });
     expect(again.sampled_round).toBe(ev.sampled_round);
     const db2 = openDb(config.db, { readonly: true });
     expect((db2.prepare('SELECT count(*) AS n FROM candidates').get() as { n: number }).n).toBe(before);
