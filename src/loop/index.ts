@@ -3,7 +3,7 @@
 // policy is served), and the checkpoint is evaluated on held-out prompts; the checkpoint is the next round's policy.
 // Every step is recorded in the transaction that finishes it, so a killed loop resumes at the first unfinished step.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Config, ModelBackend } from '../config/schema.js';
 import { ConfigError, configHash, storedConfig } from '../config/load.js';
@@ -311,7 +311,15 @@ async function selectCheckpoint(config: Config, loop: LoopRow, row: LoopRoundRow
     .map((c) => c.dir);
   if (subs.length === 0) progress.log(`loop round ${row.idx}: loop.select best: the trainer left no ${out}/checkpoint-*; keeping ${out}`);
   const candidates: SelectCandidate[] = [];
+  // A trainer's last epoch is often saved twice ({out}/checkpoint-<last> and {out}): the same weights are evaluated once.
+  const byWeights = new Map<string, SelectCandidate>();
   for (const dir of [...subs, out]) {
+    const weights = existsSync(path.join(dir, 'onnx')) ? hashCheckpoint(path.join(dir, 'onnx')) : null;
+    const same = weights ? byWeights.get(weights) : undefined;
+    if (same) {
+      candidates.push({ ...same, checkpoint: dir, sha256: hashCheckpoint(dir), selected: false });
+      continue;
+    }
     const ev = await evaluatePolicy(config, {
       policy: { type: 'local', model: dir },
       prompts: l.select_prompts,
@@ -322,6 +330,7 @@ async function selectCheckpoint(config: Config, loop: LoopRow, row: LoopRoundRow
       progress,
     });
     candidates.push({ checkpoint: dir, sha256: ev.policy_sha256 ?? hashCheckpoint(dir), eval_id: ev.id, rejected_claim_rate: ev.truth_free.rejected_claim_rate, selected: false });
+    if (weights) byWeights.set(weights, candidates.at(-1)!);
   }
   let best = candidates.length - 1;
   for (let i = candidates.length - 1; i >= 0; i--) {

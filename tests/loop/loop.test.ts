@@ -198,6 +198,9 @@ describe('rlaifv loop with checkpoint selection (loop.select: best)', () => {
       const best = Math.min(...x.select.map((s: any) => s.rejected_claim_rate));
       expect(won.rejected_claim_rate).toBe(best);
       expect(x.checkpoint).toBe(won.checkpoint);
+      // The last epoch's checkpoint-2 holds {out}'s weights: evaluated once, recorded for both.
+      expect(x.select[2].eval_id).toBe(x.select[1].eval_id);
+      expect(x.select[0].eval_id).not.toBe(x.select[1].eval_id);
       expect(x.checkpoint_sha256).toBe(hashCheckpoint(won.checkpoint));
       // Each candidate was evaluated on the validation prompts, never on the held-out ones.
       const evs = rows<{ prompts: string; prompt_limit: number }>(db, `SELECT prompts, prompt_limit FROM policy_evals WHERE id IN (${x.select.map((s: any) => s.eval_id).join(',')})`);
