@@ -3,7 +3,7 @@
 //
 //   npx tsx scripts/study-loop.ts [--rounds 4] [--train FILE] [--limit N] [--eval-limit N] [--arms a,b] [--out DIR]
 //                                 [--trainer-args "--lr 5e-5 --epochs 2"] [--max-pairs 2|all] [--json FILE] [--counts FILE]
-//                                 [--select last|best]
+//                                 [--select last|best] [--seed S]
 //
 // Arms: rejc (the default method), rejp, oracle (the truth checker instead of the labeler, REJ-C rules), random (as
 // many pairs as rejc made that round, between random distinct answers of a prompt), oneshot (rejc's total pair count,
@@ -50,6 +50,11 @@ interface Args {
   arms: Arm[];
   out: string;
   trainerArgs: string;
+  /**
+   * The study's seed: the round seed (samples, pair sampling, the held-out evaluation's samples) and the trainer's
+   * (round k trains with seed k00S); 0 is the published study.
+   */
+  seed: number;
   /** loop.select: best selects each round's checkpoint among its epochs on the dev split (--save-epochs added). */
   select: 'last' | 'best';
   maxPairs: number | 'all';
@@ -68,6 +73,7 @@ function parseArgs(argv: string[]): Args {
     out: path.join(PACKAGE_ROOT, 'tmp', 'study-loop'),
     trainerArgs: '',
     select: 'last',
+    seed: 0,
     maxPairs: 2,
     json: null,
     counts: null,
@@ -82,6 +88,7 @@ function parseArgs(argv: string[]): Args {
     else if (k === '--arms') a.arms = v().split(',') as Arm[];
     else if (k === '--out') a.out = path.resolve(v());
     else if (k === '--trainer-args') a.trainerArgs = v();
+    else if (k === '--seed') a.seed = Number(v());
     else if (k === '--select') a.select = ((x) => (x === 'best' ? 'best' : x === 'last' ? 'last' : (() => { throw new Error(`--select: last or best, got ${x}`); })()))(v());
     else if (k === '--max-pairs') a.maxPairs = ((x) => (x === 'all' ? 'all' : Number(x)))(v());
     else if (k === '--json') a.json = v();
@@ -106,6 +113,10 @@ function armConfig(a: Args, arm: Arm): Config {
   config.pair.max_pairs = a.maxPairs;
   config.loop.train_prompts = a.train;
   config.loop.trainer = `${config.loop.trainer} ${a.trainerArgs}`.trim();
+  if (a.seed !== 0) {
+    config.seed = a.seed;
+    config.loop.trainer = config.loop.trainer.replace('--seed {round}', `--seed {round}00${a.seed}`);
+  }
   if (a.select === 'best') {
     // Checkpoint selection on the dev split (never test): the trainer saves each epoch ({out}/checkpoint-<n>).
     config.loop.select = 'best';

@@ -155,8 +155,35 @@ def load_image(path: str, where: str) -> torch.Tensor:
     return to_pixels(np.array(img)[None])[0]
 
 
-def read_pairs(path: str, tok) -> tuple[list[dict], list[torch.Tensor]]:
-    """The pairs as token rows (prompt, chosen, rejected) with an index into the distinct images."""
+def span_weights(tok, text: str, ids: list[int], spans, gamma: float, where: str) -> list[float]:
+    """Per-token weights of an answer (ids: " " + text, then </s>): γ for tokens inside a rejected span, else 1.
+    The text is cut at the spans' edges and each piece encoded; the pieces must give the whole answer's tokens."""
+    if spans is None:
+        raise InputError(f"{where}: missing; --token-weight needs claim spans (rlaifv pull/export --spans, or loop.pairs_spans)")
+    if not isinstance(spans, list):
+        raise InputError(f"{where}: must be a list of spans")
+    ranges = []
+    for k, sp in enumerate(spans):
+        if not isinstance(sp, dict) or not isinstance(sp.get("start"), int) or not isinstance(sp.get("end"), int) or not 0 <= sp["start"] <= sp["end"] <= len(text):
+            raise InputError(f"{where}.{k}: needs integer start <= end within the answer's {len(text)} characters")
+        if sp.get("verdict") == "rejected":
+            ranges.append((sp["start"], sp["end"]))
+    cuts = sorted({0, len(text), *[x for r in ranges for x in r]})
+    weights: list[float] = []
+    pieces: list[int] = []
+    for a, b in zip(cuts, cuts[1:]):
+        piece = encode(tok, (" " if a == 0 else "") + text[a:b])
+        inside = any(lo <= a and b <= hi for lo, hi in ranges)
+        pieces += piece
+        weights += [gamma if inside else 1.0] * len(piece)
+    if pieces + [EOS] != ids:
+        raise InputError(f"{where}: the spans do not fall on token boundaries of the answer")
+    return weights + [1.0]
+
+
+def read_pairs(path: str, tok, token_weight: float = 1.0) -> tuple[list[dict], list[torch.Tensor]]:
+    """The pairs as token rows (prompt, chosen, rejected) with an index into the distinct images; with a token weight
+    other than 1, each side's per-token weights from its claim spans."""
     if not os.path.exists(path):
         raise InputError(f"{path}: no such pairs file")
     base = os.path.dirname(os.path.abspath(path))
@@ -185,9 +212,16 @@ def read_pairs(path: str, tok) -> tuple[list[dict], list[torch.Tensor]]:
                 images[img] = len(pixels)
                 pixels.append(load_image(img, f"{where}: field images"))
             prompt = encode(tok, prompt_text(row["prompt"], f"{where}: field prompt"))
-            chosen = encode(tok, " " + answer_text(row["chosen"], f"{where}: field chosen")) + [EOS]
-            rejected = encode(tok, " " + answer_text(row["rejected"], f"{where}: field rejected")) + [EOS]
-            pairs.append({"image": images[img], "prompt": prompt, "chosen": chosen, "rejected": rejected})
+            chosen_text = answer_text(row["chosen"], f"{where}: field chosen")
+            rejected_text = answer_text(row["rejected"], f"{where}: field rejected")
+            chosen = encode(tok, " " + chosen_text) + [EOS]
+            rejected = encode(tok, " " + rejected_text) + [EOS]
+            pair = {"image": images[img], "prompt": prompt, "chosen": chosen, "rejected": rejected}
+            if token_weight != 1.0:
+                # RLHF-V's DDPO: tokens inside the labeler's rejected spans weigh γ in the summed log-prob.
+                for side, text, ids in (("chosen", chosen_text, chosen), ("rejected", rejected_text, rejected)):
+                    pair[f"{side}_w"] = span_weights(tok, text, ids, row.get(f"{side}_spans"), token_weight, f"{where}: field {side}_spans")
+            pairs.append(pair)
     if not pairs:
         raise InputError(f"{path}: no pairs (the file is empty); nothing to train on")
     return pairs, pixels
@@ -195,8 +229,10 @@ def read_pairs(path: str, tok) -> tuple[list[dict], list[torch.Tensor]]:
 
 # ------------------------------------------------------------------------------------------------ the DPO step
 
-def batch_logps(model, pairs: list[dict], pixels: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    """Summed log-probs of each pair's chosen and rejected answer (incl. </s>) given its image and prompt."""
+def batch_logps(model, pairs: list[dict], pixels: torch.Tensor, plain: list | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+    """Summed log-probs of each pair's chosen and rejected answer (incl. </s>) given its image and prompt; with token
+    weights in the pairs (--token-weight) each token's log-prob counts with its weight, and the unweighted chosen sums
+    are appended to `plain` when given."""
     rows = []
     for p in pairs:
         rows.append((p["prompt"] + p["chosen"], len(p["prompt"])))
@@ -213,6 +249,16 @@ def batch_logps(model, pairs: list[dict], pixels: torch.Tensor) -> tuple[torch.T
     logits = model.forward_train(img, ids, mask, IMAGE_START, repeat=2)
     logp = torch.gather(logits[:, :-1].log_softmax(-1), 2, ids[:, 1:, None])[..., 0]
     total = (logp * sel[:, 1:]).sum(1)
+    if plain is not None:
+        plain.append(total[0::2])
+    if "chosen_w" in pairs[0]:
+        # --token-weight: the same sum with each answer token weighted (γ inside rejected spans).
+        w = torch.zeros((len(rows), L), dtype=logp.dtype)
+        for b, p in enumerate(pairs):
+            for side, row in (("chosen", 2 * b), ("rejected", 2 * b + 1)):
+                start = len(p["prompt"])
+                w[row, start: start + len(p[side])] = torch.tensor(p[f"{side}_w"], dtype=logp.dtype)
+        total = (logp * w[:, 1:]).sum(1)
     return total[0::2], total[1::2]
 
 
@@ -239,14 +285,17 @@ def train(model, ref_c, ref_r, pairs, pixels, a, on_epoch=None) -> list[dict]:
             lr = a.lr * ((step + 1) / warm if step < warm else max(0.0, (total - step) / max(1, total - warm)))
             for pg in opt.param_groups:
                 pg["lr"] = lr
-            pc, pr = batch_logps(model, [pairs[i] for i in idx], pixels)
+            plain: list = []
+            pc, pr = batch_logps(model, [pairs[i] for i in idx], pixels, plain)
             it = torch.from_numpy(idx)
             rc, rr = a.beta * (pc - ref_c[it]), a.beta * (pr - ref_r[it])
             loss = -F.logsigmoid(rc - rr).mean()
             if a.sft_weight:
-                # RPO's term: the chosen answers' per-token negative log-likelihood keeps the language from drifting.
+                # RPO's term: the chosen answers' per-token negative log-likelihood keeps the language from drifting
+                # (unweighted: the token weights shape the preference, not the likelihood).
+                pc_plain = plain[0]
                 n_tok = torch.tensor([len(pairs[i]["chosen"]) for i in idx], dtype=pc.dtype)
-                loss = loss + a.sft_weight * (-pc / n_tok).mean()
+                loss = loss + a.sft_weight * (-pc_plain / n_tok).mean()
             opt.zero_grad(set_to_none=True)
             loss.backward()
             torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
@@ -330,6 +379,9 @@ def main() -> int:
                     help="add this times the chosen answers' mean token NLL to the loss (RPO); 0 = plain DPO")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--json", action="store_true", help="print a one-line JSON summary on stdout at the end")
+    ap.add_argument("--token-weight", type=float, default=1.0,
+                    help="γ of RLHF-V's DDPO: tokens inside the claim spans the labeler rejected weigh γ in each answer's "
+                         "summed log-prob (needs chosen_spans/rejected_spans: rlaifv pull --spans); 1: plain DPO")
     ap.add_argument("--save-epochs", action="store_true",
                     help="also write each epoch's weights as {out}/checkpoint-<epoch> (for the loop's loop.select: best)")
     a = ap.parse_args()
@@ -349,7 +401,9 @@ def main() -> int:
         if missing:
             raise InputError(f"{d}: not a shapes policy folder (missing {', '.join(missing)})")
     model, tok, build = load_model(policy)
-    pairs, pixels = read_pairs(a.pairs, tok)
+    if a.token_weight <= 0:
+        raise InputError(f"--token-weight must be positive, got {a.token_weight}")
+    pairs, pixels = read_pairs(a.pairs, tok, a.token_weight)
     pixels = torch.stack(pixels)
     ref = model if ref_dir == policy else load_model(ref_dir)[0]
     ref_c, ref_r = reference_logps(ref, pairs, pixels, a.batch_size)
@@ -364,7 +418,7 @@ def main() -> int:
     pairs_sha = sha256_file(a.pairs)
     parent_sha = sha256_folder(policy)
     hp = {"beta": a.beta, "lr": a.lr, "epochs": a.epochs, "batch_size": a.batch_size, "max_steps": a.max_steps, "sft_weight": a.sft_weight,
-          "seed": a.seed, "threads": a.threads}
+          "seed": a.seed, "threads": a.threads, **({"token_weight": a.token_weight} if a.token_weight != 1.0 else {})}
     ident = hashlib.sha256(json.dumps([parent_sha, pairs_sha, hp]).encode()).hexdigest()[:12]
     info = {
         "name": f"rlaifv/shapes-policy-dpo-{ident}",

@@ -24,7 +24,8 @@ export function withFormatFlags(cmd: Command): Command {
   return withStoreFlags(
     cmd
       .addOption(new Option('--format <name>', 'trainer format').choices([...FORMATS]).makeOptionMandatory())
-      .option('--dataset-name <name>', 'llamafactory: the dataset_info.json entry (default: the file name without extension)'),
+      .option('--dataset-name <name>', 'llamafactory: the dataset_info.json entry (default: the file name without extension)')
+      .option('--spans', 'add each side\'s claim spans (chosen_spans, rejected_spans: sentence ranges, verdict, p(no)); JSON files only'),
   );
 }
 

@@ -11,6 +11,7 @@ interface ExportFlags {
   db?: string;
   config?: string;
   datasetName?: string;
+  spans?: boolean;
 }
 
 /** Registers `export`. */
@@ -34,6 +35,7 @@ export function registerExport(program: Command): void {
         format: f.format,
         out: f.out,
         ...(f.datasetName ? { datasetName: f.datasetName } : {}),
+        ...(f.spans ? { spans: true } : {}),
       });
       const where = w.target === '-' ? 'stdout' : w.target;
       process.stderr.write(

@@ -12,6 +12,7 @@ interface PullFlags {
   db?: string;
   config?: string;
   datasetName?: string;
+  spans?: boolean;
 }
 
 /** Registers `pull`. */
@@ -35,6 +36,7 @@ export function registerPull(program: Command): void {
           format: f.format,
           out: f.out ?? '-',
           ...(f.datasetName ? { datasetName: f.datasetName } : {}),
+        ...(f.spans ? { spans: true } : {}),
         },
         file,
       );

@@ -306,6 +306,11 @@ const loop = z.strictObject({
   eval_prompts: z.string().min(1).default('data/shapes/test/prompts.jsonl'),
   /** The format each round's pairs are pulled in for the trainer (as `rlaifv pull --format`). */
   pairs_format: z.enum(['trl', 'llamafactory', 'openrlhf', 'rlaifv']).default('trl'),
+  /**
+   * Pull each round's pairs with their claim spans (chosen_spans, rejected_spans), for a trainer that weighs tokens
+   * (the shapes trainer's --token-weight); JSON pairs files only. Not part of the loop's identity.
+   */
+  pairs_spans: z.boolean().default(false),
   /** The pairs file's name in the round's pairs folder; `.parquet` gives Parquet with image bytes (TRL's datasets). */
   pairs_file: z.string().regex(/^[A-Za-z0-9._-]+$/, 'a file name (letters, digits, . _ -), no folder').default('pairs.jsonl'),
   /**

@@ -3,6 +3,7 @@ import type { Db } from '../store/open.js';
 import { getRound, latestRound, type RoundRow } from '../store/rounds.js';
 import { iterateKeptPairs } from '../store/deliveries.js';
 import { containerFor, getFormat } from './formats.js';
+import { spansAllowed, withSpans } from './spans.js';
 import { writeOutput, type Written } from './target.js';
 import { ExportInputError } from './errors.js';
 
@@ -26,6 +27,8 @@ export interface ExportOptions {
   stdout?: NodeJS.WritableStream;
   /** LLaMA-Factory: the dataset_info.json entry name (default: the file name without extension). */
   datasetName?: string;
+  /** Add each side's claim spans (chosen_spans, rejected_spans); JSON containers only. */
+  spans?: boolean;
 }
 
 /**
@@ -35,8 +38,9 @@ export interface ExportOptions {
 export async function exportPairs(db: Db, o: ExportOptions): Promise<Written> {
   const format = getFormat(o.format);
   const container = containerFor(format, o.out);
+  if (o.spans) spansAllowed(container);
   const w = await writeOutput({
-    rows: () => iterateKeptPairs(db, [o.round]),
+    rows: () => (o.spans ? withSpans(db, iterateKeptPairs(db, [o.round])) : iterateKeptPairs(db, [o.round])),
     format,
     container,
     out: o.out,

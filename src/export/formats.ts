@@ -48,6 +48,9 @@ const messages = (name: string): SchemaElement[] => list(name, [string('role'), 
 const value = { dtype: 'string', _type: 'Value' };
 const messagesFeature = [{ role: value, content: [{ type: value, text: value }] }];
 
+/** The claim spans of a pair when the export asked for them (extra columns; only rlaifv's shapes trainer reads them). */
+const spans = (p: ExportPair) => (p.chosen_spans ? { chosen_spans: p.chosen_spans, rejected_spans: p.rejected_spans ?? [] } : {});
+
 /** Every user/assistant turn of a pair's prompt: the earlier turns (from the store), then the instruction. */
 function turns(p: ExportPair): Turn[] {
   return [...(p.history_json ? (JSON.parse(p.history_json) as Turn[]) : []), { role: 'user', content: p.instruction }];
@@ -72,7 +75,7 @@ const withText = (m: { role: string; content: { type: string; text?: string }[] 
 const trl: Format = {
   name: 'trl',
   text: 'jsonl',
-  record: (p) => ({ images: [p.image_path], ...trlMessages(p) }),
+  record: (p) => ({ images: [p.image_path], ...trlMessages(p), ...spans(p) }),
   parquet: {
     schema: [{ name: 'root', num_children: 4 }, ...list('images', imageStruct('element').slice(1), 2), ...messages('prompt'), ...messages('chosen'), ...messages('rejected')],
     columns: ['images', 'prompt', 'chosen', 'rejected'],
@@ -103,6 +106,7 @@ const llamafactory: Format = {
     chosen: { from: 'gpt', value: p.chosen },
     rejected: { from: 'gpt', value: p.rejected },
     images: [p.image_path],
+    ...spans(p),
   }),
 };
 
@@ -115,6 +119,7 @@ const openrlhf: Format = {
     rejected: [...turns(p), { role: 'assistant', content: p.rejected }],
     margin: p.margin,
     images: [p.image_path],
+    ...spans(p),
   }),
 };
 
@@ -166,7 +171,7 @@ const RLAIFV_COLUMNS = ['ds_name', 'image', 'question', 'chosen', 'rejected', 'o
 const rlaifv: Format = {
   name: 'rlaifv',
   text: 'jsonl',
-  record: (p) => rlaifvRecord(p, { bytes: null, path: p.image_path }),
+  record: (p) => ({ ...rlaifvRecord(p, { bytes: null, path: p.image_path }), ...spans(p) }),
   parquet: {
     schema: [
       { name: 'root', num_children: RLAIFV_COLUMNS.length },

@@ -5,6 +5,7 @@ import type { Db } from '../store/open.js';
 import { getRound, latestRound, type RoundRow } from '../store/rounds.js';
 import { allRounds, heldOutPairs, insertDelivery, iterateKeptPairs } from '../store/deliveries.js';
 import { containerFor, getFormat } from './formats.js';
+import { spansAllowed, withSpans } from './spans.js';
 import { writeOutput, type Written } from './target.js';
 import { ExportInputError } from './errors.js';
 
@@ -41,6 +42,8 @@ export interface PullOptions {
   out: string;
   stdout?: NodeJS.WritableStream;
   datasetName?: string;
+  /** Add each side's claim spans (chosen_spans, rejected_spans); JSON containers only. */
+  spans?: boolean;
   /**
    * Runs inside the delivery transaction, after the delivery is recorded and the file is in place, before the commit:
    * a caller's own record of the delivery (the loop's step) commits with it, or neither does.
@@ -79,10 +82,11 @@ export async function pull(db: Db, o: PullOptions, dbFile: string): Promise<Pull
   }
   const format = getFormat(o.format);
   const container = containerFor(format, o.out);
+  if (o.spans) spansAllowed(container);
   const { rounds, skipped } = pullRounds(db, o.rounds, dbFile);
   const ids = rounds.map((r) => r.id);
   const w = await writeOutput({
-    rows: () => iterateKeptPairs(db, ids, o.consumer),
+    rows: () => (o.spans ? withSpans(db, iterateKeptPairs(db, ids, o.consumer)) : iterateKeptPairs(db, ids, o.consumer)),
     format,
     container,
     out: o.out,

@@ -107,7 +107,7 @@ export interface LoopResult {
  * resumes the loop and retries the failed step.
  */
 function loopHash(config: Config, limit: number | null, evalLimit: number | null): string {
-  const { trainer: _t, trainer_timeout_ms: _tt, deploy: _d, checkpoints: _c, judge: _j, judge_api_key_env: _jk, ablation_prompts: _ap, select, select_prompts, select_limit, ...what } = config.loop;
+  const { trainer: _t, trainer_timeout_ms: _tt, deploy: _d, checkpoints: _c, judge: _j, judge_api_key_env: _jk, ablation_prompts: _ap, pairs_spans: _ps, select, select_prompts, select_limit, ...what } = config.loop;
   // Selection is part of a loop's identity only when it selects (loops made before it existed keep their hash).
   const selection = select === 'last' ? [] : [[select, select_prompts, select_limit]];
   return createHash('sha256')

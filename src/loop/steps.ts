@@ -89,6 +89,7 @@ export async function pullPairs(config: Config, loop: LoopRow, row: LoopRoundRow
         rounds: row.train_round!,
         format: config.loop.pairs_format,
         out: file,
+        ...(config.loop.pairs_spans ? { spans: true } : {}),
         onCommit: (delivery, w) => updateLoopRound(db, loop.id, row.idx, { delivery_id: delivery, pairs_file: w.target, pairs: w.pairIds.length }),
       },
       config.db,

@@ -25,6 +25,9 @@ export interface ExportPair {
   prompt_source: string;
   /** The prompt's earlier turns as JSON; null for a single-turn prompt. */
   history_json: string | null;
+  /** Claim spans of each side (export/pull with spans, src/export/spans.ts); absent otherwise. */
+  chosen_spans?: { start: number; end: number; claim: string; verdict: 'rejected' | 'accepted' | 'unjudged'; p_no: number | null }[];
+  rejected_spans?: { start: number; end: number; claim: string; verdict: 'rejected' | 'accepted' | 'unjudged'; p_no: number | null }[];
 }
 
 /** Images that a held-out evaluation round has seen: no pair on them is ever delivered or exported. */

@@ -129,3 +129,57 @@ describe('scripts/shapes/dpo.py', () => {
     expect(exists.stderr).toMatch(/already exists/);
   });
 });
+
+describe('claim spans and token-weighted DPO (--spans, --token-weight γ)', () => {
+  let spansFile: string;
+  beforeAll(async () => {
+    // The same pairs pulled again with their claim spans (a second consumer, so the same pairs are delivered).
+    spansFile = path.join(dir, 'pairs-spans.jsonl');
+    const pull = await runNode(['pull', '--consumer', 'spans', '--format', 'trl', '--out', spansFile, '--spans', '--db', path.join(dir, 'r.sqlite')]);
+    expect(pull.code, pull.stderr).toBe(0);
+  });
+
+  test('each span is a claim\'s sentence of its answer, with the labeler\'s verdict; Parquet refuses --spans', async () => {
+    const rows = readFileSync(spansFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(rows.length).toBe(readFileSync(pairs, 'utf8').trim().split('\n').length);
+    let rejected = 0;
+    for (const r of rows) {
+      for (const side of ['chosen', 'rejected'] as const) {
+        const text = r[side][0].content[0].text as string;
+        for (const s of r[`${side}_spans`]) {
+          expect(text.slice(s.start, s.end).length).toBe(s.end - s.start);
+          expect(/[.!?]$/.test(text.slice(s.start, s.end))).toBe(true);
+          expect(['rejected', 'accepted', 'unjudged']).toContain(s.verdict);
+          if (s.verdict === 'rejected') {
+            rejected++;
+            expect(s.p_no).toBeGreaterThan(0.5);
+          }
+        }
+      }
+    }
+    expect(rejected).toBeGreaterThan(0);
+    const pq = await runNode(['export', '--round', 'latest', '--format', 'trl', '--out', path.join(dir, 'x.parquet'), '--spans', '--db', path.join(dir, 'r.sqlite')]);
+    expect(pq.code).toBe(2);
+    expect(pq.stderr).toContain('--spans: claim spans are written to JSON Lines and JSON files only');
+  });
+
+  test('γ = 1 gives the checkpoint of plain DPO byte for byte; γ = 3 trains another; missing spans are named', async () => {
+    const args = (out: string) => ['--policy', POLICY, '--out', out, '--seed', '1', '--epochs', '1', '--batch-size', '16'];
+    // Today's trainer on the spans file (it ignores the extra columns) and γ = 1: the same folder, every byte.
+    const plain = await python(['--pairs', spansFile, ...args(path.join(dir, 'g-plain'))]);
+    const one = await python(['--pairs', spansFile, ...args(path.join(dir, 'g-1')), '--token-weight', '1']);
+    const three = await python(['--pairs', spansFile, ...args(path.join(dir, 'g-3')), '--token-weight', '3', '--json']);
+    const noSpans = await python(['--pairs', pairs, ...args(path.join(dir, 'g-nospans'))]);
+    for (const r of [plain, one, three, noSpans]) expect(r.code, r.stderr).toBe(0);
+    expect(hashCheckpoint(path.join(dir, 'g-1'))).toBe(hashCheckpoint(path.join(dir, 'g-plain')));
+    // The same pairs without spans train the same weights (only the provenance, the pairs file's SHA-256, differs).
+    for (const f of ['vision_encoder.onnx', 'embed_tokens.onnx', 'decoder_model_merged.onnx']) {
+      expect(sha256(path.join(dir, 'g-nospans', 'onnx', f))).toBe(sha256(path.join(dir, 'g-plain', 'onnx', f)));
+    }
+    expect(sha256(path.join(dir, 'g-3', 'onnx', 'decoder_model_merged.onnx'))).not.toBe(sha256(path.join(dir, 'g-plain', 'onnx', 'decoder_model_merged.onnx')));
+    expect(JSON.parse(readFileSync(path.join(dir, 'g-3', 'train.json'), 'utf8')).hyperparameters.token_weight).toBe(3);
+    const missing = await python(['--pairs', pairs, ...args(path.join(dir, 'g-x')), '--token-weight', '3']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/pairs\.jsonl:1: field chosen_spans: missing; --token-weight needs claim spans/);
+  }, 120_000);
+});

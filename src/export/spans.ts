@@ -1,0 +1,70 @@
+// Claim spans (RLHF-V's fine-grained segments, for token-weighted DPO): where each claim's sentence sits in an answer,
+// with the labeler's verdict on the claim and its p(no). Exported as `chosen_spans` / `rejected_spans` when asked for.
+import { stmt } from '../store/statements.js';
+import type { Db } from '../store/index.js';
+import type { ExportPair } from '../store/deliveries.js';
+import { isRejected, type AcceptRule } from '../feedback/verdict.js';
+import { ExportInputError } from './errors.js';
+import type { Container } from './formats.js';
+
+/** Spans go in JSON rows only (a Parquet file's schema is fixed to the data set's columns). */
+export function spansAllowed(container: Container): void {
+  if (container === 'parquet') throw new ExportInputError('--spans: claim spans are written to JSON Lines and JSON files only, not Parquet; give a .jsonl or .json --out.');
+}
+
+/** One claim's sentence in an answer: characters [start, end) of the answer text. */
+export interface ClaimSpan {
+  start: number;
+  end: number;
+  claim: string;
+  /** rejected: the labeler says no (the round's accept rule); accepted; unjudged: no label, or neither yes nor no. */
+  verdict: 'rejected' | 'accepted' | 'unjudged';
+  p_no: number | null;
+}
+
+/**
+ * The spans of one answer: each claim's sentence found in the text in order (a sentence of several claims gives one
+ * range per claim). A sentence the divider rewrote so that it is not in the text verbatim gives no span.
+ */
+export function answerSpans(
+  text: string,
+  claims: readonly { sentence: string; claim: string; p_yes: number | null; p_no: number | null }[],
+  rule: AcceptRule,
+): ClaimSpan[] {
+  const out: ClaimSpan[] = [];
+  let cursor = 0;
+  let last: { sentence: string; start: number } | null = null;
+  for (const c of claims) {
+    let start: number;
+    if (last && last.sentence === c.sentence) start = last.start;
+    else {
+      start = text.indexOf(c.sentence, cursor);
+      if (start < 0) start = text.indexOf(c.sentence);
+      if (start < 0) continue;
+      cursor = start + c.sentence.length;
+      last = { sentence: c.sentence, start };
+    }
+    const verdict = c.p_yes === null || c.p_no === null ? 'unjudged' : isRejected(c.p_yes, c.p_no, rule) ? 'rejected' : 'accepted';
+    out.push({ start, end: start + c.sentence.length, claim: c.claim, verdict, p_no: c.p_no });
+  }
+  return out;
+}
+
+/** Adds `chosen_spans` and `rejected_spans` to each exported pair, from the store's claims and its round's labels. */
+export function* withSpans(db: Db, rows: Iterable<ExportPair>): IterableIterator<ExportPair> {
+  const ids = stmt(db, 'SELECT chosen_id, rejected_id FROM pairs WHERE id = ?');
+  const round = stmt(db, 'SELECT labeler_model, accept_rule FROM rounds WHERE id = ?');
+  const claims = stmt(
+    db,
+    `SELECT cl.sentence, cl.claim, l.p_yes, l.p_no FROM claims cl
+     LEFT JOIN labels l ON l.question_id = cl.question_id AND l.labeler = ?
+     WHERE cl.candidate_id = ? ORDER BY cl.idx`,
+  );
+  for (const p of rows) {
+    const pair = ids.get(p.pair_id) as { chosen_id: string; rejected_id: string };
+    const r = round.get(p.round) as { labeler_model: string; accept_rule: AcceptRule };
+    const spans = (id: string, text: string) =>
+      answerSpans(text, claims.all(r.labeler_model, id) as { sentence: string; claim: string; p_yes: number | null; p_no: number | null }[], r.accept_rule);
+    yield { ...p, chosen_spans: spans(pair.chosen_id, p.chosen), rejected_spans: spans(pair.rejected_id, p.rejected) };
+  }
+}
