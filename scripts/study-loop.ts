@@ -3,7 +3,7 @@
 //
 //   npx tsx scripts/study-loop.ts [--rounds 4] [--train FILE] [--limit N] [--eval-limit N] [--arms a,b] [--out DIR]
 //                                 [--trainer-args "--lr 5e-5 --epochs 2"] [--max-pairs 2|all] [--json FILE] [--counts FILE]
-//                                 [--select last|best] [--seed S]
+//                                 [--select last|best] [--seed S] [--spans]
 //
 // Arms: rejc (the default method), rejp, oracle (the truth checker instead of the labeler, REJ-C rules), random (as
 // many pairs as rejc made that round, between random distinct answers of a prompt), oneshot (rejc's total pair count,
@@ -55,6 +55,8 @@ interface Args {
    * (round k trains with seed k00S); 0 is the published study.
    */
   seed: number;
+  /** loop.pairs_spans: the pairs are pulled with claim spans (for --trainer-args "--token-weight γ"). */
+  spans: boolean;
   /** loop.select: best selects each round's checkpoint among its epochs on the dev split (--save-epochs added). */
   select: 'last' | 'best';
   maxPairs: number | 'all';
@@ -74,6 +76,7 @@ function parseArgs(argv: string[]): Args {
     trainerArgs: '',
     select: 'last',
     seed: 0,
+    spans: false,
     maxPairs: 2,
     json: null,
     counts: null,
@@ -89,6 +92,7 @@ function parseArgs(argv: string[]): Args {
     else if (k === '--out') a.out = path.resolve(v());
     else if (k === '--trainer-args') a.trainerArgs = v();
     else if (k === '--seed') a.seed = Number(v());
+    else if (k === '--spans') a.spans = true;
     else if (k === '--select') a.select = ((x) => (x === 'best' ? 'best' : x === 'last' ? 'last' : (() => { throw new Error(`--select: last or best, got ${x}`); })()))(v());
     else if (k === '--max-pairs') a.maxPairs = ((x) => (x === 'all' ? 'all' : Number(x)))(v());
     else if (k === '--json') a.json = v();
@@ -113,6 +117,7 @@ function armConfig(a: Args, arm: Arm): Config {
   config.pair.max_pairs = a.maxPairs;
   config.loop.train_prompts = a.train;
   config.loop.trainer = `${config.loop.trainer} ${a.trainerArgs}`.trim();
+  if (a.spans) config.loop.pairs_spans = true;
   if (a.seed !== 0) {
     config.seed = a.seed;
     config.loop.trainer = config.loop.trainer.replace('--seed {round}', `--seed {round}00${a.seed}`);
