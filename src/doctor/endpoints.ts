@@ -14,6 +14,7 @@ import { tokenTexts } from '../backends/openai/messages.js';
 import { checkDeployRoutes, checkSampling } from './server-checks.js';
 import { fillTemplate } from '../backends/openai/index.js';
 import { OpenAISequenceScorer } from '../backends/openai/sequence-scorer.js';
+import { parseJudgeSpec, ServedCompareJudge, type JudgeSpec } from '../compare/judges.js';
 import { PairJudge } from '../methods/pair-judge.js';
 import { yesNoFromTopLogprobs } from '../feedback/yes-no.js';
 import { fail, ok, warn, type Check } from './types.js';
@@ -230,6 +231,54 @@ export async function checkEndpoints(c: Config): Promise<Check[]> {
     if (d.reference.type === 'openai') out.push(...(await checkPromptLogprobs(d.reference, 'feedback.dpo_reward.reference')));
   }
   if (c.feedback.gate.judge) out.push(...(await checkPairJudge(c.feedback.gate.judge)));
+  // A served judge of the loop's win rates (loop.judge MODEL@URL): it must answer ConvBench's pairwise prompt.
+  let loopJudge: JudgeSpec | null = null;
+  try {
+    loopJudge = parseJudgeSpec(c.loop.judge, 'loop.judge', c.loop.judge_api_key_env);
+  } catch (e) {
+    out.push(fail('loop judge', c.loop.judge, (e as Error).message, 'set loop.judge to claims, truth or MODEL@URL'));
+  }
+  if (loopJudge?.type === 'served') out.push(...(await checkCompareJudge(loopJudge.backend)));
+  return out;
+}
+
+/**
+ * Whether each endpoint of a served compare judge (rlaifv compare --judge MODEL@URL, loop.judge) answers ConvBench's
+ * pairwise prompt: one probe comparison in both orders through the same code a comparison uses, no retries.
+ */
+export async function checkCompareJudge(b: OpenAIBackend): Promise<Check[]> {
+  const out: Check[] = [];
+  const image = await probeImage();
+  for (const url of b.base_urls) {
+    const shown = displayUrl(url);
+    const check = 'compare judge';
+    let key: string | null = null;
+    try {
+      key = resolveApiKey(b, 'loop.judge');
+      const judge = new ServedCompareJudge({ ...b, base_urls: [url], max_retries: 0 });
+      const t0 = performance.now();
+      const ab = await judge.decide({ imagePath: image, question: PROBE_QUESTION, history: [], first: PROBE_ANSWER, second: PROBE_NEGATIVE });
+      const ba = await judge.decide({ imagePath: image, question: PROBE_QUESTION, history: [], first: PROBE_NEGATIVE, second: PROBE_ANSWER });
+      const secs = ((performance.now() - t0) / 1000).toFixed(1);
+      const bad = [ab, ba].find((v) => 'error' in v) as { error: string; reply?: string } | undefined;
+      if (bad) {
+        const reply = (bad.reply ?? '').trim().split(/\r?\n/).at(-1)?.slice(0, 120) ?? '';
+        out.push(fail(check, shown, redact(`a probe comparison got no verdict: ${bad.error}${reply ? `; the reply ends "${reply}"` : ''}`, [key]),
+          'the judge must be a generative VLM that ends its reply with "Overall, Response X is better"'));
+      } else {
+        const [x, y] = [ab, ba] as { winner: 'first' | 'second' }[];
+        const flip = x!.winner === y!.winner;
+        out.push(
+          flip
+            ? warn(check, shown, `compared a probe pair in both orders (${secs} s): it named the response in the ${x!.winner} place both times (a position bias: such pairs count as ties)`,
+                'a judge that keeps its verdict when the order is swapped gives fewer ties')
+            : ok(check, shown, `compared a probe pair in both orders (${secs} s): the same answer won in both orders`),
+        );
+      }
+    } catch (e) {
+      out.push(fail(check, shown, redact((e as Error).message, [key]), 'check loop.judge (its URL and model) and loop.judge_api_key_env'));
+    }
+  }
   return out;
 }
 

@@ -13,6 +13,7 @@ import { openDb, type Db } from '../../src/store/index.js';
 import { loadEvalRound } from '../../src/eval/load.js';
 import { judgeAnswer } from '../../src/eval/truth.js';
 import { DEFAULT_MODELS, RUBRIC_JUDGE, TestServer } from '../helpers/openai-server.js';
+import { checkCompareJudge } from '../../src/doctor/endpoints.js';
 import { ROOT, tempDir } from '../helpers/paths.js';
 
 describe('parseCompareVerdict: the last "Overall, Response X is better"', () => {
@@ -213,6 +214,13 @@ describe('compare on real evaluation rounds of the tiny policy', () => {
       const again = await compareRounds(db, a, b, { seed: 0, a: 'T0.7', b: 'T1.6', promptsFile: prompts, judge });
       expect(srv.stats.requests - before).toBe(asked);
       expect(again).toEqual(r);
+      // doctor's probe: both orders through the same code; the stand-in sees the probe answers' difference.
+      const probe = await checkCompareJudge(judge.type === 'served' ? judge.backend : (null as never));
+      expect(probe).toHaveLength(1);
+      expect(['ok', 'warn']).toContain(probe[0]!.status);
+      expect(probe[0]!.detail).toMatch(/compared a probe pair in both orders/);
+      const dead = await checkCompareJudge({ ...(judge as { backend: any }).backend, base_urls: ['http://127.0.0.1:9/v1'] });
+      expect(dead[0]!.status).toBe('fail');
     }, 300_000);
   });
 });
