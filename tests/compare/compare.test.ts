@@ -7,7 +7,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig, ConfigError } from '../../src/config/load.js';
-import { compareRounds, parseCompareVerdict, parseJudgeSpec, pairOutcome, tallyOf, type PromptTally } from '../../src/compare/index.js';
+import { comparePolicies, compareRounds, parseCompareVerdict, parseJudgeSpec, pairOutcome, tallyOf, type PromptTally } from '../../src/compare/index.js';
 import { evaluatePolicy } from '../../src/policy-eval.js';
 import { openDb, type Db } from '../../src/store/index.js';
 import { loadEvalRound } from '../../src/eval/load.js';
@@ -185,6 +185,15 @@ describe('compare on real evaluation rounds of the tiny policy', () => {
     afterAll(async () => {
       await srv?.close();
     });
+
+    test('a served policy (MODEL@URL) and its model folder answer alike with the same recorded seeds: every pair a tie', async () => {
+      const cfg = loadConfig(undefined, { db: path.join(dir, 'served.sqlite'), workers: 2 }).config;
+      const served = parseJudgeSpec(`shapes-policy@${srv.url}`);
+      if (served.type !== 'served') throw new Error('not served');
+      const r = await comparePolicies(cfg, { a: served.backend, b: policy, prompts, limit: 8, samples: 3, temperature: 0.7, judge: { type: 'truth' } });
+      expect(r).toMatchObject({ pairs: 24, ties: 24, identical_answers: 24, win_rate_a: 0.5 });
+      expect(r.a).toBe('shapes-policy');
+    }, 120_000);
 
     test('both orders asked; hedged replies read by the extraction prompt; order flips are ties; stored and never asked twice', async () => {
       const judge = parseJudgeSpec(`rubric-judge@${srv.url}`);
