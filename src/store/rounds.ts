@@ -18,7 +18,7 @@ export interface RoundRow {
   /** The method the round's pairs carry (pairs.method): score_method for divide, else feedback_method. */
   pair_method: string;
   status: 'running' | 'done' | 'failed';
-  /** 'train' makes pairs; 'eval' is a held-out policy evaluation (generate and divide only, never delivered). */
+  /** 'train' makes pairs; 'eval' is a held-out policy evaluation (generate, divide, label and score; never paired or delivered). */
   purpose: RoundPurpose;
   started_at: string;
   finished_at: string | null;
