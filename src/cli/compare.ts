@@ -5,6 +5,7 @@ import { loadConfig, type ConfigOverrides } from '../config/load.js';
 import type { ModelBackend } from '../config/schema.js';
 import { comparePolicies, parseJudgeSpec, type CompareResult, type CompareTally } from '../compare/index.js';
 import { table } from '../eval/render.js';
+import { parseBonModel } from '../bon.js';
 import { positiveInt, PROGRESS_EVERY_HELP, progressEveryArg, progressFromFlags, temperatureArg } from './common.js';
 
 interface CompareFlags {
@@ -23,13 +24,11 @@ interface CompareFlags {
   progressEvery?: number;
 }
 
-/** A policy flag: a model folder, a name the config's policy server serves, or MODEL@URL. */
+/** A policy flag: a model folder, a name the config's policy server serves, or MODEL@URL (read as `rlaifv bon` reads it). */
 function policyBackend(flag: string, value: string, f: CompareFlags): ModelBackend {
-  if (/@https?:\/\//.test(value)) {
-    const j = parseJudgeSpec(value, flag, f.apiKeyEnv);
-    if (j.type === 'served') return j.backend;
-  }
-  const o: ConfigOverrides = { policy: value };
+  const m = parseBonModel(value, flag, f.apiKeyEnv);
+  if (typeof m !== 'string') return m;
+  const o: ConfigOverrides = { policy: m };
   return loadConfig(f.config, o).config.generate.backend;
 }
 
@@ -86,9 +85,6 @@ export function registerCompare(program: Command): void {
         judge,
         progress: progressFromFlags(f, f.quiet || f.json),
       });
-      if (f.json) {
-        const { prompts_file, ...rest } = r;
-        process.stdout.write(JSON.stringify({ ...rest, prompts: r.prompts, prompts_file }) + '\n');
-      } else process.stdout.write(renderCompare(r));
+      process.stdout.write(f.json ? JSON.stringify(r) + '\n' : renderCompare(r));
     });
 }

@@ -36,7 +36,7 @@ export function registerPull(program: Command): void {
           format: f.format,
           out: f.out ?? '-',
           ...(f.datasetName ? { datasetName: f.datasetName } : {}),
-        ...(f.spans ? { spans: true } : {}),
+          ...(f.spans ? { spans: true } : {}),
         },
         file,
       );

@@ -3,7 +3,7 @@
 // - claims: rlaifv's own divider and labeler, no truth (fewer rejected claims wins, then more accepted claims);
 // - a served VLM asked ConvBench's pairwise question ("Overall, Response X is better"), with the image.
 import { createHash } from 'node:crypto';
-import type { ModelBackend, OpenAIBackend } from '../config/schema.js';
+import type { OpenAIBackend } from '../config/schema.js';
 import { modelBackend } from '../config/schema.js';
 import { ConfigError } from '../config/load.js';
 import { FatalBackendError } from '../backends/errors.js';
@@ -164,14 +164,4 @@ export class ServedCompareJudge {
       return { error: `compare judge: ${(e as Error).message}` };
     }
   }
-}
-
-/** The served judge's backend for a spec (only for served judges). */
-export function servedJudge(j: JudgeSpec): ServedCompareJudge | null {
-  return j.type === 'served' ? new ServedCompareJudge(j.backend) : null;
-}
-
-/** A policy as `--a` / `--b` name it, for printing. */
-export function policyName(b: ModelBackend): string {
-  return b.model;
 }

@@ -16,6 +16,7 @@ import { hashCheckpoint } from '../loop/checkpoint.js';
 import { checkStatement, parseStatement, type Statement } from '../shapes/index.js';
 import { parseTruth, type Truth } from '../shapes/truth.js';
 import { stmt } from '../store/statements.js';
+import { table } from './render.js';
 
 /** The three ways the final turn is asked. */
 export const ABLATION_CONDITIONS = ['no_history', 'true_history', 'own_history'] as const;
@@ -76,6 +77,16 @@ function subjects(s: Statement): string[] {
       return [`a|${d({ ...s.desc })}|${s.predicate.attr}`];
     case 'conjunction':
       return s.items.flatMap(subjects);
+  }
+}
+
+/** The subjects of a claim's text; none for text outside the shapes language. */
+function subjectsOf(text: string): string[] {
+  try {
+    const s = parseStatement(text);
+    return s ? subjects(s) : [];
+  } catch {
+    return [];
   }
 }
 
@@ -148,13 +159,11 @@ export async function multiturnAblation(config: Config, o: AblationOptions): Pro
   const userTurns = (c: RoundPrompt) => promptHistory(c).filter((t) => t.role === 'user').map((t) => t.content);
   const chains = convs.flatMap((c) => Array.from({ length: o.samples }, (_, i) => ({ c, i, own: [] as Turn[], earlier: [] as string[] })));
   const depth = Math.max(...convs.map((c) => userTurns(c).length));
-  const earlierRounds: number[] = [];
   // Turn by turn: turn t of a chain is its t-th earlier question while t < its number of earlier turns.
   for (let t = 0; t < depth; t++) {
     const at = chains.filter((ch) => t < userTurns(ch.c).length);
     const file = write(`own-turn-${t + 1}.jsonl`, at.map((ch) => row(ch.c, `${ch.c.id}~own${ch.i}~t${t + 1}`, userTurns(ch.c)[t]!, ch.own)));
     const ev = await evaluate(file, 1);
-    earlierRounds.push(ev.sampled_round);
     const dbt = openDb(config.db);
     try {
       const answers = claimsByPrompt(dbt, ev.sampled_round);
@@ -187,7 +196,7 @@ export async function multiturnAblation(config: Config, o: AblationOptions): Pro
       const fin = finals.get(`${ch.c.id}~own${ch.i}~final`)?.claims ?? [];
       const earlierFalse = ch.earlier.filter((x) => checkStatement(truth, x) === 'false');
       const falseTexts = new Set(earlierFalse.map(norm));
-      const finalVerdicts = fin.map((x) => ({ x, v: checkStatement(truth, x), subj: (() => { try { const s = parseStatement(x); return s ? subjects(s) : []; } catch { return []; } })() }));
+      const finalVerdicts = fin.map((x) => ({ x, v: checkStatement(truth, x), subj: subjectsOf(x) }));
       for (const f of finalVerdicts) {
         if (f.v !== 'false') continue;
         counts.finalFalse++;
@@ -195,13 +204,7 @@ export async function multiturnAblation(config: Config, o: AblationOptions): Pro
       }
       for (const e of earlierFalse) {
         counts.earlierFalse++;
-        let subj: string[] = [];
-        try {
-          const s = parseStatement(e);
-          subj = s ? subjects(s) : [];
-        } catch {
-          subj = [];
-        }
+        const subj = subjectsOf(e);
         const about = finalVerdicts.filter((f) => f.subj.some((k) => subj.includes(k)));
         if (about.length) counts.revisited++;
         if (about.some((f) => f.v === 'true')) counts.corrected++;
@@ -245,10 +248,8 @@ export function renderAblation(a: AblationFigures): string {
   const rows = [['final turn asked with', 'false claims', 'rejected (labeler)', 'answers', 'round']];
   const names: Record<AblationCondition, string> = { no_history: 'no history', true_history: 'the true earlier turns', own_history: 'its own earlier answers' };
   for (const c of ABLATION_CONDITIONS) rows.push([names[c], pct(a[c].false_claim_rate), pct(a[c].rejected_claim_rate), String(a[c].answers), String(a[c].round)]);
-  const w = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  const table = rows.map((r) => '  ' + r.map((c, i) => (i === 0 ? c.padEnd(w[i]!) : c.padStart(w[i]!))).join('  ')).join('\n');
   return (
-    `multi-turn ablation on ${a.prompts_file} (${a.conversations} conversations × ${a.samples} samples)\n${table}\n` +
+    `multi-turn ablation on ${a.prompts_file} (${a.conversations} conversations × ${a.samples} samples)\n${table(rows)}\n` +
     `  own history: ${pct(a.repeated_error_share)} of the final turn's false claims repeat one of its own earlier turns (${a.repeated_false_claims} of ${a.final_false_claims}); ` +
     `${pct(a.corrected_share)} of the earlier turns' false claims are corrected in the final turn (${a.corrected_false_claims} of ${a.earlier_false_claims}; ${a.revisited_false_claims} revisited)\n`
   );

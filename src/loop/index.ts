@@ -155,6 +155,17 @@ export async function runLoop(config: Config, o: LoopOptions): Promise<LoopResul
   const start = startCheckpoint(config);
   const startPolicy = config.generate.backend.model;
 
+  // Settings are checked before anything is stored (parseJudgeSpec throws a ConfigError naming loop.judge).
+  if (l.select === 'best') {
+    if (config.generate.backend.type !== 'local') {
+      throw new ConfigError('loop.select: "best" evaluates every checkpoint the trainer left, which needs a local policy; a served policy uses "last".');
+    }
+    if (path.resolve(l.select_prompts) === path.resolve(l.eval_prompts)) {
+      throw new ConfigError(`loop.select_prompts: ${l.select_prompts} is the held-out loop.eval_prompts; checkpoints are selected on a validation split, never on the test prompts.`);
+    }
+  }
+  const judge: JudgeSpec = parseJudgeSpec(l.judge, 'loop.judge', l.judge_api_key_env);
+
   let loop: LoopRow;
   {
     const db = openDb(config.db);
@@ -176,20 +187,6 @@ export async function runLoop(config: Config, o: LoopOptions): Promise<LoopResul
       progress,
     });
 
-  if (l.select === 'best') {
-    if (config.generate.backend.type !== 'local') {
-      throw new ConfigError('loop.select: "best" evaluates every checkpoint the trainer left, which needs a local policy; a served policy uses "last".');
-    }
-    if (path.resolve(l.select_prompts) === path.resolve(l.eval_prompts)) {
-      throw new ConfigError(`loop.select_prompts: ${l.select_prompts} is the held-out loop.eval_prompts; checkpoints are selected on a validation split, never on the test prompts.`);
-    }
-  }
-  let judge: JudgeSpec;
-  try {
-    judge = parseJudgeSpec(l.judge, 'loop.judge', l.judge_api_key_env);
-  } catch (e) {
-    throw new ConfigError((e as Error).message);
-  }
   const ablate = (policy: ModelBackend) =>
     multiturnAblation(config, { policy, prompts: l.ablation_prompts!, limit: evalLimit, samples: l.eval_samples, temperature: l.eval_temperature, progress });
   // The starting policy is evaluated first: its held-out prompts are then known before any pull can deliver a pair.
