@@ -342,7 +342,21 @@ function stageRun(backends: Backends, s: StageName, opts: { balance?: boolean } 
     case 'score':
       return (c) => (backends.method ? runMethodScore(c, backends.method) : runScore(c, backends.labeler.id));
     case 'pair':
-      return (c) => runPair(c, opts, backends.pairJudge);
+      return (c) =>
+        runPair(
+          c,
+          {
+            ...opts,
+            // Corrected answers (pair.corrections) go through divide, label and score before they are paired.
+            scoreCorrections: async (cc) => {
+              const quiet = { ...cc, progress: silentProgress };
+              await stageRun(backends, 'divide')(quiet);
+              await stageRun(backends, 'label')(quiet);
+              await stageRun(backends, 'score')(quiet);
+            },
+          },
+          backends.pairJudge,
+        );
   }
 }
 

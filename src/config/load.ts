@@ -111,6 +111,15 @@ export function loadConfig(file: string | undefined, o: ConfigOverrides = {}, cw
   if (g.judge !== null && g.threshold === null) {
     throw new ConfigError(`${source}: feedback.gate.judge: a judge model needs feedback.gate.threshold (0–1; a pair is kept when score/10 reaches it).`);
   }
+  if (c.pair.corrections.length && c.feedback.method !== 'divide') {
+    throw new ConfigError(`${source}: pair.corrections: an editor rewrites the sentences whose claims the labeler rejected, which only feedback.method "divide" has (got "${c.feedback.method}").`);
+  }
+  if (!c.pair.rank_pairs && !c.pair.corrections.length) {
+    throw new ConfigError(`${source}: pair.rank_pairs: false leaves a round with no pairs at all; give pair.corrections an editor ("drop", "overwrite") or set rank_pairs to true.`);
+  }
+  if (c.pair.corrections.length && g.judge !== null) {
+    throw new ConfigError(`${source}: pair.corrections: the judge-model gate (feedback.gate.judge) does not rate correction pairs yet; use divide's own gate or no gate with corrections.`);
+  }
   const judge = g.judge ? [g.judge.backend] : [];
   for (const b of [c.generate.backend, c.label.backend, c.divide.backend, dr.reference, ...(dr.policy ? [dr.policy] : []), ...judge]) {
     if ((b.type === 'openai' || b.type === 'llm') && b.api_key_file) b.api_key_file = rel(b.api_key_file, base);
@@ -153,8 +162,15 @@ export function configHash(c: Config): string {
   // Where a server runs and how hard rlaifv pushes it don't change what it answers: endpoints can be added mid-round.
   // pair.repeated_claims 'keep' is how every round before the setting existed paired: such rounds keep their hash.
   // A gate without a judge model is how every gated round before feedback.gate.judge existed: it keeps its hash.
+  // No correction editors and rank pairs on is how every round before pair.corrections paired: they keep their hash.
   const json = JSON.stringify(withMethod, (k, v) =>
-    OPERATIONAL_KEYS.has(k) || (k === 'repeated_claims' && v === 'keep') || (k === 'judge' && v === null) ? undefined : v,
+    OPERATIONAL_KEYS.has(k) ||
+    (k === 'repeated_claims' && v === 'keep') ||
+    (k === 'judge' && v === null) ||
+    (k === 'corrections' && Array.isArray(v) && v.length === 0) ||
+    (k === 'rank_pairs' && v === true)
+      ? undefined
+      : v,
   );
   return createHash('sha256').update(json).digest('hex').slice(0, 16);
 }

@@ -122,6 +122,11 @@ const score = z.strictObject({
   method: z.enum(['rejc', 'rejp']).default('rejc'),
 });
 
+/** The correction editors of pair.corrections. */
+export const CORRECTION_EDITORS = ['drop', 'overwrite'] as const;
+/** A correction editor's name. */
+export type CorrectionEditor = (typeof CORRECTION_EDITORS)[number];
+
 const pair = z.strictObject({
   strategy: z.string().default('rlaifv'),
   diff: z.number().positive().default(1),
@@ -132,6 +137,18 @@ const pair = z.strictObject({
    * key verdicts by question text, then find fewer than claims); 'keep' pairs it (rlaifv before this setting).
    */
   repeated_claims: z.enum(['drop', 'keep']).default('drop'),
+  /**
+   * Correction pairs (src/feedback/corrections.ts): each editor rewrites every answer with rejected claims; a corrected
+   * answer is divided, labeled and scored like any answer and becomes the chosen side over its original when it has
+   * no rejected claim, or fewer by at least pair.diff. 'drop' removes the rejected sentences; 'overwrite' replaces
+   * each with an accepted sentence about the same subject from the prompt's other samples. [] (default): none.
+   */
+  corrections: z
+    .array(z.enum(CORRECTION_EDITORS))
+    .default([])
+    .refine((l) => new Set(l).size === l.length, 'each editor once'),
+  /** Rank pairs (better vs worse sampled answers); false: a round pairs only corrections (needs pair.corrections). */
+  rank_pairs: z.boolean().default(true),
 });
 
 /** Table 13's frame, shared by its two rubrics: the scoring system, a rubric's criteria, the pair, the instructions. */

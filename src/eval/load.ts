@@ -34,7 +34,7 @@ export function loadEvalRound(db: Db, roundId: number): EvalRound {
   if (!r) throw new EvalRefusal(`No round ${roundId} in this database.`);
   const config = JSON.parse(r.config_json) as {
     generate?: { samples?: number };
-    pair?: { strategy?: string; diff?: number; max_pairs?: number | 'all'; length_balance?: boolean; repeated_claims?: 'drop' | 'keep' };
+    pair?: { strategy?: string; diff?: number; max_pairs?: number | 'all'; length_balance?: boolean; repeated_claims?: 'drop' | 'keep'; corrections?: string[]; rank_pairs?: boolean };
     feedback?: { min_gap?: number | null; gate?: { threshold?: number | null; judge?: unknown } };
     label?: { backend?: { type?: string } };
   };
@@ -46,6 +46,8 @@ export function loadEvalRound(db: Db, roundId: number): EvalRound {
     repeatedClaims: config.pair?.repeated_claims ?? 'keep',
     // A judge model's gate is not recomputed (its verdicts are the judge's); divide's claims gate is.
     gate: config.feedback?.gate?.judge ? null : (config.feedback?.gate?.threshold ?? null),
+    corrections: config.pair?.corrections ?? [],
+    rankPairs: config.pair?.rank_pairs ?? true,
   };
 
   const prompts: EvalPrompt[] = [];
@@ -91,7 +93,7 @@ export function loadEvalRound(db: Db, roundId: number): EvalRound {
   const answers = new Map<string, EvalAnswer>();
   const candidates = stmt(
     db,
-    `SELECT c.id, c.prompt_id, c.sample_index, c.text, c.words, d.candidate_id AS divided, d.skipped_json,
+    `SELECT c.id, c.prompt_id, c.sample_index, c.text, c.words, c.corrects_id, c.editor, c.edits_json, d.candidate_id AS divided, d.skipped_json,
        s.candidate_id AS scored, s.n_claims, s.n_judged, s.n_rejected, s.rej_c, s.rej_p
      FROM candidates c LEFT JOIN divisions d ON d.candidate_id = c.id LEFT JOIN scores s ON s.candidate_id = c.id
      WHERE c.round_id = ? ORDER BY c.prompt_id, c.sample_index`,
@@ -101,6 +103,9 @@ export function loadEvalRound(db: Db, roundId: number): EvalRound {
     sample_index: number;
     text: string;
     words: number;
+    corrects_id: string | null;
+    editor: string | null;
+    edits_json: string | null;
     divided: string | null;
     skipped_json: string | null;
     scored: string | null;
@@ -124,7 +129,10 @@ export function loadEvalRound(db: Db, roundId: number): EvalRound {
           : { nClaims: c.n_claims!, nJudged: c.n_judged!, nRejected: c.n_rejected!, rejC: c.rej_c, rejP: c.rej_p },
     };
     answers.set(a.id, a);
-    byId.get(c.prompt_id)?.answers.push(a);
+    const p = byId.get(c.prompt_id);
+    if (!p) continue;
+    if (c.corrects_id === null) p.answers.push(a);
+    else (p.corrections ??= []).push({ ...a, correctsId: c.corrects_id, editor: c.editor!, edits: JSON.parse(c.edits_json ?? '[]') });
   }
 
   const claims = stmt(
@@ -152,11 +160,13 @@ export function loadEvalRound(db: Db, roundId: number): EvalRound {
   }
 
   const storedPairs = (
-    stmt(db, 'SELECT prompt_id, chosen_id, rejected_id, balance_kept, gate_kept FROM pairs WHERE round_id = ? AND method = ?').all(
+    stmt(db, 'SELECT prompt_id, chosen_id, rejected_id, balance_kept, gate_kept, kind, editor FROM pairs WHERE round_id = ? AND method = ?').all(
       roundId,
       r.pair_method,
-    ) as { prompt_id: string; chosen_id: string; rejected_id: string; balance_kept: number | null; gate_kept: number | null }[]
+    ) as { prompt_id: string; chosen_id: string; rejected_id: string; balance_kept: number | null; gate_kept: number | null; kind: 'rank' | 'correction'; editor: string | null }[]
   ).map((p) => ({
+    kind: p.kind,
+    editor: p.editor,
     promptId: p.prompt_id,
     chosenId: p.chosen_id,
     rejectedId: p.rejected_id,

@@ -132,6 +132,8 @@ export interface EvalReport {
   errors: { rejc: ErrorSources; rejp: ErrorSources };
   /** null for a round of another feedback method than divide: its pairs do not come from the labels. */
   check: StoreCheck | null;
+  /** pair.corrections: per editor, its corrected answers and correction pairs judged by the truth (empty: none). */
+  corrections: Record<string, CorrectionFigures>;
   /** The round's feedback method (divide, holistic, dpo-reward, oracle). */
   feedback_method: string;
   /**
@@ -270,7 +272,8 @@ export function evaluateRound(round: EvalRound): EvalReport {
       rejc: errorSources(round, truths, kept(rows.rejc), 'rejc'),
       rejp: errorSources(round, truths, kept(rows.rejp), 'rejp'),
     },
-    check: round.feedbackMethod === 'divide' && !round.judgeGate ? storeCheck(round, own.made) : null,
+    check: round.feedbackMethod === 'divide' && !round.judgeGate && round.pair.rankPairs !== false ? storeCheck(round, own.made) : null,
+    corrections: correctionFigures(round, truths),
     feedback_method: round.feedbackMethod,
     stored_pairs: storedPairQuality(round, truths),
     failures: round.failures,
@@ -410,7 +413,7 @@ function marginBucket(m: number): string {
 
 /** The round's stored pairs (whatever method made them) judged by the truth: all, and those kept for delivery. */
 export function storedPairQuality(round: EvalRound, truths: Map<string, AnswerTruth>): EvalReport['stored_pairs'] {
-  const words = new Map(round.prompts.flatMap((p) => p.answers.map((a) => [a.id, a.words] as const)));
+  const words = new Map(round.prompts.flatMap((p) => [...p.answers, ...(p.corrections ?? [])].map((a) => [a.id, a.words] as const)));
   const pairs = round.storedPairs.map((p) => ({
     promptId: p.promptId,
     chosenId: p.chosenId,
@@ -436,7 +439,11 @@ export function storedPairQuality(round: EvalRound, truths: Map<string, AnswerTr
 export function storeCheck(round: EvalRound, made: RoundPairs): StoreCheck {
   const key = (c: string, r: string, k: boolean | null) => `${c}>${r}:${k === null ? '?' : k ? 1 : 0}`;
   // Pairs the gate dropped are stored for analysis; the recomputation, like delivery, leaves them out.
-  const stored = round.storedPairs.filter((p) => p.gateKept !== false).map((p) => key(p.chosenId, p.rejectedId, p.balanceKept)).sort();
+  // Correction pairs are not recomputed here (their figures are `corrections`): only rank pairs are compared.
+  const stored = round.storedPairs
+    .filter((p) => p.gateKept !== false && (p.kind ?? 'rank') === 'rank')
+    .map((p) => key(p.chosenId, p.rejectedId, p.balanceKept))
+    .sort();
   const computed = made.pairs.map((p) => key(p.chosenId, p.rejectedId, p.balanceKept)).sort();
   let mismatches = 0;
   for (const p of round.prompts) {
@@ -459,4 +466,68 @@ export function storeCheck(round: EvalRound, made: RoundPairs): StoreCheck {
     pairs_match: stored.length === computed.length && stored.every((k, i) => k === computed[i]),
     score_mismatches: mismatches,
   };
+}
+
+/** One correction editor's figures against the truth (`rlaifv eval`'s `corrections.<editor>`). */
+export interface CorrectionFigures {
+  /** Corrected answers the editor wrote, and the share of them with no false claim by the truth. */
+  answers: number;
+  answers_false_free: number | null;
+  /** Kept correction pairs (after the gate and length balance) of this editor. */
+  pairs: number;
+  /** Share of those pairs' chosen (corrected) answers with no false claim by the truth. */
+  chosen_false_free: number | null;
+  /** Mean, over those pairs, of the original's true claims (by the truth) that the corrected answer no longer makes. */
+  true_claims_lost: number | null;
+  /** Mean false claims the original had, and the corrected answer has, over those pairs. */
+  original_false: number | null;
+  chosen_false: number | null;
+}
+
+/**
+ * Per editor, how right the corrected answers are by the truth and what they lost: a claim the original made and
+ * the checker judges true is lost when no claim of the corrected answer says the same (same claim text).
+ */
+export function correctionFigures(round: EvalRound, truths: Map<string, AnswerTruth>): Record<string, CorrectionFigures> {
+  const byId = new Map(round.prompts.flatMap((p) => [...p.answers, ...(p.corrections ?? [])].map((a) => [a.id, a] as const)));
+  const editorOf = new Map(round.prompts.flatMap((p) => (p.corrections ?? []).map((c) => [c.id, c] as const)));
+  const out: Record<string, CorrectionFigures> = {};
+  const fig = (editor: string) =>
+    (out[editor] ??= { answers: 0, answers_false_free: null, pairs: 0, chosen_false_free: null, true_claims_lost: null, original_false: null, chosen_false: null });
+  const acc = new Map<string, { free: number; divided: number; pFree: number; lost: number; of: number; cf: number }>();
+  const a0 = (e: string) => acc.get(e) ?? (acc.set(e, { free: 0, divided: 0, pFree: 0, lost: 0, of: 0, cf: 0 }), acc.get(e)!);
+  for (const c of editorOf.values()) {
+    const f = fig(c.editor);
+    f.answers++;
+    const t = truths.get(c.id);
+    if (c.division !== null && c.claims.length > 0 && t) {
+      a0(c.editor).divided++;
+      if (t.nFalse === 0) a0(c.editor).free++;
+    }
+  }
+  for (const p of round.storedPairs) {
+    if (p.kind !== 'correction' || p.balanceKept !== true) continue;
+    const c = editorOf.get(p.chosenId);
+    const o = byId.get(p.rejectedId);
+    const tc = truths.get(p.chosenId);
+    const to = truths.get(p.rejectedId);
+    if (!c || !o || !tc || !to) continue;
+    const f = fig(c.editor);
+    const a = a0(c.editor);
+    f.pairs++;
+    if (tc.nFalse === 0) a.pFree++;
+    const said = new Set(c.claims.map((x) => x.claim.toLowerCase()));
+    a.lost += o.claims.filter((x, i) => to.claims[i]?.claim === 'true' && !said.has(x.claim.toLowerCase())).length;
+    a.of += to.nFalse;
+    a.cf += tc.nFalse;
+  }
+  for (const [editor, f] of Object.entries(out)) {
+    const a = a0(editor);
+    f.answers_false_free = a.divided ? a.free / a.divided : null;
+    f.chosen_false_free = f.pairs ? a.pFree / f.pairs : null;
+    f.true_claims_lost = f.pairs ? a.lost / f.pairs : null;
+    f.original_false = f.pairs ? a.of / f.pairs : null;
+    f.chosen_false = f.pairs ? a.cf / f.pairs : null;
+  }
+  return out;
 }

@@ -47,7 +47,7 @@ export function scoredAnswers(db: Db, roundId: number): ScoredAnswer[] {
        s.n_claims AS claims, s.n_judged AS judged, s.n_rejected AS rejected
      FROM candidates c JOIN round_prompts rp ON rp.round_id = c.round_id AND rp.prompt_id = c.prompt_id
      LEFT JOIN scores s ON s.candidate_id = c.id
-     WHERE c.round_id = ? ORDER BY rp.ordinal, c.sample_index`,
+     WHERE c.round_id = ? AND c.corrects_id IS NULL ORDER BY rp.ordinal, c.sample_index`,
   ).all(roundId) as ScoredAnswer[];
 }
 

@@ -68,7 +68,7 @@ export interface AnswerTruth {
 /** Judges every claim of every answer; answers never divided get empty claim lists. Keyed by answer id. */
 export function judgeRound(round: EvalRound): Map<string, AnswerTruth> {
   const out = new Map<string, AnswerTruth>();
-  for (const p of round.prompts) for (const a of p.answers) out.set(a.id, judgeAnswer(p.truth, a));
+  for (const p of round.prompts) for (const a of [...p.answers, ...(p.corrections ?? [])]) out.set(a.id, judgeAnswer(p.truth, a));
   return out;
 }
 

@@ -37,6 +37,13 @@ export interface EvalAnswer {
   score: StoredScore | null;
 }
 
+/** A corrected answer (pair.corrections): an answer like the sampled ones, with the one it corrects and how. */
+export interface EvalCorrection extends EvalAnswer {
+  correctsId: string;
+  editor: string;
+  edits: { sentence: number; old: string; new: string | null; claim_ids: string[]; source_id?: string }[];
+}
+
 /** One prompt of the round with its image's truth. */
 export interface EvalPrompt {
   id: string;
@@ -46,7 +53,10 @@ export interface EvalPrompt {
   truth: Truth;
   /** True when the pipeline paired this prompt (a pairings row for the round's method): only these are paired here. */
   paired: boolean;
+  /** The policy's sampled answers. */
   answers: EvalAnswer[];
+  /** Corrected answers the editors wrote (pair.corrections); absent or empty without. */
+  corrections?: EvalCorrection[];
 }
 
 /** The pair settings a round was made with (REFERENCE §5; config `pair`). */
@@ -59,6 +69,10 @@ export interface PairConfig {
   repeatedClaims: RepeatedClaims;
   /** feedback.gate.threshold: the quality gate's threshold (absent or null: no gate). */
   gate?: number | null;
+  /** pair.corrections: the correction editors (absent: none). */
+  corrections?: string[];
+  /** pair.rank_pairs (absent: true). */
+  rankPairs?: boolean;
 }
 
 /** A pair as the store holds it. */
@@ -70,6 +84,9 @@ export interface StoredPair {
   balanceKept: boolean | null;
   /** The quality gate's decision (null: no gate ran). */
   gateKept?: boolean | null;
+  /** 'rank' (absent: rank) or 'correction', with the correction's editor. */
+  kind?: 'rank' | 'correction';
+  editor?: string | null;
 }
 
 /** Everything the evaluation needs about one round; built by loadEvalRound, or by hand in tests. */

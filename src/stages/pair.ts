@@ -12,13 +12,24 @@ import {
   type Db,
   type PairRow,
 } from '../store/index.js';
-import { getPairStrategy, type Pair, type PairResult, type ScoredAnswer } from '../feedback/pairs.js';
+import { getPairStrategy, noDrops, type DropReason, type Pair, type PairResult, type ScoredAnswer } from '../feedback/pairs.js';
 import { claimGate, judgeInOrder, rejectProbability } from '../feedback/gate.js';
 import type { PairJudge } from '../methods/pair-judge.js';
 import type { Turn } from '../backends/types.js';
 import { pairGap } from '../methods/index.js';
 import type { ScoredCandidate } from '../store/index.js';
 import { balanceLengths } from '../feedback/length-balance.js';
+import {
+  correctAnswer,
+  correctionSampleIndex,
+  makeCorrectionPairs,
+  type CorrectionCandidate,
+  type EditAnswer,
+} from '../feedback/corrections.js';
+import { isRejected } from '../feedback/verdict.js';
+import { wordCount } from '../feedback/words.js';
+import { correctionSources, putCandidates, scoredCorrections, type CandidateRow, type ScoredCorrection } from '../store/index.js';
+import type { CorrectionEditor } from '../config/schema.js';
 import { contentId } from './ids.js';
 import { mapLimit, timed, type ModelTime, type StageContext, type StageResult } from './context.js';
 
@@ -28,9 +39,9 @@ import { mapLimit, timed, type ModelTime, type StageContext, type StageResult } 
  * pairs under its threshold are stored as dropped: divide's gate reads the claims' probabilities; a judge model
  * (`judge`, feedback.gate.judge) rates pairs of any method, and a prompt whose pair it cannot rate is a failure.
  */
-export async function runPair(ctx: StageContext, opts: { balance?: boolean } = {}, judge: PairJudge | null = null): Promise<StageResult> {
+export async function runPair(ctx: StageContext, opts: PairStageOptions = {}, judge: PairJudge | null = null): Promise<StageResult> {
   const t0 = performance.now();
-  const { strategy: name, max_pairs, length_balance, repeated_claims } = ctx.config.pair;
+  const { strategy: name, max_pairs, length_balance, repeated_claims, corrections: editors, rank_pairs } = ctx.config.pair;
   const strategy = getPairStrategy(name);
   const method = ctx.round.pair_method;
   const diff = pairGap({
@@ -40,6 +51,15 @@ export async function runPair(ctx: StageContext, opts: { balance?: boolean } = {
     labelerRemote: ctx.config.label.backend.type === 'openai',
   });
   const pending = pendingPairings(ctx.db, ctx.round.id, method, ctx.config.generate.samples, ctx.scope);
+  let corrections: Map<string, ScoredCorrection[]> | null = null;
+  if (editors.length && pending.size) {
+    // The editors write their corrected answers, which are divided, labeled and scored before pairing.
+    if (writeCorrections(ctx, editors, [...pending.keys()]) > 0) {
+      if (!opts.scoreCorrections) throw new Error('pair: pair.corrections needs the divide, label and score stages for corrected answers.');
+      await opts.scoreCorrections(ctx);
+    }
+    corrections = scoredCorrections(ctx.db, ctx.round.id, [...pending.keys()]);
+  }
   const claims = judge ? null : pairGate(ctx, method, [...pending.keys()]);
   const judging = judge ? judgeRun(ctx, judge, [...pending.keys()]) : null;
   const gated = claims !== null || judging !== null;
@@ -65,8 +85,24 @@ export async function runPair(ctx: StageContext, opts: { balance?: boolean } = {
         ctx.progress.tick();
         return;
       }
-    } else {
+    } else if (rank_pairs) {
       res = strategy.makePairs(answers, { ...base, ...(claims ? { gate: claims.gate } : {}) });
+    } else {
+      res = { pairs: [], gated: [], considered: 0, dropped: noDrops() };
+    }
+    const fixes = corrections?.get(promptId);
+    if (fixes?.length) {
+      const cp = makeCorrectionPairs(correctionCandidates(method, fixes, claims?.probs), {
+        ...base,
+        minFewer: method === 'rejc' ? diff : 1,
+        ...(claims ? { gate: claims.gate } : {}),
+      });
+      res = {
+        pairs: [...res.pairs, ...cp.pairs],
+        gated: [...res.gated, ...cp.gated],
+        considered: res.considered + cp.considered,
+        dropped: Object.fromEntries(Object.entries(res.dropped).map(([k, v]) => [k, v + cp.dropped[k as DropReason]])) as PairResult['dropped'],
+      };
     }
     const rows: PairRow[] = [...res.pairs.map((p) => [p, 1] as const), ...res.gated.map((p) => [p, 0] as const)].map(([p, kept]) => ({
       id: contentId(ctx.round.id, method, p.chosenId, p.rejectedId),
@@ -82,6 +118,7 @@ export async function runPair(ctx: StageContext, opts: { balance?: boolean } = {
       chosen_words: p.chosenWords,
       rejected_words: p.rejectedWords,
       ...(gated ? { confidence: p.confidence ?? null, gate_kept: kept } : {}),
+      ...('editor' in p ? { kind: 'correction' as const, editor: (p as { editor: string }).editor } : {}),
     }));
     putPairing(
       ctx.db,
@@ -98,22 +135,116 @@ export async function runPair(ctx: StageContext, opts: { balance?: boolean } = {
   return { stage: 'pair', items, failures, seconds: (performance.now() - t0) / 1000, modelSeconds: judging?.time.modelSeconds ?? 0 };
 }
 
+/** How a pair stage run goes: whether it balances lengths, and how corrected answers get their scores. */
+export interface PairStageOptions {
+  /** false: leave length balance to the caller (a streaming round balances once, after its last slice). */
+  balance?: boolean;
+  /** Divides, labels and scores the round's (scope's) candidates not yet scored: the corrected answers just written. */
+  scoreCorrections?: (ctx: StageContext) => Promise<void>;
+}
+
+/**
+ * Writes the corrected answers of the given prompts' sampled answers, one per editor and answer with rejected
+ * claims (src/feedback/corrections.ts), as candidates of the round (idempotent: ids hash the original and the
+ * editor). Returns how many answers the editors wrote.
+ */
+export function writeCorrections(ctx: StageContext, editors: readonly CorrectionEditor[], promptIds: readonly string[]): number {
+  const rule = ctx.round.accept_rule;
+  const sources = correctionSources(ctx.db, ctx.round.id, ctx.round.labeler_model, promptIds);
+  const rows: CandidateRow[] = [];
+  for (const [promptId, answers] of sources) {
+    const edit: EditAnswer[] = answers.map((a) => ({
+      id: a.id,
+      text: a.text,
+      claims: a.claims.map((c) => ({
+        id: c.id,
+        sentence: c.sentence,
+        question: c.question,
+        verdict: c.p_yes === null || c.p_no === null ? 'unjudged' : isRejected(c.p_yes, c.p_no, rule) ? 'rejected' : 'accepted',
+      })),
+    }));
+    answers.forEach((a, i) => {
+      for (const editor of editors) {
+        const fix = correctAnswer(editor, edit[i]!, edit);
+        if (!fix) continue;
+        rows.push({
+          id: contentId(ctx.round.id, promptId, 'correction', editor, a.id),
+          round_id: ctx.round.id,
+          prompt_id: promptId,
+          sample_index: correctionSampleIndex(editor, a.sample_index),
+          seed: a.seed,
+          model_id: `correction:${editor}`,
+          decoding_json: a.decoding_json,
+          text: fix.text,
+          finish_reason: 'correction',
+          prompt_tokens: null,
+          completion_tokens: null,
+          words: wordCount(fix.text),
+          corrects_id: a.id,
+          editor,
+          edits_json: JSON.stringify(fix.edits),
+        });
+      }
+    });
+  }
+  putCandidates(ctx.db, rows);
+  return rows.length;
+}
+
+/** A prompt's scored corrections as correction pairing reads them (values as the method ranks, higher is better). */
+function correctionCandidates(
+  method: string,
+  fixes: readonly ScoredCorrection[],
+  probs?: Map<string, { p_yes: number | null; p_no: number | null }[]>,
+): CorrectionCandidate[] {
+  const value = (rejC: number | null, rejP: number | null) => (method === 'rejc' ? rejC : rejP === null ? null : -rejP);
+  const out: CorrectionCandidate[] = [];
+  for (const f of fixes) {
+    const cv = value(f.rej_c ?? null, f.rej_p ?? null);
+    const ov = value(f.original_rej_c, f.original_rej_p);
+    if (cv === null || ov === null) continue; // an answer without claims (an edit that left none) is never paired
+    const rp = (id: string) => probs?.get(id)?.map((x) => rejectProbability(x.p_yes, x.p_no));
+    const cr = rp(f.id);
+    const or = rp(f.corrects_id);
+    out.push({
+      editor: f.editor as CorrectionEditor,
+      corrected: { id: f.id, text: f.text, words: f.words, nClaims: f.n_claims, nJudged: f.n_judged, nQuestions: f.n_questions ?? f.n_claims, nRejected: f.n_rejected, value: cv, ...(cr ? { rejectProbs: cr } : {}) },
+      original: {
+        id: f.corrects_id,
+        text: f.original_text,
+        words: f.original_words,
+        nClaims: f.original_n_claims,
+        nJudged: f.original_n_judged,
+        nQuestions: f.original_n_questions,
+        nRejected: f.original_n_rejected,
+        value: ov,
+        ...(or ? { rejectProbs: or } : {}),
+      },
+    });
+  }
+  return out;
+}
+
 /** (Re)computes the round's length balance over all its pairs of `method` (REFERENCE §5; the scripts' tie rule). */
 export function rebalance(db: Db, roundId: number, method: string, lengthBalance: boolean): void {
+  // Length balance corrects the ranking's preference for short answers, so it weighs rank pairs only: a correction
+  // pair's length change is its edit (kept whole; "Correction pairs" in the README measures what that teaches).
   const all = roundPairs(db, roundId, method);
-  const lengths = all.map((p) => ({ chosenWords: p.chosen_words, rejectedWords: p.rejected_words }));
+  const rank = all.filter((p) => (p.kind ?? 'rank') === 'rank');
+  const corrections = all.filter((p) => p.kind === 'correction').map((p) => ({ id: p.id, kept: true }));
+  const lengths = rank.map((p) => ({ chosenWords: p.chosen_words, rejectedWords: p.rejected_words }));
   if (lengthBalance) {
     const b = balanceLengths(lengths, 'smaller');
     putBalance(
       db,
       { round_id: roundId, method, r: b.r, objective: b.objective, before: b.before, after: b.after },
-      all.map((p, i) => ({ id: p.id, kept: b.kept[i]! })),
+      [...rank.map((p, i) => ({ id: p.id, kept: b.kept[i]! })), ...corrections],
     );
   } else {
     putBalance(
       db,
       { round_id: roundId, method, r: null, objective: null, before: null, after: null },
-      all.map((p) => ({ id: p.id, kept: true })),
+      [...rank.map((p) => ({ id: p.id, kept: true })), ...corrections],
     );
   }
 }

@@ -53,13 +53,13 @@ function dividePairingRows(db: Db, roundId: number, method: string, samples: num
        WHERE rp.round_id = ? AND rp.ordinal >= ? AND rp.ordinal < ? AND pg.prompt_id IS NULL
          AND NOT EXISTS (SELECT 1 FROM failures f WHERE f.round_id = rp.round_id AND f.stage = 'pair' AND f.item = rp.prompt_id AND f.retried_at IS NULL)
          AND (SELECT COUNT(*) FROM candidates c JOIN scores s ON s.candidate_id = c.id
-              WHERE c.round_id = rp.round_id AND c.prompt_id = rp.prompt_id)
+              WHERE c.round_id = rp.round_id AND c.prompt_id = rp.prompt_id AND c.corrects_id IS NULL)
            + (SELECT COUNT(*) FROM failures f WHERE f.round_id = rp.round_id AND f.stage = 'generate'
               AND f.retried_at IS NULL AND f.item LIKE rp.prompt_id || '#%') >= ? + rp.extra_samples
      )
      SELECT c.id, c.prompt_id, c.text, c.words, s.n_claims, s.n_judged, s.rej_c, s.rej_p,
        (SELECT COUNT(DISTINCT cl.question_id) FROM claims cl WHERE cl.candidate_id = c.id) AS n_questions
-     FROM ready JOIN candidates c ON c.round_id = ? AND c.prompt_id = ready.prompt_id
+     FROM ready JOIN candidates c ON c.round_id = ? AND c.prompt_id = ready.prompt_id AND c.corrects_id IS NULL
      JOIN scores s ON s.candidate_id = c.id
      ORDER BY ready.ordinal, c.id`,
   ).all(method, roundId, range.from, range.to, samples, roundId) as ScoredCandidate[];
@@ -106,6 +106,9 @@ export interface PairRow {
   /** The quality gate's judged confidence and decision (1 kept, 0 dropped); absent: no gate ran. */
   confidence?: number | null;
   gate_kept?: number | null;
+  /** 'rank' (default) or 'correction' (a corrected answer over its original), with the correction's editor. */
+  kind?: 'rank' | 'correction';
+  editor?: string | null;
 }
 
 /** Stores one prompt's pairs and marks the prompt paired, together. */
@@ -117,9 +120,9 @@ export function putPairing(
   const ins = stmt(
     db,
     `INSERT INTO pairs (id, round_id, prompt_id, method, chosen_id, rejected_id, chosen_score, rejected_score, margin,
-       chosen_words, rejected_words, confidence, gate_kept, created_at)
+       chosen_words, rejected_words, confidence, gate_kept, kind, editor, created_at)
      VALUES (@id, @round_id, @prompt_id, @method, @chosen_id, @rejected_id, @chosen_score, @rejected_score, @margin,
-       @chosen_words, @rejected_words, @confidence, @gate_kept, @created_at) ON CONFLICT (id) DO NOTHING`,
+       @chosen_words, @rejected_words, @confidence, @gate_kept, @kind, @editor, @created_at) ON CONFLICT (id) DO NOTHING`,
   );
   const mark = stmt(
     db,
@@ -128,7 +131,7 @@ export function putPairing(
   );
   const t = now();
   db.transaction(() => {
-    for (const r of pairs) ins.run({ confidence: null, gate_kept: null, ...r, created_at: t });
+    for (const r of pairs) ins.run({ confidence: null, gate_kept: null, kind: 'rank', editor: null, ...r, created_at: t });
     mark.run(p.round_id, p.prompt_id, p.method, p.considered, JSON.stringify(p.dropped));
   })();
 }
@@ -194,4 +197,86 @@ export function markTopUps(db: Db, roundId: number, method: string, extra: numbe
     stmt(db, 'DELETE FROM pairings WHERE round_id = ? AND method = ? AND prompt_id IN (SELECT value FROM json_each(?))').run(roundId, method, json);
     return ids.length;
   }).immediate();
+}
+
+/** A sampled answer of a prompt with its claims' verdict inputs, as the correction editors read it. */
+export interface CorrectionSource {
+  id: string;
+  prompt_id: string;
+  sample_index: number;
+  seed: number;
+  model_id: string;
+  decoding_json: string;
+  text: string;
+  claims: { id: string; sentence: string; question: string; p_yes: number | null; p_no: number | null }[];
+}
+
+/** The sampled answers (not corrections) of the given prompts of a round, each with its claims and `labeler`'s labels. */
+export function correctionSources(db: Db, roundId: number, labeler: string, promptIds: readonly string[]): Map<string, CorrectionSource[]> {
+  const rows = stmt(
+    db,
+    `SELECT c.id, c.prompt_id, c.sample_index, c.seed, c.model_id, c.decoding_json, c.text,
+       cl.id AS claim_id, cl.sentence, q.text AS question, l.p_yes, l.p_no
+     FROM candidates c JOIN divisions d ON d.candidate_id = c.id
+     LEFT JOIN claims cl ON cl.candidate_id = c.id LEFT JOIN questions q ON q.id = cl.question_id
+     LEFT JOIN labels l ON l.question_id = cl.question_id AND l.labeler = ?
+     WHERE c.round_id = ? AND c.corrects_id IS NULL AND c.prompt_id IN (SELECT value FROM json_each(?))
+     ORDER BY c.prompt_id, c.sample_index, cl.idx`,
+  ).all(labeler, roundId, JSON.stringify(promptIds)) as (Omit<CorrectionSource, 'claims'> & {
+    claim_id: string | null;
+    sentence: string | null;
+    question: string | null;
+    p_yes: number | null;
+    p_no: number | null;
+  })[];
+  const out = new Map<string, CorrectionSource[]>();
+  for (const r of rows) {
+    let l = out.get(r.prompt_id);
+    if (!l) out.set(r.prompt_id, (l = []));
+    let a = l.at(-1);
+    if (!a || a.id !== r.id) {
+      a = { id: r.id, prompt_id: r.prompt_id, sample_index: r.sample_index, seed: r.seed, model_id: r.model_id, decoding_json: r.decoding_json, text: r.text, claims: [] };
+      l.push(a);
+    }
+    if (r.claim_id !== null) a.claims.push({ id: r.claim_id, sentence: r.sentence!, question: r.question!, p_yes: r.p_yes, p_no: r.p_no });
+  }
+  return out;
+}
+
+/** A scored corrected answer with its original's score, as correction pairing reads it. */
+export interface ScoredCorrection extends ScoredCandidate {
+  corrects_id: string;
+  editor: string;
+  n_rejected: number;
+  original_n_rejected: number;
+  original_rej_c: number | null;
+  original_rej_p: number | null;
+  original_n_claims: number;
+  original_n_judged: number;
+  original_n_questions: number;
+  original_text: string;
+  original_words: number;
+}
+
+/** The scored corrected answers of the given prompts of a round, by prompt (ordered by id). */
+export function scoredCorrections(db: Db, roundId: number, promptIds: readonly string[]): Map<string, ScoredCorrection[]> {
+  const rows = stmt(
+    db,
+    `SELECT c.id, c.prompt_id, c.text, c.words, s.n_claims, s.n_judged, s.n_rejected, s.rej_c, s.rej_p, c.corrects_id, c.editor,
+       (SELECT COUNT(DISTINCT cl.question_id) FROM claims cl WHERE cl.candidate_id = c.id) AS n_questions,
+       os.n_rejected AS original_n_rejected, os.rej_c AS original_rej_c, os.rej_p AS original_rej_p, os.n_claims AS original_n_claims, os.n_judged AS original_n_judged,
+       (SELECT COUNT(DISTINCT cl.question_id) FROM claims cl WHERE cl.candidate_id = o.id) AS original_n_questions,
+       o.text AS original_text, o.words AS original_words
+     FROM candidates c JOIN scores s ON s.candidate_id = c.id
+     JOIN candidates o ON o.id = c.corrects_id JOIN scores os ON os.candidate_id = o.id
+     WHERE c.round_id = ? AND c.corrects_id IS NOT NULL AND c.prompt_id IN (SELECT value FROM json_each(?))
+     ORDER BY c.prompt_id, c.id`,
+  ).all(roundId, JSON.stringify(promptIds)) as ScoredCorrection[];
+  const out = new Map<string, ScoredCorrection[]>();
+  for (const r of rows) {
+    let l = out.get(r.prompt_id);
+    if (!l) out.set(r.prompt_id, (l = []));
+    l.push(r);
+  }
+  return out;
 }

@@ -20,7 +20,7 @@ export function iterateRoundClaims(db: Db, roundId: number, labeler: string): It
     `SELECT c.id AS candidate_id, c.prompt_id, cl.claim, cl.question_id, l.question_id IS NOT NULL AS labeled, l.p_yes, l.p_no
      FROM candidates c JOIN claims cl ON cl.candidate_id = c.id
      LEFT JOIN labels l ON l.question_id = cl.question_id AND l.labeler = ?
-     WHERE c.round_id = ? ORDER BY c.id, cl.idx`,
+     WHERE c.round_id = ? AND c.corrects_id IS NULL ORDER BY c.id, cl.idx`,
   ).iterate(labeler, roundId) as IterableIterator<ReportClaimRow>;
 }
 
@@ -39,7 +39,7 @@ export function iterateRoundQuestions(db: Db, roundId: number, labeler: string):
     db,
     `SELECT q.id AS question_id, q.text, l.question_id IS NOT NULL AS labeled, l.p_yes, l.p_no
      FROM questions q LEFT JOIN labels l ON l.question_id = q.id AND l.labeler = ?
-     WHERE q.id IN (SELECT cl.question_id FROM claims cl JOIN candidates c ON c.id = cl.candidate_id WHERE c.round_id = ?)
+     WHERE q.id IN (SELECT cl.question_id FROM claims cl JOIN candidates c ON c.id = cl.candidate_id WHERE c.round_id = ? AND c.corrects_id IS NULL)
      ORDER BY q.id`,
   ).iterate(labeler, roundId) as IterableIterator<ReportQuestionRow>;
 }
@@ -70,7 +70,7 @@ export function iterateRoundAnswers(db: Db, roundId: number): IterableIterator<R
        d.candidate_id IS NOT NULL AS divided, d.n_claims AS division_claims, d.skipped_json, d.truncated,
        s.candidate_id IS NOT NULL AS scored, s.n_claims, s.n_judged, s.n_rejected, s.rej_c, s.rej_p
      FROM candidates c LEFT JOIN divisions d ON d.candidate_id = c.id LEFT JOIN scores s ON s.candidate_id = c.id
-     WHERE c.round_id = ? ORDER BY c.id`,
+     WHERE c.round_id = ? AND c.corrects_id IS NULL ORDER BY c.id`,
   ).iterate(roundId) as IterableIterator<ReportAnswerRow>;
 }
 

@@ -51,6 +51,11 @@ export interface RoundStats {
   bounded_labels: number;
   /** What remote backends used, per stage (summed over endpoints) and per (stage, endpoint). */
   usage: { by_stage: Record<string, UsageTotals>; by_endpoint: (UsageTotals & { stage: string; endpoint: string })[] };
+  /**
+   * pair.corrections: per editor, the corrected answers written, those with no rejected claim, and their pairs (kept:
+   * after length balance and the gate). The counts above are of the policy's own samples only.
+   */
+  corrections: CorrectionStats;
 }
 
 /** Requests, retries, give-ups and tokens. */
@@ -89,39 +94,39 @@ function readStats(db: Db, roundId: number): RoundStats {
     status: round.status,
     feedback_method: round.feedback_method,
     prompts: one('SELECT COUNT(*) AS n FROM round_prompts WHERE round_id = ?', roundId),
-    candidates: one('SELECT COUNT(*) AS n FROM candidates WHERE round_id = ?', roundId),
+    candidates: one('SELECT COUNT(*) AS n FROM candidates WHERE round_id = ? AND corrects_id IS NULL', roundId),
     divided: one(
-      'SELECT COUNT(*) AS n FROM divisions d JOIN candidates c ON c.id = d.candidate_id WHERE c.round_id = ?',
+      'SELECT COUNT(*) AS n FROM divisions d JOIN candidates c ON c.id = d.candidate_id WHERE c.round_id = ? AND c.corrects_id IS NULL',
       roundId,
     ),
-    claims: one('SELECT COUNT(*) AS n FROM claims cl JOIN candidates c ON c.id = cl.candidate_id WHERE c.round_id = ?', roundId),
+    claims: one('SELECT COUNT(*) AS n FROM claims cl JOIN candidates c ON c.id = cl.candidate_id WHERE c.round_id = ? AND c.corrects_id IS NULL', roundId),
     questions: one(
       `SELECT COUNT(DISTINCT cl.question_id) AS n FROM claims cl JOIN candidates c ON c.id = cl.candidate_id
-       WHERE c.round_id = ?`,
+       WHERE c.round_id = ? AND c.corrects_id IS NULL`,
       roundId,
     ),
     labeled: one(
       `SELECT COUNT(*) AS n FROM claims cl JOIN candidates c ON c.id = cl.candidate_id
-       JOIN labels l ON l.question_id = cl.question_id AND l.labeler = ? WHERE c.round_id = ? AND l.p_yes IS NOT NULL`,
+       JOIN labels l ON l.question_id = cl.question_id AND l.labeler = ? WHERE c.round_id = ? AND c.corrects_id IS NULL AND l.p_yes IS NOT NULL`,
       round.labeler_model,
       roundId,
     ),
     unscored_questions: one(
       `SELECT COUNT(DISTINCT cl.question_id) AS n FROM claims cl JOIN candidates c ON c.id = cl.candidate_id
-       JOIN labels l ON l.question_id = cl.question_id AND l.labeler = ? WHERE c.round_id = ? AND l.p_yes IS NULL`,
+       JOIN labels l ON l.question_id = cl.question_id AND l.labeler = ? WHERE c.round_id = ? AND c.corrects_id IS NULL AND l.p_yes IS NULL`,
       round.labeler_model,
       roundId,
     ),
     rejected_claims: one(
       `SELECT COUNT(*) AS n FROM claims cl JOIN candidates c ON c.id = cl.candidate_id
        JOIN labels l ON l.question_id = cl.question_id AND l.labeler = ?
-       WHERE c.round_id = ? AND l.p_yes IS NOT NULL AND ${rejectedSql}`,
+       WHERE c.round_id = ? AND c.corrects_id IS NULL AND l.p_yes IS NOT NULL AND ${rejectedSql}`,
       round.labeler_model,
       roundId,
     ),
     scored:
       round.feedback_method === 'divide'
-        ? one('SELECT COUNT(*) AS n FROM scores WHERE round_id = ? AND rej_c IS NOT NULL', roundId)
+        ? one('SELECT COUNT(*) AS n FROM scores s JOIN candidates c ON c.id = s.candidate_id WHERE s.round_id = ? AND s.rej_c IS NOT NULL AND c.corrects_id IS NULL', roundId)
         : one('SELECT COUNT(*) AS n FROM answer_scores WHERE round_id = ? AND method = ? AND value IS NOT NULL', roundId, round.feedback_method),
     pairs: one('SELECT COUNT(*) AS n FROM pairs WHERE round_id = ? AND method = ?', roundId, round.pair_method),
     pairs_gated: one('SELECT COUNT(*) AS n FROM pairs WHERE round_id = ? AND method = ? AND gate_kept = 0', roundId, round.pair_method),
@@ -136,15 +141,34 @@ function readStats(db: Db, roundId: number): RoundStats {
     retried_failures: Object.values(retried).reduce((a, b) => a + b, 0),
     seconds_by_stage: byStage('SELECT stage, SUM(seconds) AS n FROM stage_runs WHERE round_id = ? GROUP BY stage'),
     answers_with_unscored: one(
-      'SELECT COUNT(*) AS n FROM scores WHERE round_id = ? AND n_claims > 0 AND n_judged < n_claims',
+      'SELECT COUNT(*) AS n FROM scores s JOIN candidates c ON c.id = s.candidate_id WHERE s.round_id = ? AND s.n_claims > 0 AND s.n_judged < s.n_claims AND c.corrects_id IS NULL',
       roundId,
     ),
     bounded_labels: one(
       `SELECT COUNT(*) AS n FROM labels l WHERE l.labeler = ? AND l.bound_used = 1 AND l.question_id IN
-         (SELECT cl.question_id FROM claims cl JOIN candidates c ON c.id = cl.candidate_id WHERE c.round_id = ?)`,
+         (SELECT cl.question_id FROM claims cl JOIN candidates c ON c.id = cl.candidate_id WHERE c.round_id = ? AND c.corrects_id IS NULL)`,
       round.labeler_model,
       roundId,
     ),
+    corrections: correctionStats(db, roundId, round.pair_method),
     usage: usageOf(db, roundId),
   };
+}
+
+/** Correction pairs' figures of a round: corrected answers written and pairs kept, per editor (empty without any). */
+export interface CorrectionStats {
+  [editor: string]: { answers: number; free_of_rejected: number; pairs: number; pairs_kept: number };
+}
+
+function correctionStats(db: Db, roundId: number, method: string): CorrectionStats {
+  const rows = stmt(
+    db,
+    `SELECT c.editor, COUNT(*) AS answers, SUM(s.n_rejected = 0 AND s.n_claims > 0) AS free_of_rejected,
+       (SELECT COUNT(*) FROM pairs p WHERE p.round_id = c.round_id AND p.method = ? AND p.kind = 'correction' AND p.editor = c.editor) AS pairs,
+       (SELECT COUNT(*) FROM pairs p WHERE p.round_id = c.round_id AND p.method = ? AND p.kind = 'correction' AND p.editor = c.editor
+          AND p.balance_kept = 1 AND p.gate_kept IS NOT 0) AS pairs_kept
+     FROM candidates c LEFT JOIN scores s ON s.candidate_id = c.id
+     WHERE c.round_id = ? AND c.corrects_id IS NOT NULL GROUP BY c.editor ORDER BY c.editor`,
+  ).all(method, method, roundId) as { editor: string; answers: number; free_of_rejected: number | null; pairs: number; pairs_kept: number }[];
+  return Object.fromEntries(rows.map((r) => [r.editor, { answers: r.answers, free_of_rejected: r.free_of_rejected ?? 0, pairs: r.pairs, pairs_kept: r.pairs_kept }]));
 }

@@ -25,6 +25,10 @@ export interface CandidateRow {
   prompt_tokens: number | null;
   completion_tokens: number | null;
   words: number;
+  /** A corrected answer (pair.corrections): the sampled answer it corrects, its editor and edit list (JSON). */
+  corrects_id?: string | null;
+  editor?: string | null;
+  edits_json?: string | null;
 }
 
 /** Sample indices already stored (or failed for good) per prompt of a round. */
@@ -34,7 +38,7 @@ export function doneSamples(db: Db, roundId: number, range: OrdinalRange = ALL_P
     db,
     `SELECT c.prompt_id, c.sample_index FROM round_prompts rp
      JOIN candidates c ON c.round_id = rp.round_id AND c.prompt_id = rp.prompt_id
-     WHERE rp.round_id = ? AND rp.ordinal >= ? AND rp.ordinal < ?`,
+     WHERE rp.round_id = ? AND rp.ordinal >= ? AND rp.ordinal < ? AND c.corrects_id IS NULL`,
   ).all(roundId, range.from, range.to) as { prompt_id: string; sample_index: number }[];
   for (const r of rows) {
     let s = out.get(r.prompt_id);
@@ -49,14 +53,14 @@ export function putCandidates(db: Db, rows: CandidateRow[]): void {
   const ins = stmt(
     db,
     `INSERT INTO candidates (id, round_id, prompt_id, sample_index, seed, model_id, decoding_json, text, finish_reason,
-       prompt_tokens, completion_tokens, words, created_at)
+       prompt_tokens, completion_tokens, words, corrects_id, editor, edits_json, created_at)
      VALUES (@id, @round_id, @prompt_id, @sample_index, @seed, @model_id, @decoding_json, @text, @finish_reason,
-       @prompt_tokens, @completion_tokens, @words, @created_at)
+       @prompt_tokens, @completion_tokens, @words, @corrects_id, @editor, @edits_json, @created_at)
      ON CONFLICT (id) DO NOTHING`,
   );
   const t = now();
   db.transaction(() => {
-    for (const r of rows) ins.run({ ...r, created_at: t });
+    for (const r of rows) ins.run({ corrects_id: null, editor: null, edits_json: null, ...r, created_at: t });
   })();
 }
 
