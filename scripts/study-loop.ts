@@ -26,11 +26,14 @@ import { roundSetting } from '../src/eval/report.js';
 import type { EvalRound } from '../src/eval/types.js';
 import { roundPrompts, type Db } from '../src/store/index.js';
 import { getFormat } from '../src/export/formats.js';
+import { answerSpans } from '../src/export/spans.js';
 import type { ExportPair } from '../src/store/deliveries.js';
 import { createRng, hashSeed } from '../src/feedback/rng.js';
 import { DEFAULT_MODELS, RUBRIC_JUDGE, TestServer } from '../tests/helpers/openai-server.js';
 
-const ARMS = ['rejc', 'rejp', 'oracle', 'random', 'oneshot', 'holistic', 'dpo-reward', 'gate', 'holistic-judge'] as const;
+const ARMS = ['rejc', 'rejp', 'oracle', 'random', 'oneshot', 'holistic', 'dpo-reward', 'gate', 'holistic-judge', 'drop', 'overwrite', 'rejc-overwrite'] as const;
+/** Arms whose kept pairs are cut at random to rejc's count of the round (equal pair counts). */
+const CUT_ARMS: readonly Arm[] = ['holistic', 'dpo-reward', 'holistic-judge', 'drop', 'overwrite', 'rejc-overwrite'];
 type Arm = (typeof ARMS)[number];
 
 /**
@@ -114,6 +117,12 @@ function armConfig(a: Args, arm: Arm): Config {
     config.feedback.gate.judge = judgeConfig(judgeServer!.url);
   }
   if (arm === 'gate') config.feedback.gate = { threshold: 0.9, top_up: 4, judge: null };
+  // Correction pairs (pair.corrections): drop and overwrite alone (no rank pairs), and REJ-C's rank pairs plus overwrite.
+  if (arm === 'drop' || arm === 'overwrite') {
+    config.pair.corrections = [arm];
+    config.pair.rank_pairs = false;
+  }
+  if (arm === 'rejc-overwrite') config.pair.corrections = ['overwrite'];
   config.pair.max_pairs = a.maxPairs;
   config.loop.train_prompts = a.train;
   config.loop.trainer = `${config.loop.trainer} ${a.trainerArgs}`.trim();
@@ -132,15 +141,22 @@ function armConfig(a: Args, arm: Arm): Config {
 }
 
 /** The TRL records of pairs given as (chosen, rejected) answer ids of a round, written as the pull writes them. */
-function writeTrl(db: Db, round: EvalRound, pairs: { promptId: string; chosenId: string; rejectedId: string }[], file: string): number {
+function writeTrl(db: Db, round: EvalRound, pairs: { promptId: string; chosenId: string; rejectedId: string }[], file: string, spans = false): number {
   const trl = getFormat('trl');
   const images = new Map(roundPrompts(db, round.id).map((p) => [p.id, p.image_path]));
-  const text = new Map(round.prompts.flatMap((p) => p.answers.map((x) => [x.id, x.text] as const)));
+  const answers = new Map(round.prompts.flatMap((p) => [...p.answers, ...(p.corrections ?? [])].map((x) => [x.id, x] as const)));
   const question = new Map(round.prompts.map((p) => [p.id, p.question]));
+  // With --spans, the claim spans the pull would add (src/export/spans.ts), a correction's edited sentences marked.
+  const spansOf = (id: string) => {
+    const a = answers.get(id)!;
+    const edited = new Set('edits' in a ? (a.edits as { new: string | null }[]).flatMap((e) => (e.new === null ? [] : [e.new])) : []);
+    return answerSpans(a.text, a.claims.map((c) => ({ sentence: c.sentence, claim: c.claim, p_yes: c.pYes, p_no: c.pNo })), round.acceptRule, edited);
+  };
   const lines = pairs.map((q) =>
-    JSON.stringify(
-      trl.record({ image_path: images.get(q.promptId)!, instruction: question.get(q.promptId)!, chosen: text.get(q.chosenId)!, rejected: text.get(q.rejectedId)! } as ExportPair),
-    ),
+    JSON.stringify({
+      ...trl.record({ image_path: images.get(q.promptId)!, instruction: question.get(q.promptId)!, chosen: answers.get(q.chosenId)!.text, rejected: answers.get(q.rejectedId)!.text } as ExportPair),
+      ...(spans ? { chosen_spans: spansOf(q.chosenId), rejected_spans: spansOf(q.rejectedId) } : {}),
+    }),
   );
   writeFileSync(file, lines.length ? lines.join('\n') + '\n' : '');
   return lines.length;
@@ -174,7 +190,7 @@ function randomPairs(round: EvalRound, n: number, seed: number) {
 
 /** How good pairs are against the truth: chosen with fewer false claims (accurate), more (inverted). */
 function pairTruth(round: EvalRound, pairs: { chosenId: string; rejectedId: string }[]) {
-  const byId = new Map(round.prompts.flatMap((p) => p.answers.map((a) => [a.id, judgeAnswer(p.truth, a).nFalse] as const)));
+  const byId = new Map(round.prompts.flatMap((p) => [...p.answers, ...(p.corrections ?? [])].map((a) => [a.id, judgeAnswer(p.truth, a).nFalse] as const)));
   let accurate = 0;
   let inverted = 0;
   for (const q of pairs) {
@@ -208,13 +224,13 @@ async function runArm(a: Args, arm: Arm, rejcCounts: number[]): Promise<{ arm: A
   const config = armConfig(a, arm);
   const quality = new Map<number, ReturnType<typeof pairTruth>>();
   const hook =
-    arm === 'oracle' || arm === 'random' || arm === 'oneshot' || arm === 'holistic' || arm === 'dpo-reward' || arm === 'holistic-judge'
+    arm === 'oracle' || arm === 'random' || arm === 'oneshot' || CUT_ARMS.includes(arm)
       ? async ({ db, round, file }: { db: Db; round: number; file: string }) => {
           const r = loadEvalRound(db, round);
           const k = quality.size;
           let pairs: { promptId: string; chosenId: string; rejectedId: string }[];
           if (arm === 'oracle') pairs = oraclePairs(r);
-          else if (arm === 'holistic' || arm === 'dpo-reward' || arm === 'holistic-judge') {
+          else if (CUT_ARMS.includes(arm)) {
             // The method's own kept pairs, cut at random to as many as rejc trained on that round (equal pair counts).
             const own = keptPairs(db, round);
             const rng = createRng(hashSeed(config.seed, arm, round));
@@ -231,7 +247,7 @@ async function runArm(a: Args, arm: Arm, rejcCounts: number[]): Promise<{ arm: A
             if (pairs.length < total) process.stderr.write(`oneshot: round 0 gives only ${pairs.length} of the ${total} pairs rejc trained on\n`);
           }
           quality.set(round, pairTruth(r, pairs));
-          return writeTrl(db, r, pairs, file);
+          return writeTrl(db, r, pairs, file, a.spans);
         }
       : undefined;
   const rounds = arm === 'oneshot' ? 1 : a.rounds;
@@ -279,7 +295,7 @@ async function main() {
   }
   if (a.arms.includes('holistic-judge')) judgeServer = await TestServer.start({ workers: 1, models: { ...DEFAULT_MODELS, ...RUBRIC_JUDGE } });
   for (const arm of order) {
-    if (['random', 'oneshot', 'holistic', 'dpo-reward', 'holistic-judge'].includes(arm) && rejcCounts.length === 0) {
+    if ((arm === 'random' || arm === 'oneshot' || CUT_ARMS.includes(arm)) && rejcCounts.length === 0) {
       throw new Error(`${arm} needs the rejc arm (its pair counts), or --counts FILE`);
     }
     const r = await runArm(a, arm, rejcCounts);

@@ -156,7 +156,7 @@ def load_image(path: str, where: str) -> torch.Tensor:
 
 
 def span_weights(tok, text: str, ids: list[int], spans, gamma: float, where: str) -> list[float]:
-    """Per-token weights of an answer (ids: " " + text, then </s>): γ for tokens inside a rejected span, else 1.
+    """Per-token weights of an answer (ids: " " + text, then </s>): γ for tokens inside a rejected or edited span, else 1.
     The text is cut at the spans' edges and each piece encoded; the pieces must give the whole answer's tokens."""
     if spans is None:
         raise InputError(f"{where}: missing; --token-weight needs claim spans (rlaifv pull/export --spans, or loop.pairs_spans)")
@@ -166,7 +166,9 @@ def span_weights(tok, text: str, ids: list[int], spans, gamma: float, where: str
     for k, sp in enumerate(spans):
         if not isinstance(sp, dict) or not isinstance(sp.get("start"), int) or not isinstance(sp.get("end"), int) or not 0 <= sp["start"] <= sp["end"] <= len(text):
             raise InputError(f"{where}.{k}: needs integer start <= end within the answer's {len(text)} characters")
-        if sp.get("verdict") == "rejected":
+        # A correction's chosen side marks the sentences its editor wrote as edited: they weigh γ too (RLHF-V's
+        # corrected segments).
+        if sp.get("verdict") == "rejected" or sp.get("edited") is True:
             ranges.append((sp["start"], sp["end"]))
     cuts = sorted({0, len(text), *[x for r in ranges for x in r]})
     weights: list[float] = []

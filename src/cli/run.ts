@@ -43,7 +43,11 @@ function printSummary(
     pair:
       `${stats.pairs} pairs` +
       (stats.pairs_gated ? `, ${stats.pairs_gated} dropped by the gate` : '') +
-      `, ${stats.pairs_after_balance} after length balance (r=${stats.balance_r ?? '-'})`,
+      `, ${stats.pairs_after_balance} after length balance (r=${stats.balance_r ?? '-'})` +
+      // Correction pairs (pair.corrections): how many of the pairs each editor's corrected answers made.
+      Object.entries(stats.corrections)
+        .map(([e, c]) => `; ${e}: ${c.answers} corrected answers, ${c.pairs} pairs`)
+        .join(''),
   };
   for (const r of results) rows.push([r.stage, `${count[r.stage]}${r.failures ? `, ${r.failures} failures` : ''}`, r.seconds.toFixed(1)]);
   const w = Math.max(...rows.map((r) => r[1].length));

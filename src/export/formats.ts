@@ -145,6 +145,13 @@ function originSplit(p: ExportPair): string {
   });
 }
 
+/**
+ * A correction pair's kind, editor and edit list (JSON rows of the rlaifv format; a rank pair's row is as before):
+ * edits are [{sentence, old, new, claim_ids, source_id?}], new null for a dropped sentence.
+ */
+const correction = (p: ExportPair) =>
+  p.kind === 'correction' ? { kind: p.kind, editor: p.editor ?? null, edits: JSON.parse(p.edits_json ?? '[]') as unknown } : {};
+
 /** The prompts file a pair's prompt came from (its `file:line` without the line). */
 const sourceFile = (p: ExportPair) => p.prompt_source.replace(/:\d+$/, '');
 
@@ -171,7 +178,7 @@ const RLAIFV_COLUMNS = ['ds_name', 'image', 'question', 'chosen', 'rejected', 'o
 const rlaifv: Format = {
   name: 'rlaifv',
   text: 'jsonl',
-  record: (p) => ({ ...rlaifvRecord(p, { bytes: null, path: p.image_path }), ...spans(p) }),
+  record: (p) => ({ ...rlaifvRecord(p, { bytes: null, path: p.image_path }), ...correction(p), ...spans(p) }),
   parquet: {
     schema: [
       { name: 'root', num_children: RLAIFV_COLUMNS.length },

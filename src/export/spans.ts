@@ -20,6 +20,8 @@ export interface ClaimSpan {
   /** rejected: the labeler says no (the round's accept rule); accepted; unjudged: no label, or neither yes nor no. */
   verdict: 'rejected' | 'accepted' | 'unjudged';
   p_no: number | null;
+  /** A correction's chosen side: the sentence is one its editor wrote (token-weighted DPO weighs it as a rejected one). */
+  edited?: true;
 }
 
 /**
@@ -30,6 +32,7 @@ export function answerSpans(
   text: string,
   claims: readonly { sentence: string; claim: string; p_yes: number | null; p_no: number | null }[],
   rule: AcceptRule,
+  edited: ReadonlySet<string> = new Set(),
 ): ClaimSpan[] {
   const out: ClaimSpan[] = [];
   let cursor = 0;
@@ -45,14 +48,14 @@ export function answerSpans(
       last = { sentence: c.sentence, start };
     }
     const verdict = c.p_yes === null || c.p_no === null ? 'unjudged' : isRejected(c.p_yes, c.p_no, rule) ? 'rejected' : 'accepted';
-    out.push({ start, end: start + c.sentence.length, claim: c.claim, verdict, p_no: c.p_no });
+    out.push({ start, end: start + c.sentence.length, claim: c.claim, verdict, p_no: c.p_no, ...(edited.has(c.sentence) ? { edited: true as const } : {}) });
   }
   return out;
 }
 
 /** Adds `chosen_spans` and `rejected_spans` to each exported pair, from the store's claims and its round's labels. */
 export function* withSpans(db: Db, rows: Iterable<ExportPair>): IterableIterator<ExportPair> {
-  const ids = stmt(db, 'SELECT chosen_id, rejected_id FROM pairs WHERE id = ?');
+  const ids = stmt(db, 'SELECT pr.chosen_id, pr.rejected_id, ch.edits_json FROM pairs pr JOIN candidates ch ON ch.id = pr.chosen_id WHERE pr.id = ?');
   const round = stmt(db, 'SELECT labeler_model, accept_rule FROM rounds WHERE id = ?');
   const claims = stmt(
     db,
@@ -61,10 +64,16 @@ export function* withSpans(db: Db, rows: Iterable<ExportPair>): IterableIterator
      WHERE cl.candidate_id = ? ORDER BY cl.idx`,
   );
   for (const p of rows) {
-    const pair = ids.get(p.pair_id) as { chosen_id: string; rejected_id: string };
+    const pair = ids.get(p.pair_id) as { chosen_id: string; rejected_id: string; edits_json: string | null };
     const r = round.get(p.round) as { labeler_model: string; accept_rule: AcceptRule };
-    const spans = (id: string, text: string) =>
-      answerSpans(text, claims.all(r.labeler_model, id) as { sentence: string; claim: string; p_yes: number | null; p_no: number | null }[], r.accept_rule);
-    yield { ...p, chosen_spans: spans(pair.chosen_id, p.chosen), rejected_spans: spans(pair.rejected_id, p.rejected) };
+    const spans = (id: string, text: string, edited?: ReadonlySet<string>) =>
+      answerSpans(text, claims.all(r.labeler_model, id) as { sentence: string; claim: string; p_yes: number | null; p_no: number | null }[], r.accept_rule, edited);
+    yield { ...p, chosen_spans: spans(pair.chosen_id, p.chosen, editedSentences(pair.edits_json)), rejected_spans: spans(pair.rejected_id, p.rejected) };
   }
+}
+
+/** The sentences a correction's editor wrote (its edits' new texts), from the corrected answer's edits_json. */
+export function editedSentences(editsJson: string | null): Set<string> {
+  if (editsJson === null) return new Set();
+  return new Set((JSON.parse(editsJson) as { new: string | null }[]).flatMap((e) => (e.new === null ? [] : [e.new])));
 }

@@ -27,6 +27,9 @@ mark { border-radius: 3px; padding: 0 1px; } mark.acc { background: #cdeccd; } m
 ol.claims { margin: 0; padding-left: 20px; font-size: 13px; } ol.claims li { margin: 2px 0; }
 .verdict { font-size: 11px; font-weight: 700; text-transform: uppercase; margin-right: 6px; }
 li.acc .verdict { color: #185c18; } li.rej .verdict { color: #a11; } li.unj .verdict { color: #777; }
+.edit { font-family: ui-monospace, monospace; font-size: 13px; margin: 6px 0 0; padding: 6px 10px; background: #fafafa; border-radius: 6px; }
+.edit del { background: #fbe3d6; color: #8a3a0c; text-decoration: line-through; display: block; } .edit ins { background: #e3f3e3; color: #185c18; text-decoration: none; display: block; }
+.badge.correction { background: #e6eefb; color: #1d3f7a; }
 .probs { color: #555; font-variant-numeric: tabular-nums; margin-left: 6px; white-space: nowrap; } .notfound { color: #8a3a0c; font-size: 12px; }
 @media (max-width: 800px) { .answers { grid-template-columns: 1fr; } }
 `;
@@ -41,9 +44,10 @@ export function pairBrowserSection(b: PairBrowser | null, roundPairs: number): s
   return `<h2 id="pairs-title">Pairs</h2>
 <div id="pairs" data-shown="${b.shown}" data-total="${b.total}">
 <p class="muted">Shows ${escapeHtml(sampled)} (method ${escapeHtml(b.method)}, accept rule "${escapeHtml(b.accept_rule)}"; <code>rlaifv report --pairs N</code> sets how many).
-Marked in each answer: the sentence each claim came from, green when the labeler accepted it, red when it rejected it.</p>
-<div class="filters"><span>kind:</span><span id="pb-kind"></span><span>length balance:</span><span id="pb-kept"></span><span id="pb-count" class="muted"></span></div>
-<p id="pb-empty" class="muted" hidden>No pair of this sample matches both filters.</p>
+Marked in each answer: the sentence each claim came from, green when the labeler accepted it, red when it rejected it.
+A correction pair (<code>pair.corrections</code>) shows its edit: each sentence of the original the editor struck, and what it wrote instead.</p>
+<div class="filters"><span>kind:</span><span id="pb-kind"></span><span>pair:</span><span id="pb-pair"></span><span>length balance:</span><span id="pb-kept"></span><span id="pb-count" class="muted"></span></div>
+<p id="pb-empty" class="muted" hidden>No pair of this sample matches the filters.</p>
 <div id="pb-list"></div>
 </div>`;
 }
@@ -114,6 +118,7 @@ export const BROWSER_CLIENT = `(function () {
     art.setAttribute('data-pair-id', p.id);
     art.setAttribute('data-kind', p.kind);
     art.setAttribute('data-kept', keptOf(p));
+    art.setAttribute('data-pair', p.pair_kind);
     var hd = el('header');
     hd.appendChild(el('b', '', '#' + (i + 1)));
     hd.appendChild(el('span', 'prompt-id', 'prompt ' + p.prompt_id));
@@ -123,6 +128,7 @@ export const BROWSER_CLIENT = `(function () {
     var k = keptOf(p);
     hd.appendChild(el('span', 'badge ' + k, k === 'kept' ? 'kept by length balance' : k === 'dropped' ? 'dropped by length balance' : k === 'gated' ? 'dropped by the quality gate' : 'length balance not run'));
     if (p.gate) hd.appendChild(el('span', 'gate', 'gate confidence ' + num(p.gate.confidence, 2)));
+    if (p.pair_kind === 'correction') hd.appendChild(el('span', 'badge correction', 'correction by ' + p.editor));
     art.appendChild(hd);
     if (p.gate && p.gate.judge) {
       var jd = el('details', 'judge');
@@ -156,15 +162,26 @@ export const BROWSER_CLIENT = `(function () {
     ans.appendChild(answer(p.chosen, 'chosen'));
     ans.appendChild(answer(p.rejected, 'rejected'));
     art.appendChild(ans);
+    if (p.edits.length) {
+      // The edit as a diff: the original's sentence struck, the editor's sentence (if any) below it.
+      var ed = el('div', 'edit');
+      ed.appendChild(el('div', 'muted', 'edit (' + p.editor + '), original → chosen:'));
+      p.edits.forEach(function (e) {
+        ed.appendChild(el('del', '', '− [' + (e.sentence + 1) + '] ' + e.old));
+        ed.appendChild(el('ins', '', e.new === null ? '+ (dropped)' : '+ ' + e.new));
+      });
+      art.appendChild(ed);
+    }
     return art;
   }
   var list = document.getElementById('pb-list');
   var cards = b.pairs.map(function (p, i) { var c = card(p, i); list.appendChild(c); return c; });
-  var state = { kind: 'all', kept: 'all' };
+  var state = { kind: 'all', pair: 'all', kept: 'all' };
   function apply() {
     var n = 0;
     cards.forEach(function (c) {
-      var on = (state.kind === 'all' || c.getAttribute('data-kind') === state.kind) && (state.kept === 'all' || c.getAttribute('data-kept') === state.kept);
+      var on = (state.kind === 'all' || c.getAttribute('data-kind') === state.kind) && (state.kept === 'all' || c.getAttribute('data-kept') === state.kept) &&
+        (state.pair === 'all' || c.getAttribute('data-pair') === state.pair);
       c.hidden = !on;
       if (on) n++;
     });
@@ -175,7 +192,7 @@ export const BROWSER_CLIENT = `(function () {
   function bar(id, key, values, label) {
     var holder = document.getElementById(id);
     var buttons = ['all'].concat(values).map(function (v) {
-      var count = v === 'all' ? b.pairs.length : b.pairs.filter(function (p) { return (key === 'kind' ? p.kind : keptOf(p)) === v; }).length;
+      var count = v === 'all' ? b.pairs.length : b.pairs.filter(function (p) { return (key === 'kind' ? p.kind : key === 'pair' ? p.pair_kind : keptOf(p)) === v; }).length;
       var btn = el('button', '', (v === 'all' ? 'all' : label(v)) + ' (' + count + ')');
       btn.type = 'button';
       btn.setAttribute('data-value', v);
@@ -191,6 +208,7 @@ export const BROWSER_CLIENT = `(function () {
   }
   function distinct(f) { var s = []; b.pairs.forEach(function (p) { var v = f(p); if (s.indexOf(v) < 0) s.push(v); }); return s.sort(); }
   bar('pb-kind', 'kind', distinct(function (p) { return p.kind; }), function (v) { return v; });
+  bar('pb-pair', 'pair', distinct(function (p) { return p.pair_kind; }), function (v) { return v; });
   bar('pb-kept', 'kept', ['kept', 'dropped', 'unbalanced', 'gated'].filter(function (v) { return b.pairs.some(function (p) { return keptOf(p) === v; }); }),
     function (v) { return v === 'unbalanced' ? 'not run' : v === 'gated' ? 'quality gate' : v; });
   apply();

@@ -51,6 +51,12 @@ export function gatherPairBrowser(db: Db, round: RoundRow, n: number): PairBrows
       margin: p.margin,
       balance_kept: p.balance_kept === null ? null : p.balance_kept === 1,
       gate: p.gate_kept === null ? null : { confidence: p.confidence, kept: p.gate_kept === 1, judge: judgeVerdict(db, round.id, p) },
+      pair_kind: p.kind,
+      editor: p.editor,
+      edits:
+        p.kind === 'correction' && p.edits_json
+          ? (JSON.parse(p.edits_json) as BrowserPair['edits']).map((e) => ({ sentence: e.sentence, old: e.old, new: e.new }))
+          : [],
     };
     return pair;
   });

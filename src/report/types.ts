@@ -181,6 +181,10 @@ export interface BrowserPair {
   balance_kept: boolean | null;
   /** The quality gate's judgement: its confidence, whether it kept the pair, and the judge model's verdict if one rated it; null: no gate. */
   gate: { confidence: number | null; kept: boolean; judge: { model: string; score: number; reply: string } | null } | null;
+  /** 'rank' or 'correction' (pair.corrections); a correction's editor and its edits (old sentence → new, null: dropped). */
+  pair_kind: 'rank' | 'correction';
+  editor: string | null;
+  edits: { sentence: number; old: string; new: string | null }[];
 }
 
 /** The pair browser's content: a seeded sample of the round's pairs and their images (data: URIs by image id). */

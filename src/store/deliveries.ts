@@ -25,8 +25,12 @@ export interface ExportPair {
   prompt_source: string;
   /** The prompt's earlier turns as JSON; null for a single-turn prompt. */
   history_json: string | null;
+  /** 'rank' or 'correction' (pair.corrections), with a correction's editor and edit list (JSON); absent in old rows. */
+  kind?: 'rank' | 'correction';
+  editor?: string | null;
+  edits_json?: string | null;
   /** Claim spans of each side (export/pull with spans, src/export/spans.ts); absent otherwise. */
-  chosen_spans?: { start: number; end: number; claim: string; verdict: 'rejected' | 'accepted' | 'unjudged'; p_no: number | null }[];
+  chosen_spans?: { start: number; end: number; claim: string; verdict: 'rejected' | 'accepted' | 'unjudged'; p_no: number | null; edited?: true }[];
   rejected_spans?: { start: number; end: number; claim: string; verdict: 'rejected' | 'accepted' | 'unjudged'; p_no: number | null }[];
 }
 
@@ -54,7 +58,7 @@ export function iterateKeptPairs(db: Db, rounds: readonly number[], consumer?: s
     db,
     `SELECT pair_id, round, method, prompt_id, instruction, image_id, image_path, chosen, rejected, chosen_score,
        rejected_score, margin, chosen_words, rejected_words, policy_model, labeler_model, meta_json, prompt_source,
-       (SELECT history_json FROM prompts WHERE id = v.prompt_id) AS history_json
+       (SELECT history_json FROM prompts WHERE id = v.prompt_id) AS history_json, kind, editor, edits_json
      FROM v_pairs v
      WHERE v.kept = 1 AND v.round IN (SELECT value FROM json_each(@rounds))
        AND v.image_id NOT IN (${HELD_OUT_IMAGES})

@@ -45,6 +45,10 @@ export interface BrowserPairRow {
   /** The quality gate's confidence and decision (null: no gate ran). */
   confidence: number | null;
   gate_kept: number | null;
+  kind: 'rank' | 'correction';
+  editor: string | null;
+  /** The chosen (corrected) answer's edit list, for a correction pair. */
+  edits_json: string | null;
 }
 
 /** A pair by id, or undefined. */
@@ -52,8 +56,9 @@ export function getBrowserPair(db: Db, pairId: string): BrowserPairRow | undefin
   return stmt(
     db,
     `SELECT pr.id, pr.prompt_id, p.question, p.meta_json, p.history_json, i.id AS image_id, i.path AS image_path, pr.chosen_id, pr.rejected_id,
-       pr.chosen_score, pr.rejected_score, pr.margin, pr.balance_kept, pr.confidence, pr.gate_kept
-     FROM pairs pr JOIN prompts p ON p.id = pr.prompt_id JOIN images i ON i.id = p.image_id WHERE pr.id = ?`,
+       pr.chosen_score, pr.rejected_score, pr.margin, pr.balance_kept, pr.confidence, pr.gate_kept, pr.kind, pr.editor, ch.edits_json
+     FROM pairs pr JOIN prompts p ON p.id = pr.prompt_id JOIN images i ON i.id = p.image_id JOIN candidates ch ON ch.id = pr.chosen_id
+     WHERE pr.id = ?`,
   ).get(pairId) as BrowserPairRow | undefined;
 }
 
