@@ -154,28 +154,29 @@ function replacementPool(answer: EditAnswer, siblings: readonly EditAnswer[]): R
 /**
  * The accepted sibling sentence most about the same subject as `s`: it must share a content word with it (the object
  * referred to); among those, the same question form ("is there", "is the", "are there") counts most, then the same
- * place in the answer, then the share of `s`'s content words it keeps, then how many siblings say it, then text order.
+ * place in the answer, then how many siblings say it (the labeler accepts some false sentences; a majority of the
+ * policy's own samples is the surer fix), then the share of `s`'s content words it keeps, then text order.
  */
 function bestReplacement(s: Sentence, pool: readonly Replacement[], present: ReadonlySet<string>): Replacement | null {
   const words = contentWords(s.text);
   const form = questionLead(s.claims[0]!.question);
-  let best: { r: Replacement; score: number } | null = null;
+  let best: { r: Replacement; key: number[] } | null = null;
   for (const r of pool) {
     if (present.has(normalise(r.text))) continue;
     let shared = 0;
     for (const w of r.words) if (words.has(w)) shared++;
     if (shared === 0) continue;
-    const score = (r.form === form ? 4 : 0) + (r.index === s.index ? 2 : 0) + shared / Math.max(1, words.size);
-    if (
-      !best ||
-      score > best.score + 1e-9 ||
-      (Math.abs(score - best.score) <= 1e-9 && (r.votes > best.r.votes || (r.votes === best.r.votes && r.text < best.r.text)))
-    ) {
-      best = { r, score };
-    }
+    const key = [(r.form === form ? 2 : 0) + (r.index === s.index ? 1 : 0), r.votes, shared / Math.max(1, words.size)];
+    if (!best || better(key, best.key) || (same(key, best.key) && r.text < best.r.text)) best = { r, key };
   }
   return best?.r ?? null;
 }
+
+const better = (a: number[], b: number[]) => {
+  for (let i = 0; i < a.length; i++) if (Math.abs(a[i]! - b[i]!) > 1e-9) return a[i]! > b[i]!;
+  return false;
+};
+const same = (a: number[], b: number[]) => a.every((x, i) => Math.abs(x - b[i]!) <= 1e-9);
 
 /** The first two words of a yes/no question, lower-cased: its form ("is there", "are there", "is the", "does the"). */
 export function questionLead(question: string): string {
