@@ -124,6 +124,9 @@ function armConfig(a: Args, arm: Arm): Config {
   }
   if (arm === 'rejc-overwrite') config.pair.corrections = ['overwrite'];
   config.pair.max_pairs = a.maxPairs;
+  // A prompt gives at most max_pairs correction pairs, fewer than REJ-C's rank pairs: the correction-only arms take
+  // every correction pair (one per corrected answer) and are cut to rejc's count like the other cut arms.
+  if (arm === 'drop' || arm === 'overwrite') config.pair.max_pairs = 'all';
   config.loop.train_prompts = a.train;
   config.loop.trainer = `${config.loop.trainer} ${a.trainerArgs}`.trim();
   if (a.spans) config.loop.pairs_spans = true;
