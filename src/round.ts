@@ -37,6 +37,7 @@ import { runMethodScore, runScore } from './stages/score.js';
 import { createMethod, type FeedbackMethod } from './methods/index.js';
 import { PairJudge } from './methods/pair-judge.js';
 import { rebalance, runPair } from './stages/pair.js';
+import { Rewriter } from './methods/rewriter.js';
 import { runStreaming, type StreamStage } from './stages/stream.js';
 
 /** The stages in order. */
@@ -176,6 +177,8 @@ export interface Backends {
   method: FeedbackMethod | null;
   /** The quality gate's judge model (feedback.gate.judge), which the pair stage asks; null: none. */
   pairJudge: PairJudge | null;
+  /** The `llm` correction editor's served rewriter (pair.rewriter); null: none. */
+  rewriter: Rewriter | null;
   pool: WorkerPool | null;
   close(): Promise<void>;
 }
@@ -207,12 +210,14 @@ export function createBackends(config: Config): Backends {
     const divider = d.type === 'rules' ? new RulesDivider(pool!, config.divide.max_words) : new LlmDivider(d, config.divide.max_words);
     const method = local('feedback', () => createMethod(config, { labeler, pool, localConcurrency: (pool?.size.workers ?? 1) * 2 }));
     const pairJudge = config.feedback.gate.judge ? new PairJudge(config.feedback.gate.judge) : null;
+    const rewriter = config.pair.rewriter && config.pair.corrections.includes('llm') ? new Rewriter(config.pair.rewriter) : null;
     return {
       generator,
       labeler,
       divider,
       method,
       pairJudge,
+      rewriter,
       pool,
       close: async () => {
         await method?.close();
@@ -251,7 +256,7 @@ function stageConcurrency(backends: Backends, b: unknown, requestsPerTask = 1): 
 
 /** Stores what the remote backends used (requests, retries, tokens) since the last call. */
 export function flushUsage(db: Db, roundId: number, backends: Backends): void {
-  const rows = takeUsage([backends.generator, backends.divider, backends.labeler, backends.method, backends.pairJudge]);
+  const rows = takeUsage([backends.generator, backends.divider, backends.labeler, backends.method, backends.pairJudge, backends.rewriter]);
   if (rows.length) addUsage(db, roundId, rows);
 }
 
@@ -347,6 +352,7 @@ function stageRun(backends: Backends, s: StageName, opts: { balance?: boolean } 
           c,
           {
             ...opts,
+            rewriter: backends.rewriter,
             // Corrected answers (pair.corrections) go through divide, label and score before they are paired.
             scoreCorrections: async (cc) => {
               const quiet = { ...cc, progress: silentProgress };

@@ -120,7 +120,10 @@ export function loadConfig(file: string | undefined, o: ConfigOverrides = {}, cw
   if (c.pair.corrections.length && g.judge !== null) {
     throw new ConfigError(`${source}: pair.corrections: the judge-model gate (feedback.gate.judge) does not rate correction pairs yet; use divide's own gate or no gate with corrections.`);
   }
-  const judge = g.judge ? [g.judge.backend] : [];
+  if (c.pair.corrections.includes('llm') && c.pair.rewriter === null) {
+    throw new ConfigError(`${source}: pair.corrections: the "llm" editor needs pair.rewriter (a served model: {"backend": {"type": "openai", "model": ..., "base_urls": [...]}}).`);
+  }
+  const judge = [...(g.judge ? [g.judge.backend] : []), ...(c.pair.rewriter ? [c.pair.rewriter.backend] : [])];
   for (const b of [c.generate.backend, c.label.backend, c.divide.backend, dr.reference, ...(dr.policy ? [dr.policy] : []), ...judge]) {
     if ((b.type === 'openai' || b.type === 'llm') && b.api_key_file) b.api_key_file = rel(b.api_key_file, base);
   }
@@ -168,7 +171,8 @@ export function configHash(c: Config): string {
     (k === 'repeated_claims' && v === 'keep') ||
     (k === 'judge' && v === null) ||
     (k === 'corrections' && Array.isArray(v) && v.length === 0) ||
-    (k === 'rank_pairs' && v === true)
+    (k === 'rank_pairs' && v === true) ||
+    (k === 'rewriter' && v === null)
       ? undefined
       : v,
   );

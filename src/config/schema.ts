@@ -123,9 +123,31 @@ const score = z.strictObject({
 });
 
 /** The correction editors of pair.corrections. */
-export const CORRECTION_EDITORS = ['drop', 'overwrite'] as const;
+export const CORRECTION_EDITORS = ['drop', 'overwrite', 'llm'] as const;
 /** A correction editor's name. */
 export type CorrectionEditor = (typeof CORRECTION_EDITORS)[number];
+
+/**
+ * The `llm` correction editor's prompt (OPA-DPO's minimal rewrite: keep every accepted sentence verbatim, fix only the
+ * listed claims). {question}, {answer} and {claims} (one "- claim" line per rejected claim) are filled in.
+ */
+export const REWRITE_PROMPT = `You are given an image, a question about it, and an answer to the question. An expert checked the answer against the image and found these statements in it wrong:
+{claims}
+
+Rewrite the answer with as few changes as possible: correct or remove only the sentences that make these statements, and copy every other sentence exactly as it is. Do not add anything else. Reply with the rewritten answer only.
+
+Question: {question}
+Answer: {answer}`;
+
+/** The `llm` correction editor: a served model rewriting an answer's wrong sentences (pair.corrections "llm"). */
+const rewriter = z.strictObject({
+  backend: openaiModel,
+  prompt: z.string().min(1).default(REWRITE_PROMPT),
+  max_tokens: z.number().int().positive().default(512),
+  temperature: z.number().min(0).max(2).default(0),
+  /** Extra attempts when the reply is empty. */
+  content_retries: z.number().int().min(0).default(1),
+});
 
 const pair = z.strictObject({
   strategy: z.string().default('rlaifv'),
@@ -149,6 +171,8 @@ const pair = z.strictObject({
     .refine((l) => new Set(l).size === l.length, 'each editor once'),
   /** Rank pairs (better vs worse sampled answers); false: a round pairs only corrections (needs pair.corrections). */
   rank_pairs: z.boolean().default(true),
+  /** The served rewriter of the 'llm' editor; null: none (then 'llm' cannot be used). */
+  rewriter: rewriter.nullable().default(null),
 });
 
 /** Table 13's frame, shared by its two rubrics: the scoring system, a rubric's criteria, the pair, the instructions. */
@@ -409,6 +433,8 @@ export type FeedbackConfig = z.infer<typeof feedback>;
 export type GateJudgeConfig = z.infer<typeof gateJudge>;
 /** A feedback method's name. */
 export type FeedbackMethodName = FeedbackConfig['method'];
+/** The `llm` correction editor's rewriter settings. */
+export type RewriterConfig = z.infer<typeof rewriter>;
 /** The loop's settings. */
 export type LoopConfig = z.infer<typeof loop>;
 /** A model backend choice. */

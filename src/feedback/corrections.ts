@@ -206,7 +206,7 @@ function normalise(s: string): string {
 
 /** The sample_index a corrected answer is stored under: negative, one block per editor, so it never meets a sample's. */
 export function correctionSampleIndex(editor: CorrectionEditor, originalIndex: number): number {
-  const block = { drop: 1, overwrite: 2 }[editor];
+  const block = { drop: 1, overwrite: 2, llm: 3 }[editor];
   return -(block * 1_000_000 + originalIndex + 1);
 }
 

@@ -208,7 +208,7 @@ export interface CorrectionSource {
   model_id: string;
   decoding_json: string;
   text: string;
-  claims: { id: string; sentence: string; question: string; p_yes: number | null; p_no: number | null }[];
+  claims: { id: string; sentence: string; claim: string; question: string; p_yes: number | null; p_no: number | null }[];
 }
 
 /** The sampled answers (not corrections) of the given prompts of a round, each with its claims and `labeler`'s labels. */
@@ -216,7 +216,7 @@ export function correctionSources(db: Db, roundId: number, labeler: string, prom
   const rows = stmt(
     db,
     `SELECT c.id, c.prompt_id, c.sample_index, c.seed, c.model_id, c.decoding_json, c.text,
-       cl.id AS claim_id, cl.sentence, q.text AS question, l.p_yes, l.p_no
+       cl.id AS claim_id, cl.sentence, cl.claim, q.text AS question, l.p_yes, l.p_no
      FROM candidates c JOIN divisions d ON d.candidate_id = c.id
      LEFT JOIN claims cl ON cl.candidate_id = c.id LEFT JOIN questions q ON q.id = cl.question_id
      LEFT JOIN labels l ON l.question_id = cl.question_id AND l.labeler = ?
@@ -225,6 +225,7 @@ export function correctionSources(db: Db, roundId: number, labeler: string, prom
   ).all(labeler, roundId, JSON.stringify(promptIds)) as (Omit<CorrectionSource, 'claims'> & {
     claim_id: string | null;
     sentence: string | null;
+    claim: string | null;
     question: string | null;
     p_yes: number | null;
     p_no: number | null;
@@ -238,7 +239,7 @@ export function correctionSources(db: Db, roundId: number, labeler: string, prom
       a = { id: r.id, prompt_id: r.prompt_id, sample_index: r.sample_index, seed: r.seed, model_id: r.model_id, decoding_json: r.decoding_json, text: r.text, claims: [] };
       l.push(a);
     }
-    if (r.claim_id !== null) a.claims.push({ id: r.claim_id, sentence: r.sentence!, question: r.question!, p_yes: r.p_yes, p_no: r.p_no });
+    if (r.claim_id !== null) a.claims.push({ id: r.claim_id, sentence: r.sentence!, claim: r.claim!, question: r.question!, p_yes: r.p_yes, p_no: r.p_no });
   }
   return out;
 }

@@ -55,7 +55,8 @@ export interface Fault {
 export type ServedModel =
   | { kind: 'vlm'; dir: string; thinking?: boolean; refusesMaxTokens?: boolean }
   | { kind: 'divider' }
-  | { kind: 'judge'; dir: string };
+  | { kind: 'judge'; dir: string }
+  | { kind: 'rewriter'; dir: string };
 
 export interface ServerOptions {
   models?: Record<string, ServedModel>;
@@ -103,6 +104,16 @@ export const DEFAULT_MODELS: Record<string, ServedModel> = {
 
 /** A generative judge for the holistic rubric prompts, Anyprefer's pair prompt and ConvBench's pairwise prompt (see TestServer.judge), served when a test asks for it. */
 export const RUBRIC_JUDGE: Record<string, ServedModel> = { 'rubric-judge': { kind: 'judge', dir: path.join(ROOT, 'models', 'shapes-labeler') } };
+
+/**
+ * A rewriter for the `llm` correction editor (pair.rewriter), made of real parts: the rules divider finds the sentences
+ * that make the listed claims, the real tiny policy answers the question greedily, and each such sentence becomes the
+ * policy's sentence that shares the most words with it (none: it is dropped). See TestServer.rewriter.
+ */
+export const REWRITER: Record<string, ServedModel> = { rewriter: { kind: 'rewriter', dir: path.join(ROOT, 'models', 'shapes-policy') } };
+
+/** Words the rewriter stand-in does not count as shared. */
+const REWRITE_STOP = new Set(['a', 'an', 'the', 'there', 'is', 'are', 'in', 'of', 'image', 'no', 'not']);
 
 /** The tiny models' decoder context (config.json max_position_embeddings): their max_model_len. */
 const MAX_MODEL_LEN = 160;
@@ -289,7 +300,9 @@ export class TestServer {
             ? await this.vlm(served, model, body)
             : served.kind === 'judge'
               ? await this.judge(served.dir, model, body)
-              : await this.divider(model, body);
+              : served.kind === 'rewriter'
+                ? await this.rewriter(served.dir, model, body)
+                : await this.divider(model, body);
         const wait = this.latencyMs - (performance.now() - t0);
         if (wait > 0) await new Promise((r) => setTimeout(r, wait));
       } finally {
@@ -585,6 +598,50 @@ export class TestServer {
         ? `The response states ${probs.length} facts about the image.`
         : `Of the ${probs.length} facts in the response, ${rejected} do not match the image.`;
       content = `${why}\n${score}`;
+    }
+    const id = `chatcmpl-${createHash('sha256').update(JSON.stringify(body)).digest('hex').slice(0, 12)}`;
+    return {
+      id, object: 'chat.completion', created: Math.floor(Date.now() / 1000), model,
+      choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop', logprobs: null }],
+      usage: { prompt_tokens: text.length, completion_tokens: content.length, total_tokens: text.length + content.length },
+    };
+  }
+
+  /**
+   * The `llm` editor's rewriter (REWRITER). It reads rlaifv's rewrite prompt (REWRITE_PROMPT's "- claim" lines, then
+   * "Question:" and "Answer:"); the rules divider finds the answer's sentences that make a listed claim; the real tiny
+   * policy answers the question at T 0; each such sentence is replaced by the policy's sentence sharing the most
+   * words with it that the answer does not already hold, or dropped when none shares one. Like a real rewriter it can
+   * be wrong (the policy's greedy answer is wrong about 13% of claims) and it answers in prose, with no verdicts.
+   */
+  private async rewriter(dir: string, model: string, body: any): Promise<any> {
+    const { image, text } = await this.userTurn(body);
+    if (!image) throw new HttpError(400, `${model} rewrites an answer about an image: send one image_url part`);
+    const m = /\n\s*Question:\s*([\s\S]*?)\n\s*Answer:\s*([\s\S]*)$/.exec(text);
+    if (!m) throw new HttpError(400, `${model} answers only rlaifv's rewrite prompt (its "Question:" and "Answer:" lines)`);
+    const listed = new Set([...text.slice(0, m.index).matchAll(/^- (.+)$/gm)].map((x) => x[1]!.trim()));
+    const [question, answer] = [m[1]!.trim(), m[2]!.trim()];
+    const [div] = await this.pool.run<DivideOutput[]>({ kind: 'divide', items: [{ question, answer }], maxWords: null });
+    if (!div || 'error' in div) throw new Error('divider failed');
+    const flagged = [...new Set(div.claims.filter((c) => listed.has(c.claim)).map((c) => c.sentence))];
+    const [greedy] = await this.work<GenerateResult[]>({
+      kind: 'generate', model: dir, threads: this.pool.size.threadsPerWorker, imagePath: image, question, history: [],
+      samples: [{ index: 0, seed: 0 }],
+      decoding: { temperature: 0, top_p: 1, max_new_tokens: 128 },
+    });
+    if (!greedy || 'error' in greedy) throw new Error(greedy && 'error' in greedy ? greedy.error : 'generation failed');
+    const words = (t: string) => new Set(t.toLowerCase().match(/[a-z0-9]+/g)?.filter((w) => !REWRITE_STOP.has(w)) ?? []);
+    const pool = greedy.text.split(/(?<=[.!?])\s+/).map((x) => x.trim()).filter((x) => x !== '');
+    let content = answer;
+    for (const f of flagged) {
+      const fw = words(f);
+      let best: { s: string; shared: number } | null = null;
+      for (const c of pool) {
+        if (content.includes(c)) continue;
+        const shared = [...words(c)].filter((w) => fw.has(w)).length;
+        if (shared > 0 && (!best || shared > best.shared)) best = { s: c, shared };
+      }
+      content = best ? content.replace(f, best.s) : content.replace(f, '').replace(/\s{2,}/g, ' ').trim();
     }
     const id = `chatcmpl-${createHash('sha256').update(JSON.stringify(body)).digest('hex').slice(0, 12)}`;
     return {
