@@ -104,6 +104,7 @@ export function gatherReport(db: Db, roundId: number): ReportData {
       pairs_after_balance: stats.pairs_after_balance,
       balance_r: stats.balance_r,
       failures: stats.failures,
+      corrections: stats.corrections,
     },
     failures: gatherFailures(db, roundId),
     rejc: countInts(answers.rejCounts),

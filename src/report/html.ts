@@ -88,6 +88,11 @@ function countsTable(d: ReportData): string {
     ['scored_answers', 'scored answers (≥ 1 claim)', c.scored_answers, ''],
     ['pairs', `pairs before length balance (${d.round.pair_method})`, c.pairs, ''],
     ['pairs_after_balance', `pairs after length balance (r = ${c.balance_r ?? '–'})`, c.pairs_after_balance, pct(c.pairs_after_balance, c.pairs)],
+    // Correction pairs (pair.corrections): the editor's corrected answers, and the pairs they made (of the above).
+    ...Object.entries(c.corrections ?? {}).flatMap(([e, x]): [string, string, number, string][] => [
+      [`corrections_${e}`, `answers corrected by ${e} (free of rejected claims)`, x.answers, pct(x.free_of_rejected, x.answers)],
+      [`correction_pairs_${e}`, `correction pairs by ${e} (of the pairs)`, x.pairs, pct(x.pairs, c.pairs)],
+    ]),
     ['failures', 'failures', c.failures, ''],
   ];
   return `<table id="counts"><tbody>${rows

@@ -89,6 +89,8 @@ export interface ReportData {
     pairs_after_balance: number;
     balance_r: number | null;
     failures: number;
+    /** pair.corrections: per editor, corrected answers and correction pairs (rlaifv stats' `corrections`). */
+    corrections: Record<string, { answers: number; free_of_rejected: number; pairs: number; pairs_kept: number }>;
   };
   failures: StageFailures[];
   /** Answers with claims by rejected-claim count (REJ-C = −count). */

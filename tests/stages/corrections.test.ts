@@ -175,6 +175,12 @@ describe('correction pairs in a round', () => {
     try {
       browser = await launchChromium();
       const p = await loadFile(browser, file);
+      // The counts table: each editor's corrected answers and correction pairs, as stats has them.
+      const stats = roundStats(fixed.db, fixed.round.id);
+      for (const e of ['drop', 'overwrite']) {
+        expect(await p.page.textContent(`#counts tr[data-key="correction_pairs_${e}"] td`)).toBe(String(stats.corrections[e]!.pairs));
+        expect(await p.page.textContent(`#counts tr[data-key="corrections_${e}"] td`)).toBe(String(stats.corrections[e]!.answers));
+      }
       await p.page.click('#pb-pair button[data-value="correction"]');
       const shown = await p.page.$$eval('article.pair:not([hidden])', (as) => as.map((a) => a.getAttribute('data-pair-id')!));
       const corr = pairsOf(fixed.db, 'correction');
