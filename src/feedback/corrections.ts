@@ -3,8 +3,7 @@
 // minimal rewrites, TPO's topic overwrite with the model's own better sample). Pure text work on what divide and
 // label stored: the sentence each claim came from and the labeler's verdict on it.
 import type { CorrectionEditor } from '../config/schema.js';
-import { noDrops, type DropReason, type Pair, type PairOptions, type ScoredAnswer } from './pairs.js';
-import { createRng, hashSeed, sampleWithoutReplacement } from './rng.js';
+import { gateAndSample, noDrops, type DropReason, type Pair, type PairOptions, type ScoredAnswer } from './pairs.js';
 import { VALUE_EPSILON } from './scores.js';
 
 /** One claim of an answer as an editor sees it, in claim order. */
@@ -232,7 +231,6 @@ export function makeCorrectionPairs(
   items: readonly CorrectionCandidate[],
   opts: PairOptions & { minFewer: number },
 ): { pairs: CorrectionPair[]; gated: CorrectionPair[]; considered: number; dropped: Record<DropReason, number> } {
-  const maxPairs = opts.maxPairs ?? 2;
   const dropped = noDrops();
   const repeats = (x: ScoredAnswer) => (opts.repeatedClaims ?? 'drop') === 'drop' && x.nQuestions !== undefined && x.nQuestions < x.nClaims;
   const sorted = [...items].sort((a, b) => (a.corrected.id < b.corrected.id ? -1 : a.corrected.id > b.corrected.id ? 1 : 0));
@@ -255,24 +253,7 @@ export function makeCorrectionPairs(
       });
     }
   }
-  const gated: CorrectionPair[] = [];
-  let sure = candidates;
-  if (opts.gate) {
-    const byId = new Map(sorted.flatMap((x) => [[x.corrected.id, x.corrected], [x.original.id, x.original]] as const));
-    sure = [];
-    for (const p of candidates) {
-      p.confidence = opts.gate.confidence(byId.get(p.chosenId)!, byId.get(p.rejectedId)!);
-      (p.confidence >= opts.gate.threshold ? sure : gated).push(p);
-    }
-    dropped.gate = gated.length;
-  }
-  let pairs = sure;
-  if (maxPairs !== 'all' && sure.length > maxPairs) {
-    const rng = createRng(hashSeed(opts.seed, opts.promptId, 'corrections'));
-    pairs = sampleWithoutReplacement(sure.map((_, k) => k), maxPairs, rng)
-      .sort((a, b) => a - b)
-      .map((k) => sure[k]!);
-    dropped.sampled_out = sure.length - pairs.length;
-  }
+  const byId = new Map(sorted.flatMap((x) => [[x.corrected.id, x.corrected], [x.original.id, x.original]] as const));
+  const { pairs, gated } = gateAndSample(candidates, byId, opts, dropped, [opts.seed, opts.promptId, 'corrections']);
   return { pairs, gated, considered: sorted.length, dropped };
 }

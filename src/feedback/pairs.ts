@@ -124,26 +124,42 @@ export function makeRlaifvPairs(answers: readonly ScoredAnswer[], opts: PairOpti
     }
   }
 
-  const gated: Pair[] = [];
+  const { pairs, gated } = gateAndSample(candidates, new Map(sorted.map((a) => [a.id, a])), opts, dropped, [opts.seed, opts.promptId]);
+  return { pairs, gated, considered, dropped };
+}
+
+/**
+ * The candidate pairs of one prompt through the gate (when given: those under its threshold are `gated`, with their
+ * confidence), then at most maxPairs of the sure ones sampled with a PRNG seeded by `seedParts` (kept in candidate
+ * order). Counts the gate's and the sampling's drops into `dropped`.
+ */
+export function gateAndSample<P extends Pair>(
+  candidates: P[],
+  answers: ReadonlyMap<string, ScoredAnswer>,
+  opts: Pick<PairOptions, 'gate' | 'maxPairs'>,
+  dropped: Record<DropReason, number>,
+  seedParts: (string | number)[],
+): { pairs: P[]; gated: P[] } {
+  const maxPairs = opts.maxPairs ?? DEFAULT_MAX_PAIRS;
+  const gated: P[] = [];
   let sure = candidates;
   if (opts.gate) {
-    const byId = new Map(sorted.map((a) => [a.id, a]));
     sure = [];
     for (const p of candidates) {
-      p.confidence = opts.gate.confidence(byId.get(p.chosenId)!, byId.get(p.rejectedId)!);
+      p.confidence = opts.gate.confidence(answers.get(p.chosenId)!, answers.get(p.rejectedId)!);
       (p.confidence >= opts.gate.threshold ? sure : gated).push(p);
     }
     dropped.gate = gated.length;
   }
   let pairs = sure;
   if (maxPairs !== 'all' && sure.length > maxPairs) {
-    const rng = createRng(hashSeed(opts.seed, opts.promptId));
+    const rng = createRng(hashSeed(...seedParts));
     // Sample indices, then restore combination order so the output reads the same way as the input.
     const picked = sampleWithoutReplacement(sure.map((_, k) => k), maxPairs, rng).sort((a, b) => a - b);
     pairs = picked.map((k) => sure[k]!);
     dropped.sampled_out = sure.length - pairs.length;
   }
-  return { pairs, gated, considered, dropped };
+  return { pairs, gated };
 }
 
 /** The RLAIF-V divide-and-conquer pairing (REFERENCE §5), the default strategy. */
