@@ -5,7 +5,7 @@ import OpenAI from 'openai';
 import path from 'node:path';
 import sharp from 'sharp';
 import { PACKAGE_ROOT } from '../config/load.js';
-import type { Config, GateJudgeConfig, LlmDividerBackend, OpenAIBackend } from '../config/schema.js';
+import type { Config, GateJudgeConfig, LlmDividerBackend, OpenAIBackend, RewriterConfig } from '../config/schema.js';
 import { displayUrl, redact, resolveApiKey, servesModel } from '../backends/openai/endpoints.js';
 import { imageUrl } from '../backends/openai/images.js';
 import { errorEnvelope, openaiClient } from '../backends/openai/client.js';
@@ -16,6 +16,7 @@ import { fillTemplate } from '../backends/openai/index.js';
 import { OpenAISequenceScorer } from '../backends/openai/sequence-scorer.js';
 import { parseJudgeSpec, ServedCompareJudge, type JudgeSpec } from '../compare/judges.js';
 import { PairJudge } from '../methods/pair-judge.js';
+import { Rewriter } from '../methods/rewriter.js';
 import { yesNoFromTopLogprobs } from '../feedback/yes-no.js';
 import { fail, ok, warn, type Check } from './types.js';
 
@@ -27,6 +28,8 @@ export const PROBE_IMAGE = path.join(PACKAGE_ROOT, 'data', 'shapes', 'dev', 'ima
 const PROBE_QUESTION = 'Is there a shape in the image?';
 const PROBE_ANSWER = 'Yes, there is a shape in the image.';
 const PROBE_NEGATIVE = 'No, the image is empty.';
+const PROBE_REWRITE = 'There is a red circle. There is a purple star in the top left.';
+const PROBE_REWRITE_CLAIM = 'There is a purple star in the top left.';
 
 /** The probe image as a data URL; a plain grey PNG when the package's image is not there. */
 async function probeImage(): Promise<string> {
@@ -231,6 +234,7 @@ export async function checkEndpoints(c: Config): Promise<Check[]> {
     if (d.reference.type === 'openai') out.push(...(await checkPromptLogprobs(d.reference, 'feedback.dpo_reward.reference')));
   }
   if (c.feedback.gate.judge) out.push(...(await checkPairJudge(c.feedback.gate.judge)));
+  if (c.pair.rewriter && c.pair.corrections.includes('llm')) out.push(...(await checkRewriter(c.pair.rewriter)));
   // A served judge of the loop's win rates (loop.judge MODEL@URL): it must answer ConvBench's pairwise prompt.
   let loopJudge: JudgeSpec | null = null;
   try {
@@ -309,6 +313,36 @@ export async function checkPairJudge(j: GateJudgeConfig): Promise<Check[]> {
       }
     } catch (e) {
       out.push(fail(check, shown, redact((e as Error).message, [key]), `check feedback.gate.judge.backend (its base_urls, model and api key)`));
+    }
+  }
+  return out;
+}
+
+/**
+ * Whether each endpoint of the `llm` editor's rewriter (pair.rewriter) rewrites: one probe answer with one claim to
+ * fix, through the same code a round uses, no retries. ok with what came back; fail with the reason and what to change.
+ */
+export async function checkRewriter(r: RewriterConfig): Promise<Check[]> {
+  const out: Check[] = [];
+  const image = await probeImage();
+  for (const url of r.backend.base_urls) {
+    const shown = displayUrl(url);
+    let key: string | null = null;
+    try {
+      key = resolveApiKey(r.backend, 'pair.rewriter');
+      const rewriter = new Rewriter({ ...r, content_retries: 0, backend: { ...r.backend, base_urls: [url], max_retries: 0 } });
+      const t0 = performance.now();
+      const v = await rewriter.rewrite(image, 'Describe the image.', PROBE_REWRITE, [PROBE_REWRITE_CLAIM]);
+      const secs = ((performance.now() - t0) / 1000).toFixed(1);
+      if ('error' in v) {
+        const reply = (v.raw ?? '').trim().split(/\r?\n/).at(-1)?.slice(0, 120) ?? '';
+        out.push(fail('rewriter', shown, redact(`a probe answer was not rewritten: ${v.error}${reply ? `; the reply ends "${reply}"` : ''}`, [key]),
+          'pair.rewriter.backend.model must be a generative VLM that follows pair.rewriter.prompt and replies with the rewritten answer only'));
+      } else {
+        out.push(ok('rewriter', shown, `rewrote a probe answer to "${v.text.slice(0, 80)}" (${secs} s)`));
+      }
+    } catch (e) {
+      out.push(fail('rewriter', shown, redact((e as Error).message, [key]), 'check pair.rewriter.backend (its base_urls, model and api key)'));
     }
   }
   return out;

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import path from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { loadConfig } from '../../src/config/load.js';
-import { REWRITE_PROMPT } from '../../src/config/schema.js';
+import { configSchema, REWRITE_PROMPT } from '../../src/config/schema.js';
+import { checkRewriter } from '../../src/doctor/endpoints.js';
 import { runRound, STAGES } from '../../src/round.js';
 import { openDb, roundStats } from '../../src/store/index.js';
 import { parseRewrite, sentenceEdits } from '../../src/methods/rewriter.js';
@@ -115,6 +116,16 @@ describe('a round with the llm editor', () => {
       h.close();
     }
   }, 180_000);
+
+  test('doctor: the rewriter endpoint rewrites a probe answer; a model the server does not serve fails with what to change', async () => {
+    const cfg = (model: string) => configSchema.parse({ pair: { rewriter: { backend: { type: 'openai', model, base_urls: [srv.url] } } } }).pair.rewriter!;
+    const [good] = await checkRewriter(cfg('rewriter'));
+    expect(good).toMatchObject({ status: 'ok', check: 'rewriter' });
+    expect(good!.detail).toMatch(/^rewrote a probe answer to "There is a red circle\./);
+    const [bad] = await checkRewriter(cfg('no-such-model'));
+    expect(bad).toMatchObject({ status: 'fail', check: 'rewriter' });
+    expect(bad!.fix).toMatch(/pair\.rewriter/);
+  });
 
   test('the prompt the rewriter gets lists the rejected claims and the answer', () => {
     expect(REWRITE_PROMPT).toMatch(/\{claims\}[\s\S]*Question: \{question\}\nAnswer: \{answer\}$/);
