@@ -9,7 +9,9 @@ describe('config', () => {
   test('the defaults are the method: 10 samples, T 0.7, diff 1, 2 pairs per prompt, length balance on', () => {
     const { config } = loadConfig(undefined);
     expect(config.generate).toMatchObject({ samples: 10, temperature: 0.7, top_p: 1, max_new_tokens: 512 });
-    expect(config.pair).toEqual({ strategy: 'rlaifv', diff: 1, max_pairs: 2, length_balance: true, repeated_claims: 'drop' });
+    expect(config.pair).toEqual({
+      strategy: 'rlaifv', diff: 1, max_pairs: 2, length_balance: true, repeated_claims: 'drop', corrections: [], rank_pairs: true, rewriter: null,
+    });
     expect(config.score).toEqual({ accept_rule: 'scripts', method: 'rejc' });
     expect(config.label.suffix).toBe(' Please answer yes or no.');
   });
