@@ -97,5 +97,12 @@ export function renderReport(e: EvalReport): string {
       : `check: ${c.method} pairs recomputed ${c.computed_pairs}, stored ${c.stored_pairs}, ${c.pairs_match ? 'identical' : 'DIFFERENT'}; ` +
           `score mismatches ${c.score_mismatches}`,
   );
+  for (const [editor, f] of Object.entries(e.corrections ?? {})) {
+    out.push(
+      `corrections by ${editor}: ${f.answers} corrected answers, ${pct(f.answers_false_free)} free of false claims; ${f.pairs} kept pairs, ` +
+        `chosen ${pct(f.chosen_false_free)} free of false claims, false claims ${f.original_false?.toFixed(2) ?? '–'} → ${f.chosen_false?.toFixed(2) ?? '–'} per pair, ` +
+        `true claims lost ${f.true_claims_lost?.toFixed(2) ?? '–'} per pair`,
+    );
+  }
   return out.join('\n') + '\n';
 }

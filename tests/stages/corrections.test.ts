@@ -14,6 +14,7 @@ import { roundStats, type Db, type RoundRow } from '../../src/store/index.js';
 import { runRound, STAGES } from '../../src/round.js';
 import { loadEvalRound } from '../../src/eval/load.js';
 import { evaluateRound } from '../../src/eval/report.js';
+import { pct, renderReport } from '../../src/eval/render.js';
 import { judgeRound } from '../../src/eval/truth.js';
 import { pull } from '../../src/export/pull.js';
 import { buildReport, writeFileAtomic } from '../../src/report/index.js';
@@ -139,6 +140,9 @@ describe('correction pairs in a round', () => {
       expect(c[editor]!.chosen_false_free).toBeCloseTo(free / kept.length, 12);
       expect(c[editor]!.true_claims_lost).toBeGreaterThanOrEqual(0);
     }
+    // The text report has one line per editor with the same figures.
+    const text = renderReport(report);
+    expect(text).toContain(`corrections by overwrite: ${c.overwrite!.answers} corrected answers, ${pct(c.overwrite!.answers_false_free)} free of false claims; ${c.overwrite!.pairs} kept pairs`);
     // drop can only remove: its chosen sides have no more false claims than their originals, and lose true ones.
     expect(c.drop!.chosen_false!).toBeLessThanOrEqual(c.drop!.original_false!);
     expect(report.check!.pairs_match).toBe(true);
