@@ -178,8 +178,27 @@ describe('claim spans and token-weighted DPO (--spans, --token-weight γ)', () =
     }
     expect(sha256(path.join(dir, 'g-3', 'onnx', 'decoder_model_merged.onnx'))).not.toBe(sha256(path.join(dir, 'g-plain', 'onnx', 'decoder_model_merged.onnx')));
     expect(JSON.parse(readFileSync(path.join(dir, 'g-3', 'train.json'), 'utf8')).hyperparameters.token_weight).toBe(3);
+    // A correction's chosen side marks the sentences its editor wrote "edited": they weigh γ as rejected ones do. The
+    // same pairs with every chosen span marked edited (verdicts left accepted) train other weights at γ 3, the same at γ 1.
+    const edited = path.join(dir, 'pairs-edited.jsonl');
+    writeFileSync(
+      edited,
+      readFileSync(spansFile, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => {
+          const r = JSON.parse(l);
+          return JSON.stringify({ ...r, chosen_spans: r.chosen_spans.map((x: object) => ({ ...x, edited: true })) });
+        })
+        .join('\n') + '\n',
+    );
+    const e3 = await python(['--pairs', edited, ...args(path.join(dir, 'e-3')), '--token-weight', '3']);
+    const e1 = await python(['--pairs', edited, ...args(path.join(dir, 'e-1')), '--token-weight', '1']);
+    for (const r of [e3, e1]) expect(r.code, r.stderr).toBe(0);
+    expect(sha256(path.join(dir, 'e-3', 'onnx', 'decoder_model_merged.onnx'))).not.toBe(sha256(path.join(dir, 'g-3', 'onnx', 'decoder_model_merged.onnx')));
+    expect(sha256(path.join(dir, 'e-1', 'onnx', 'decoder_model_merged.onnx'))).toBe(sha256(path.join(dir, 'g-plain', 'onnx', 'decoder_model_merged.onnx')));
     const missing = await python(['--pairs', pairs, ...args(path.join(dir, 'g-x')), '--token-weight', '3']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/pairs\.jsonl:1: field chosen_spans: missing; --token-weight needs claim spans/);
-  }, 120_000);
+  }, 240_000);
 });
