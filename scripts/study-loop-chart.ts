@@ -22,6 +22,7 @@ interface ArmResult {
 const COLORS: Record<string, string> = {
   rejc: '#e15759', rejp: '#f28e2b', oracle: '#59a14f', random: '#9c9c9c', oneshot: '#4e79a7',
   holistic: '#b07aa1', 'dpo-reward': '#76b7b2', gate: '#edc948', 'holistic-judge': '#ff9da7',
+  drop: '#8cd17d', overwrite: '#1f3a93', 'rejc-overwrite': '#a0522d',
 };
 
 const argv = process.argv.slice(2);
