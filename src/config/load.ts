@@ -153,8 +153,9 @@ export function configHash(c: Config): string {
   // Where a server runs and how hard rlaifv pushes it don't change what it answers: endpoints can be added mid-round.
   // pair.repeated_claims 'keep' is how every round before the setting existed paired: such rounds keep their hash.
   // A gate without a judge model is how every gated round before feedback.gate.judge existed: it keeps its hash.
+  // pair.reference_logprobs adds log-probs beside the pairs without changing them: a round may turn it on later.
   const json = JSON.stringify(withMethod, (k, v) =>
-    OPERATIONAL_KEYS.has(k) || (k === 'repeated_claims' && v === 'keep') || (k === 'judge' && v === null) ? undefined : v,
+    OPERATIONAL_KEYS.has(k) || (k === 'repeated_claims' && v === 'keep') || (k === 'judge' && v === null) || k === 'reference_logprobs' ? undefined : v,
   );
   return createHash('sha256').update(json).digest('hex').slice(0, 16);
 }

@@ -132,6 +132,12 @@ const pair = z.strictObject({
    * key verdicts by question text, then find fewer than claims); 'keep' pairs it (rlaifv before this setting).
    */
   repeated_claims: z.enum(['drop', 'keep']).default('drop'),
+  /**
+   * Teacher-force every answer of each paired prompt under the round's policy (generate.backend) and store its
+   * log-probs (sum, mean, per token): the pairs' reference log-probs for the trainer, and the siblings the on-policy
+   * check ranks a chosen answer among.
+   */
+  reference_logprobs: z.boolean().default(false),
 });
 
 /** Table 13's frame, shared by its two rubrics: the scoring system, a rubric's criteria, the pair, the instructions. */
