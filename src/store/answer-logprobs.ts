@@ -64,3 +64,32 @@ export function answerLogprobs(db: Db, model: string, candidateIds: readonly str
   ).all(model, JSON.stringify(candidateIds)) as { candidate_id: string; model: string; sum: number; tokens: number; per_token_json: string }[];
   return new Map(rows.map((r) => [r.candidate_id, { candidate_id: r.candidate_id, model: r.model, sum: r.sum, tokens: r.tokens, per_token: JSON.parse(r.per_token_json) as number[] }]));
 }
+
+/**
+ * A round's kept pairs (after the gate and length balance) and, per prompt, the mean token log-prob of each of its
+ * answers under the round's policy: what the on-policy check reads. Null for a store from before answer_logprobs.
+ */
+export function roundAnswerMeans(
+  db: Db,
+  roundId: number,
+): { pairs: { pair_id: string; prompt_id: string; chosen_id: string }[]; means: Map<string, Map<string, number>> } | null {
+  const has = stmt(db, "SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'answer_logprobs'").get() as { n: number };
+  if (!has.n) return null;
+  const pairs = stmt(
+    db,
+    `SELECT p.id AS pair_id, p.prompt_id, p.chosen_id FROM pairs p JOIN rounds r ON r.id = p.round_id
+     WHERE p.round_id = ? AND p.method = r.pair_method AND p.balance_kept = 1 AND p.gate_kept IS NOT 0 ORDER BY p.id`,
+  ).all(roundId) as { pair_id: string; prompt_id: string; chosen_id: string }[];
+  const rows = stmt(
+    db,
+    `SELECT c.prompt_id, c.id, a.sum / a.tokens AS mean FROM candidates c JOIN rounds r ON r.id = c.round_id
+     JOIN answer_logprobs a ON a.candidate_id = c.id AND a.model = r.policy_model WHERE c.round_id = ?`,
+  ).all(roundId) as { prompt_id: string; id: string; mean: number }[];
+  const means = new Map<string, Map<string, number>>();
+  for (const r of rows) {
+    let m = means.get(r.prompt_id);
+    if (!m) means.set(r.prompt_id, (m = new Map()));
+    m.set(r.id, r.mean);
+  }
+  return { pairs, means };
+}

@@ -9,12 +9,14 @@ import { answerLogprobs, type Db, type RoundRow } from '../../src/store/index.js
 import type { Config } from '../../src/config/schema.js';
 import { runDemoRound } from '../helpers/round.js';
 import { POLICY } from '../helpers/paths.js';
+import { runNode } from '../helpers/run-cli.js';
 
 let db: Db;
+let file: string;
 let round: RoundRow;
 let config: Config;
 beforeAll(async () => {
-  ({ db, round, config } = await runDemoRound({ limit: 8, edit: (c) => (c.pair.reference_logprobs = true) }));
+  ({ db, round, config, file } = await runDemoRound({ limit: 8, edit: (c) => (c.pair.reference_logprobs = true) }));
 }, 120_000);
 afterAll(() => db?.close());
 
@@ -63,4 +65,34 @@ describe('reference log-probs at pairing time', () => {
     await runRound({ ...config }, { choice: 'latest', stages: ['pair'] });
     expect(all<{ n: number }>('SELECT COUNT(*) AS n FROM answer_logprobs')[0]!.n).toBe(before);
   }, 60_000);
+
+  test('rlaifv stats ranks each kept pair\'s chosen answer among its siblings and flags those under the 10th percentile', async () => {
+    const r = await runNode(['stats', '--db', file, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const s = JSON.parse(r.stdout).on_policy as { pairs: number; median_percentile: number; off_policy: number; flagged: { pair_id: string; percentile: number; siblings: number }[]; rule: string };
+    // Recomputed here from the stored sums: mean = sum / tokens, siblings = the prompt's other answers.
+    const kept = all<{ id: string; prompt_id: string; chosen_id: string }>(
+      'SELECT id, prompt_id, chosen_id FROM pairs WHERE round_id = ? AND balance_kept = 1 AND gate_kept IS NOT 0',
+      round.id,
+    );
+    const mean = all<{ id: string; prompt_id: string; m: number }>(
+      'SELECT c.id, c.prompt_id, a.sum / a.tokens AS m FROM answer_logprobs a JOIN candidates c ON c.id = a.candidate_id',
+    );
+    const pct = kept.map((p) => {
+      const me = mean.find((x) => x.id === p.chosen_id)!.m;
+      const sib = mean.filter((x) => x.prompt_id === p.prompt_id && x.id !== p.chosen_id).map((x) => x.m);
+      return { id: p.id, p: (100 * sib.reduce((n, v) => n + (v < me ? 1 : v === me ? 0.5 : 0), 0)) / sib.length };
+    });
+    expect(s.pairs).toBe(kept.length);
+    expect(s.off_policy).toBe(pct.filter((x) => x.p < 10).length);
+    expect(s.flagged.map((f) => f.pair_id).sort()).toEqual(pct.filter((x) => x.p < 10).map((x) => x.id).sort());
+    const sorted = pct.map((x) => x.p).sort((a, b) => a - b);
+    const n = sorted.length;
+    expect(s.median_percentile).toBeCloseTo(n % 2 ? sorted[(n - 1) / 2]! : (sorted[n / 2 - 1]! + sorted[n / 2]!) / 2, 9);
+    expect(s.rule).toMatch(/under the 10th percentile/);
+    // The policy's own samples: chosen answers sit mid-pack, not at the bottom.
+    expect(s.median_percentile).toBeGreaterThan(20);
+    const text = await runNode(['stats', '--db', file]);
+    expect(text.stdout).toMatch(/on_policy +\d+ pairs, chosen answers' median percentile [\d.]+; \d+ off-policy/);
+  });
 });
