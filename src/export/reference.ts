@@ -31,7 +31,7 @@ export function* withReferenceLogprobs(db: Db, rows: Iterable<ExportPair>): Iter
     if (!r) {
       throw new ExportInputError(
         `--reference-logprobs: pair ${pair} has no reference log-probs for its ${which} answer; ` +
-          'run the round with pair.reference_logprobs: true (then `rlaifv run --round N --stages pair` adds them to a finished round).',
+          'run the round with pair.reference_logprobs: true (`rlaifv pair --round N` with it adds them to a finished round).',
       );
     }
     return { sum: r.sum, tokens: r.tokens, per_token: JSON.parse(r.per_token_json) as number[] };
