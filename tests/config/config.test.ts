@@ -9,7 +9,7 @@ describe('config', () => {
   test('the defaults are the method: 10 samples, T 0.7, diff 1, 2 pairs per prompt, length balance on', () => {
     const { config } = loadConfig(undefined);
     expect(config.generate).toMatchObject({ samples: 10, temperature: 0.7, top_p: 1, max_new_tokens: 512 });
-    expect(config.pair).toEqual({ strategy: 'rlaifv', diff: 1, max_pairs: 2, length_balance: true, repeated_claims: 'drop' });
+    expect(config.pair).toEqual({ strategy: 'rlaifv', diff: 1, max_pairs: 2, length_balance: true, repeated_claims: 'drop', reference_logprobs: false });
     expect(config.score).toEqual({ accept_rule: 'scripts', method: 'rejc' });
     expect(config.label.suffix).toBe(' Please answer yes or no.');
   });
@@ -58,5 +58,12 @@ describe('config', () => {
     const b = loadConfig(undefined, { workers: 2, db: '/b.sqlite' }).config;
     expect(configHash(a)).toBe(configHash(b));
     expect(configHash(loadConfig(undefined, { seed: 3 }).config)).not.toBe(configHash(a));
+  });
+
+  test('pair.reference_logprobs is not in the hash: it adds log-probs beside the pairs, so a finished round may turn it on', () => {
+    const a = loadConfig(undefined).config;
+    const b = loadConfig(undefined).config;
+    b.pair.reference_logprobs = true;
+    expect(configHash(b)).toBe(configHash(a));
   });
 });
