@@ -28,6 +28,8 @@ import { mapLimit, timed, type ModelTime, type StageContext, type StageResult } 
  * round's pairs, unless told not to (a streaming round balances once, after its last slice). With a quality gate the
  * pairs under its threshold are stored as dropped: divide's gate reads the claims' probabilities; a judge model
  * (`judge`, feedback.gate.judge) rates pairs of any method, and a prompt whose pair it cannot rate is a failure.
+ * With a `reference` scorer (the round's policy, pair.reference_logprobs) every answer of each paired prompt is then
+ * teacher-forced and its log-probs stored (stages/reference.ts).
  */
 export async function runPair(
   ctx: StageContext,

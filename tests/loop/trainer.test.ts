@@ -235,7 +235,7 @@ describe('stored reference log-probs (pair.reference_logprobs, --reference, --wr
     expect(onnx.code, onnx.stderr).toBe(0);
     expect(json(onnx).reference).toBe('stored');
     expect(json(onnx).epochs[0]!.loss).toBeCloseTo(json(own).epochs[0]!.loss, 4);
-  }, 180_000);
+  }, 120_000);
 
   test('--reference stored without them, a file where only some rows have them, or a bad value exit 2; --ref or γ ≠ 1 compute', async () => {
     const none = await python(['--pairs', pairs, ...args(path.join(dir, 'x1')), '--reference', 'stored']);
@@ -265,5 +265,5 @@ describe('stored reference log-probs (pair.reference_logprobs, --reference, --wr
     expect(weighted.stderr).toMatch(/computing the reference log-probs: --token-weight weighs the reference's tokens too/);
     const refused = await python(['--pairs', bothFile, ...args(path.join(dir, 'x6')), '--token-weight', '3', '--reference', 'stored']);
     expect(refused.code).toBe(2);
-  }, 180_000);
+  }, 120_000);
 });
