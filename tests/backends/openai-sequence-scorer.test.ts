@@ -53,6 +53,10 @@ describe('answer log-probs from a server', () => {
         expect(r).not.toBeInstanceOf(Error);
         expect((r as SequenceLogprob).tokens).toBe(l.tokens);
         expect(Math.abs((r as SequenceLogprob).sum - l.sum)).toBeLessThan(1e-3 * Math.max(1, Math.abs(l.sum)));
+        // Each token's value too (the reference log-probs store them): the server's own prompt log-probs.
+        const pt = (r as SequenceLogprob).perToken!;
+        expect(pt).toHaveLength(l.tokens);
+        pt.forEach((v, k) => expect(Math.abs(v - l.perToken![k]!)).toBeLessThan(1e-3));
       }),
     );
     expect((remote[0]![2] as SequenceLogprob).tokens).toBe(1);

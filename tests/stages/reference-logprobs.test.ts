@@ -8,7 +8,8 @@ import { runRound, STAGES } from '../../src/round.js';
 import { answerLogprobs, type Db, type RoundRow } from '../../src/store/index.js';
 import type { Config } from '../../src/config/schema.js';
 import { runDemoRound } from '../helpers/round.js';
-import { POLICY } from '../helpers/paths.js';
+import { POLICY, serverBackend } from '../helpers/paths.js';
+import { TestServer } from '../helpers/openai-server.js';
 import { runNode } from '../helpers/run-cli.js';
 
 let db: Db;
@@ -95,4 +96,35 @@ describe('reference log-probs at pairing time', () => {
     const text = await runNode(['stats', '--db', file]);
     expect(text.stdout).toMatch(/on_policy +\d+ pairs, chosen answers' median percentile [\d.]+; \d+ off-policy/);
   });
+
+  test('a served policy: the pair stage asks the server for prompt log-probs, stored under the served model\'s name', async () => {
+    const srv = await TestServer.start({ workers: 1 });
+    try {
+      const served = await runDemoRound({
+        limit: 4,
+        edit: (c) => {
+          c.generate.backend = serverBackend(srv.url, 'shapes-policy') as typeof c.generate.backend;
+          c.pair.reference_logprobs = true;
+        },
+      });
+      try {
+        const rows = served.db
+          .prepare('SELECT a.model, a.sum, a.tokens, a.per_token_json, c.text, p.question, i.path FROM answer_logprobs a JOIN candidates c ON c.id = a.candidate_id JOIN prompts p ON p.id = c.prompt_id JOIN images i ON i.id = p.image_id')
+          .all() as { model: string; sum: number; tokens: number; per_token_json: string; text: string; question: string; path: string }[];
+        expect(rows.length).toBeGreaterThan(0);
+        expect(new Set(rows.map((r) => r.model))).toEqual(new Set(['shapes-policy']));
+        const local = await new LocalSequenceScorer(srv.pool, POLICY).logprobs(rows.slice(0, 4).map((r) => ({ imagePath: r.path, question: r.question, answers: [r.text] })));
+        rows.slice(0, 4).forEach((r, i) => {
+          const l = local[i]![0]!;
+          if (l instanceof Error) throw l;
+          expect(r.tokens).toBe(l.tokens);
+          (JSON.parse(r.per_token_json) as number[]).forEach((v, k) => expect(Math.abs(v - l.perToken![k]!)).toBeLessThan(1e-3));
+        });
+      } finally {
+        served.db.close();
+      }
+    } finally {
+      await srv.close();
+    }
+  }, 60_000);
 });
