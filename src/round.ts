@@ -27,7 +27,7 @@ import { readInput } from './input/formats.js';
 import { imageStoreDir } from './image/store.js';
 import { WorkerPool } from './backends/local/pool.js';
 import { LocalGenerator, LocalLabeler, RulesDivider } from './backends/local/index.js';
-import type { Divider, Generator, Labeler } from './backends/types.js';
+import type { Divider, Generator, Labeler, SequenceScorer } from './backends/types.js';
 import { isRemote, LlmDivider, OpenAIGenerator, OpenAILabeler, takeUsage } from './backends/openai/index.js';
 import { silentProgress, type Progress, type StageContext, type StageResult } from './stages/context.js';
 import { runGenerate } from './stages/generate.js';
@@ -38,6 +38,7 @@ import { createMethod, type FeedbackMethod } from './methods/index.js';
 import { PairJudge } from './methods/pair-judge.js';
 import { rebalance, runPair } from './stages/pair.js';
 import { Rewriter } from './methods/rewriter.js';
+import { referenceScorer } from './stages/reference.js';
 import { runStreaming, type StreamStage } from './stages/stream.js';
 
 /** The stages in order. */
@@ -179,6 +180,8 @@ export interface Backends {
   pairJudge: PairJudge | null;
   /** The `llm` correction editor's served rewriter (pair.rewriter); null: none. */
   rewriter: Rewriter | null;
+  /** The round's policy as a scorer of whole answers when pair.reference_logprobs is on (the pair stage asks it); null: off. */
+  referenceScorer: SequenceScorer | null;
   pool: WorkerPool | null;
   close(): Promise<void>;
 }
@@ -211,6 +214,7 @@ export function createBackends(config: Config): Backends {
     const method = local('feedback', () => createMethod(config, { labeler, pool, localConcurrency: (pool?.size.workers ?? 1) * 2 }));
     const pairJudge = config.feedback.gate.judge ? new PairJudge(config.feedback.gate.judge) : null;
     const rewriter = config.pair.rewriter && config.pair.corrections.includes('llm') ? new Rewriter(config.pair.rewriter) : null;
+    const reference = local('pair.reference_logprobs', () => referenceScorer(config, pool));
     return {
       generator,
       labeler,
@@ -218,9 +222,11 @@ export function createBackends(config: Config): Backends {
       method,
       pairJudge,
       rewriter,
+      referenceScorer: reference,
       pool,
       close: async () => {
         await method?.close();
+        await reference?.close();
         // Served backends hold keep-alive connections to their endpoints.
         await Promise.all([generator, labeler, divider].filter(isRemote).map((b) => (b as unknown as { close(): Promise<void> }).close()));
         await pool?.close();
@@ -256,7 +262,7 @@ function stageConcurrency(backends: Backends, b: unknown, requestsPerTask = 1): 
 
 /** Stores what the remote backends used (requests, retries, tokens) since the last call. */
 export function flushUsage(db: Db, roundId: number, backends: Backends): void {
-  const rows = takeUsage([backends.generator, backends.divider, backends.labeler, backends.method, backends.pairJudge, backends.rewriter]);
+  const rows = takeUsage([backends.generator, backends.divider, backends.labeler, backends.method, backends.pairJudge, backends.rewriter, backends.referenceScorer]);
   if (rows.length) addUsage(db, roundId, rows);
 }
 
@@ -362,6 +368,7 @@ function stageRun(backends: Backends, s: StageName, opts: { balance?: boolean } 
             },
           },
           backends.pairJudge,
+          backends.referenceScorer,
         );
   }
 }

@@ -3,11 +3,13 @@
 
     python3 scripts/shapes/dpo.py --pairs PAIRS.jsonl --policy models/shapes-policy --out OUT [--seed 1]
         [--ref DIR] [--beta 0.1] [--lr 5e-5] [--epochs 2] [--batch-size 32] [--max-steps N] [--threads 2] [--json] [--save-epochs]
+        [--reference auto|stored|compute] [--write-reference FILE]
 
 It reads the file `rlaifv pull --format trl` writes (TRL's conversational vision DPO rows: `images`, `prompt`,
 `chosen`, `rejected`), loads the policy folder's ONNX weights back into the build's PyTorch modules (exactly), and
 trains with DPO's sigmoid loss on the answers' summed token log-probs, the starting checkpoint (or --ref) frozen as the
-reference. It writes a model folder in the layout of models/shapes-policy (transformers.js loads it as rlaifv's local
+reference. Rows that carry `ref_chosen_logps` and `ref_rejected_logps` (`rlaifv pull --reference-logprobs`, or this
+trainer's own --write-reference) give the reference log-probs, and the reference pass is skipped. It writes a model folder in the layout of models/shapes-policy (transformers.js loads it as rlaifv's local
 policy), plus train.json and a model card: the parent checkpoint and its SHA-256, the pairs file's SHA-256, every
 hyperparameter, loss / reward accuracy / reward margin per epoch. The folder appears whole (written beside --out,
 then renamed). The same inputs and seed give the same bytes.
@@ -48,6 +50,8 @@ from tokenizer import EOS, IMAGE, PAD  # noqa: E402
 from train import IMAGE_START, to_pixels  # noqa: E402
 
 ONNX_FILES = ["onnx/vision_encoder.onnx", "onnx/embed_tokens.onnx", "onnx/decoder_model_merged.onnx"]
+# TRL's names for precomputed reference log-probs (summed over each answer's tokens and its end token).
+REF_FIELDS = ("ref_chosen_logps", "ref_rejected_logps")
 
 
 class InputError(Exception):
@@ -219,6 +223,12 @@ def read_pairs(path: str, tok, token_weight: float = 1.0) -> tuple[list[dict], l
             chosen = encode(tok, " " + chosen_text) + [EOS]
             rejected = encode(tok, " " + rejected_text) + [EOS]
             pair = {"image": images[img], "prompt": prompt, "chosen": chosen, "rejected": rejected}
+            refs = [row.get(k) for k in REF_FIELDS]
+            if any(r is not None for r in refs):
+                for k, r in zip(REF_FIELDS, refs):
+                    if isinstance(r, bool) or not isinstance(r, (int, float)) or not math.isfinite(r) or r > 0:
+                        raise InputError(f"{where}: field {k}: must be a log-prob (a finite number <= 0) beside {' and '.join(REF_FIELDS)}")
+                pair["ref"] = (float(refs[0]), float(refs[1]))
             if token_weight != 1.0:
                 # RLHF-V's DDPO: tokens inside the labeler's rejected spans weigh γ in the summed log-prob.
                 for side, text, ids in (("chosen", chosen_text, chosen), ("rejected", rejected_text, rejected)):
@@ -226,6 +236,11 @@ def read_pairs(path: str, tok, token_weight: float = 1.0) -> tuple[list[dict], l
             pairs.append(pair)
     if not pairs:
         raise InputError(f"{path}: no pairs (the file is empty); nothing to train on")
+    with_ref = sum("ref" in p for p in pairs)
+    if 0 < with_ref < len(pairs):
+        n = next(i for i, p in enumerate(pairs) if "ref" not in p)
+        raise InputError(f"{path}: {with_ref} of {len(pairs)} pairs carry {' and '.join(REF_FIELDS)}, pair {n + 1} does not; "
+                         "stored reference log-probs are all or none")
     return pairs, pixels
 
 
@@ -332,6 +347,42 @@ def reference_logps(model, pairs, pixels, bs: int) -> tuple[torch.Tensor, torch.
     return torch.cat(cs), torch.cat(rs)
 
 
+def reference_source(a, pairs: list[dict], ref_is_policy: bool) -> str:
+    """Where the reference log-probs come from: "stored" (the pairs file's) or "compute" (this trainer's pass).
+    Stored values are the round policy's log-probs of plain summed answers: they stand for the reference only when it
+    is the starting checkpoint and no token weights apply."""
+    has = "ref" in pairs[0]
+    why_not = ("the pairs file has no ref_chosen_logps/ref_rejected_logps" if not has
+               else "--ref names another reference than --policy" if not ref_is_policy
+               else "--token-weight weighs the reference's tokens too; the stored sums are unweighted" if a.token_weight != 1.0
+               else None)
+    if a.reference == "compute":
+        return "compute"
+    if a.reference == "stored" and why_not:
+        raise InputError(f"--reference stored: {why_not}")
+    if why_not and has:
+        print(f"dpo.py: computing the reference log-probs: {why_not}", file=sys.stderr, flush=True)
+    return "compute" if why_not else "stored"
+
+
+def write_reference(src: str, dst: str, ref_c: torch.Tensor, ref_r: torch.Tensor) -> None:
+    """The pairs file again, each row with this pass's reference log-probs. A float32 value printed by Python's repr
+    reads back as the same float32, so training on the new file with the stored values repeats this run exactly."""
+    if os.path.exists(dst):
+        raise InputError(f"{dst} already exists; give another --write-reference")
+    tmp = f"{dst}.tmp-{os.getpid()}"
+    k = 0
+    with open(src, encoding="utf-8") as f, open(tmp, "w", encoding="utf-8") as out:
+        for line in f:
+            if not line.strip():
+                continue
+            row = json.loads(line)
+            row["ref_chosen_logps"], row["ref_rejected_logps"] = float(ref_c[k]), float(ref_r[k])
+            out.write(json.dumps(row, ensure_ascii=False) + "\n")
+            k += 1
+    os.rename(tmp, dst)
+
+
 def model_card(info: dict) -> str:
     hp = info["hyperparameters"]
     rows = "\n".join(f"| {h['epoch']} | {h['steps']} | {h['loss']:.4f} | {h['reward_accuracy']:.3f} | {h['reward_margin']:.4f} |" for h in info["epochs"])
@@ -384,6 +435,11 @@ def main() -> int:
     ap.add_argument("--token-weight", type=float, default=1.0,
                     help="γ of RLHF-V's DDPO: tokens inside the claim spans the labeler rejected weigh γ in each answer's "
                          "summed log-prob (needs chosen_spans/rejected_spans: rlaifv pull --spans); 1: plain DPO")
+    ap.add_argument("--reference", choices=["auto", "stored", "compute"], default="auto",
+                    help="the reference log-probs: auto, the pairs file's ref_chosen_logps/ref_rejected_logps when it has them "
+                         "(and the reference is the policy, γ 1), else its own pass; stored: the file's, or exit 2; compute: its own pass")
+    ap.add_argument("--write-reference", metavar="FILE",
+                    help="write the pairs file again with this pass's reference log-probs (ref_chosen_logps, ref_rejected_logps)")
     ap.add_argument("--save-epochs", action="store_true",
                     help="also write each epoch's weights as {out}/checkpoint-<epoch> (for the loop's loop.select: best)")
     a = ap.parse_args()
@@ -407,10 +463,20 @@ def main() -> int:
         raise InputError(f"--token-weight must be positive, got {a.token_weight}")
     pairs, pixels = read_pairs(a.pairs, tok, a.token_weight)
     pixels = torch.stack(pixels)
-    ref = model if ref_dir == policy else load_model(ref_dir)[0]
-    ref_c, ref_r = reference_logps(ref, pairs, pixels, a.batch_size)
-    del ref
-    print(f"{len(pairs)} pairs, {len(pixels)} images; reference log-probs in {time.time() - t0:.1f}s", file=sys.stderr, flush=True)
+    t_ref = time.time()
+    source = reference_source(a, pairs, ref_dir == policy)
+    if source == "stored":
+        # As the pass gives them: float32, one per pair.
+        ref_c = torch.tensor([p["ref"][0] for p in pairs], dtype=torch.float32)
+        ref_r = torch.tensor([p["ref"][1] for p in pairs], dtype=torch.float32)
+    else:
+        ref = model if ref_dir == policy else load_model(ref_dir)[0]
+        ref_c, ref_r = reference_logps(ref, pairs, pixels, a.batch_size)
+        del ref
+    ref_seconds = time.time() - t_ref
+    if a.write_reference:
+        write_reference(a.pairs, a.write_reference, ref_c, ref_r)
+    print(f"{len(pairs)} pairs, {len(pixels)} images; reference log-probs ({source}) in {ref_seconds:.1f}s", file=sys.stderr, flush=True)
     # --save-epochs: the weights after each epoch, written as {out}/checkpoint-<epoch> (the layout Hugging Face
     # trainers leave), so the loop's checkpoint selection (loop.select: best) can pick one on a validation split.
     snapshots = []
@@ -461,7 +527,8 @@ def main() -> int:
     secs = time.time() - t0
     print(f"wrote {out} ({info['steps']} steps, {secs:.1f}s)", file=sys.stderr, flush=True)
     if a.json:
-        print(json.dumps({"out": out, "steps": info["steps"], "seconds": round(secs, 2), "epochs": history}))
+        print(json.dumps({"out": out, "steps": info["steps"], "seconds": round(secs, 2), "reference": source,
+                          "reference_seconds": round(ref_seconds, 3), "epochs": history}))
     return 0
 
 

@@ -93,6 +93,8 @@ export interface Divider {
 export interface SequenceLogprob {
   sum: number;
   tokens: number;
+  /** Each counted token's log-probability, in order (its sum is `sum`); the reference log-probs store them. */
+  perToken?: number[];
 }
 
 /** One prompt (image, conversation ending with a user turn) and answers to it to score. */

@@ -25,7 +25,8 @@ export function withFormatFlags(cmd: Command): Command {
     cmd
       .addOption(new Option('--format <name>', 'trainer format').choices([...FORMATS]).makeOptionMandatory())
       .option('--dataset-name <name>', 'llamafactory: the dataset_info.json entry (default: the file name without extension)')
-      .option('--spans', 'add each side\'s claim spans (chosen_spans, rejected_spans: sentence ranges, verdict, p(no)); JSON files only'),
+      .option('--spans', 'add each side\'s claim spans (chosen_spans, rejected_spans: sentence ranges, verdict, p(no)); JSON files only')
+      .option('--reference-logprobs', 'add each side\'s log-probs under the round\'s policy (pair.reference_logprobs): ref_chosen_logps/ref_rejected_logps; rlaifv: ref_win_logp, ref_win_avg_logp, ref_win_per_token_logp and ref_rej_*; JSON files only'),
   );
 }
 

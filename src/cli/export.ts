@@ -12,6 +12,7 @@ interface ExportFlags {
   config?: string;
   datasetName?: string;
   spans?: boolean;
+  referenceLogprobs?: boolean;
 }
 
 /** Registers `export`. */
@@ -36,6 +37,7 @@ export function registerExport(program: Command): void {
         out: f.out,
         ...(f.datasetName ? { datasetName: f.datasetName } : {}),
         ...(f.spans ? { spans: true } : {}),
+        ...(f.referenceLogprobs ? { referenceLogprobs: true } : {}),
       });
       const where = w.target === '-' ? 'stdout' : w.target;
       process.stderr.write(

@@ -13,6 +13,7 @@ interface PullFlags {
   config?: string;
   datasetName?: string;
   spans?: boolean;
+  referenceLogprobs?: boolean;
 }
 
 /** Registers `pull`. */
@@ -37,6 +38,7 @@ export function registerPull(program: Command): void {
           out: f.out ?? '-',
           ...(f.datasetName ? { datasetName: f.datasetName } : {}),
           ...(f.spans ? { spans: true } : {}),
+          ...(f.referenceLogprobs ? { referenceLogprobs: true } : {}),
         },
         file,
       );

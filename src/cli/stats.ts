@@ -3,6 +3,16 @@ import type { Command } from 'commander';
 import { latestRound, openDb, roundStats } from '../store/index.js';
 import { loadConfig } from '../config/load.js';
 import { roundArg } from './common.js';
+import { roundOnPolicy } from '../eval/on-policy.js';
+import type { OnPolicySummary } from '../feedback/on-policy.js';
+
+/** The check in one line: the median, the flagged count and the worst few, then the rule. */
+function onPolicyLine(c: OnPolicySummary | null): string {
+  if (!c) return 'no reference log-probs (pair.reference_logprobs)';
+  const median = c.median_percentile === null ? '–' : c.median_percentile.toFixed(1);
+  const worst = c.flagged.slice(0, 3).map((p) => `${p.pair_id} (${p.percentile.toFixed(1)}, mean ${p.chosen_mean.toFixed(3)})`);
+  return `${c.pairs} pairs, chosen answers' median percentile ${median}; ${c.off_policy} off-policy${worst.length ? `: ${worst.join(', ')}${c.off_policy > 3 ? ', …' : ''}` : ''} [${c.rule}]`;
+}
 
 /** Registers `stats`. */
 export function registerStats(program: Command): void {
@@ -20,8 +30,14 @@ export function registerStats(program: Command): void {
         const id = typeof f.round === 'number' ? f.round : latestRound(db)?.id;
         if (id === undefined) throw new Error(`No rounds in ${config.db} yet; run \`rlaifv run\` first.`);
         const s = roundStats(db, id);
-        if (f.json) process.stdout.write(JSON.stringify(s) + '\n');
-        else for (const [k, v] of Object.entries(s)) process.stdout.write(`${k.padEnd(20)} ${typeof v === 'object' ? JSON.stringify(v) : v}\n`);
+        // The on-policy check when the round has reference log-probs (pair.reference_logprobs); null otherwise.
+        const check = roundOnPolicy(db, id);
+        const on_policy = check && { rule: check.rule, pairs: check.pairs, median_percentile: check.median_percentile, off_policy: check.off_policy, flagged: check.flagged };
+        if (f.json) process.stdout.write(JSON.stringify({ ...s, on_policy }) + '\n');
+        else {
+          for (const [k, v] of Object.entries(s)) process.stdout.write(`${k.padEnd(20)} ${typeof v === 'object' ? JSON.stringify(v) : v}\n`);
+          process.stdout.write(`${'on_policy'.padEnd(20)} ${onPolicyLine(on_policy)}\n`);
+        }
       } finally {
         db.close();
       }

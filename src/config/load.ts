@@ -165,6 +165,7 @@ export function configHash(c: Config): string {
   // Where a server runs and how hard rlaifv pushes it don't change what it answers: endpoints can be added mid-round.
   // pair.repeated_claims 'keep' is how every round before the setting existed paired: such rounds keep their hash.
   // A gate without a judge model is how every gated round before feedback.gate.judge existed: it keeps its hash.
+  // pair.reference_logprobs adds log-probs beside the pairs without changing them: a round may turn it on later.
   // No correction editors and rank pairs on is how every round before pair.corrections paired: they keep their hash.
   const json = JSON.stringify(withMethod, (k, v) =>
     OPERATIONAL_KEYS.has(k) ||
@@ -172,7 +173,8 @@ export function configHash(c: Config): string {
     (k === 'judge' && v === null) ||
     (k === 'corrections' && Array.isArray(v) && v.length === 0) ||
     (k === 'rank_pairs' && v === true) ||
-    (k === 'rewriter' && v === null)
+    (k === 'rewriter' && v === null) ||
+    k === 'reference_logprobs'
       ? undefined
       : v,
   );

@@ -173,6 +173,12 @@ const pair = z.strictObject({
   rank_pairs: z.boolean().default(true),
   /** The served rewriter of the 'llm' editor; null: none (then 'llm' cannot be used). */
   rewriter: rewriter.nullable().default(null),
+  /**
+   * Teacher-force every answer of each paired prompt under the round's policy (generate.backend) and store its
+   * log-probs (sum, mean, per token): the pairs' reference log-probs for the trainer, and the siblings the on-policy
+   * check ranks a chosen answer among.
+   */
+  reference_logprobs: z.boolean().default(false),
 });
 
 /** Table 13's frame, shared by its two rubrics: the scoring system, a rubric's criteria, the pair, the instructions. */

@@ -3,7 +3,8 @@ import type { Db } from '../store/open.js';
 import { getRound, latestRound, type RoundRow } from '../store/rounds.js';
 import { iterateKeptPairs } from '../store/deliveries.js';
 import { containerFor, getFormat } from './formats.js';
-import { spansAllowed, withSpans } from './spans.js';
+import { spansAllowed } from './spans.js';
+import { referenceAllowed, withColumns } from './reference.js';
 import { writeOutput, type Written } from './target.js';
 import { ExportInputError } from './errors.js';
 
@@ -29,6 +30,8 @@ export interface ExportOptions {
   datasetName?: string;
   /** Add each side's claim spans (chosen_spans, rejected_spans); JSON containers only. */
   spans?: boolean;
+  /** Add each side's reference log-probs (pair.reference_logprobs); JSON containers only. */
+  referenceLogprobs?: boolean;
 }
 
 /**
@@ -39,8 +42,9 @@ export async function exportPairs(db: Db, o: ExportOptions): Promise<Written> {
   const format = getFormat(o.format);
   const container = containerFor(format, o.out);
   if (o.spans) spansAllowed(container);
+  if (o.referenceLogprobs) referenceAllowed(container);
   const w = await writeOutput({
-    rows: () => (o.spans ? withSpans(db, iterateKeptPairs(db, [o.round])) : iterateKeptPairs(db, [o.round])),
+    rows: () => withColumns(db, iterateKeptPairs(db, [o.round]), o),
     format,
     container,
     out: o.out,

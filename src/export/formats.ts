@@ -51,6 +51,29 @@ const messagesFeature = [{ role: value, content: [{ type: value, text: value }] 
 /** The claim spans of a pair when the export asked for them (extra columns; only rlaifv's shapes trainer reads them). */
 const spans = (p: ExportPair) => (p.chosen_spans ? { chosen_spans: p.chosen_spans, rejected_spans: p.rejected_spans ?? [] } : {});
 
+/**
+ * The reference log-probs of a pair when the export asked for them, under TRL's names (its precomputed reference
+ * columns, which OpenRLHF's and the shapes trainer read too): each side's summed token log-prob.
+ */
+const refLogps = (p: ExportPair) => (p.ref_chosen && p.ref_rejected ? { ref_chosen_logps: p.ref_chosen.sum, ref_rejected_logps: p.ref_rejected.sum } : {});
+
+/**
+ * The same under RLAIF-V's names (muffin/data/datasets.py, muffin/train/trainers.py): win is chosen, rej rejected;
+ * the sum, the mean per token and each token's value. The per-token list covers the answer's tokens and its end token
+ * only (RLAIF-V's own covers every position of its tokenized conversation).
+ */
+const rlaifvRefLogps = (p: ExportPair) =>
+  p.ref_chosen && p.ref_rejected
+    ? {
+        ref_win_logp: p.ref_chosen.sum,
+        ref_win_avg_logp: p.ref_chosen.sum / p.ref_chosen.tokens,
+        ref_win_per_token_logp: p.ref_chosen.per_token,
+        ref_rej_logp: p.ref_rejected.sum,
+        ref_rej_avg_logp: p.ref_rejected.sum / p.ref_rejected.tokens,
+        ref_rej_per_token_logp: p.ref_rejected.per_token,
+      }
+    : {};
+
 /** Every user/assistant turn of a pair's prompt: the earlier turns (from the store), then the instruction. */
 function turns(p: ExportPair): Turn[] {
   return [...(p.history_json ? (JSON.parse(p.history_json) as Turn[]) : []), { role: 'user', content: p.instruction }];
@@ -75,7 +98,7 @@ const withText = (m: { role: string; content: { type: string; text?: string }[] 
 const trl: Format = {
   name: 'trl',
   text: 'jsonl',
-  record: (p) => ({ images: [p.image_path], ...trlMessages(p), ...spans(p) }),
+  record: (p) => ({ images: [p.image_path], ...trlMessages(p), ...spans(p), ...refLogps(p) }),
   parquet: {
     schema: [{ name: 'root', num_children: 4 }, ...list('images', imageStruct('element').slice(1), 2), ...messages('prompt'), ...messages('chosen'), ...messages('rejected')],
     columns: ['images', 'prompt', 'chosen', 'rejected'],
@@ -107,6 +130,7 @@ const llamafactory: Format = {
     rejected: { from: 'gpt', value: p.rejected },
     images: [p.image_path],
     ...spans(p),
+    ...refLogps(p),
   }),
 };
 
@@ -120,6 +144,7 @@ const openrlhf: Format = {
     margin: p.margin,
     images: [p.image_path],
     ...spans(p),
+    ...refLogps(p),
   }),
 };
 
@@ -178,7 +203,7 @@ const RLAIFV_COLUMNS = ['ds_name', 'image', 'question', 'chosen', 'rejected', 'o
 const rlaifv: Format = {
   name: 'rlaifv',
   text: 'jsonl',
-  record: (p) => ({ ...rlaifvRecord(p, { bytes: null, path: p.image_path }), ...correction(p), ...spans(p) }),
+  record: (p) => ({ ...rlaifvRecord(p, { bytes: null, path: p.image_path }), ...correction(p), ...spans(p), ...rlaifvRefLogps(p) }),
   parquet: {
     schema: [
       { name: 'root', num_children: RLAIFV_COLUMNS.length },

@@ -5,7 +5,8 @@ import type { Db } from '../store/open.js';
 import { getRound, latestRound, type RoundRow } from '../store/rounds.js';
 import { allRounds, heldOutPairs, insertDelivery, iterateKeptPairs } from '../store/deliveries.js';
 import { containerFor, getFormat } from './formats.js';
-import { spansAllowed, withSpans } from './spans.js';
+import { spansAllowed } from './spans.js';
+import { referenceAllowed, withColumns } from './reference.js';
 import { writeOutput, type Written } from './target.js';
 import { ExportInputError } from './errors.js';
 
@@ -44,6 +45,8 @@ export interface PullOptions {
   datasetName?: string;
   /** Add each side's claim spans (chosen_spans, rejected_spans); JSON containers only. */
   spans?: boolean;
+  /** Add each side's reference log-probs (pair.reference_logprobs); JSON containers only. */
+  referenceLogprobs?: boolean;
   /**
    * Runs inside the delivery transaction, after the delivery is recorded and the file is in place, before the commit:
    * a caller's own record of the delivery (the loop's step) commits with it, or neither does.
@@ -83,10 +86,11 @@ export async function pull(db: Db, o: PullOptions, dbFile: string): Promise<Pull
   const format = getFormat(o.format);
   const container = containerFor(format, o.out);
   if (o.spans) spansAllowed(container);
+  if (o.referenceLogprobs) referenceAllowed(container);
   const { rounds, skipped } = pullRounds(db, o.rounds, dbFile);
   const ids = rounds.map((r) => r.id);
   const w = await writeOutput({
-    rows: () => (o.spans ? withSpans(db, iterateKeptPairs(db, ids, o.consumer)) : iterateKeptPairs(db, ids, o.consumer)),
+    rows: () => withColumns(db, iterateKeptPairs(db, ids, o.consumer), o),
     format,
     container,
     out: o.out,

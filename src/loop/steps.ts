@@ -90,6 +90,8 @@ export async function pullPairs(config: Config, loop: LoopRow, row: LoopRoundRow
         format: config.loop.pairs_format,
         out: file,
         ...(config.loop.pairs_spans ? { spans: true } : {}),
+        // The round's stored reference log-probs: a trainer that reads them (scripts/shapes/dpo.py) skips its own pass.
+        ...(config.pair.reference_logprobs ? { referenceLogprobs: true } : {}),
         onCommit: (delivery, w) => updateLoopRound(db, loop.id, row.idx, { delivery_id: delivery, pairs_file: w.target, pairs: w.pairIds.length }),
       },
       config.db,

@@ -42,10 +42,13 @@ export async function dpoRewards(
       const r = ref[i]![j]!;
       if (p instanceof Error) return new Error(`policy: ${p.message}`);
       if (r instanceof Error) return new Error(`reference: ${r.message}`);
-      return { policy: p, reference: r, reward: dpoReward(p, r, s.beta, s.variant) };
+      return { policy: sumOf(p), reference: sumOf(r), reward: dpoReward(p, r, s.beta, s.variant) };
     }),
   );
 }
+
+/** A log-prob's sum and token count: the reward's evidence leaves the per-token values out. */
+const sumOf = (x: SequenceLogprob): SequenceLogprob => ({ sum: x.sum, tokens: x.tokens });
 
 /**
  * The DPO model as a feedback method (feedback.method "dpo-reward"): a round's answers scored by β·log(π/π_ref) of a

@@ -12,7 +12,7 @@ export const BROWSER_CSS = `
 article.pair { border: 1px solid #ddd; border-radius: 6px; padding: 10px 12px; margin: 0 0 14px; }
 article.pair > header { display: flex; flex-wrap: wrap; gap: 4px 14px; font-size: 13px; color: #555; margin-bottom: 8px; }
 article.pair > header b { color: #222; } .badge { border-radius: 8px; padding: 0 7px; font-size: 12px; }
-.badge.kept { background: #e3f3e3; color: #185c18; } .badge.dropped, .badge.gated { background: #fbe3d6; color: #8a3a0c; } .badge.unbalanced { background: #eee; }
+.badge.kept { background: #e3f3e3; color: #185c18; } .badge.off-policy { background: #fbe3d6; color: #8a3a0c; } .badge.dropped, .badge.gated { background: #fbe3d6; color: #8a3a0c; } .badge.unbalanced { background: #eee; }
 details.judge { font-size: 13px; margin: 0 0 8px; } details.judge pre { max-width: none; }
 .pair-top { display: flex; gap: 14px; align-items: flex-start; margin-bottom: 8px; }
 .pair-top img { width: 160px; height: auto; image-rendering: pixelated; border: 1px solid #ccc; flex: none; }
@@ -129,6 +129,13 @@ export const BROWSER_CLIENT = `(function () {
     hd.appendChild(el('span', 'badge ' + k, k === 'kept' ? 'kept by length balance' : k === 'dropped' ? 'dropped by length balance' : k === 'gated' ? 'dropped by the quality gate' : 'length balance not run'));
     if (p.gate) hd.appendChild(el('span', 'gate', 'gate confidence ' + num(p.gate.confidence, 2)));
     if (p.pair_kind === 'correction') hd.appendChild(el('span', 'badge correction', 'correction by ' + p.editor));
+    if (p.on_policy) {
+      var op = el('span', 'on-policy' + (p.on_policy.off_policy ? ' badge off-policy' : ''),
+        (p.on_policy.off_policy ? 'off-policy: ' : '') + 'chosen at percentile ' + num(p.on_policy.percentile, 1) + ' of ' + p.on_policy.siblings +
+        ' siblings (mean log-prob ' + num(p.on_policy.chosen_mean, 3) + ')');
+      art.setAttribute('data-off-policy', String(p.on_policy.off_policy));
+      hd.appendChild(op);
+    }
     art.appendChild(hd);
     if (p.gate && p.gate.judge) {
       var jd = el('details', 'judge');

@@ -5,7 +5,7 @@ import { FAILURE_STAGES, type ReportData } from './data.js';
 /** One chart of the report: where it goes, its title and its Chart.js configuration. */
 export interface ReportChart {
   id: string;
-  section: 'counts' | 'scores' | 'labels' | 'pairs' | 'claims' | 'loop';
+  section: 'counts' | 'scores' | 'labels' | 'pairs' | 'on-policy' | 'claims' | 'loop';
   title: string;
   /** What the chart counts, for readers and screen readers. */
   note: string;
@@ -242,6 +242,17 @@ function baseCharts(d: ReportData): ReportChart[] {
       note: 'chosen and rejected answers of the pairs length balance kept, by words',
       config: bar(d.lengths.labels, lengthBins('after'), { x: 'words', y: 'answers' }),
     },
+    ...(d.on_policy
+      ? [
+          {
+            id: 'on-policy',
+            section: 'on-policy' as const,
+            title: "Chosen answers among their prompt's samples",
+            note: `the kept pairs by where the chosen answer's mean token log-prob under the round's policy falls among its siblings' (percentile); under 10: off-policy`,
+            config: bar(d.on_policy.labels, [{ label: 'pairs', color: COLORS.blue, data: d.on_policy.counts }], { x: 'percentile among siblings', y: 'kept pairs' }),
+          },
+        ]
+      : []),
     {
       id: 'top-rejected',
       section: 'claims',

@@ -16,6 +16,7 @@ import { isRejected } from '../feedback/verdict.js';
 import { lengthStats } from '../feedback/length-balance.js';
 import { STAGES } from '../round.js';
 import { countInts, countShares, countWordBins } from './bins.js';
+import { gatherOnPolicy } from './on-policy.js';
 import type { KindRow, LoopSeries, RejectedClaim, ReportData, StageFailures } from './types.js';
 
 export type { KindRow, RejectedClaim, ReportData, StageFailures } from './types.js';
@@ -123,6 +124,7 @@ export function gatherReport(db: Db, roundId: number): ReportData {
     },
     seconds_by_stage: stats.seconds_by_stage,
     loop: gatherLoop(db, roundId),
+    on_policy: gatherOnPolicy(db, roundId),
   };
 }
 

@@ -153,6 +153,26 @@ function pairsTables(d: ReportData): string {
   );
 }
 
+function onPolicySection(d: ReportData, charts: ReportChart[]): string {
+  const o = d.on_policy;
+  if (!o) return '';
+  const median = o.median_percentile === null ? '–' : o.median_percentile.toFixed(1);
+  const flagged = o.flagged.length
+    ? `<h3>Off-policy pairs (${o.off_policy}${o.off_policy > o.flagged.length ? `, first ${o.flagged.length}` : ''})</h3>` +
+      table(
+        ['pair', 'prompt', 'percentile', 'siblings', 'chosen mean log-prob'],
+        o.flagged.map((f) => [escapeHtml(f.pair_id), escapeHtml(f.prompt_id), dec(f.percentile, 1), int(f.siblings), dec(f.chosen_mean)]),
+        'off-policy',
+      )
+    : '';
+  return `<h2 id="on-policy">On-policy check</h2>
+<p id="on-policy-summary">${int(o.pairs)} kept pairs checked; the chosen answers' median percentile among their siblings is ${escapeHtml(median)}; ` +
+    `<b>${int(o.off_policy)}</b> off-policy (${escapeHtml(pct(o.off_policy, o.pairs))}).</p>
+<p class="muted">${escapeHtml(o.rule)}. Log-probs from pair.reference_logprobs: every sampled answer of each paired prompt teacher-forced under the round's policy.</p>
+${figures(charts, 'on-policy')}
+${flagged}`;
+}
+
 function loopTable(d: ReportData): string {
   const l = d.loop!;
   const p = (x: number | null) => (x === null ? '–' : `${(100 * x).toFixed(1)}%`);
@@ -219,6 +239,7 @@ ${kinds}
 <h2>Pairs and length balance</h2>
 ${figures(charts, 'pairs')}
 ${pairsTables(d)}
+${onPolicySection(d, charts)}
 <h2>Most rejected claims</h2>
 ${figures(charts, 'claims')}
 ${top}

@@ -9,6 +9,7 @@ import { isRejected } from '../feedback/verdict.js';
 import { sniffImageType } from '../backends/openai/images.js';
 import { promptKind } from './data.js';
 import { sentenceSegments } from './highlight.js';
+import { browserOnPolicy } from './on-policy.js';
 import type { BrowserAnswer, BrowserPair, PairBrowser, Turn } from './types.js';
 
 /** How many pairs the report shows by default (`rlaifv report --pairs`). */
@@ -29,6 +30,7 @@ export function samplePairIds(db: Db, round: RoundRow, n: number): { total: numb
 export function gatherPairBrowser(db: Db, round: RoundRow, n: number): PairBrowser {
   const { total, ids } = samplePairIds(db, round, n);
   const images: PairBrowser['images'] = {};
+  const onPolicy = browserOnPolicy(db, round.id);
   const pairs = ids.map((id) => {
     const p = getBrowserPair(db, id)!;
     if (!(p.image_id in images)) images[p.image_id] = imageDataUri(p.image_path);
@@ -57,6 +59,7 @@ export function gatherPairBrowser(db: Db, round: RoundRow, n: number): PairBrows
         p.kind === 'correction' && p.edits_json
           ? (JSON.parse(p.edits_json) as BrowserPair['edits']).map((e) => ({ sentence: e.sentence, old: e.old, new: e.new }))
           : [],
+      on_policy: onPolicy({ id: p.id, prompt_id: p.prompt_id, chosen_id: p.chosen_id }),
     };
     return pair;
   });

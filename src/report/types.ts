@@ -131,6 +131,21 @@ export interface ReportData {
   seconds_by_stage: Record<string, number>;
   /** When the round is a round of `rlaifv loop`: the loop's policies evaluated on held-out prompts. */
   loop: LoopSeries | null;
+  /** The on-policy check of the kept pairs (pair.reference_logprobs); null: the round has no reference log-probs. */
+  on_policy: OnPolicyReport | null;
+}
+
+/** The on-policy check in the report: the summary, the chosen answers' percentiles in ten bins, the flagged pairs. */
+export interface OnPolicyReport {
+  rule: string;
+  pairs: number;
+  median_percentile: number | null;
+  off_policy: number;
+  /** Bin labels ("0–10", …, "90–100") and the kept pairs whose chosen answer falls in each. */
+  labels: string[];
+  counts: number[];
+  /** The off-policy pairs, worst first (at most 50). */
+  flagged: { pair_id: string; prompt_id: string; chosen_mean: number; percentile: number; siblings: number }[];
 }
 
 /** An earlier turn of a multi-turn prompt. */
@@ -187,6 +202,8 @@ export interface BrowserPair {
   pair_kind: 'rank' | 'correction';
   editor: string | null;
   edits: { sentence: number; old: string; new: string | null }[];
+  /** Where the chosen answer's mean token log-prob falls among its prompt's samples; null: no reference log-probs. */
+  on_policy: { percentile: number; chosen_mean: number; siblings: number; off_policy: boolean } | null;
 }
 
 /** The pair browser's content: a seeded sample of the round's pairs and their images (data: URIs by image id). */

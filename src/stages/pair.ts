@@ -15,7 +15,8 @@ import {
 import { getPairStrategy, noDrops, type DropReason, type Pair, type PairResult, type ScoredAnswer } from '../feedback/pairs.js';
 import { claimGate, judgeInOrder, rejectProbability } from '../feedback/gate.js';
 import type { PairJudge } from '../methods/pair-judge.js';
-import type { Turn } from '../backends/types.js';
+import type { SequenceScorer, Turn } from '../backends/types.js';
+import { runReferenceLogprobs } from './reference.js';
 import { pairGap } from '../methods/index.js';
 import type { ScoredCandidate } from '../store/index.js';
 import { balanceLengths } from '../feedback/length-balance.js';
@@ -41,8 +42,15 @@ import { mapLimit, timed, type ModelTime, type StageContext, type StageResult } 
  * round's pairs, unless told not to (a streaming round balances once, after its last slice). With a quality gate the
  * pairs under its threshold are stored as dropped: divide's gate reads the claims' probabilities; a judge model
  * (`judge`, feedback.gate.judge) rates pairs of any method, and a prompt whose pair it cannot rate is a failure.
+ * With a `reference` scorer (the round's policy, pair.reference_logprobs) every answer of each paired prompt is then
+ * teacher-forced and its log-probs stored (stages/reference.ts).
  */
-export async function runPair(ctx: StageContext, opts: PairStageOptions = {}, judge: PairJudge | null = null): Promise<StageResult> {
+export async function runPair(
+  ctx: StageContext,
+  opts: PairStageOptions = {},
+  judge: PairJudge | null = null,
+  reference: SequenceScorer | null = null,
+): Promise<StageResult> {
   const t0 = performance.now();
   const { strategy: name, max_pairs, length_balance, repeated_claims, corrections: editors, rank_pairs } = ctx.config.pair;
   const strategy = getPairStrategy(name);
@@ -136,8 +144,16 @@ export async function runPair(ctx: StageContext, opts: PairStageOptions = {}, ju
   if (judging) await mapLimit([...pending], judging.concurrency, pairOne);
   else for (const entry of pending) await pairOne(entry);
   ctx.progress.done();
+  // Every paired prompt of the scope still without log-probs, this run's and any an earlier run left (resumable).
+  const ref = reference ? await runReferenceLogprobs(ctx, reference) : null;
   if (opts.balance !== false) rebalance(ctx.db, ctx.round.id, method, length_balance);
-  return { stage: 'pair', items, failures, seconds: (performance.now() - t0) / 1000, modelSeconds: judging?.time.modelSeconds ?? 0 };
+  return {
+    stage: 'pair',
+    items,
+    failures: failures + (ref?.failures ?? 0),
+    seconds: (performance.now() - t0) / 1000,
+    modelSeconds: (judging?.time.modelSeconds ?? 0) + (ref?.time.modelSeconds ?? 0),
+  };
 }
 
 /** How a pair stage run goes: whether it balances lengths, and how corrected answers get their scores. */

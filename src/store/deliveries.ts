@@ -32,6 +32,16 @@ export interface ExportPair {
   /** Claim spans of each side (export/pull with spans, src/export/spans.ts); absent otherwise. */
   chosen_spans?: { start: number; end: number; claim: string; verdict: 'rejected' | 'accepted' | 'unjudged'; p_no: number | null; edited?: true }[];
   rejected_spans?: { start: number; end: number; claim: string; verdict: 'rejected' | 'accepted' | 'unjudged'; p_no: number | null }[];
+  /** Each side's reference log-probs (export/pull with reference log-probs, src/export/reference.ts); absent otherwise. */
+  ref_chosen?: ReferenceLogprob;
+  ref_rejected?: ReferenceLogprob;
+}
+
+/** An answer's log-probs under the round's policy: summed over its tokens and the end token, their count, each token's. */
+export interface ReferenceLogprob {
+  sum: number;
+  tokens: number;
+  per_token: number[];
 }
 
 /** Images that a held-out evaluation round has seen: no pair on them is ever delivered or exported. */

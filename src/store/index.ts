@@ -10,5 +10,6 @@ export * from './usage.js';
 export * from './shards.js';
 export * from './loop.js';
 export * from './answer-scores.js';
+export * from './answer-logprobs.js';
 export * from './pair-judgments.js';
 export * from './compare-verdicts.js';

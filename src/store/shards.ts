@@ -86,6 +86,7 @@ const PLAIN: { table: string; where: string }[] = [
   { table: 'labels', where: '1' },
   { table: 'scores', where: '1' },
   { table: 'answer_scores', where: '1' },
+  { table: 'answer_logprobs', where: '1' },
   { table: 'pair_judgments', where: '1' },
   { table: 'pairings', where: '1' },
   { table: 'pairs', where: '1' },

@@ -53,6 +53,10 @@ describe('answer log-probs from a server', () => {
         expect(r).not.toBeInstanceOf(Error);
         expect((r as SequenceLogprob).tokens).toBe(l.tokens);
         expect(Math.abs((r as SequenceLogprob).sum - l.sum)).toBeLessThan(1e-3 * Math.max(1, Math.abs(l.sum)));
+        // Each token's value too (the reference log-probs store them): the server's own prompt log-probs.
+        const pt = (r as SequenceLogprob).perToken!;
+        expect(pt).toHaveLength(l.tokens);
+        pt.forEach((v, k) => expect(Math.abs(v - l.perToken![k]!)).toBeLessThan(1e-3));
       }),
     );
     expect((remote[0]![2] as SequenceLogprob).tokens).toBe(1);
@@ -170,8 +174,8 @@ describe('reading prompt log-probs (any chat template)', () => {
     const g = toks([1, 2, 3]);
     const e = toks([1, 2, 3, 90, 91]);
     const a = toks([1, 2, 3, 10, 11, 90, 91], [0, -1, -1, -1, -0.25, -0.5, -2]);
-    expect(answerSlice(g, e, a)).toEqual({ sum: -1.75, tokens: 3 });
-    expect(answerSlice(g, e, e)).toEqual({ sum: -1, tokens: 1 });
+    expect(answerSlice(g, e, a)).toEqual({ sum: -1.75, tokens: 3, perToken: [-1, -0.25, -0.5] });
+    expect(answerSlice(g, e, e)).toMatchObject({ sum: -1, tokens: 1 });
     expect(() => answerSlice(g, e, toks([1, 2, 4, 10, 90, 91]))).toThrow(/renders the prompt differently/);
     expect(() => answerSlice(g, e, toks([1, 2, 3, 10, 90, 92]))).toThrow(/ends this answer differently/);
     expect(() => answerSlice(g, g, a)).toThrow(/does not render an assistant turn/);
@@ -182,10 +186,10 @@ describe('reading prompt log-probs (any chat template)', () => {
     const g = toks([1, 2, 3]);
     // ChatML: <|im_end|> then a newline after every answer (an empty one too): the first is counted.
     const chatml = { e: withTexts([1, 2, 3, 90, 91], ['', 'a', 'b', '<|im_end|>', '\n']), a: withTexts([1, 2, 3, 10, 11, 90, 91], ['', 'a', 'b', 'x', 'y', '<|im_end|>', '\n'], [0, -1, -1, -1, -0.25, -0.5, -2]) };
-    expect(answerSlice(g, chatml.e, chatml.a, [10, 11])).toEqual({ sum: -1.75, tokens: 3 });
+    expect(answerSlice(g, chatml.e, chatml.a, [10, 11])).toMatchObject({ sum: -1.75, tokens: 3 });
     // llava-hf: "ASSISTANT: {answer} " — no end token, only a space, which is not counted.
     const llava = { e: withTexts([1, 2, 3, 80], ['', 'a', 'b', ' ']), a: withTexts([1, 2, 3, 10, 11, 80], ['', 'a', 'b', 'x', 'y', ' '], [0, -1, -1, -1, -0.25, -3]) };
-    expect(answerSlice(g, llava.e, llava.a, [10, 11])).toEqual({ sum: -1.25, tokens: 2 });
+    expect(answerSlice(g, llava.e, llava.a, [10, 11])).toMatchObject({ sum: -1.25, tokens: 2 });
     // Without the answer's ids, the old rule: the empty answer's tail must end every answer (it does not here).
     expect(() => answerSlice(g, llava.e, withTexts([1, 2, 3, 10, 81], ['', 'a', 'b', 'x', '  ']), null, 'llava-1.5')).toThrow(
       /the server's chat template for llava-1\.5 ends this answer differently from an empty one/,

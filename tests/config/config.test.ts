@@ -11,6 +11,7 @@ describe('config', () => {
     expect(config.generate).toMatchObject({ samples: 10, temperature: 0.7, top_p: 1, max_new_tokens: 512 });
     expect(config.pair).toEqual({
       strategy: 'rlaifv', diff: 1, max_pairs: 2, length_balance: true, repeated_claims: 'drop', corrections: [], rank_pairs: true, rewriter: null,
+      reference_logprobs: false,
     });
     expect(config.score).toEqual({ accept_rule: 'scripts', method: 'rejc' });
     expect(config.label.suffix).toBe(' Please answer yes or no.');
@@ -60,5 +61,12 @@ describe('config', () => {
     const b = loadConfig(undefined, { workers: 2, db: '/b.sqlite' }).config;
     expect(configHash(a)).toBe(configHash(b));
     expect(configHash(loadConfig(undefined, { seed: 3 }).config)).not.toBe(configHash(a));
+  });
+
+  test('pair.reference_logprobs is not in the hash: it adds log-probs beside the pairs, so a finished round may turn it on', () => {
+    const a = loadConfig(undefined).config;
+    const b = loadConfig(undefined).config;
+    b.pair.reference_logprobs = true;
+    expect(configHash(b)).toBe(configHash(a));
   });
 });

@@ -202,3 +202,87 @@ describe('claim spans and token-weighted DPO (--spans, --token-weight γ)', () =
     expect(missing.stderr).toMatch(/pairs\.jsonl:1: field chosen_spans: missing; --token-weight needs claim spans/);
   }, 240_000);
 });
+
+describe('stored reference log-probs (pair.reference_logprobs, --reference, --write-reference)', () => {
+  let onnxFile: string;
+  let bothFile: string;
+  const args = (out: string) => ['--policy', POLICY, '--out', out, '--seed', '1', '--epochs', '1', '--batch-size', '16', '--json'];
+  const json = (r: { stdout: string }) => JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { reference: string; epochs: { loss: number }[] };
+  const rows = (f: string) => readFileSync(f, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  beforeAll(async () => {
+    // The finished round gets its reference log-probs afterwards (the setting is not in the config hash), then a
+    // pull carries them as ref_chosen_logps / ref_rejected_logps.
+    const cfg = path.join(dir, 'ref-config.json');
+    writeFileSync(cfg, JSON.stringify({ pair: { reference_logprobs: true } }));
+    const db = path.join(dir, 'r.sqlite');
+    const add = await runNode(['pair', '--config', cfg, '--round', '1', '--samples', '6', '--db', db, '--workers', '2', '--quiet'], { timeoutMs: 60_000 });
+    expect(add.code, add.stderr).toBe(0);
+    onnxFile = path.join(dir, 'pairs-onnx.jsonl');
+    const pull = await runNode(['pull', '--consumer', 'ref', '--format', 'trl', '--out', onnxFile, '--reference-logprobs', '--db', db]);
+    expect(pull.code, pull.stderr).toBe(0);
+    bothFile = path.join(dir, 'pairs-spans-ref.jsonl');
+    const both = await runNode(['pull', '--consumer', 'ref-spans', '--format', 'trl', '--out', bothFile, '--reference-logprobs', '--spans', '--db', db]);
+    expect(both.code, both.stderr).toBe(0);
+  }, 120_000);
+
+  test('stored values that are the trainer\'s own pass give the same checkpoint, every byte; the pairing-time (ONNX) ones are within float noise', async () => {
+    const ownFile = path.join(dir, 'pairs-own.jsonl');
+    const own = await python(['--pairs', onnxFile, ...args(path.join(dir, 'r-own')), '--reference', 'compute', '--write-reference', ownFile]);
+    expect(own.code, own.stderr).toBe(0);
+    expect(json(own).reference).toBe('compute');
+    // The same pairs file, the reference from the file (auto) or from the pass: one checkpoint.
+    const stored = await python(['--pairs', ownFile, ...args(path.join(dir, 'r-stored'))]);
+    const computed = await python(['--pairs', ownFile, ...args(path.join(dir, 'r-computed')), '--reference', 'compute']);
+    for (const r of [stored, computed]) expect(r.code, r.stderr).toBe(0);
+    expect(json(stored).reference).toBe('stored');
+    expect(json(computed).reference).toBe('compute');
+    expect(hashCheckpoint(path.join(dir, 'r-stored'))).toBe(hashCheckpoint(path.join(dir, 'r-computed')));
+    for (const f of ['vision_encoder.onnx', 'embed_tokens.onnx', 'decoder_model_merged.onnx']) {
+      expect(sha256(path.join(dir, 'r-stored', 'onnx', f)), f).toBe(sha256(path.join(dir, 'r-own', 'onnx', f)));
+    }
+    // The pairing-time values (onnxruntime in rlaifv) differ from torch's in the last digits only.
+    const a = rows(onnxFile);
+    const b = rows(ownFile);
+    expect(b.length).toBe(a.length);
+    let max = 0;
+    a.forEach((r, i) => {
+      for (const k of ['ref_chosen_logps', 'ref_rejected_logps']) max = Math.max(max, Math.abs((r[k] as number) - (b[i]![k] as number)));
+    });
+    expect(max).toBeGreaterThan(0);
+    expect(max).toBeLessThan(1e-4);
+    const onnx = await python(['--pairs', onnxFile, ...args(path.join(dir, 'r-onnx'))]);
+    expect(onnx.code, onnx.stderr).toBe(0);
+    expect(json(onnx).reference).toBe('stored');
+    expect(json(onnx).epochs[0]!.loss).toBeCloseTo(json(own).epochs[0]!.loss, 4);
+  }, 120_000);
+
+  test('--reference stored without them, a file where only some rows have them, or a bad value exit 2; --ref or γ ≠ 1 compute', async () => {
+    const none = await python(['--pairs', pairs, ...args(path.join(dir, 'x1')), '--reference', 'stored']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/--reference stored: the pairs file has no ref_chosen_logps\/ref_rejected_logps/);
+    const lines = readFileSync(onnxFile, 'utf8').trim().split('\n');
+    const mixed = path.join(dir, 'mixed.jsonl');
+    const { ref_chosen_logps: _c, ref_rejected_logps: _r, ...bare } = JSON.parse(lines[1]!);
+    writeFileSync(mixed, [lines[0], JSON.stringify(bare), ...lines.slice(2)].join('\n') + '\n');
+    const m = await python(['--pairs', mixed, ...args(path.join(dir, 'x2'))]);
+    expect(m.code).toBe(2);
+    expect(m.stderr).toMatch(/pairs carry ref_chosen_logps and ref_rejected_logps, pair 2 does not/);
+    const bad = path.join(dir, 'bad-ref.jsonl');
+    writeFileSync(bad, JSON.stringify({ ...JSON.parse(lines[0]!), ref_chosen_logps: 'x' }) + '\n');
+    const b = await python(['--pairs', bad, ...args(path.join(dir, 'x3'))]);
+    expect(b.code).toBe(2);
+    expect(b.stderr).toMatch(/bad-ref.jsonl:1: field ref_chosen_logps: must be a log-prob/);
+    for (const o of [path.join(dir, 'x1'), path.join(dir, 'x2'), path.join(dir, 'x3')]) expect(existsSync(o)).toBe(false);
+    // Stored values are the starting policy's plain sums: another reference, or token weights, need the pass.
+    const other = await python(['--pairs', onnxFile, ...args(path.join(dir, 'x4')), '--ref', path.join(dir, 'r-own'), '--max-steps', '1']);
+    expect(other.code, other.stderr).toBe(0);
+    expect(json(other).reference).toBe('compute');
+    expect(other.stderr).toMatch(/computing the reference log-probs: --ref names another reference than --policy/);
+    const weighted = await python(['--pairs', bothFile, ...args(path.join(dir, 'x5')), '--token-weight', '3', '--max-steps', '1']);
+    expect(weighted.code, weighted.stderr).toBe(0);
+    expect(json(weighted).reference).toBe('compute');
+    expect(weighted.stderr).toMatch(/computing the reference log-probs: --token-weight weighs the reference's tokens too/);
+    const refused = await python(['--pairs', bothFile, ...args(path.join(dir, 'x6')), '--token-weight', '3', '--reference', 'stored']);
+    expect(refused.code).toBe(2);
+  }, 120_000);
+});

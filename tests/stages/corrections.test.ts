@@ -16,6 +16,7 @@ import { loadEvalRound } from '../../src/eval/load.js';
 import { evaluateRound } from '../../src/eval/report.js';
 import { pct, renderReport } from '../../src/eval/render.js';
 import { judgeRound } from '../../src/eval/truth.js';
+import { roundOnPolicy } from '../../src/eval/on-policy.js';
 import { pull } from '../../src/export/pull.js';
 import { buildReport, writeFileAtomic } from '../../src/report/index.js';
 import type { Config } from '../../src/config/schema.js';
@@ -33,6 +34,7 @@ beforeAll(async () => {
     edit: (c) => {
       c.pair.corrections = ['overwrite'];
       c.pair.rank_pairs = false;
+      c.pair.reference_logprobs = true;
     },
   });
 }, 240_000);
@@ -154,6 +156,16 @@ describe('correction pairs in a round', () => {
     expect(c.length).toBeGreaterThan(5);
     expect(new Set(c.map((x) => x.editor))).toEqual(new Set(['overwrite']));
     expect(evaluateRound(loadEvalRound(only.db, only.round.id)).check).toBeNull();
+  });
+
+  test('reference log-probs: both sides of a correction pair have them; the on-policy check ranks a corrected answer among the samples only', () => {
+    const kept = only.db.prepare("SELECT id, chosen_id, rejected_id FROM pairs WHERE kind = 'correction' AND balance_kept = 1").all() as { id: string; chosen_id: string; rejected_id: string }[];
+    const has = only.db.prepare('SELECT COUNT(*) AS n FROM answer_logprobs WHERE candidate_id = ?');
+    for (const p of kept) for (const id of [p.chosen_id, p.rejected_id]) expect((has.get(id) as { n: number }).n).toBe(1);
+    const check = roundOnPolicy(only.db, only.round.id)!;
+    expect(check.checks).toHaveLength(kept.length);
+    // The siblings are the prompt's 10 samples, never another corrected answer of the prompt.
+    for (const c of check.checks) expect(c.siblings).toBe(10);
   });
 
   test('a pull in the rlaifv format: correction rows carry kind, editor and edits; rank rows are as before', async () => {

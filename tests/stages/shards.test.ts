@@ -15,6 +15,8 @@ const CLI = path.join(ROOT, 'dist', 'cli', 'main.js');
 
 async function run(db: string, shard: { index: number; count: number } | null, seed = 0) {
   const { config } = loadConfig(undefined, { db, seed, workers: 2, samples: SAMPLES });
+  // With reference log-probs, so merging is seen to carry them (they change no pair).
+  config.pair.reference_logprobs = true;
   return runRound(config, { choice: 'latest', stages: STAGES, limit: LIMIT, shard });
 }
 
@@ -32,6 +34,8 @@ function snapshot(file: string) {
       scores: q('SELECT candidate_id, rej_c, rej_p FROM scores ORDER BY candidate_id'),
       pairs: q('SELECT id, chosen_id, rejected_id, balance_kept FROM pairs ORDER BY id'),
       balance: q('SELECT round_id, method, r FROM balances'),
+      // Which answers have them and how many tokens (the sums may differ in the last bits with the batching).
+      logprobs: q('SELECT candidate_id, model, tokens FROM answer_logprobs ORDER BY candidate_id'),
     };
   } finally {
     db.close();
@@ -68,11 +72,12 @@ describe('shards', () => {
     seen.forEach((ps, i) => ps.forEach((p) => expect(shardOf(p, 3)).toBe(i)));
   });
 
-  test('merging every shard gives exactly the unsharded store: answers, claims, labels, scores, pairs, balance', () => {
+  test('merging every shard gives exactly the unsharded store: answers, claims, labels, scores, pairs, balance, reference log-probs', () => {
     const r = mergeStores(merged, shardFiles);
     expect(r.rounds).toEqual([expect.objectContaining({ id: 1, complete: true, status: 'done', prompts: LIMIT, paired: LIMIT })]);
     expect(r.rounds[0]!.shards.sort()).toEqual(['0/3', '1/3', '2/3']);
     expect(snapshot(merged)).toEqual(snapshot(whole));
+    expect(snapshot(whole).logprobs.length).toBeGreaterThan(0);
   });
 
   test("another feedback method's per-answer scores merge too: an oracle round's shards give the unsharded store", async () => {

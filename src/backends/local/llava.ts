@@ -509,7 +509,7 @@ export class LlavaModel {
         const lp = lps[k]!;
         let sum = 0;
         for (const v of lp) sum += v;
-        for (const j of r.answers) out[r.item]![j] = { sum, tokens: lp.length };
+        for (const j of r.answers) out[r.item]![j] = { sum, tokens: lp.length, perToken: Array.from(lp) };
       });
     }
     return out;

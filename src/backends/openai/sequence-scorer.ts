@@ -106,9 +106,10 @@ export function answerSlice(g: PromptTokens, e: PromptTokens, a: PromptTokens, a
     }
     end = a.ids.length - trailer + 1;
   }
+  const perToken = a.logprobs.slice(p, end) as number[];
   let sum = 0;
-  for (let i = p; i < end; i++) sum += a.logprobs[i]!;
-  return { sum, tokens: end - p };
+  for (const v of perToken) sum += v;
+  return { sum, tokens: end - p, perToken };
 }
 
 /**
