@@ -222,7 +222,7 @@ interface ArmRound {
   eval: LoopResult['rounds'][number]['eval'];
 }
 
-async function runArm(a: Args, arm: Arm, rejcCounts: number[]): Promise<{ arm: Arm; baseline: LoopResult['baseline']; rounds: ArmRound[] }> {
+async function runArm(a: Args, arm: Arm, rejcCounts: number[]): Promise<{ arm: Arm; baseline: LoopResult['baseline']; stopped?: string; rounds: ArmRound[] }> {
   mkdirSync(a.out, { recursive: true });
   const config = armConfig(a, arm);
   const quality = new Map<number, ReturnType<typeof pairTruth>>();
@@ -253,9 +253,10 @@ async function runArm(a: Args, arm: Arm, rejcCounts: number[]): Promise<{ arm: A
           return writeTrl(db, r, pairs, file, a.spans);
         }
       : undefined;
-  const rounds = arm === 'oneshot' ? 1 : a.rounds;
-  const res = await runLoop(config, {
-    rounds,
+  let rounds = arm === 'oneshot' ? 1 : a.rounds;
+  let stopped: string | null = null;
+  const loop = (n: number) => runLoop(config, {
+    rounds: n,
     ...(a.limit ? { limit: a.limit } : {}),
     ...(a.evalLimit ? { evalLimit: a.evalLimit } : {}),
     progress: { start() {}, tick() {}, done() {}, log: (m) => process.stderr.write(`[${arm}] ${m}\n`) },
@@ -266,12 +267,26 @@ async function runArm(a: Args, arm: Arm, rejcCounts: number[]): Promise<{ arm: A
       ? { roundConfig: (k: number, c: Config) => (k === 1 ? c : { ...c, feedback: { ...c.feedback, method: 'dpo-reward' as const } }) }
       : {}),
   });
+  let res: LoopResult;
+  try {
+    res = await loop(rounds);
+  } catch (e) {
+    // An arm whose round gives no pairs at all (drop, once the policy's answers are one sentence) ends there: its
+    // finished rounds are read back and reported, with the reason.
+    const m = /^loop round (\d+): round \d+ gave no pairs to train on/.exec((e as Error).message);
+    if (!m || Number(m[1]) < 2) throw e;
+    stopped = (e as Error).message;
+    process.stderr.write(`[${arm}] stopped: ${stopped}\n`);
+    rounds = Number(m[1]) - 1;
+    res = await loop(rounds);
+  }
   const { openDb } = await import('../src/store/index.js');
   const db = openDb(config.db, { readonly: true });
   try {
     return {
       arm,
       baseline: res.baseline,
+      ...(stopped ? { stopped } : {}),
       rounds: res.rounds.slice(0, rounds).map((r) => {
         const q = quality.get(r.round!) ?? pairTruth(loadEvalRound(db, r.round!), keptPairs(db, r.round!));
         return { loop_round: r.loop_round, pairs: r.pairs ?? 0, pair_accuracy: q.accuracy, pair_inverted: q.inverted, eval: r.eval };
