@@ -1,7 +1,7 @@
 // Pairs: what pairing produced per prompt, and the round's length-balance decision.
 import type { Db } from './open.js';
 import { now, stmt } from './statements.js';
-import { ALL_PROMPTS, type OrdinalRange } from './work.js';
+import { ALL_PROMPTS, type CandidateRow, type OrdinalRange } from './work.js';
 
 /** A scored answer of a prompt, as pairing reads it. */
 export interface ScoredCandidate {
@@ -200,14 +200,7 @@ export function markTopUps(db: Db, roundId: number, method: string, extra: numbe
 }
 
 /** A sampled answer of a prompt with its claims' verdict inputs, as the correction editors read it. */
-export interface CorrectionSource {
-  id: string;
-  prompt_id: string;
-  sample_index: number;
-  seed: number;
-  model_id: string;
-  decoding_json: string;
-  text: string;
+export interface CorrectionSource extends Pick<CandidateRow, 'id' | 'prompt_id' | 'sample_index' | 'seed' | 'model_id' | 'decoding_json' | 'text'> {
   claims: { id: string; sentence: string; claim: string; question: string; p_yes: number | null; p_no: number | null }[];
 }
 
