@@ -15,7 +15,7 @@ export interface ConversationOutcome {
   correctAt: number | null;
   /** The first revision holds a false claim the first answer did not have (null: no first revision). */
   harmed: boolean | null;
-  /** The turn the policy could not answer (too long for its context); null: not cut. */
+  /** The turn the policy could not answer (the conversation no longer fits its context); null: not cut. */
   cutAt: number | null;
 }
 

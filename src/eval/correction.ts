@@ -47,6 +47,8 @@ export interface FeedbackReport extends FeedbackFigures {
   /** Revisions the policy gave (every turn), and those with a claim the checker cannot judge (never correct). */
   revisions: number;
   unjudgeable_revisions: number;
+  /** Revisions stopped by the context's end rather than the end token (judged as they are). */
+  stopped_by_length: number;
   by_kind: Record<string, FeedbackFigures>;
   /** The evaluation round of the first answers, then of each turn. */
   first_round: number;
@@ -165,6 +167,7 @@ export async function correctionEval(config: Config, o: CorrectionOptions): Prom
   const dir = path.join(dbPath.dir, `${dbPath.name}.feedback`);
   let toldCorrect = 0;
   let revisions = 0;
+  let stoppedByLength = 0;
   let unjudgeable = 0;
   const turnRounds: number[] = [];
   for (let turn = 1; turn <= o.maxTurns; turn++) {
@@ -197,11 +200,13 @@ export async function correctionEval(config: Config, o: CorrectionOptions): Prom
       for (const c of active) {
         const p = byBase.get(c.p.id);
         const a = p?.answers[0];
-        // No answer (the prompt did not fit the context) or one stopped by length: the conversation ends here.
-        if (!p || !a || finish.get(p.id) === 'length') {
+        // No answer: the conversation no longer fits the policy's context (a generate failure); it ends here. An
+        // answer stopped by length (the tiny policy's run-on repetitions reach the context's end) is judged as it is.
+        if (!p || !a) {
           c.outcome.cutAt = turn;
           continue;
         }
+        if (finish.get(p.id) === 'length') stoppedByLength++;
         if (a.division === null) {
           c.stopped = true;
           continue;
@@ -232,6 +237,7 @@ export async function correctionEval(config: Config, o: CorrectionOptions): Prom
     told_correct: toldCorrect,
     revisions,
     unjudgeable_revisions: unjudgeable,
+    stopped_by_length: stoppedByLength,
     by_kind: feedbackByKind(outcomes, o.maxTurns),
     first_round: first.sampled_round,
     turn_rounds: turnRounds,
@@ -264,6 +270,6 @@ export function renderCorrection(r: FeedbackReport): string {
     `feedback (${r.level}, provider ${r.provider}, noise ${r.noise}, up to ${r.max_turns} turns) on ${r.prompts_file}: ` +
     `${r.prompts} prompts, ${r.judged} first answers judged, ${r.n_wrong} wrong (rounds ${r.first_round}; ${r.turn_rounds.join(', ') || 'no turns'})\n` +
     `${table(rows)}\n` +
-    `  revisions ${r.revisions}, with a claim the checker cannot judge ${r.unjudgeable_revisions}; teacher turns that called a wrong answer correct: ${r.told_correct}\n`
+    `  revisions ${r.revisions}: with a claim the checker cannot judge ${r.unjudgeable_revisions}, stopped by the context's end ${r.stopped_by_length}; teacher turns that called a wrong answer correct: ${r.told_correct}\n`
   );
 }

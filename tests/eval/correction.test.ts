@@ -64,7 +64,7 @@ function recountTurn1(db: string, f: { first_round: number; turn_rounds: number[
   let harmed = 0;
   let revised = 0;
   for (const t of answers(db, f.turn_rounds[0]!).values()) {
-    if (t.finish === 'length' || !t.divided) continue;
+    if (!t.divided) continue;
     const a = first.get(base(t.prompt))!;
     const v = verdicts(a);
     revised++;
@@ -119,6 +119,18 @@ describe('rlaifv eval --policy --feedback', () => {
     expect(f.at).toBeGreaterThanOrEqual(1);
     expect(f.at).toBeLessThanOrEqual(4);
     expect(Object.values(f.by_kind as Record<string, { n_e: number }>).reduce((s, k) => s + k.n_e, 0)).toBe(f.n_e);
+
+    // Cut: a turn's prompt the policy could not answer (no candidate); answers stopped by length are judged as they are.
+    {
+      const d = openDb(db, { readonly: true });
+      try {
+        const n = (sql: string) => f.turn_rounds.reduce((s: number, r: number) => s + (d.prepare(sql).get(r) as { n: number }).n, 0);
+        expect(f.cut).toBe(n('SELECT count(*) AS n FROM round_prompts rp WHERE rp.round_id = ? AND NOT EXISTS (SELECT 1 FROM candidates c WHERE c.round_id = rp.round_id AND c.prompt_id = rp.prompt_id)'));
+        expect(f.stopped_by_length).toBe(n("SELECT count(*) AS n FROM candidates WHERE round_id = ? AND finish_reason = 'length'"));
+      } finally {
+        d.close();
+      }
+    }
 
     // A rerun finds every round stored.
     const count = () => {
