@@ -80,8 +80,12 @@ function subjects(s: Statement): string[] {
   }
 }
 
-/** The subjects of a claim's text; none for text outside the shapes language. */
-function subjectsOf(text: string): string[] {
+/**
+ * The subjects of a claim's text (how many objects fit a description, or one attribute of a description's referent);
+ * none for text outside the shapes language.
+ * @example subjectsOf('The circle is blue.') // one key, shared with 'The circle is red.'
+ */
+export function subjectsOf(text: string): string[] {
   try {
     const s = parseStatement(text);
     return s ? subjects(s) : [];

@@ -13,6 +13,8 @@ export interface ConversationOutcome {
   scores: number[];
   /** The feedback turn after which the answer was correct (1 = after one turn); null: never. */
   correctAt: number | null;
+  /** The first revision is correct and says something (true) about the subject of each false claim of the first answer. */
+  onSubject?: boolean;
   /** The first revision holds a false claim the first answer did not have (null: no first revision). */
   harmed: boolean | null;
   /** The turn the policy could not answer (the conversation no longer fits its context); null: not cut. */
@@ -27,6 +29,9 @@ export interface FeedbackFigures {
   /** Of N_e, correct after one feedback turn. */
   n_c: number;
   correction_rate: number | null;
+  /** Of N_c, those whose revision speaks (truly) of the subject of each false claim it was told about: a correction, not a change of subject. */
+  n_c_on_subject: number;
+  correction_rate_on_subject: number | null;
   /** Of N_e's first revisions, those with a false claim the first answer did not have. */
   harm_rate: number | null;
   /** Of N_e, correct after turn 1, 2, … max_turns (a conversation ends once correct, so the shares only grow). */
@@ -65,6 +70,8 @@ export function feedbackFigures(outcomes: readonly ConversationOutcome[], maxTur
     n_e: ne.length,
     n_c: ne.filter((o) => o.correctAt === 1).length,
     correction_rate: ratio(ne.filter((o) => o.correctAt === 1).length, ne.length),
+    n_c_on_subject: ne.filter((o) => o.correctAt === 1 && o.onSubject).length,
+    correction_rate_on_subject: ratio(ne.filter((o) => o.correctAt === 1 && o.onSubject).length, ne.length),
     harm_rate: ratio(revised.filter((o) => o.harmed).length, revised.length),
     correct_after_turn: Array.from({ length: maxTurns }, (_, k) => ratio(ne.filter((o) => o.correctAt !== null && o.correctAt <= k + 1).length, ne.length)),
     at: ratio(at, ne.length),

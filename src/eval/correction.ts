@@ -18,6 +18,7 @@ import type { EvalAnswer, EvalPrompt } from './types.js';
 import { flipVerdicts, studentPrompt, teacherTurn, SAID_CORRECT, type ClaimVerdict, type FeedbackLevel, type FeedbackProvider } from './teacher.js';
 import { feedbackByKind, feedbackFigures, type ConversationOutcome, type FeedbackFigures } from './correction-metrics.js';
 import { pct, table } from './render.js';
+import { subjectsOf } from './ablation.js';
 
 /** What to measure: the policy, the held-out prompts, and the teacher. */
 export interface CorrectionOptions {
@@ -94,6 +95,16 @@ export function isCorrect(truthVerdicts: readonly ClaimVerdict[]): boolean {
   return truthVerdicts.length > 0 && truthVerdicts.every((v) => v === 'true');
 }
 
+/**
+ * Whether a revision speaks of what it was told was wrong: each false claim of the first answer shares a subject with
+ * a claim of the revision ("The circle is red." -> "The circle is blue."), so "There is no red triangle." in answer to
+ * "What color is the star?" is no correction, however true.
+ */
+export function onSubject(firstFalse: readonly string[], revision: readonly string[]): boolean {
+  const said = new Set(revision.flatMap(subjectsOf));
+  return firstFalse.every((c) => subjectsOf(c).some((k) => said.has(k)));
+}
+
 const norm = (t: string) => t.trim().toLowerCase().replace(/\s+/g, ' ').replace(/[.!]+$/, '');
 const falseClaims = (truth: Truth, a: EvalAnswer) => {
   const j = judgeAnswer(truth, a);
@@ -108,6 +119,7 @@ interface Conversation {
   teacher: string[];
   outcome: ConversationOutcome;
   firstFalse: Set<string>;
+  firstFalseClaims: string[];
   /** A revision the divider could not divide: nothing more to judge or say. */
   stopped: boolean;
 }
@@ -154,6 +166,7 @@ export async function correctionEval(config: Config, o: CorrectionOptions): Prom
           answers: [a],
           teacher: [],
           firstFalse: new Set(falseClaims(p.truth, a)),
+          firstFalseClaims: a.claims.filter((_, i) => truthV[i] === 'false').map((x) => x.claim),
           stopped: false,
           outcome: { promptId: p.id, kind: p.kind ?? 'other', inNe, scores: [truthScore(truthV)], correctAt: null, harmed: null, cutAt: null },
         });
@@ -218,6 +231,7 @@ export async function correctionEval(config: Config, o: CorrectionOptions): Prom
         c.outcome.scores.push(truthScore(truthV));
         if (turn === 1) c.outcome.harmed = falseClaims(c.p.truth, a).some((f) => !c.firstFalse.has(f));
         if (isCorrect(truthV)) c.outcome.correctAt = turn;
+        if (turn === 1) c.outcome.onSubject = isCorrect(truthV) && onSubject(c.firstFalseClaims, a.claims.map((x) => x.claim));
       }
     } finally {
       db.close();
@@ -270,6 +284,7 @@ export function renderCorrection(r: FeedbackReport): string {
     `feedback (${r.level}, provider ${r.provider}, noise ${r.noise}, up to ${r.max_turns} turns) on ${r.prompts_file}: ` +
     `${r.prompts} prompts, ${r.judged} first answers judged, ${r.n_wrong} wrong (rounds ${r.first_round}; ${r.turn_rounds.join(', ') || 'no turns'})\n` +
     `${table(rows)}\n` +
+    `  corrected after one turn on the subject of the errors: ${r.n_c_on_subject} of ${r.n_e} (${pct(r.correction_rate_on_subject)})\n` +
     `  revisions ${r.revisions}: with a claim the checker cannot judge ${r.unjudgeable_revisions}, stopped by the context's end ${r.stopped_by_length}; teacher turns that called a wrong answer correct: ${r.told_correct}\n`
   );
 }
