@@ -3,6 +3,7 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { getRound, openDb } from '../store/index.js';
 import { loadConfig, type ConfigOverrides } from '../config/load.js';
+import type { Config } from '../config/schema.js';
 import { EvalRefusal, evaluateRound, loadEvalRound, multiturnAblation, renderAblation, renderPolicyReport, renderTruthFree, roundHasHistory, roundHasTruth, truthFreeFigures, renderReport, resolveEvalRound, roundPolicyReport, policyReportOf } from '../eval/index.js';
 import { evaluatePolicy } from '../policy-eval.js';
 import { correctionEval, renderCorrection } from '../eval/correction.js';
@@ -55,7 +56,7 @@ async function evalFeedback(f: EvalFlags): Promise<void> {
   const { config } = loadConfig(f.config, o);
   const report = await correctionEval(config, {
     policy: config.generate.backend,
-    prompts: f.prompts ? loadConfig(undefined, { prompts: f.prompts }).config.prompts : config.loop.eval_prompts,
+    prompts: heldOutPrompts(f, config),
     limit: f.limit ?? config.loop.eval_limit,
     level: f.feedback!,
     provider: f.provider ?? 'truth',
@@ -66,6 +67,11 @@ async function evalFeedback(f: EvalFlags): Promise<void> {
   process.stdout.write(f.json ? JSON.stringify({ feedback: report }) + '\n' : renderCorrection(report));
 }
 
+/** The held-out prompts: --prompts, else the config's loop.eval_prompts (the test split). */
+function heldOutPrompts(f: EvalFlags, config: Config): string {
+  return f.prompts ? loadConfig(undefined, { prompts: f.prompts }).config.prompts : config.loop.eval_prompts;
+}
+
 /** `--policy`: evaluate (or find the stored evaluation of) a policy on held-out prompts. */
 async function evalPolicy(f: EvalFlags): Promise<void> {
   const o: ConfigOverrides = { policy: f.policy! };
@@ -74,7 +80,7 @@ async function evalPolicy(f: EvalFlags): Promise<void> {
   const l = config.loop;
   const ev = await evaluatePolicy(config, {
     policy: config.generate.backend,
-    prompts: f.prompts ? loadConfig(undefined, { prompts: f.prompts }).config.prompts : l.eval_prompts,
+    prompts: heldOutPrompts(f, config),
     limit: f.limit ?? l.eval_limit,
     samples: f.samples ?? l.eval_samples,
     temperature: f.temperature ?? l.eval_temperature,

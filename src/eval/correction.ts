@@ -18,7 +18,7 @@ import type { EvalAnswer, EvalPrompt } from './types.js';
 import { flipVerdicts, studentPrompt, teacherTurn, SAID_CORRECT, type ClaimVerdict, type FeedbackLevel, type FeedbackProvider } from './teacher.js';
 import { feedbackByKind, feedbackFigures, type ConversationOutcome, type FeedbackFigures } from './correction-metrics.js';
 import { pct, table } from './render.js';
-import { subjectsOf } from './ablation.js';
+import { normClaim, subjectsOf } from './ablation.js';
 
 /** What to measure: the policy, the held-out prompts, and the teacher. */
 export interface CorrectionOptions {
@@ -105,10 +105,9 @@ export function onSubject(firstFalse: readonly string[], revision: readonly stri
   return firstFalse.every((c) => subjectsOf(c).some((k) => said.has(k)));
 }
 
-const norm = (t: string) => t.trim().toLowerCase().replace(/\s+/g, ' ').replace(/[.!]+$/, '');
 const falseClaims = (truth: Truth, a: EvalAnswer) => {
   const j = judgeAnswer(truth, a);
-  return a.claims.filter((_, i) => j.claims[i]!.claim === 'false').map((c) => norm(c.claim));
+  return a.claims.filter((_, i) => j.claims[i]!.claim === 'false').map((c) => normClaim(c.claim));
 };
 
 /** One running conversation. */

@@ -154,6 +154,11 @@ describe('rlaifv eval --policy --feedback', () => {
     expect(re.harmRate).toBeGreaterThan(0);
     expect([f.n_c, f.harm_rate, f.correct_after_turn[0], f.rr]).toEqual([re.nc, re.harmRate, re.nc / f.n_e, re.nc / f.n_e]);
     expect(f.at).toBeCloseTo((re.nc * 1 + (f.n_e - re.nc) * 2) / f.n_e, 12);
+    // Without --json: the same figures as a table, one row for all and one per kind.
+    const text = cli(['eval', '--policy', POLICY, '--feedback', 'simple', '--max-turns', '1', '--limit', '40', '--db', db, '--quiet']);
+    const all = text.split('\n').find((l) => l.trim().startsWith('all '))!.trim().split(/\s+/);
+    expect(all.slice(1, 6)).toEqual([String(f.n_wrong), String(f.n_e), String(f.n_c), `${(100 * f.correction_rate).toFixed(1)}%`, `${(100 * f.harm_rate).toFixed(1)}%`]);
+    for (const k of Object.keys(f.by_kind)) expect(text).toMatch(new RegExp(`^  ${k} `, 'm'));
   });
 
   test("simple feedback from the labeler with noise: N_e by the labeler's rule, one bit said", () => {
