@@ -1,10 +1,13 @@
 // `rlaifv eval`: a shapes-world round's feedback measured against the truth (divide, label, pairs, oracle), and the
 // policy's hallucination; `--policy` evaluates a policy on held-out prompts first.
-import { InvalidArgumentError, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { getRound, openDb } from '../store/index.js';
 import { loadConfig, type ConfigOverrides } from '../config/load.js';
+import type { Config } from '../config/schema.js';
 import { EvalRefusal, evaluateRound, loadEvalRound, multiturnAblation, renderAblation, renderPolicyReport, renderTruthFree, roundHasHistory, roundHasTruth, truthFreeFigures, renderReport, resolveEvalRound, roundPolicyReport, policyReportOf } from '../eval/index.js';
 import { evaluatePolicy } from '../policy-eval.js';
+import { correctionEval, renderCorrection } from '../eval/correction.js';
+import { FEEDBACK_LEVELS, FEEDBACK_PROVIDERS, type FeedbackLevel, type FeedbackProvider } from '../eval/teacher.js';
 import { getPolicyEval } from '../store/index.js';
 import { positiveInt, PROGRESS_EVERY_HELP, progressEveryArg, progressFromFlags, temperatureArg } from './common.js';
 
@@ -13,6 +16,13 @@ function evalRoundArg(v: string): number | 'latest' {
   const n = Number(v);
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`--round must be a round number or "latest", got "${v}".`);
   return n;
+}
+
+/** Parses --feedback-noise: a probability from 0 to 1. */
+function noiseArg(v: string): number {
+  const r = Number(v);
+  if (v.trim() === '' || !Number.isFinite(r) || r < 0 || r > 1) throw new InvalidArgumentError(`--feedback-noise must be a probability from 0 to 1, got "${v}".`);
+  return r;
 }
 
 interface EvalFlags {
@@ -28,6 +38,38 @@ interface EvalFlags {
   greedy: boolean;
   quiet?: boolean;
   progressEvery?: number;
+  feedback?: FeedbackLevel;
+  provider?: FeedbackProvider;
+  feedbackNoise?: number;
+  maxTurns?: number;
+}
+
+/** A usage mistake: exit 2 with a message naming the flag. */
+class FlagError extends Error {
+  override name = 'InputError';
+}
+
+/** `--policy P --feedback L`: the policy's correction rate after feedback, instead of its hallucination figures. */
+async function evalFeedback(f: EvalFlags): Promise<void> {
+  const o: ConfigOverrides = { policy: f.policy! };
+  if (f.db) o.db = f.db;
+  const { config } = loadConfig(f.config, o);
+  const report = await correctionEval(config, {
+    policy: config.generate.backend,
+    prompts: heldOutPrompts(f, config),
+    limit: f.limit ?? config.loop.eval_limit,
+    level: f.feedback!,
+    provider: f.provider ?? 'truth',
+    noise: f.feedbackNoise ?? 0,
+    maxTurns: f.maxTurns ?? 3,
+    progress: progressFromFlags(f, f.quiet || f.json),
+  });
+  process.stdout.write(f.json ? JSON.stringify({ feedback: report }) + '\n' : renderCorrection(report));
+}
+
+/** The held-out prompts: --prompts, else the config's loop.eval_prompts (the test split). */
+function heldOutPrompts(f: EvalFlags, config: Config): string {
+  return f.prompts ? loadConfig(undefined, { prompts: f.prompts }).config.prompts : config.loop.eval_prompts;
 }
 
 /** `--policy`: evaluate (or find the stored evaluation of) a policy on held-out prompts. */
@@ -38,7 +80,7 @@ async function evalPolicy(f: EvalFlags): Promise<void> {
   const l = config.loop;
   const ev = await evaluatePolicy(config, {
     policy: config.generate.backend,
-    prompts: f.prompts ? loadConfig(undefined, { prompts: f.prompts }).config.prompts : l.eval_prompts,
+    prompts: heldOutPrompts(f, config),
     limit: f.limit ?? l.eval_limit,
     samples: f.samples ?? l.eval_samples,
     temperature: f.temperature ?? l.eval_temperature,
@@ -91,10 +133,26 @@ export function registerEval(program: Command): void {
     .option('--samples <n>', 'with --policy: samples per prompt (default: loop.eval_samples, 10)', positiveInt('--samples'))
     .option('--temperature <t>', 'with --policy: sampling temperature (default: loop.eval_temperature, 0.7)', temperatureArg)
     .option('--no-greedy', 'with --policy: no greedy answers')
+    .addOption(new Option('--feedback <level>', 'with --policy: the correction rate after a teacher\'s feedback turn, detailed (each false claim corrected) or simple (only "Your answer has errors.")').choices(FEEDBACK_LEVELS))
+    .addOption(new Option('--provider <provider>', 'with --feedback: whose verdicts the teacher speaks from (default truth)').choices(FEEDBACK_PROVIDERS))
+    .option('--feedback-noise <r>', 'with --feedback: flip each of the provider\'s verdicts with probability r (seeded; default 0)', noiseArg)
+    .option('--max-turns <n>', 'with --feedback: feedback turns at most while the answer stays wrong (default 3)', positiveInt('--max-turns'))
     .option('--json', 'one JSON object')
     .option('--quiet', 'no progress output')
     .option('--progress-every <seconds>', PROGRESS_EVERY_HELP, progressEveryArg)
+    // A bad flag is a usage mistake: exit 2, after commander's message naming the flag.
+    .exitOverride((e) => process.exit(e.exitCode === 0 ? 0 : 2))
     .action(async (f: EvalFlags) => {
+      for (const [flag, given] of [['--provider', f.provider], ['--feedback-noise', f.feedbackNoise], ['--max-turns', f.maxTurns]] as const) {
+        if (given !== undefined && !f.feedback) throw new FlagError(`${flag} needs --feedback simple|detailed.`);
+      }
+      if (f.feedback && !f.policy) throw new FlagError('--feedback needs --policy MODEL (the policy whose answers get feedback).');
+      if (f.feedback) {
+        for (const [flag, given] of [['--samples', f.samples], ['--temperature', f.temperature]] as const) {
+          if (given !== undefined) throw new FlagError(`${flag} does not go with --feedback: every answer of a feedback conversation is greedy (T 0), one per prompt.`);
+        }
+        return evalFeedback(f);
+      }
       if (f.policy) return evalPolicy(f);
       const { config } = loadConfig(f.config, f.db ? { db: f.db } : {});
       let db;

@@ -80,8 +80,12 @@ function subjects(s: Statement): string[] {
   }
 }
 
-/** The subjects of a claim's text; none for text outside the shapes language. */
-function subjectsOf(text: string): string[] {
+/**
+ * The subjects of a claim's text (how many objects fit a description, or one attribute of a description's referent);
+ * none for text outside the shapes language.
+ * @example subjectsOf('The circle is blue.') // one key, shared with 'The circle is red.'
+ */
+export function subjectsOf(text: string): string[] {
   try {
     const s = parseStatement(text);
     return s ? subjects(s) : [];
@@ -90,7 +94,8 @@ function subjectsOf(text: string): string[] {
   }
 }
 
-const norm = (t: string) => t.trim().toLowerCase().replace(/\s+/g, ' ').replace(/[.!]+$/, '');
+/** A claim's text as compared for sameness: trimmed, lower-case, single spaces, no final stop. */
+export const normClaim = (t: string) => t.trim().toLowerCase().replace(/\s+/g, ' ').replace(/[.!]+$/, '');
 
 /** The figures of one condition's evaluation. */
 function conditionFigures(ev: PolicyEvaluation): ConditionFigures {
@@ -195,12 +200,12 @@ export async function multiturnAblation(config: Config, o: AblationOptions): Pro
       }
       const fin = finals.get(`${ch.c.id}~own${ch.i}~final`)?.claims ?? [];
       const earlierFalse = ch.earlier.filter((x) => checkStatement(truth, x) === 'false');
-      const falseTexts = new Set(earlierFalse.map(norm));
+      const falseTexts = new Set(earlierFalse.map(normClaim));
       const finalVerdicts = fin.map((x) => ({ x, v: checkStatement(truth, x), subj: subjectsOf(x) }));
       for (const f of finalVerdicts) {
         if (f.v !== 'false') continue;
         counts.finalFalse++;
-        if (falseTexts.has(norm(f.x))) counts.repeated++;
+        if (falseTexts.has(normClaim(f.x))) counts.repeated++;
       }
       for (const e of earlierFalse) {
         counts.earlierFalse++;
