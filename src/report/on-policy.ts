@@ -12,7 +12,6 @@ export function gatherOnPolicy(db: Db, roundId: number): OnPolicyReport | null {
   const labels = Array.from({ length: 10 }, (_, i) => `${i * 10}–${i * 10 + 10}`);
   const counts = labels.map(() => 0);
   for (const x of c.checks) counts[Math.min(9, Math.floor(x.percentile / 10))]!++;
-  const promptOf = new Map((roundAnswerMeans(db, roundId)?.pairs ?? []).map((p) => [p.pair_id, p.prompt_id]));
   return {
     rule: c.rule,
     pairs: c.pairs,
@@ -20,7 +19,7 @@ export function gatherOnPolicy(db: Db, roundId: number): OnPolicyReport | null {
     off_policy: c.off_policy,
     labels,
     counts,
-    flagged: c.flagged.slice(0, 50).map((f) => ({ pair_id: f.pair_id, prompt_id: promptOf.get(f.pair_id) ?? '', chosen_mean: f.chosen_mean, percentile: f.percentile, siblings: f.siblings })),
+    flagged: c.flagged.slice(0, 50).map((f) => ({ pair_id: f.pair_id, prompt_id: c.promptOf.get(f.pair_id) ?? '', chosen_mean: f.chosen_mean, percentile: f.percentile, siblings: f.siblings })),
   };
 }
 

@@ -272,29 +272,27 @@ function correctionCandidates(
   fixes: readonly ScoredCorrection[],
   probs?: Map<string, { p_yes: number | null; p_no: number | null }[]>,
 ): CorrectionCandidate[] {
-  const value = (rejC: number | null, rejP: number | null) => (method === 'rejc' ? rejC : rejP === null ? null : -rejP);
+  // Both sides as rank pairing sees an answer (scoredAnswer: the method's value and the gate's reject probabilities).
+  const asAnswer = scoredAnswer(method, probs);
   const out: CorrectionCandidate[] = [];
   for (const f of fixes) {
-    const cv = value(f.rej_c ?? null, f.rej_p ?? null);
-    const ov = value(f.original_rej_c, f.original_rej_p);
-    if (cv === null || ov === null) continue; // an answer without claims (an edit that left none) is never paired
-    const rp = (id: string) => probs?.get(id)?.map((x) => rejectProbability(x.p_yes, x.p_no));
-    const cr = rp(f.id);
-    const or = rp(f.corrects_id);
+    const corrected = asAnswer(f);
+    const original = asAnswer({
+      id: f.corrects_id,
+      prompt_id: f.prompt_id,
+      text: f.original_text,
+      words: f.original_words,
+      n_claims: f.original_n_claims,
+      n_judged: f.original_n_judged,
+      n_questions: f.original_n_questions,
+      rej_c: f.original_rej_c,
+      rej_p: f.original_rej_p,
+    });
+    if (corrected === null || original === null) continue; // an answer without claims (an edit that left none) is never paired
     out.push({
       editor: f.editor as CorrectionEditor,
-      corrected: { id: f.id, text: f.text, words: f.words, nClaims: f.n_claims, nJudged: f.n_judged, nQuestions: f.n_questions ?? f.n_claims, nRejected: f.n_rejected, value: cv, ...(cr ? { rejectProbs: cr } : {}) },
-      original: {
-        id: f.corrects_id,
-        text: f.original_text,
-        words: f.original_words,
-        nClaims: f.original_n_claims,
-        nJudged: f.original_n_judged,
-        nQuestions: f.original_n_questions,
-        nRejected: f.original_n_rejected,
-        value: ov,
-        ...(or ? { rejectProbs: or } : {}),
-      },
+      corrected: { ...corrected, nRejected: f.n_rejected },
+      original: { ...original, nRejected: f.original_n_rejected },
     });
   }
   return out;

@@ -32,13 +32,7 @@ export function pendingPairings(
   range: OrdinalRange = ALL_PROMPTS,
 ): Map<string, ScoredCandidate[]> {
   const rows = (DIVIDE_METHODS.includes(method) ? dividePairingRows : methodPairingRows)(db, roundId, method, samples, range);
-  const out = new Map<string, ScoredCandidate[]>();
-  for (const r of rows) {
-    let l = out.get(r.prompt_id);
-    if (!l) out.set(r.prompt_id, (l = []));
-    l.push(r);
-  }
-  return out;
+  return byPrompt(rows);
 }
 
 /** The pair methods of the divide feedback method (its scores live in `scores`). */
@@ -266,7 +260,12 @@ export function scoredCorrections(db: Db, roundId: number, promptIds: readonly s
      WHERE c.round_id = ? AND c.corrects_id IS NOT NULL AND c.prompt_id IN (SELECT value FROM json_each(?))
      ORDER BY c.prompt_id, c.id`,
   ).all(roundId, JSON.stringify(promptIds)) as ScoredCorrection[];
-  const out = new Map<string, ScoredCorrection[]>();
+  return byPrompt(rows);
+}
+
+/** Rows grouped by their prompt, in row order. */
+function byPrompt<R extends { prompt_id: string }>(rows: readonly R[]): Map<string, R[]> {
+  const out = new Map<string, R[]>();
   for (const r of rows) {
     let l = out.get(r.prompt_id);
     if (!l) out.set(r.prompt_id, (l = []));
