@@ -359,6 +359,7 @@ function stageRun(backends: Backends, s: StageName, opts: { balance?: boolean } 
           {
             ...opts,
             rewriter: backends.rewriter,
+            refineConcurrency: stageConcurrency(backends, backends.generator),
             // Corrected answers (pair.corrections) go through divide, label and score before they are paired.
             scoreCorrections: async (cc) => {
               const quiet = { ...cc, progress: silentProgress };

@@ -7,7 +7,7 @@ import type { Config } from '../config/schema.js';
 import { EvalRefusal, evaluateRound, loadEvalRound, multiturnAblation, renderAblation, renderPolicyReport, renderTruthFree, roundHasHistory, roundHasTruth, truthFreeFigures, renderReport, resolveEvalRound, roundPolicyReport, policyReportOf } from '../eval/index.js';
 import { evaluatePolicy } from '../policy-eval.js';
 import { correctionEval, renderCorrection } from '../eval/correction.js';
-import { FEEDBACK_LEVELS, FEEDBACK_PROVIDERS, type FeedbackLevel, type FeedbackProvider } from '../eval/teacher.js';
+import { FEEDBACK_LEVELS, FEEDBACK_PROVIDERS, type FeedbackLevel, type FeedbackProvider } from '../feedback/teacher.js';
 import { getPolicyEval } from '../store/index.js';
 import { positiveInt, PROGRESS_EVERY_HELP, progressEveryArg, progressFromFlags, temperatureArg } from './common.js';
 

@@ -19,11 +19,11 @@ export function withStoreFlags(cmd: Command): Command {
   return cmd.option('--db <file>', 'SQLite database (default: db/rlaifv.sqlite)').option('--config <file>', 'config JSON file (for its db path)');
 }
 
-/** Adds --format (required) and --dataset-name, then the store flags. */
-export function withFormatFlags(cmd: Command): Command {
+/** Adds --format (required; `extra` formats besides the pair formats) and --dataset-name, then the store flags. */
+export function withFormatFlags(cmd: Command, extra: readonly string[] = []): Command {
   return withStoreFlags(
     cmd
-      .addOption(new Option('--format <name>', 'trainer format').choices([...FORMATS]).makeOptionMandatory())
+      .addOption(new Option('--format <name>', 'trainer format').choices([...FORMATS, ...extra]).makeOptionMandatory())
       .option('--dataset-name <name>', 'llamafactory: the dataset_info.json entry (default: the file name without extension)')
       .option('--spans', 'add each side\'s claim spans (chosen_spans, rejected_spans: sentence ranges, verdict, p(no)); JSON files only')
       .option('--reference-logprobs', 'add each side\'s log-probs under the round\'s policy (pair.reference_logprobs): ref_chosen_logps/ref_rejected_logps; rlaifv: ref_win_logp, ref_win_avg_logp, ref_win_per_token_logp and ref_rej_*; JSON files only'),

@@ -2,6 +2,8 @@
 import type { Command } from 'commander';
 import { openDb } from '../store/index.js';
 import { exportPairs, exportRound } from '../export/export.js';
+import { ExportInputError } from '../export/errors.js';
+import { exportDialogues } from '../export/fire.js';
 import { existingDbFile, roundFlag, withFormatFlags } from './export-flags.js';
 
 interface ExportFlags {
@@ -23,6 +25,7 @@ export function registerExport(program: Command): void {
       .description("write a round's kept pairs in a trainer format (records no delivery; see pull)")
       .requiredOption('--out <file>', 'output file (.parquet: Parquet with image bytes, for trl and rlaifv), or - for stdout')
       .option('--round <n|latest>', 'round (default: latest)', roundFlag('latest')),
+    ['fire'],
   ).action(async (f: ExportFlags) => {
     const file = existingDbFile(f);
     const db = openDb(file);
@@ -30,6 +33,17 @@ export function registerExport(program: Command): void {
       const round = exportRound(db, f.round ?? 'latest', file);
       if (round.status !== 'done') {
         process.stderr.write(`note: round ${round.id} is ${round.status}; its pairs and length balance may still change.\n`);
+      }
+      if (f.format === 'fire') {
+        // The round's refinement dialogues, not its pairs (pair.corrections "refine").
+        if (f.spans || f.referenceLogprobs || f.datasetName) throw new ExportInputError('--format fire writes dialogues: --spans, --reference-logprobs and --dataset-name are for pair formats.');
+        const w = exportDialogues(db, { round: round.id, out: f.out });
+        process.stderr.write(
+          `exported ${w.dialogues} refinement dialogues of round ${round.id} as fire (${w.bytes} bytes) to ${w.target === '-' ? 'stdout' : w.target}` +
+            (w.dialogues === 0 ? '; the round has none (they come from pair.corrections "refine")' : '') +
+            '\n',
+        );
+        return;
       }
       const w = await exportPairs(db, {
         round: round.id,

@@ -153,6 +153,12 @@ const OPERATIONAL_KEYS = new Set([
   'min_backoff_ms', 'max_backoff_ms', 'rest_after_failures', 'rest_ms', 'content_retries', 'chunk_prompts', 'server',
 ]);
 
+/** pair.refine at its defaults: how every round before the refine editor was, whose hash it keeps. */
+function isDefaultRefine(v: unknown): boolean {
+  const r = v as { max_turns?: unknown; feedback?: unknown; temperature?: unknown } | null;
+  return r !== null && typeof r === 'object' && r.max_turns === 3 && r.feedback === 'detailed' && r.temperature === 0;
+}
+
 /** A hash of what determines a round's results (not where files live, nor how many workers ran). */
 export function configHash(c: Config): string {
   // The loop's settings say how rounds follow each other, not what one round makes; like the prompts file, how it is
@@ -167,6 +173,7 @@ export function configHash(c: Config): string {
   // A gate without a judge model is how every gated round before feedback.gate.judge existed: it keeps its hash.
   // pair.reference_logprobs adds log-probs beside the pairs without changing them: a round may turn it on later.
   // No correction editors and rank pairs on is how every round before pair.corrections paired: they keep their hash.
+  // pair.refine at its defaults likewise (it only acts with the "refine" editor, which is in pair.corrections).
   const json = JSON.stringify(withMethod, (k, v) =>
     OPERATIONAL_KEYS.has(k) ||
     (k === 'repeated_claims' && v === 'keep') ||
@@ -174,6 +181,7 @@ export function configHash(c: Config): string {
     (k === 'corrections' && Array.isArray(v) && v.length === 0) ||
     (k === 'rank_pairs' && v === true) ||
     (k === 'rewriter' && v === null) ||
+    (k === 'refine' && isDefaultRefine(v)) ||
     k === 'reference_logprobs'
       ? undefined
       : v,

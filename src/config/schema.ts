@@ -123,7 +123,7 @@ const score = z.strictObject({
 });
 
 /** The correction editors of pair.corrections. */
-export const CORRECTION_EDITORS = ['drop', 'overwrite', 'llm'] as const;
+export const CORRECTION_EDITORS = ['drop', 'overwrite', 'llm', 'refine'] as const;
 /** A correction editor's name. */
 export type CorrectionEditor = (typeof CORRECTION_EDITORS)[number];
 
@@ -149,6 +149,20 @@ const rewriter = z.strictObject({
   content_retries: z.number().int().min(0).default(1),
 });
 
+/**
+ * The `refine` correction editor: each sampled answer with a rejected claim starts a dialogue in which the teacher's
+ * comment (from the labeler's verdicts) is given to the round's policy, which answers again, until no claim is
+ * rejected or max_turns revisions.
+ */
+const refine = z.strictObject({
+  /** Revisions per dialogue at most (fewer where the conversation no longer fits the policy's context). */
+  max_turns: z.number().int().min(1).max(10).default(3),
+  /** What the teacher says: 'detailed' (a score and each rejected claim's correction) or 'simple' ("Your answer has errors."). */
+  feedback: z.enum(['simple', 'detailed']).default('detailed'),
+  /** The revisions' sampling temperature (0: greedy, as InterFeedback's feedback round); the rest of generate.decoding applies. */
+  temperature: z.number().min(0).max(2).default(0),
+});
+
 const pair = z.strictObject({
   strategy: z.string().default('rlaifv'),
   diff: z.number().positive().default(1),
@@ -171,6 +185,8 @@ const pair = z.strictObject({
     .refine((l) => new Set(l).size === l.length, 'each editor once'),
   /** Rank pairs (better vs worse sampled answers); false: a round pairs only corrections (needs pair.corrections). */
   rank_pairs: z.boolean().default(true),
+  /** The `refine` editor's refinement dialogues (FIRE's student/teacher turns, src/feedback/refine.ts). */
+  refine: refine.default(refine.parse({})),
   /** The served rewriter of the 'llm' editor; null: none (then 'llm' cannot be used). */
   rewriter: rewriter.nullable().default(null),
   /**

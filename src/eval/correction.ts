@@ -15,7 +15,7 @@ import type { Truth } from '../shapes/truth.js';
 import { loadEvalRound } from './load.js';
 import { judgeAnswer } from './truth.js';
 import type { EvalAnswer, EvalPrompt } from './types.js';
-import { flipVerdicts, studentPrompt, teacherTurn, SAID_CORRECT, type ClaimVerdict, type FeedbackLevel, type FeedbackProvider } from './teacher.js';
+import { flipVerdicts, studentPrompt, teacherTurn, SAID_CORRECT, type ClaimVerdict, type FeedbackLevel, type FeedbackProvider } from '../feedback/teacher.js';
 import { feedbackByKind, feedbackFigures, type ConversationOutcome, type FeedbackFigures } from './correction-metrics.js';
 import { pct, table } from './render.js';
 import { normClaim, subjectsOf } from './ablation.js';

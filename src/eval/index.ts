@@ -10,6 +10,6 @@ export * from './policy.js';
 export * from './policy-report.js';
 export * from './truth-free.js';
 export * from './ablation.js';
-export * from './teacher.js';
+export * from '../feedback/teacher.js';
 export * from './correction-metrics.js';
 export * from './correction.js';

@@ -203,9 +203,13 @@ function normalise(s: string): string {
   return s.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
 }
 
-/** The sample_index a corrected answer is stored under: negative, one block per editor, so it never meets a sample's. */
-export function correctionSampleIndex(editor: CorrectionEditor, originalIndex: number): number {
-  const block = { drop: 1, overwrite: 2, llm: 3 }[editor];
+/**
+ * The sample_index a corrected answer is stored under: negative, one block per editor (and per turn of a `refine`
+ * dialogue), so it never meets a sample's.
+ * @example correctionSampleIndex('refine', 3, 2) // -12000004
+ */
+export function correctionSampleIndex(editor: CorrectionEditor, originalIndex: number, turn = 1): number {
+  const block = editor === 'refine' ? 10 + turn : { drop: 1, overwrite: 2, llm: 3 }[editor];
   return -(block * 1_000_000 + originalIndex + 1);
 }
 

@@ -32,6 +32,7 @@ import { isRejected } from '../feedback/verdict.js';
 import { wordCount } from '../feedback/words.js';
 import { correctionSources, putCandidates, scoredCorrections, type CandidateRow, type CorrectionSource, type ScoredCorrection } from '../store/index.js';
 import { Rewriter, sentenceEdits } from '../methods/rewriter.js';
+import { runRefine, type RefineResult } from './refine.js';
 import type { Edit } from '../feedback/corrections.js';
 import type { CorrectionEditor } from '../config/schema.js';
 import { contentId } from './ids.js';
@@ -63,13 +64,20 @@ export async function runPair(
   });
   const pending = pendingPairings(ctx.db, ctx.round.id, method, ctx.config.generate.samples, ctx.scope);
   let corrections: Map<string, ScoredCorrection[]> | null = null;
+  let refined: RefineResult | null = null;
   if (editors.length && pending.size) {
     // The editors write their corrected answers, which are divided, labeled and scored before pairing.
     const ids = [...pending.keys()];
     const written = writeCorrections(ctx, editors, ids) + (editors.includes('llm') ? await writeRewrites(ctx, opts.rewriter ?? null, ids) : 0);
-    if (written > 0) {
-      if (!opts.scoreCorrections) throw new Error('pair: pair.corrections needs the divide, label and score stages for corrected answers.');
-      await opts.scoreCorrections(ctx);
+    const score = opts.scoreCorrections;
+    if (!score && (written > 0 || editors.includes('refine'))) throw new Error('pair: pair.corrections needs the divide, label and score stages for corrected answers.');
+    // (refine's driver scores what the other editors wrote on its first pass)
+    if (written > 0 && !editors.includes('refine')) await score!(ctx);
+    if (editors.includes('refine')) {
+      // The policy's own revisions after the teacher's comments: dialogues run to their end before pairing.
+      const gen = ctx.backends.generator;
+      if (!gen) throw new Error('pair: the "refine" editor needs the round\'s policy (generate.backend).');
+      refined = await runRefine(ctx, ids, { generator: gen, concurrency: opts.refineConcurrency ?? 2, scoreRevisions: score! });
     }
     corrections = scoredCorrections(ctx.db, ctx.round.id, [...pending.keys()]);
   }
@@ -150,9 +158,9 @@ export async function runPair(
   return {
     stage: 'pair',
     items,
-    failures: failures + (ref?.failures ?? 0),
+    failures: failures + (ref?.failures ?? 0) + (refined?.failures ?? 0),
     seconds: (performance.now() - t0) / 1000,
-    modelSeconds: (judging?.time.modelSeconds ?? 0) + (ref?.time.modelSeconds ?? 0),
+    modelSeconds: (judging?.time.modelSeconds ?? 0) + (ref?.time.modelSeconds ?? 0) + (refined?.modelSeconds ?? 0),
   };
 }
 
@@ -164,6 +172,8 @@ export interface PairStageOptions {
   scoreCorrections?: (ctx: StageContext) => Promise<void>;
   /** The `llm` editor's served rewriter (pair.rewriter). */
   rewriter?: Rewriter | null;
+  /** Concurrent generate requests of the `refine` editor's dialogues (the generate stage's own concurrency). */
+  refineConcurrency?: number;
 }
 
 /**
@@ -176,7 +186,7 @@ export function writeCorrections(ctx: StageContext, editors: readonly Correction
   for (const [promptId, answers] of editSources(ctx, promptIds)) {
     for (const a of answers) {
       for (const editor of editors) {
-        if (editor === 'llm') continue; // served: writeRewrites
+        if (editor === 'llm' || editor === 'refine') continue; // served: writeRewrites; the policy's dialogues: runRefine
         const fix = correctAnswer(editor, a, answers);
         if (fix) rows.push(correctionRow(ctx, promptId, a, editor, fix.text, fix.edits));
       }

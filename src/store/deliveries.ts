@@ -45,7 +45,7 @@ export interface ReferenceLogprob {
 }
 
 /** Images that a held-out evaluation round has seen: no pair on them is ever delivered or exported. */
-const HELD_OUT_IMAGES = `SELECT p.image_id FROM rounds r JOIN round_prompts rp ON rp.round_id = r.id JOIN prompts p ON p.id = rp.prompt_id
+export const HELD_OUT_IMAGES = `SELECT p.image_id FROM rounds r JOIN round_prompts rp ON rp.round_id = r.id JOIN prompts p ON p.id = rp.prompt_id
   WHERE r.purpose = 'eval'`;
 
 /** How many kept pairs of `rounds` are withheld because their image is held out for evaluation. */

@@ -246,7 +246,7 @@ export interface ScoredCorrection extends ScoredCandidate {
   original_words: number;
 }
 
-/** The scored corrected answers of the given prompts of a round, by prompt (ordered by id). */
+/** The scored corrected answers of the given prompts of a round, by prompt (ordered by id); of a `refine` dialogue only its chosen revision. */
 export function scoredCorrections(db: Db, roundId: number, promptIds: readonly string[]): Map<string, ScoredCorrection[]> {
   const rows = stmt(
     db,
@@ -258,6 +258,8 @@ export function scoredCorrections(db: Db, roundId: number, promptIds: readonly s
      FROM candidates c JOIN scores s ON s.candidate_id = c.id
      JOIN candidates o ON o.id = c.corrects_id JOIN scores os ON os.candidate_id = o.id
      WHERE c.round_id = ? AND c.corrects_id IS NOT NULL AND c.prompt_id IN (SELECT value FROM json_each(?))
+       -- A refinement dialogue offers one revision: the one its end chose (db/014).
+       AND (c.editor IS NOT 'refine' OR c.id IN (SELECT chosen_id FROM dialogues WHERE round_id = c.round_id))
      ORDER BY c.prompt_id, c.id`,
   ).all(roundId, JSON.stringify(promptIds)) as ScoredCorrection[];
   return byPrompt(rows);

@@ -10,7 +10,7 @@ describe('config', () => {
     const { config } = loadConfig(undefined);
     expect(config.generate).toMatchObject({ samples: 10, temperature: 0.7, top_p: 1, max_new_tokens: 512 });
     expect(config.pair).toEqual({
-      strategy: 'rlaifv', diff: 1, max_pairs: 2, length_balance: true, repeated_claims: 'drop', corrections: [], rank_pairs: true, rewriter: null,
+      strategy: 'rlaifv', diff: 1, max_pairs: 2, length_balance: true, repeated_claims: 'drop', corrections: [], rank_pairs: true, rewriter: null, refine: { max_turns: 3, feedback: 'detailed', temperature: 0 },
       reference_logprobs: false,
     });
     expect(config.score).toEqual({ accept_rule: 'scripts', method: 'rejc' });
@@ -68,5 +68,21 @@ describe('config', () => {
     const b = loadConfig(undefined).config;
     b.pair.reference_logprobs = true;
     expect(configHash(b)).toBe(configHash(a));
+  });
+
+  test('pair.refine at its defaults keeps a round\'s hash; the refine editor or another setting of it changes it', () => {
+    const a = loadConfig(undefined).config;
+    const b = loadConfig(undefined).config;
+    b.pair.refine = { max_turns: 3, feedback: 'detailed', temperature: 0 };
+    expect(configHash(b)).toBe(configHash(a));
+    b.pair.corrections = ['refine'];
+    const withRefine = configHash(b);
+    expect(withRefine).not.toBe(configHash(a));
+    for (const change of [{ max_turns: 2 }, { feedback: 'simple' as const }, { temperature: 0.7 }]) {
+      const c = loadConfig(undefined).config;
+      c.pair.corrections = ['refine'];
+      c.pair.refine = { ...c.pair.refine, ...change };
+      expect(configHash(c)).not.toBe(withRefine);
+    }
   });
 });

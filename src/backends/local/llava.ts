@@ -530,8 +530,9 @@ export class LlavaModel {
     return { ids, logprobs: [null, ...lp!] };
   }
 
-  /** Text of generated ids, special tokens dropped. */
+  /** Text of generated ids, special tokens dropped; an answer that ended at once is '' (transformers.js throws on no ids). */
   decode(ids: number[]): string {
+    if (ids.length === 0) return '';
     return this.processor.tokenizer.decode(ids, { skip_special_tokens: true }).trim();
   }
 

@@ -1,7 +1,7 @@
 // The teacher's turn of a feedback conversation: corrections derived from the claims (never the right answer), simple
 // feedback's one bit, FIRE's score, the student's prompt layout, and the seeded verdict noise.
 import { describe, expect, test } from 'vitest';
-import { ASK_AGAIN, correctionOf, flipVerdicts, scoreOf, studentPrompt, teacherTurn, type ClaimVerdict } from '../../src/eval/teacher.js';
+import { ASK_AGAIN, correctionOf, flipVerdicts, scoreOf, studentPrompt, teacherTurn, type ClaimVerdict } from '../../src/feedback/teacher.js';
 import { checkStatement } from '../../src/shapes/index.js';
 import { parseTruth } from '../../src/shapes/truth.js';
 

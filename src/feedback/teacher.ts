@@ -1,6 +1,6 @@
 // The teacher's turn of a feedback conversation (FIRE's student/teacher layout, InterFeedback's detailed and simple
 // feedback), built from a provider's verdicts on an answer's claims. Pure: no model, no store.
-import { hashSeed, createRng } from '../feedback/rng.js';
+import { hashSeed, createRng } from './rng.js';
 import { parseStatement, renderStatement, type QuantifiedStatement, type Statement } from '../shapes/index.js';
 import type { Turn } from '../backends/types.js';
 
