@@ -53,3 +53,29 @@ JOIN candidates o ON o.id = t.source_id
 JOIN candidates c ON c.id = t.revision_id
 LEFT JOIN scores s ON s.candidate_id = t.revision_id
 LEFT JOIN dialogues d ON d.source_id = t.source_id;
+
+-- The loop's SFT step on a round's dialogues (loop.sft_trainer, FIRE's student training) and its per-round correction
+-- rate (loop.eval_feedback): the dialogues file the step trained on, how many dialogues it holds, the checkpoint the
+-- SFT step wrote (the DPO trainer starts from it), and the correction-rate figures of the round's checkpoint.
+ALTER TABLE loop_rounds ADD COLUMN dialogues_file TEXT;
+ALTER TABLE loop_rounds ADD COLUMN dialogues INTEGER;
+ALTER TABLE loop_rounds ADD COLUMN sft_checkpoint TEXT;
+ALTER TABLE loop_rounds ADD COLUMN feedback_json TEXT;
+
+-- loop_commands.step gains 'sft' (SQLite cannot change a CHECK: the table is rebuilt with its rows).
+CREATE TABLE loop_commands_new (
+  id           INTEGER PRIMARY KEY,
+  loop_id      INTEGER NOT NULL REFERENCES loops (id),
+  idx          INTEGER NOT NULL,
+  step         TEXT    NOT NULL CHECK (step IN ('train', 'deploy', 'sft')),
+  command      TEXT    NOT NULL,
+  exit_code    INTEGER,
+  reason       TEXT,
+  stderr_tail  TEXT,
+  seconds      REAL    NOT NULL,
+  started_at   TEXT    NOT NULL
+);
+INSERT INTO loop_commands_new SELECT id, loop_id, idx, step, command, exit_code, reason, stderr_tail, seconds, started_at FROM loop_commands;
+DROP TABLE loop_commands;
+ALTER TABLE loop_commands_new RENAME TO loop_commands;
+CREATE INDEX loop_commands_round ON loop_commands (loop_id, idx, id);

@@ -2,6 +2,7 @@
 """DPO for the shapes policy: where TRL's DPOTrainer stands for a real model, this trains the tiny policy.
 
     python3 scripts/shapes/dpo.py --pairs PAIRS.jsonl --policy models/shapes-policy --out OUT [--seed 1]
+    python3 scripts/shapes/dpo.py --sft-only --dialogues DIALOGUES.json --policy DIR --out OUT [--seed 1]   # FIRE's SFT
         [--ref DIR] [--beta 0.1] [--lr 5e-5] [--epochs 2] [--batch-size 32] [--max-steps N] [--threads 2] [--json] [--save-epochs]
         [--reference auto|stored|compute] [--write-reference FILE]
 
@@ -244,6 +245,131 @@ def read_pairs(path: str, tok, token_weight: float = 1.0) -> tuple[list[dict], l
     return pairs, pixels
 
 
+def read_dialogues(path: str, tok, max_positions: int) -> tuple[list[dict], list[torch.Tensor], dict]:
+    """--sft-only: the refinement dialogues `rlaifv export --format fire` writes (a .json array or JSONL), as token rows
+    (the conversation up to the last revision, then that revision and </s>). Only dialogues whose last revision is
+    clean (`final_clean`) are learnt from: the student learns the refinement that worked, as FIRE trained its student
+    on the teacher-approved turns; a conversation longer than the model's context is skipped and counted."""
+    if not os.path.exists(path):
+        raise InputError(f"{path}: no such dialogues file")
+    base = os.path.dirname(os.path.abspath(path))
+    text = open(path, encoding="utf-8").read()
+    records: list[tuple[str, object]] = []
+    if text.lstrip().startswith("["):
+        try:
+            arr = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise InputError(f"{path}: not JSON ({e.msg} at line {e.lineno}); a fire file is one JSON array or one object per line") from None
+        records = [(f"{path}: item {i}", r) for i, r in enumerate(arr)]
+    else:
+        for n, line in enumerate(text.splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                records.append((f"{path}:{n}", json.loads(line)))
+            except json.JSONDecodeError as e:
+                raise InputError(f"{path}:{n}: not JSON ({e.msg}); a fire file is one JSON array or one object per line") from None
+    images: dict[str, int] = {}
+    pixels: list[torch.Tensor] = []
+    rows, counts = [], {"dialogues": len(records), "not_clean": 0, "too_long": 0}
+    for where, r in records:
+        if not isinstance(r, dict):
+            raise InputError(f"{where}: must be a JSON object with image, conversations, final_clean")
+        for field in ("image", "conversations", "final_clean"):
+            if field not in r:
+                raise InputError(f"{where}: field {field}: missing (rlaifv export --format fire writes image, conversations, final_clean)")
+        conv = r["conversations"]
+        if not isinstance(conv, list) or len(conv) < 4 or len(conv) % 2:
+            raise InputError(f"{where}: field conversations: must be human/gpt turns, at least one revision (4 turns)")
+        msgs = []
+        for i, t in enumerate(conv):
+            want = "human" if i % 2 == 0 else "gpt"
+            if not isinstance(t, dict) or t.get("from") != want or not isinstance(t.get("value"), str):
+                raise InputError(f"{where}: field conversations.{i}: must be {{\"from\": \"{want}\", \"value\": text}}")
+            v = t["value"]
+            if i == 0:
+                if not v.startswith("<image>\n"):
+                    raise InputError(f"{where}: field conversations.0.value: must start with \"<image>\\n\" (LLaVA's image placeholder)")
+                msgs.append({"role": "user", "content": [{"type": "image"}, {"type": "text", "text": v[len("<image>\n"):]}]})
+            else:
+                msgs.append({"role": "user" if want == "human" else "assistant", "content": v})
+        if r["final_clean"] is not True:
+            counts["not_clean"] += 1
+            continue
+        prompt = encode(tok, prompt_text(msgs[:-1], f"{where}: field conversations"))
+        answer = encode(tok, " " + msgs[-1]["content"]) + [EOS]
+        if len(prompt) + len(answer) > max_positions + 1:  # the last token is never fed
+            counts["too_long"] += 1
+            continue
+        if not isinstance(r["image"], str):
+            raise InputError(f"{where}: field image: must be an image path")
+        img = r["image"] if os.path.isabs(r["image"]) else os.path.join(base, r["image"])
+        if img not in images:
+            images[img] = len(pixels)
+            pixels.append(load_image(img, f"{where}: field image"))
+        rows.append({"image": images[img], "prompt": prompt, "answer": answer})
+    if not rows:
+        raise InputError(f"{path}: no dialogue to learn from ({counts['dialogues']} dialogues, {counts['not_clean']} without a clean last revision, "
+                         f"{counts['too_long']} longer than the model's {max_positions} positions)")
+    return rows, pixels, counts
+
+
+def sft_logps(model, rows: list[dict], pixels: torch.Tensor) -> torch.Tensor:
+    """Summed log-prob of each row's answer (incl. </s>) given its image and conversation."""
+    L = max(len(r["prompt"]) + len(r["answer"]) for r in rows)
+    ids = torch.full((len(rows), L), PAD, dtype=torch.long)
+    mask = torch.zeros((len(rows), L), dtype=torch.long)
+    sel = torch.zeros((len(rows), L), dtype=torch.bool)
+    for b, r in enumerate(rows):
+        seq = r["prompt"] + r["answer"]
+        ids[b, : len(seq)] = torch.tensor(seq)
+        mask[b, : len(seq)] = 1
+        sel[b, len(r["prompt"]): len(seq)] = True
+    img = pixels[torch.tensor([r["image"] for r in rows])]
+    logits = model.forward_train(img, ids, mask, IMAGE_START, repeat=1)
+    logp = torch.gather(logits[:, :-1].log_softmax(-1), 2, ids[:, 1:, None])[..., 0]
+    return (logp * sel[:, 1:]).sum(1)
+
+
+def sft_train(model, rows, pixels, a) -> list[dict]:
+    """The SFT mode's loop: each answer's mean token NLL, AdamW with the DPO mode's schedule, clip 1.0."""
+    n = len(rows)
+    steps_per_epoch = math.ceil(n / a.batch_size)
+    total = steps_per_epoch * a.epochs if a.max_steps is None else min(a.max_steps, steps_per_epoch * a.epochs)
+    warm = max(1, total // 10)
+    opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=0.0)
+    g = np.random.default_rng(a.seed)
+    model.train()
+    history, step = [], 0
+    for epoch in range(a.epochs):
+        if step >= total:
+            break
+        order = g.permutation(n)
+        loss_sum, seen = 0.0, 0
+        for s in range(0, n, a.batch_size):
+            if step >= total:
+                break
+            idx = order[s: s + a.batch_size]
+            lr = a.lr * ((step + 1) / warm if step < warm else max(0.0, (total - step) / max(1, total - warm)))
+            for pg in opt.param_groups:
+                pg["lr"] = lr
+            batch = [rows[i] for i in idx]
+            lp = sft_logps(model, batch, pixels)
+            n_tok = torch.tensor([len(r["answer"]) for r in batch], dtype=lp.dtype)
+            loss = (-lp / n_tok).mean()
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+            opt.step()
+            loss_sum += loss.item() * len(idx)
+            seen += len(idx)
+            step += 1
+        history.append({"epoch": epoch + 1, "steps": step, "rows_seen": seen, "loss": round(loss_sum / seen, 6)})
+        print(f"epoch {epoch + 1}: SFT loss {history[-1]['loss']:.4f} ({step}/{total} steps)", file=sys.stderr, flush=True)
+    model.eval()
+    return history
+
+
 # ------------------------------------------------------------------------------------------------ the DPO step
 
 def batch_logps(model, pairs: list[dict], pixels: torch.Tensor, plain: list | None = None) -> tuple[torch.Tensor, torch.Tensor]:
@@ -383,6 +509,37 @@ def write_reference(src: str, dst: str, ref_c: torch.Tensor, ref_r: torch.Tensor
     os.rename(tmp, dst)
 
 
+def sft_card(info: dict) -> str:
+    hp = info["hyperparameters"]
+    d = info["dialogues"]
+    rows = "\n".join(f"| {h['epoch']} | {h['steps']} | {h['loss']:.4f} |" for h in info["epochs"])
+    return f"""# {info['name']}
+
+The shapes policy after supervised fine-tuning on refinement dialogues (`scripts/shapes/dpo.py --sft-only`, as FIRE
+trained its student): each dialogue whose last revision the labeler found clean, the loss on that revision given the
+whole conversation (the image, the instruction, the earlier answers and the teacher's comments).
+
+| | |
+|---|---|
+| parent checkpoint | `{info['parent']['path']}` |
+| parent SHA-256 (over its files) | `{info['parent']['sha256']}` |
+| dialogues file | `{d['path']}` |
+| dialogues file SHA-256 | `{d['sha256']}` |
+| dialogues | {d['dialogues']} in the file, {d['rows']} learnt from ({d['not_clean']} without a clean last revision, {d['too_long']} longer than the context) |
+| loss | the last revision's mean token NLL (its `</s>` included) |
+| optimiser | AdamW, lr {hp['lr']}, weight decay 0, linear warm-up over 10% of the steps then linear decay, gradient clip 1.0 |
+| epochs, batch size, steps | {hp['epochs']}, {hp['batch_size']}, {info['steps']} |
+| seed, threads | {hp['seed']}, {hp['threads']} |
+| torch | {info['torch']} |
+
+| epoch | steps | SFT loss |
+|---|---|---|
+{rows}
+
+`train.json` holds the same, machine-readable. The same dialogues, parent and seed give byte-identical files.
+"""
+
+
 def model_card(info: dict) -> str:
     hp = info["hyperparameters"]
     rows = "\n".join(f"| {h['epoch']} | {h['steps']} | {h['loss']:.4f} | {h['reward_accuracy']:.3f} | {h['reward_margin']:.4f} |" for h in info["epochs"])
@@ -416,9 +573,56 @@ Per epoch (rewards are β·(log π − log π_ref) of the answers, averaged over
 """
 
 
+def sft_main(a, model, tok, build, policy: str, out: str, t0: float) -> int:
+    """--sft-only: the refinement dialogues' clean last revisions by supervised fine-tuning; the same folder layout."""
+    max_positions = json.load(open(os.path.join(policy, "config.json")))["text_config"]["max_position_embeddings"]
+    rows, pixels, counts = read_dialogues(a.dialogues, tok, max_positions)
+    pixels = torch.stack(pixels)
+    print(f"{len(rows)} dialogues to learn from ({counts['dialogues']} in the file, {counts['not_clean']} not clean, "
+          f"{counts['too_long']} too long), {len(pixels)} images", file=sys.stderr, flush=True)
+    history = sft_train(model, rows, pixels, a)
+    dialogues_sha = sha256_file(a.dialogues)
+    parent_sha = sha256_folder(policy)
+    hp = {"mode": "sft", "lr": a.lr, "epochs": a.epochs, "batch_size": a.batch_size, "max_steps": a.max_steps, "seed": a.seed, "threads": a.threads}
+    ident = hashlib.sha256(json.dumps([parent_sha, dialogues_sha, hp]).encode()).hexdigest()[:12]
+    info = {
+        "name": f"rlaifv/shapes-policy-sft-{ident}",
+        "parent": {"path": policy, "sha256": parent_sha, "name": json.load(open(os.path.join(policy, "config.json"))).get("_name_or_path")},
+        "dialogues": {"path": os.path.abspath(a.dialogues), "sha256": dialogues_sha, "rows": len(rows), **counts, "images": len(pixels)},
+        "hyperparameters": hp,
+        "steps": history[-1]["steps"] if history else 0,
+        "epochs": history,
+        "torch": torch.__version__,
+    }
+    tmp = f"{out}.tmp-{os.getpid()}"
+    shutil.rmtree(tmp, ignore_errors=True)
+    try:
+        write_model_folder(model, tok, tmp, info["name"])
+        with open(os.path.join(tmp, "build.json"), "w") as f:
+            json.dump({**build, "sft": {"parent": info["parent"], "dialogues_sha256": dialogues_sha, "hyperparameters": hp}}, f, indent=2)
+            f.write("\n")
+        with open(os.path.join(tmp, "train.json"), "w") as f:
+            json.dump(info, f, indent=2)
+            f.write("\n")
+        with open(os.path.join(tmp, "README.md"), "w") as f:
+            f.write(sft_card(info))
+        os.rename(tmp, out)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    secs = time.time() - t0
+    print(f"wrote {out} ({info['steps']} steps, {secs:.1f}s)", file=sys.stderr, flush=True)
+    if a.json:
+        print(json.dumps({"out": out, "mode": "sft", "steps": info["steps"], "seconds": round(secs, 2), "rows": len(rows), **counts, "epochs": history}))
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--pairs", required=True, help="TRL JSONL file, as `rlaifv pull --format trl` writes it")
+    ap.add_argument("--pairs", help="TRL JSONL file, as `rlaifv pull --format trl` writes it (DPO; required without --sft-only)")
+    ap.add_argument("--sft-only", action="store_true",
+                    help="supervised fine-tuning on refinement dialogues instead of DPO (FIRE's student training): needs --dialogues")
+    ap.add_argument("--dialogues", help="--sft-only: the dialogues file `rlaifv export --format fire` writes (.json or .jsonl)")
     ap.add_argument("--policy", required=True, help="the checkpoint folder to start from")
     ap.add_argument("--out", required=True, help="the new checkpoint folder (must not exist)")
     ap.add_argument("--ref", help="the reference checkpoint (default: --policy)")
@@ -443,6 +647,12 @@ def main() -> int:
     ap.add_argument("--save-epochs", action="store_true",
                     help="also write each epoch's weights as {out}/checkpoint-<epoch> (for the loop's loop.select: best)")
     a = ap.parse_args()
+    if a.sft_only and not a.dialogues:
+        raise InputError("--sft-only needs --dialogues (rlaifv export --format fire --out FILE)")
+    if a.sft_only and a.pairs:
+        raise InputError("--sft-only trains on --dialogues, not --pairs; give one")
+    if not a.sft_only and not a.pairs:
+        raise InputError("--pairs is required (or --sft-only with --dialogues)")
     t0 = time.time()
     torch.set_num_threads(a.threads)
     torch.use_deterministic_algorithms(True)
@@ -459,6 +669,8 @@ def main() -> int:
         if missing:
             raise InputError(f"{d}: not a shapes policy folder (missing {', '.join(missing)})")
     model, tok, build = load_model(policy)
+    if a.sft_only:
+        return sft_main(a, model, tok, build, policy, out, t0)
     if a.token_weight <= 0:
         raise InputError(f"--token-weight must be positive, got {a.token_weight}")
     pairs, pixels = read_pairs(a.pairs, tok, a.token_weight)

@@ -50,8 +50,15 @@ function render(baseline: LoopRoundReport['eval'], rounds: LoopRoundReport[]): s
     const f = (x: { false_claim_rate: number | null; rejected_claim_rate: number | null } | undefined) => pct(x ? (x.false_claim_rate ?? x.rejected_claim_rate) : null);
     return ablation ? [...cells, f(a?.no_history), f(a?.true_history), f(a?.own_history)] : cells;
   };
-  const rows = [head, withAblation(row('start', '-', '-', baseline), baseline)];
-  for (const r of rounds) rows.push(withAblation(row(`${r.loop_round} (#${r.round ?? '-'})`, String(r.pairs ?? '-'), r.trainer_exit === null ? '-' : `exit ${r.trainer_exit}`, r.eval), r.eval));
+  // With loop.eval_feedback: the share of N_e corrected after one feedback turn, and within three.
+  const feedback = [baseline, ...rounds.map((r) => r.eval)].some((e) => e?.feedback);
+  if (feedback) head.push('corrected (1 turn)', 'corrected (3 turns)');
+  const withFeedback = (cells: string[], e: LoopRoundReport['eval']) => {
+    const f = e?.feedback;
+    return feedback ? [...cells, pct(f?.correction_rate), pct(f?.correct_after_turn.at(-1))] : cells;
+  };
+  const rows = [head, withFeedback(withAblation(row('start', '-', '-', baseline), baseline), baseline)];
+  for (const r of rounds) rows.push(withFeedback(withAblation(row(`${r.loop_round} (#${r.round ?? '-'})`, String(r.pairs ?? '-'), r.trainer_exit === null ? '-' : `exit ${r.trainer_exit}`, r.eval), r.eval), r.eval));
   const w = head.map((_, i) => Math.max(...rows.map((x) => x[i]!.length)));
   return rows.map((x) => x.map((c, i) => (i === 0 ? c.padEnd(w[i]!) : c.padStart(w[i]!))).join('  ')).join('\n') + '\n';
 }
@@ -90,6 +97,7 @@ export function registerLoop(program: Command): void {
         eval_id: r.baseline.id,
         truth_free: { ...r.baseline.truth_free, win_rate_vs_previous: null, win_rate_vs_start: null },
         multiturn_ablation: r.baseline_ablation,
+        feedback: r.baseline_feedback,
       };
       const rounds = r.rounds.slice(0, f.rounds);
       process.stdout.write(f.json ? JSON.stringify(rounds) + '\n' : render(baseline, rounds));

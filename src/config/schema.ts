@@ -414,6 +414,18 @@ const loop = z.strictObject({
    * turns, its own earlier answers), e.g. data/shapes/multiturn/prompts.jsonl; null: none. Not part of the loop's identity.
    */
   ablation_prompts: z.string().min(1).nullable().default(null),
+  /**
+   * FIRE's student training in the loop: a command run on each round's refinement dialogues (pair.corrections
+   * "refine"; `rlaifv export --format fire` writes them to {dialogues}) before the DPO trainer, which then starts from
+   * the checkpoint it wrote at {out}. Placeholders {dialogues}, {policy}, {out}, {round}, {root}. null: no SFT step.
+   */
+  sft_trainer: z.string().min(1).nullable().default(null),
+  /**
+   * The correction rate after feedback (rlaifv eval --policy P --feedback L --provider labeler, 3 turns) of the start
+   * and every checkpoint on eval_prompts (shapes prompts: it needs the truth); null: not measured. Not part of the
+   * loop's identity.
+   */
+  eval_feedback: z.enum(['simple', 'detailed']).nullable().default(null),
   /** The trainer is stopped (and the step recorded as failed) after this long; null: no limit. */
   trainer_timeout_ms: z.number().int().positive().nullable().default(null),
 });

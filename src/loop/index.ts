@@ -12,11 +12,12 @@ import { now } from '../store/statements.js';
 import { STAGES, runRound } from '../round.js';
 import { silentProgress, type Progress } from '../stages/context.js';
 import { evaluatePolicy, policyEvaluation, type PolicyEvaluation } from '../policy-eval.js';
-import { LoopStepError, customPairs, deploy, pullPairs, train, withDb, type PairsMaker } from './steps.js';
+import { LoopStepError, customPairs, deploy, pullPairs, sftStep, train, withDb, type PairsMaker } from './steps.js';
 import { hashCheckpoint, isNonEmptyFolder } from './checkpoint.js';
 import { compareRounds, parseJudgeSpec, type CompareResult, type JudgeSpec } from '../compare/index.js';
 import type { TruthFreeFigures } from '../eval/truth-free.js';
 import { multiturnAblation, type AblationFigures } from '../eval/ablation.js';
+import { correctionEval, type FeedbackReport } from '../eval/correction.js';
 
 export { LoopStepError, type PairsMaker } from './steps.js';
 
@@ -69,8 +70,12 @@ export interface LoopRoundReport {
         truth_free: LoopTruthFree;
         /** ConvBench's multi-turn ablation of the checkpoint (loop.ablation_prompts); null when not configured. */
         multiturn_ablation: AblationFigures | null;
+        /** The checkpoint's correction rate after feedback (loop.eval_feedback); null when not configured. */
+        feedback: FeedbackReport | null;
       })
     | null;
+  /** The SFT step on the round's refinement dialogues (loop.sft_trainer): its dialogues and checkpoint; null: none. */
+  sft: { dialogues_file: string; dialogues: number; checkpoint: string | null } | null;
 }
 
 /** A win rate as the loop reports it: A is this round's checkpoint (ties count half). */
@@ -98,6 +103,8 @@ export interface LoopResult {
   baseline: PolicyEvaluation;
   /** The start policy's multi-turn ablation (loop.ablation_prompts), or null. */
   baseline_ablation: AblationFigures | null;
+  /** The start policy's correction rate after feedback (loop.eval_feedback), or null. */
+  baseline_feedback: FeedbackReport | null;
   rounds: LoopRoundReport[];
 }
 
@@ -107,11 +114,16 @@ export interface LoopResult {
  * resumes the loop and retries the failed step.
  */
 function loopHash(config: Config, limit: number | null, evalLimit: number | null): string {
-  const { trainer: _t, trainer_timeout_ms: _tt, deploy: _d, checkpoints: _c, judge: _j, judge_api_key_env: _jk, ablation_prompts: _ap, pairs_spans: _ps, select, select_prompts, select_limit, ...what } = config.loop;
-  // Selection is part of a loop's identity only when it selects (loops made before it existed keep their hash).
+  const {
+    trainer: _t, trainer_timeout_ms: _tt, deploy: _d, checkpoints: _c, judge: _j, judge_api_key_env: _jk, ablation_prompts: _ap, pairs_spans: _ps,
+    eval_feedback: _ef, sft_trainer, select, select_prompts, select_limit, ...what
+  } = config.loop;
+  // Selection is part of a loop's identity only when it selects (loops made before it existed keep their hash); an
+  // SFT step only by being there (its command, like the trainer's, is not).
   const selection = select === 'last' ? [] : [[select, select_prompts, select_limit]];
+  const sft = sft_trainer === null ? [] : ['sft'];
   return createHash('sha256')
-    .update(JSON.stringify([configHash(config), what, limit, evalLimit, ...selection]))
+    .update(JSON.stringify([configHash(config), what, limit, evalLimit, ...selection, ...sft]))
     .digest('hex')
     .slice(0, 16);
 }
@@ -165,6 +177,9 @@ export async function runLoop(config: Config, o: LoopOptions): Promise<LoopResul
     }
   }
   const judge: JudgeSpec = parseJudgeSpec(l.judge, 'loop.judge', l.judge_api_key_env);
+  if (l.sft_trainer !== null && !config.pair.corrections.includes('refine')) {
+    throw new ConfigError('loop.sft_trainer: the SFT step trains on the round\'s refinement dialogues, which only the "refine" editor makes; add "refine" to pair.corrections.');
+  }
 
   let loop: LoopRow;
   {
@@ -189,9 +204,13 @@ export async function runLoop(config: Config, o: LoopOptions): Promise<LoopResul
 
   const ablate = (policy: ModelBackend) =>
     multiturnAblation(config, { policy, prompts: l.ablation_prompts!, limit: evalLimit, samples: l.eval_samples, temperature: l.eval_temperature, progress });
+  // The correction rate after a teacher's feedback (InterFeedback's N_c / N_e), from the labeler's verdicts.
+  const feedbackRate = (policy: ModelBackend) =>
+    correctionEval(config, { policy, prompts: l.eval_prompts, limit: evalLimit, level: l.eval_feedback!, provider: 'labeler', noise: 0, maxTurns: 3, progress });
   // The starting policy is evaluated first: its held-out prompts are then known before any pull can deliver a pair.
   const baseline = await evaluate(config.generate.backend);
   const baselineAblation = l.ablation_prompts !== null ? await ablate(config.generate.backend) : null;
+  const baselineFeedback = l.eval_feedback !== null ? await feedbackRate(config.generate.backend) : null;
   withDb(config, (db) => setLoopBaseline(db, loop.id, baseline.id));
 
   const dir = path.join(checkpointsDir(config), `loop-${loop.id}`);
@@ -232,6 +251,8 @@ export async function runLoop(config: Config, o: LoopOptions): Promise<LoopResul
       );
     }
 
+    // FIRE's student training on the round's dialogues; the DPO trainer then starts from its checkpoint.
+    if (l.sft_trainer !== null && row.sft_checkpoint === null) row = await sftStep(config, loop, row, roundDir, o.echo ?? null, progress);
     if (row.checkpoint === null) row = await train(config, loop, row, path.join(roundDir, 'policy'), o.echo ?? null, progress);
     if (l.select === 'best' && row.select_json === null) row = await selectCheckpoint(config, loop, row, progress);
 
@@ -254,9 +275,17 @@ export async function runLoop(config: Config, o: LoopOptions): Promise<LoopResul
         return getLoopRound(db, loop.id, k)!;
       });
     }
+    if (l.eval_feedback !== null && row.feedback_json === null) {
+      const f = await feedbackRate(policyBackend(config, { policy: next }));
+      progress.log(`loop round ${row.idx}: correction rate after ${f.level} feedback ${f.correction_rate === null ? '-' : (100 * f.correction_rate).toFixed(1) + '%'} of N_e ${f.n_e}`);
+      row = withDb(config, (db) => {
+        updateLoopRound(db, loop.id, k, { feedback_json: JSON.stringify(f) });
+        return getLoopRound(db, loop.id, k)!;
+      });
+    }
     policy = { policy: next, checkpoint: row.checkpoint! };
   }
-  return { loop, baseline, baseline_ablation: baselineAblation, rounds: withDb(config, (db) => loopReport(db, loop.id)) };
+  return { loop, baseline, baseline_ablation: baselineAblation, baseline_feedback: baselineFeedback, rounds: withDb(config, (db) => loopReport(db, loop.id)) };
 }
 
 /**
@@ -380,8 +409,10 @@ export function loopReport(db: Db, loopId: number): LoopRoundReport[] {
             eval_id: ev.id,
             truth_free: truthFree(ev, r.win_rates_json),
             multiturn_ablation: r.ablation_json ? (JSON.parse(r.ablation_json) as AblationFigures) : null,
+            feedback: r.feedback_json ? (JSON.parse(r.feedback_json) as FeedbackReport) : null,
           }
         : null,
+      sft: r.dialogues_file ? { dialogues_file: r.dialogues_file, dialogues: r.dialogues ?? 0, checkpoint: r.sft_checkpoint } : null,
     };
   });
 }

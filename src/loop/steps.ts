@@ -1,7 +1,7 @@
 // The loop's steps after the round: the pull (recorded with the delivery), a study's own pairs, the trainer and the
 // deploy hook (each run recorded in loop_commands, the step's columns written in the same transaction).
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config/schema.js';
 import { PACKAGE_ROOT } from '../config/load.js';
@@ -9,6 +9,7 @@ import { getLoopRound, openDb, recordLoopCommand, updateLoopRound, type Db, type
 import { deliveries } from '../store/deliveries.js';
 import { now } from '../store/statements.js';
 import { pull } from '../export/pull.js';
+import { exportDialogues } from '../export/fire.js';
 import type { Progress } from '../stages/context.js';
 import { hashCheckpoint, isNonEmptyFolder } from './checkpoint.js';
 import { fillCommand, runCommand, type CommandResult } from './command.js';
@@ -37,7 +38,7 @@ function recordStep(
   config: Config,
   loop: LoopRow,
   row: LoopRoundRow,
-  run: { step: 'train' | 'deploy'; command: string; result: CommandResult; startedAt: string; reason: string | null },
+  run: { step: 'train' | 'deploy' | 'sft'; command: string; result: CommandResult; startedAt: string; reason: string | null },
   fields: Parameters<typeof updateLoopRound>[3],
 ): LoopRoundRow {
   return withDb(config, (db) =>
@@ -91,7 +92,8 @@ export async function pullPairs(config: Config, loop: LoopRow, row: LoopRoundRow
         out: file,
         ...(config.loop.pairs_spans ? { spans: true } : {}),
         // The round's stored reference log-probs: a trainer that reads them (scripts/shapes/dpo.py) skips its own pass.
-        ...(config.pair.reference_logprobs ? { referenceLogprobs: true } : {}),
+        // Not with an SFT step: the DPO trainer then starts from the SFT checkpoint, whose log-probs these are not.
+        ...(config.pair.reference_logprobs && config.loop.sft_trainer === null ? { referenceLogprobs: true } : {}),
         onCommit: (delivery, w) => updateLoopRound(db, loop.id, row.idx, { delivery_id: delivery, pairs_file: w.target, pairs: w.pairIds.length }),
       },
       config.db,
@@ -130,7 +132,8 @@ export async function train(config: Config, loop: LoopRow, row: LoopRoundRow, ou
   if (existsSync(out)) rmSync(out, { recursive: true, force: true });
   const command = fillCommand(
     config.loop.trainer,
-    { pairs: pairsFile, pairs_dir: path.dirname(pairsFile), policy: row.policy_checkpoint!, out, round: String(row.idx), root: PACKAGE_ROOT },
+    // After an SFT step (loop.sft_trainer) the DPO trainer starts from the checkpoint it wrote.
+    { pairs: pairsFile, pairs_dir: path.dirname(pairsFile), policy: row.sft_checkpoint ?? row.policy_checkpoint!, out, round: String(row.idx), root: PACKAGE_ROOT },
     'loop.trainer',
   );
   progress.log(`loop round ${row.idx}: training: ${command}`);
@@ -149,6 +152,42 @@ export async function train(config: Config, loop: LoopRow, row: LoopRoundRow, ou
     const why = r.reason ?? (r.exitCode === 0 ? `exited 0 but left no checkpoint at ${out}` : `exit code ${r.exitCode}`);
     throw new LoopStepError(
       `loop round ${row.idx}: the trainer failed (${why}); recorded in loop_commands. Its stderr ended:\n${tailLines(r.stderrTail)}\n` +
+        'Fix the cause and run rlaifv loop again: it retries this step.',
+    );
+  }
+  return recorded;
+}
+
+/**
+ * The SFT step (loop.sft_trainer, FIRE's student training): the round's refinement dialogues are written to
+ * {roundDir}/dialogues/dialogues.json (`rlaifv export --format fire`), then the command runs on them; its checkpoint is
+ * recorded only when it exits 0 and left a folder, and the DPO trainer starts from it.
+ */
+export async function sftStep(config: Config, loop: LoopRow, row: LoopRoundRow, roundDir: string, echo: NodeJS.WritableStream | null, progress: Progress): Promise<LoopRoundRow> {
+  mkdirSync(path.join(roundDir, 'dialogues'), { recursive: true });
+  const file = path.join(roundDir, 'dialogues', 'dialogues.json');
+  const written = withDb(config, (db) => exportDialogues(db, { round: row.train_round!, out: file }));
+  progress.log(`loop round ${row.idx}: ${written.dialogues} refinement dialogues in ${file}`);
+  const out = path.join(roundDir, 'sft');
+  if (existsSync(out)) rmSync(out, { recursive: true, force: true });
+  const command = fillCommand(
+    config.loop.sft_trainer!,
+    { dialogues: file, policy: row.policy_checkpoint!, out, round: String(row.idx), root: PACKAGE_ROOT },
+    'loop.sft_trainer',
+  );
+  progress.log(`loop round ${row.idx}: SFT on the dialogues: ${command}`);
+  const startedAt = now();
+  const r = await runCommand(command, { cwd: process.cwd(), timeoutMs: config.loop.trainer_timeout_ms, echo });
+  const ok = r.exitCode === 0 && isNonEmptyFolder(out);
+  const why = r.reason ?? (r.exitCode === 0 ? (ok ? null : `exited 0 but left no checkpoint at ${out}`) : `exit code ${r.exitCode}`);
+  const recorded = recordStep(config, loop, row, { step: 'sft', command, result: r, startedAt, reason: r.exitCode === 0 && ok ? null : why }, {
+    dialogues_file: file,
+    dialogues: written.dialogues,
+    ...(ok ? { sft_checkpoint: out } : {}),
+  });
+  if (!ok) {
+    throw new LoopStepError(
+      `loop round ${row.idx}: the SFT trainer failed (${why}); recorded in loop_commands. Its stderr ended:\n${tailLines(r.stderrTail)}\n` +
         'Fix the cause and run rlaifv loop again: it retries this step.',
     );
   }

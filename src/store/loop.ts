@@ -41,6 +41,12 @@ export interface LoopRoundRow {
   select_json: string | null;
   /** The multi-turn ablation's figures (loop.ablation_prompts); null otherwise or until it ran. */
   ablation_json: string | null;
+  /** The SFT step (loop.sft_trainer, db/014): the dialogues file, its dialogues, the checkpoint it wrote. */
+  dialogues_file: string | null;
+  dialogues: number | null;
+  sft_checkpoint: string | null;
+  /** The checkpoint's correction rate after feedback (loop.eval_feedback); null otherwise or until it ran. */
+  feedback_json: string | null;
 }
 
 /** Creates a loop; its pull consumer is `loop-<id>`. */
@@ -99,6 +105,7 @@ const STEP_COLUMNS = new Set([
   'train_round', 'round_done_at', 'delivery_id', 'pairs_file', 'pairs', 'trainer_command', 'trainer_exit',
   'trainer_stderr_tail', 'trainer_seconds', 'checkpoint', 'checkpoint_sha256', 'trained_at', 'served_model',
   'deployed_at', 'eval_id', 'evaluated_at', 'win_rates_json', 'select_json', 'ablation_json',
+  'dialogues_file', 'dialogues', 'sft_checkpoint', 'feedback_json',
 ]);
 
 /** Writes a step's columns of a loop round (call it in the transaction that finishes the step). */
@@ -117,7 +124,7 @@ export function updateLoopRound(db: Db, loopId: number, idx: number, fields: Ste
 export interface LoopCommandRow {
   loop_id: number;
   idx: number;
-  step: 'train' | 'deploy';
+  step: 'train' | 'deploy' | 'sft';
   command: string;
   exit_code: number | null;
   reason: string | null;
