@@ -3,7 +3,7 @@
 //
 //   npx tsx scripts/study-loop.ts [--rounds 4] [--train FILE] [--limit N] [--eval-limit N] [--arms a,b] [--out DIR]
 //                                 [--trainer-args "--lr 5e-5 --epochs 2"] [--max-pairs 2|all] [--json FILE] [--counts FILE]
-//                                 [--select last|best] [--seed S] [--spans]
+//                                 [--select last|best] [--seed S] [--spans] [--policy DIR] [--feedback simple|detailed]
 //
 // Arms: rejc (the default method), rejp, oracle (the truth checker instead of the labeler, REJ-C rules), random (as
 // many pairs as rejc made that round, between random distinct answers of a prompt), oneshot (rejc's total pair count,
@@ -12,13 +12,16 @@
 // round's own policy as reward against the shipped one, cut to rejc's count) and gate (divide with the quality gate,
 // τ 0.9, top-up 4); holistic-judge is holistic gated by a judge model (feedback.gate.judge, τ 0.9; the test server's
 // judge, started here), cut to rejc's count. --counts FILE takes rejc's pair counts from an earlier run's --json instead
-// of running rejc again. Each arm has its own store in --out, so their consumers and held-out sets never meet; a
+// of running rejc again. refine and rejc-refine: the refine editor's correction pairs (the policy's own revisions
+// after the labeler's feedback) alone and beside rejc's, cut to rejc's count; --policy starts every arm from another
+// folder (models/shapes-policy-fire), --feedback adds each round's correction rate. Each arm has its own store in --out, so their consumers and held-out sets never meet; a
 // finished arm is read back, not rerun. Needs the train split: python3 scripts/shapes/build.py --only train.
 import { mkdirSync, writeFileSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig, PACKAGE_ROOT } from '../src/config/load.js';
 import { configSchema, type Config } from '../src/config/schema.js';
 import { runLoop, type LoopResult } from '../src/loop/index.js';
+import type { FeedbackReport } from '../src/eval/correction.js';
 import { loadEvalRound } from '../src/eval/load.js';
 import { judgeAnswer, judgeRound } from '../src/eval/truth.js';
 import { pairRound } from '../src/eval/pairs.js';
@@ -31,9 +34,9 @@ import type { ExportPair } from '../src/store/deliveries.js';
 import { createRng, hashSeed } from '../src/feedback/rng.js';
 import { DEFAULT_MODELS, RUBRIC_JUDGE, TestServer } from '../tests/helpers/openai-server.js';
 
-const ARMS = ['rejc', 'rejp', 'oracle', 'random', 'oneshot', 'holistic', 'dpo-reward', 'gate', 'holistic-judge', 'drop', 'overwrite', 'rejc-overwrite'] as const;
+const ARMS = ['rejc', 'rejp', 'oracle', 'random', 'oneshot', 'holistic', 'dpo-reward', 'gate', 'holistic-judge', 'drop', 'overwrite', 'rejc-overwrite', 'refine', 'rejc-refine'] as const;
 /** Arms whose kept pairs are cut at random to rejc's count of the round (equal pair counts). */
-const CUT_ARMS: readonly Arm[] = ['holistic', 'dpo-reward', 'holistic-judge', 'drop', 'overwrite', 'rejc-overwrite'];
+const CUT_ARMS: readonly Arm[] = ['holistic', 'dpo-reward', 'holistic-judge', 'drop', 'overwrite', 'rejc-overwrite', 'refine', 'rejc-refine'];
 type Arm = (typeof ARMS)[number];
 
 /**
@@ -66,6 +69,10 @@ interface Args {
   json: string | null;
   /** rejc's pair counts by round, read from an earlier run's --json (instead of running the rejc arm). */
   counts: string | null;
+  /** The starting policy (a model folder); null: the config's (models/shapes-policy). */
+  policy: string | null;
+  /** loop.eval_feedback: each round's correction rate after this feedback level; null: not measured. */
+  feedback: 'simple' | 'detailed' | null;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -83,6 +90,8 @@ function parseArgs(argv: string[]): Args {
     maxPairs: 2,
     json: null,
     counts: null,
+    policy: null,
+    feedback: null,
   };
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i]!;
@@ -100,6 +109,8 @@ function parseArgs(argv: string[]): Args {
     else if (k === '--max-pairs') a.maxPairs = ((x) => (x === 'all' ? 'all' : Number(x)))(v());
     else if (k === '--json') a.json = v();
     else if (k === '--counts') a.counts = path.resolve(v());
+    else if (k === '--policy') a.policy = path.resolve(v());
+    else if (k === '--feedback') a.feedback = ((x) => (x === 'simple' || x === 'detailed' ? x : (() => { throw new Error(`--feedback: simple or detailed, got ${x}`); })()))(v());
     else throw new Error(`unknown argument ${k}`);
   }
   for (const arm of a.arms) if (!ARMS.includes(arm)) throw new Error(`--arms: unknown arm ${arm} (arms: ${ARMS.join(', ')})`);
@@ -123,10 +134,18 @@ function armConfig(a: Args, arm: Arm): Config {
     config.pair.rank_pairs = false;
   }
   if (arm === 'rejc-overwrite') config.pair.corrections = ['overwrite'];
+  // The policy's own revisions after the labeler's feedback (pair.corrections "refine"): alone, and beside REJ-C's.
+  if (arm === 'refine') {
+    config.pair.corrections = ['refine'];
+    config.pair.rank_pairs = false;
+  }
+  if (arm === 'rejc-refine') config.pair.corrections = ['refine'];
   config.pair.max_pairs = a.maxPairs;
+  if (a.policy) config.generate.backend = { type: 'local', model: a.policy };
+  if (a.feedback) config.loop.eval_feedback = a.feedback;
   // A prompt gives at most max_pairs correction pairs, fewer than REJ-C's rank pairs: the correction-only arms take
   // every correction pair (one per corrected answer) and are cut to rejc's count like the other cut arms.
-  if (arm === 'drop' || arm === 'overwrite') config.pair.max_pairs = 'all';
+  if (arm === 'drop' || arm === 'overwrite' || arm === 'refine') config.pair.max_pairs = 'all';
   config.loop.train_prompts = a.train;
   config.loop.trainer = `${config.loop.trainer} ${a.trainerArgs}`.trim();
   if (a.spans) config.loop.pairs_spans = true;
@@ -222,7 +241,7 @@ interface ArmRound {
   eval: LoopResult['rounds'][number]['eval'];
 }
 
-async function runArm(a: Args, arm: Arm, rejcCounts: number[]): Promise<{ arm: Arm; baseline: LoopResult['baseline']; stopped?: string; rounds: ArmRound[] }> {
+async function runArm(a: Args, arm: Arm, rejcCounts: number[]): Promise<{ arm: Arm; baseline: LoopResult['baseline']; baselineFeedback: FeedbackReport | null; stopped?: string; rounds: ArmRound[] }> {
   mkdirSync(a.out, { recursive: true });
   const config = armConfig(a, arm);
   const quality = new Map<number, ReturnType<typeof pairTruth>>();
@@ -286,6 +305,7 @@ async function runArm(a: Args, arm: Arm, rejcCounts: number[]): Promise<{ arm: A
     return {
       arm,
       baseline: res.baseline,
+      baselineFeedback: res.baseline_feedback,
       ...(stopped ? { stopped } : {}),
       rounds: res.rounds.slice(0, rounds).map((r) => {
         const q = quality.get(r.round!) ?? pairTruth(loadEvalRound(db, r.round!), keptPairs(db, r.round!));
@@ -331,6 +351,16 @@ async function main() {
     }
   }
   process.stdout.write(lines.join('\n') + '\n');
+  if (a.feedback) {
+    // loop.eval_feedback: each checkpoint's correction rate after the labeler's feedback (N_e: answers it rightly flags).
+    const fb = ['', `| arm | round | N_e | corrected after 1 turn (${a.feedback}) | within 3 turns | harm |`, '|---|---|---|---|---|---|'];
+    for (const r of results) {
+      const row = (k: number | string, f: FeedbackReport | null | undefined) => fb.push(`| ${r.arm} | ${k} | ${f?.n_e ?? '–'} | ${pct(f?.correction_rate)} | ${pct(f?.correct_after_turn.at(-1))} | ${pct(f?.harm_rate)} |`);
+      row(0, r.baselineFeedback);
+      for (const x of r.rounds) row(x.loop_round, x.eval?.feedback);
+    }
+    process.stdout.write(fb.join('\n') + '\n');
+  }
   process.stdout.write(`\n${((performance.now() - t0) / 60000).toFixed(1)} minutes; trainer: ${armConfig(a, 'rejc').loop.trainer}\n`);
   if (a.json) writeFileSync(a.json, JSON.stringify({ args: a, results }, null, 2) + '\n');
 }
