@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createHash } from 'node:crypto';
+import { PAIR_STRATEGIES } from '../feedback/pairs.js';
 import { z } from 'zod';
 import { configSchema, type Config } from './schema.js';
 
@@ -110,6 +111,9 @@ export function loadConfig(file: string | undefined, o: ConfigOverrides = {}, cw
   }
   if (g.judge !== null && g.threshold === null) {
     throw new ConfigError(`${source}: feedback.gate.judge: a judge model needs feedback.gate.threshold (0–1; a pair is kept when score/10 reaches it).`);
+  }
+  if (!Object.hasOwn(PAIR_STRATEGIES, c.pair.strategy)) {
+    throw new ConfigError(`${source}: pair.strategy: "${c.pair.strategy}" is not a pair strategy; use one of ${Object.keys(PAIR_STRATEGIES).map((k) => `"${k}"`).join(', ')}.`);
   }
   if (c.pair.corrections.length && c.feedback.method !== 'divide') {
     throw new ConfigError(`${source}: pair.corrections: an editor rewrites the sentences whose claims the labeler rejected, which only feedback.method "divide" has (got "${c.feedback.method}").`);

@@ -1,4 +1,5 @@
 // The plain-text rendering of an evaluation: a few labelled lines and one table of pairs.
+import type { PairDifficulty } from './difficulty.js';
 import type { PairQuality } from './metrics.js';
 import type { EvalReport, PairRow } from './report.js';
 
@@ -90,6 +91,12 @@ export function renderReport(e: EvalReport): string {
       `${sp.kept.pairs} kept, ${pct(sp.kept.pair_accuracy)} accurate, ${pct(sp.kept.inverted_share)} inverted` +
       (sp.gated ? `; ${sp.gated.pairs} dropped by the quality gate, ${pct(sp.gated.pair_accuracy)} accurate, ${pct(sp.gated.inverted_share)} inverted` : ''),
   );
+  // The difficulty lens: how far apart the two sides are, and which kind of claim decided the pair.
+  const lens = (d: PairDifficulty) => {
+    const forms = Object.entries(d.deciding_form).sort((a, b) => b[1]! - a[1]!);
+    return `${d.pairs} pairs, claim-set difference ${d.claim_diff === null ? '–' : d.claim_diff.toFixed(2)}, word edit distance ${d.edit_distance === null ? '–' : d.edit_distance.toFixed(1)}, deciding claim: ${forms.map(([f, n]) => `${f} ${pct(n! / d.pairs)}`).join(', ') || '–'}`;
+  };
+  out.push(`pair difficulty: kept ${lens(sp.difficulty.kept)}` + (sp.difficulty.gated ? `; dropped by the gate ${lens(sp.difficulty.gated)}` : ''));
   const c = e.check;
   out.push(
     c === null

@@ -6,6 +6,7 @@ import type { AcceptRule } from '../feedback/verdict.js';
 import { labelQuality, pairQuality, ratio, tally, type ByForm, type Confusion, type LabelQuality, type PairQuality } from './metrics.js';
 import { claimVerdict, labelerVerdict, pairRound, scoreVerdicts, type EvalPair, type PairSetting, type RoundPairs, type VerdictSource } from './pairs.js';
 import { judgeRound, type AnswerTruth, type QuestionForm } from './truth.js';
+import { pairDifficulty, type PairDifficulty } from './difficulty.js';
 import type { EvalRound } from './types.js';
 
 /** Divide figures: how much of the answers the checker can judge through the divider's claims. */
@@ -140,7 +141,15 @@ export interface EvalReport {
    * The pairs the round stored (of any method), judged by the truth: all that passed the quality gate (every pair
    * without one), the kept ones (after length balance: delivered), and those the gate dropped (null: no gate ran).
    */
-  stored_pairs: { method: string; min_gap: number; all: PairQuality; kept: PairQuality; gated: PairQuality | null };
+  stored_pairs: {
+    method: string;
+    min_gap: number;
+    all: PairQuality;
+    kept: PairQuality;
+    gated: PairQuality | null;
+    /** The difficulty lens (src/eval/difficulty.ts) of the kept pairs and of those the quality gate dropped (null: no gate). */
+    difficulty: { kept: PairDifficulty; gated: PairDifficulty | null };
+  };
   failures: Record<string, number>;
   /**
    * The round's method and settings with answers that ask a question twice dropped (the scripts) and kept: how many
@@ -432,6 +441,10 @@ export function storedPairQuality(round: EvalRound, truths: Map<string, AnswerTr
     all: pairQuality(pairs.filter((p) => p.gateKept !== false), truths),
     kept: pairQuality(pairs.filter((p) => p.balanceKept), truths),
     gated: gated ? pairQuality(pairs.filter((p) => p.gateKept === false), truths) : null,
+    difficulty: {
+      kept: pairDifficulty(round, pairs.filter((p) => p.balanceKept)),
+      gated: gated ? pairDifficulty(round, pairs.filter((p) => p.gateKept === false)) : null,
+    },
   };
 }
 

@@ -165,8 +165,39 @@ export function gateAndSample<P extends Pair>(
 /** The RLAIF-V divide-and-conquer pairing (REFERENCE §5), the default strategy. */
 export const rlaifvPairStrategy: PairStrategy = { name: 'rlaifv', makePairs: makeRlaifvPairs };
 
+/**
+ * Anyprefer's pairing: each prompt's best answer against its worst. The candidates are RLAIF-V's (every rule of
+ * makeRlaifvPairs: diff, judged claims, repeated questions, identical texts); the pair is the candidate with the
+ * widest gap (best value against worst), one per prompt, ties between equal gaps drawn with the prompt's seed. The
+ * gate, when given, judges that pair only (a prompt whose extremes it finds unsure gives none). Every other candidate
+ * counts as sampled out, so considered = pairs + Σ dropped still holds.
+ * @example makeExtremesPairs(answers, { seed: 1, promptId: 'p1' }) // { pairs: [the best against the worst], ... }
+ */
+export function makeExtremesPairs(answers: readonly ScoredAnswer[], opts: PairOptions): PairResult {
+  const { gate: _g, ...plain } = opts;
+  const all = makeRlaifvPairs(answers, { ...plain, maxPairs: 'all' });
+  const dropped = { ...all.dropped };
+  if (all.pairs.length === 0) return { ...all, gated: [] };
+  const widest = Math.max(...all.pairs.map((p) => p.margin));
+  const top = all.pairs.filter((p) => p.margin >= widest - VALUE_EPSILON);
+  dropped.sampled_out += all.pairs.length - top.length;
+  const byId = new Map(answers.map((a) => [a.id, a]));
+  const maxPairs = opts.maxPairs === 0 ? 0 : 1;
+  const tally = noDrops();
+  const { pairs, gated } = gateAndSample(top, byId, { ...(opts.gate ? { gate: opts.gate } : {}), maxPairs }, tally, [opts.seed, opts.promptId, 'extremes']);
+  dropped.gate += tally.gate;
+  dropped.sampled_out += tally.sampled_out;
+  return { pairs, gated, considered: all.considered, dropped };
+}
+
+/** Anyprefer's best-versus-worst pairing (pair.strategy "extremes"). */
+export const extremesPairStrategy: PairStrategy = { name: 'extremes', makePairs: makeExtremesPairs };
+
 /** Every pair strategy by name; a new one is one more entry here. */
-export const PAIR_STRATEGIES: Readonly<Record<string, PairStrategy>> = { [rlaifvPairStrategy.name]: rlaifvPairStrategy };
+export const PAIR_STRATEGIES: Readonly<Record<string, PairStrategy>> = {
+  [rlaifvPairStrategy.name]: rlaifvPairStrategy,
+  [extremesPairStrategy.name]: extremesPairStrategy,
+};
 
 /**
  * A pair strategy by name; the error lists the valid names.

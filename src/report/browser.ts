@@ -129,6 +129,10 @@ export const BROWSER_CLIENT = `(function () {
     hd.appendChild(el('span', 'badge ' + k, k === 'kept' ? 'kept by length balance' : k === 'dropped' ? 'dropped by length balance' : k === 'gated' ? 'dropped by the quality gate' : 'length balance not run'));
     if (p.gate) hd.appendChild(el('span', 'gate', 'gate confidence ' + num(p.gate.confidence, 2)));
     if (p.pair_kind === 'correction') hd.appendChild(el('span', 'badge correction', 'correction by ' + p.editor));
+    if (p.difficulty) {
+      hd.appendChild(el('span', 'difficulty', 'decided by a ' + p.difficulty.deciding_form + ' claim; claim sets differ by ' + p.difficulty.claim_diff + ', ' + p.difficulty.edit_distance + ' words edited'));
+      art.setAttribute('data-deciding', p.difficulty.deciding_form);
+    }
     if (p.on_policy) {
       var op = el('span', 'on-policy' + (p.on_policy.off_policy ? ' badge off-policy' : ''),
         (p.on_policy.off_policy ? 'off-policy: ' : '') + 'chosen at percentile ' + num(p.on_policy.percentile, 1) + ' of ' + p.on_policy.siblings +

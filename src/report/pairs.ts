@@ -10,6 +10,7 @@ import { sniffImageType } from '../backends/openai/images.js';
 import { promptKind } from './data.js';
 import { sentenceSegments } from './highlight.js';
 import { browserOnPolicy } from './on-policy.js';
+import { pairLens } from '../eval/difficulty.js';
 import type { BrowserAnswer, BrowserPair, PairBrowser, Turn } from './types.js';
 
 /** How many pairs the report shows by default (`rlaifv report --pairs`). */
@@ -60,7 +61,12 @@ export function gatherPairBrowser(db: Db, round: RoundRow, n: number): PairBrows
           ? (JSON.parse(p.edits_json) as BrowserPair['edits']).map((e) => ({ sentence: e.sentence, old: e.old, new: e.new }))
           : [],
       on_policy: onPolicy({ id: p.id, prompt_id: p.prompt_id, chosen_id: p.chosen_id }),
+      difficulty: null,
     };
+    // The difficulty lens (src/eval/difficulty.ts): how far apart the sides are, and what kind of claim decided it.
+    const lens = (a: BrowserAnswer) => ({ text: a.segments.map((x) => x.text).join(''), claims: a.claims.map((c) => ({ claim: c.claim, rejected: c.rejected })) });
+    const l = pairLens(lens(pair.chosen), lens(pair.rejected));
+    pair.difficulty = { claim_diff: l.claim_diff, edit_distance: l.edit_distance, deciding_form: l.deciding_form };
     return pair;
   });
   return { total, shown: pairs.length, seed: round.seed, method: round.pair_method, accept_rule: round.accept_rule, pairs, images };

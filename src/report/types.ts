@@ -204,6 +204,8 @@ export interface BrowserPair {
   edits: { sentence: number; old: string; new: string | null }[];
   /** Where the chosen answer's mean token log-prob falls among its prompt's samples; null: no reference log-probs. */
   on_policy: { percentile: number; chosen_mean: number; siblings: number; off_policy: boolean } | null;
+  /** The difficulty lens: claim-set difference, word edit distance, the deciding claim's form ('none': no rejected claim). */
+  difficulty: { claim_diff: number; edit_distance: number; deciding_form: string } | null;
 }
 
 /** The pair browser's content: a seeded sample of the round's pairs and their images (data: URIs by image id). */

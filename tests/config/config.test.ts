@@ -41,6 +41,9 @@ describe('config', () => {
     [{ score: { accept_rule: 'maybe' } }, /field score\.accept_rule.*scripts.*paper/s],
     [{ label: { backend: { type: 'gpu' } } }, /field label\.backend\.type/],
     [{ pair: { max_pairs: 1.5 } }, /field pair\.max_pairs/],
+    [{ pair: { strategy: 'best-worst' } }, /pair\.strategy: "best-worst" is not a pair strategy; use one of "rlaifv", "extremes"/],
+    [{ pair: { refine: { max_turns: 0 } } }, /field pair\.refine\.max_turns/],
+    [{ pair: { refine: { feedback: 'binary' } } }, /field pair\.refine\.feedback/],
     [{ extra: 1 }, /unknown key "extra" in \(top level\) \(allowed: prompts, db, seed/],
   ])('%j is refused with the field named', (raw, re) => {
     const f = path.join(tempDir(), 'c.json');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   getPairStrategy,
+  makeExtremesPairs,
   makeRlaifvPairs,
   rlaifvPairStrategy,
   type PairOptions,
@@ -155,7 +156,7 @@ describe('makeRlaifvPairs: errors, and the strategy seam', () => {
   it('the RLAIF-V strategy is found by name; unknown names list the valid ones', () => {
     expect(getPairStrategy('rlaifv')).toBe(rlaifvPairStrategy);
     expect(rlaifvPairStrategy.makePairs(TEN, opts())).toEqual(makeRlaifvPairs(TEN, opts()));
-    expect(() => getPairStrategy('holistic')).toThrow('Unsupported pair strategy: holistic. Must be one of [rlaifv].');
+    expect(() => getPairStrategy('holistic')).toThrow('Unsupported pair strategy: holistic. Must be one of [rlaifv, extremes].');
     expect(() => getPairStrategy('toString')).toThrow(/Unsupported pair strategy/);
   });
 });
@@ -182,5 +183,50 @@ describe('makeRlaifvPairs: answers that ask the same question twice (pair.repeat
     const r = makeRlaifvPairs([ans('x', 0, { nQuestions: 3 }), ans('y', 0, { nQuestions: 4 })], opts({ maxPairs: 'all' }));
     expect(r.dropped).toMatchObject({ below_diff: 1, repeated_claims: 0 });
     expect(ids(makeRlaifvPairs([ans('x', 0), ans('y', -1)], opts()))).toEqual([['x', 'y']]);
+  });
+});
+
+describe('makeExtremesPairs: Anyprefer\'s best against worst (pair.strategy "extremes")', () => {
+  it('one pair per prompt, the best answer against the worst; every other candidate counts as sampled out', () => {
+    const four = [ans('a', 0), ans('b', -1), ans('c', -3), ans('d', -2)];
+    const r = makeExtremesPairs(four, opts());
+    expect(ids(r)).toEqual([['a', 'c']]);
+    expect(r.pairs[0]!.margin).toBe(3);
+    expect(r.considered).toBe(6);
+    expect(r.dropped.sampled_out).toBe(5);
+    expect(total(r)).toBe(r.considered);
+    expect(getPairStrategy('extremes').makePairs(four, opts())).toEqual(r);
+  });
+
+  it('ties for best or worst are drawn with the prompt\'s seed, whatever the input order', () => {
+    const r = makeExtremesPairs(TEN, opts());
+    expect(r.pairs).toHaveLength(1);
+    const [chosen, rejected] = ids(r)[0]!;
+    expect(['a0', 'a1']).toContain(chosen);
+    expect(['a8', 'a9']).toContain(rejected);
+    expect(makeExtremesPairs([...TEN].reverse(), opts())).toEqual(r);
+    expect(total(r)).toBe(45);
+    // Other prompts draw other ties.
+    const drawn = new Set([1, 2, 3, 4, 5, 6, 7, 8].map((k) => ids(makeExtremesPairs(TEN, opts({ promptId: `p${k}` })))[0]!.join('>')));
+    expect(drawn.size).toBeGreaterThan(1);
+  });
+
+  it('is still subject to diff, judged claims and identical texts: the widest gap among what RLAIF-V would pair', () => {
+    expect(makeExtremesPairs([ans('a', 0), ans('b', -1)], opts({ diff: 2 })).pairs).toEqual([]);
+    // The worst answer has an unjudged claim: the pair is the best against the next worst.
+    const r = makeExtremesPairs([ans('a', 0), ans('b', -2), ans('c', -4, { nJudged: 3 })], opts());
+    expect(ids(r)).toEqual([['a', 'b']]);
+    expect(r.dropped.unjudged).toBe(2);
+    const same = makeExtremesPairs([ans('a', 0, { text: 'x' }), ans('b', -3, { text: 'x' }), ans('c', -1)], opts());
+    expect(ids(same)).toEqual([['c', 'b']]); // a and b are the same text: the widest pair left is c against b
+  });
+
+  it('the gate judges the extremes pair only: an unsure one leaves the prompt without a pair', () => {
+    const gate = { threshold: 0.9, confidence: (c: ScoredAnswer, r: ScoredAnswer) => (c.id === 'a' && r.id === 'c' ? 0.5 : 1) };
+    const r = makeExtremesPairs([ans('a', 0), ans('b', -1), ans('c', -3)], opts({ gate }));
+    expect(r.pairs).toEqual([]);
+    expect(r.gated.map((p) => [p.chosenId, p.rejectedId])).toEqual([['a', 'c']]);
+    expect(r.dropped.gate).toBe(1);
+    expect(total(r)).toBe(r.considered);
   });
 });

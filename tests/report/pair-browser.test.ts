@@ -10,6 +10,7 @@ import { launchChromium, loadFile, type LoadedPage } from '../helpers/browser.js
 import { openDb, type Db, type RoundRow } from '../../src/store/index.js';
 import { buildReport, DEFAULT_REPORT_PAIRS, samplePairIds, writeFileAtomic } from '../../src/report/index.js';
 import { registerReport } from '../../src/cli/report.js';
+import { questionForm } from '../../src/eval/truth.js';
 
 const HOSTILE = `</script><script>window.__pwned=1</script><img src=x onerror="window.__pwned=2"><!-- & "quotes" 'too'`;
 const SAMPLE = 20;
@@ -107,6 +108,15 @@ describe('the pair browser', () => {
         const marks = await card.locator(`.answer.${side} .text mark`).evaluateAll((ms) => ms.map((m) => [m.textContent, m.className]));
         for (const r of rows) expect(marks).toContainEqual([r.sentence, r.p_yes > r.p_no ? 'acc' : 'rej']);
       }
+      // The difficulty lens, recomputed here from the store's texts and verdicts: the deciding claim is the rejected
+      // side's first rejected claim the chosen side does not make.
+      const sideRows = (cid: string) => (claims.all(round.labeler_model, cid) as { claim: string; p_yes: number; p_no: number }[]);
+      const norm = (t: string) => t.trim().toLowerCase().replace(/\s+/g, ' ').replace(/[.!]+$/, '');
+      const chosenSaid = new Set(sideRows(pair.chosen_id).map((r) => norm(r.claim)));
+      const rejectedClaims = sideRows(pair.rejected_id).filter((r) => !(r.p_yes > r.p_no));
+      const deciding = (rejectedClaims.find((r) => !chosenSaid.has(norm(r.claim))) ?? rejectedClaims[0])!.claim;
+      expect(await card.getAttribute('data-deciding')).toBe(questionForm(deciding));
+      expect(await card.locator('.difficulty').textContent()).toMatch(new RegExp(`^decided by a ${questionForm(deciding)} claim; claim sets differ by \\d+, \\d+ words edited$`));
       // The rejected answer of a pair has the lower score, with at least one rejected claim under REJ-C.
       expect(await card.locator('.answer.rejected li[data-verdict="rejected"]').count()).toBeGreaterThan(0);
     });
