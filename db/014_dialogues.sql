@@ -14,6 +14,9 @@ CREATE TABLE dialogue_turns (
   -- The teacher's score of the answer this turn revises (round(10 × (1 − rejected share))), and its whole comment.
   score        INTEGER,
   feedback     TEXT    NOT NULL,
+  -- Who spoke: 'verdicts' (the teacher's turn built from the labeler's verdicts) or the served teacher's id
+  -- (pair.refine.teacher, FIRE's A15 prompt, on prompts with a reference answer).
+  teacher      TEXT    NOT NULL DEFAULT 'verdicts',
   created_at   TEXT    NOT NULL,
   UNIQUE (source_id, turn)
 );
@@ -42,6 +45,7 @@ SELECT
   t.level,
   t.score,
   t.feedback,
+  t.teacher,
   t.revision_id,
   c.text              AS revision,
   s.n_claims,

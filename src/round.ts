@@ -38,6 +38,7 @@ import { createMethod, type FeedbackMethod } from './methods/index.js';
 import { PairJudge } from './methods/pair-judge.js';
 import { rebalance, runPair } from './stages/pair.js';
 import { Rewriter } from './methods/rewriter.js';
+import { Teacher } from './methods/teacher.js';
 import { referenceScorer } from './stages/reference.js';
 import { runStreaming, type StreamStage } from './stages/stream.js';
 
@@ -180,6 +181,8 @@ export interface Backends {
   pairJudge: PairJudge | null;
   /** The `llm` correction editor's served rewriter (pair.rewriter); null: none. */
   rewriter: Rewriter | null;
+  /** The `refine` editor's served teacher (pair.refine.teacher); null: none. */
+  teacher: Teacher | null;
   /** The round's policy as a scorer of whole answers when pair.reference_logprobs is on (the pair stage asks it); null: off. */
   referenceScorer: SequenceScorer | null;
   pool: WorkerPool | null;
@@ -214,6 +217,7 @@ export function createBackends(config: Config): Backends {
     const method = local('feedback', () => createMethod(config, { labeler, pool, localConcurrency: (pool?.size.workers ?? 1) * 2 }));
     const pairJudge = config.feedback.gate.judge ? new PairJudge(config.feedback.gate.judge) : null;
     const rewriter = config.pair.rewriter && config.pair.corrections.includes('llm') ? new Rewriter(config.pair.rewriter) : null;
+    const teacher = config.pair.refine.teacher && config.pair.corrections.includes('refine') ? new Teacher(config.pair.refine.teacher) : null;
     const reference = local('pair.reference_logprobs', () => referenceScorer(config, pool));
     return {
       generator,
@@ -222,6 +226,7 @@ export function createBackends(config: Config): Backends {
       method,
       pairJudge,
       rewriter,
+      teacher,
       referenceScorer: reference,
       pool,
       close: async () => {
@@ -262,7 +267,7 @@ function stageConcurrency(backends: Backends, b: unknown, requestsPerTask = 1): 
 
 /** Stores what the remote backends used (requests, retries, tokens) since the last call. */
 export function flushUsage(db: Db, roundId: number, backends: Backends): void {
-  const rows = takeUsage([backends.generator, backends.divider, backends.labeler, backends.method, backends.pairJudge, backends.rewriter, backends.referenceScorer]);
+  const rows = takeUsage([backends.generator, backends.divider, backends.labeler, backends.method, backends.pairJudge, backends.rewriter, backends.teacher, backends.referenceScorer]);
   if (rows.length) addUsage(db, roundId, rows);
 }
 
@@ -360,6 +365,7 @@ function stageRun(backends: Backends, s: StageName, opts: { balance?: boolean } 
             ...opts,
             rewriter: backends.rewriter,
             refineConcurrency: stageConcurrency(backends, backends.generator),
+            teacher: backends.teacher,
             // Corrected answers (pair.corrections) go through divide, label and score before they are paired.
             scoreCorrections: async (cc) => {
               const quiet = { ...cc, progress: silentProgress };

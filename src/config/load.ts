@@ -127,7 +127,17 @@ export function loadConfig(file: string | undefined, o: ConfigOverrides = {}, cw
   if (c.pair.corrections.includes('llm') && c.pair.rewriter === null) {
     throw new ConfigError(`${source}: pair.corrections: the "llm" editor needs pair.rewriter (a served model: {"backend": {"type": "openai", "model": ..., "base_urls": [...]}}).`);
   }
-  const judge = [...(g.judge ? [g.judge.backend] : []), ...(c.pair.rewriter ? [c.pair.rewriter.backend] : [])];
+  if (c.pair.refine.teacher !== null && !c.pair.corrections.includes('refine')) {
+    throw new ConfigError(`${source}: pair.refine.teacher: a served teacher speaks in the refine editor's dialogues; add "refine" to pair.corrections.`);
+  }
+  if (c.pair.refine.teacher !== null && c.pair.refine.feedback === 'simple') {
+    throw new ConfigError(`${source}: pair.refine.teacher: simple feedback says only "Your answer has errors."; a served teacher needs pair.refine.feedback "detailed".`);
+  }
+  const judge = [
+    ...(g.judge ? [g.judge.backend] : []),
+    ...(c.pair.rewriter ? [c.pair.rewriter.backend] : []),
+    ...(c.pair.refine.teacher ? [c.pair.refine.teacher.backend] : []),
+  ];
   for (const b of [c.generate.backend, c.label.backend, c.divide.backend, dr.reference, ...(dr.policy ? [dr.policy] : []), ...judge]) {
     if ((b.type === 'openai' || b.type === 'llm') && b.api_key_file) b.api_key_file = rel(b.api_key_file, base);
   }
@@ -160,7 +170,8 @@ const OPERATIONAL_KEYS = new Set([
 /** pair.refine at its defaults: how every round before the refine editor was, whose hash it keeps. */
 function isDefaultRefine(v: unknown): boolean {
   const r = v as { max_turns?: unknown; feedback?: unknown; temperature?: unknown } | null;
-  return r !== null && typeof r === 'object' && r.max_turns === 3 && r.feedback === 'detailed' && r.temperature === 0;
+  const t = v as { teacher?: unknown; reference_field?: unknown } | null;
+  return r !== null && typeof r === 'object' && r.max_turns === 3 && r.feedback === 'detailed' && r.temperature === 0 && t!.teacher === null && t!.reference_field === 'reference';
 }
 
 /** A hash of what determines a round's results (not where files live, nor how many workers ran). */

@@ -150,6 +150,33 @@ const rewriter = z.strictObject({
 });
 
 /**
+ * FIRE's teacher prompt (its Fig. A15, verbatim but for the placeholders): the question, the reference ("groundtruth")
+ * answer and the student's response; the teacher answers "Score: …" and "Feedback: …" without telling the answer.
+ * {question}, {reference} and {answer} are filled in.
+ */
+export const TEACHER_PROMPT = `You are a helpful language and vision assistant. You are able to understand the visual content that the user provides, and assist the user with a variety of tasks using natural language
+
+Question: {question} Groundtruth: {reference}
+
+Please compare my answer with the groundtruth answer and provide helpful, detailed, and polite feedback to help me improve my answer. Formulate the feedback as:
+
+Score: <compare the provided response with the groundtruth answer in terms of accuracy, relevance, helpfulness, and level of detail, and provide an overall score on a scale of 1 to 10, where a higher score indicates better overall performance.>
+
+Feedback: <provide feedback on the response. Do NOT directly tell the groundtruth answer. The feedback should identify which parts of my answer are incorrect, what is missing in the response, and how to improve the response.>
+
+Here is the student response: {answer}, now please provide the feedback:`;
+
+/** A served teacher for the `refine` editor's detailed feedback, on prompts that hold a reference answer. */
+const teacher = z.strictObject({
+  backend: openaiModel,
+  prompt: z.string().min(1).default(TEACHER_PROMPT),
+  max_tokens: z.number().int().positive().default(256),
+  temperature: z.number().min(0).max(2).default(0),
+  /** Extra attempts when the reply holds no "Score: N". */
+  content_retries: z.number().int().min(0).default(1),
+});
+
+/**
  * The `refine` correction editor: each sampled answer with a rejected claim starts a dialogue in which the teacher's
  * comment (from the labeler's verdicts) is given to the round's policy, which answers again, until no claim is
  * rejected or max_turns revisions.
@@ -161,6 +188,13 @@ const refine = z.strictObject({
   feedback: z.enum(['simple', 'detailed']).default('detailed'),
   /** The revisions' sampling temperature (0: greedy, as InterFeedback's feedback round); the rest of generate.decoding applies. */
   temperature: z.number().min(0).max(2).default(0),
+  /**
+   * A served teacher with FIRE's prompt, for the detailed feedback on prompts whose meta holds a reference answer
+   * (`reference_field`); other prompts get the labeler's verdicts as their teacher. null: always the verdicts.
+   */
+  teacher: teacher.nullable().default(null),
+  /** The prompt meta field holding a reference answer (JSONL `meta.reference`; a LLaVA conversation's last gpt turn). */
+  reference_field: z.string().min(1).default('reference'),
 });
 
 const pair = z.strictObject({
@@ -467,6 +501,9 @@ export type FeedbackConfig = z.infer<typeof feedback>;
 export type GateJudgeConfig = z.infer<typeof gateJudge>;
 /** A feedback method's name. */
 export type FeedbackMethodName = FeedbackConfig['method'];
+/** The `refine` editor's served teacher settings. */
+export type TeacherConfig = z.infer<typeof teacher>;
+
 /** The `llm` correction editor's rewriter settings. */
 export type RewriterConfig = z.infer<typeof rewriter>;
 /** The loop's settings. */

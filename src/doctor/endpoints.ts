@@ -5,7 +5,7 @@ import OpenAI from 'openai';
 import path from 'node:path';
 import sharp from 'sharp';
 import { PACKAGE_ROOT } from '../config/load.js';
-import type { Config, GateJudgeConfig, LlmDividerBackend, OpenAIBackend, RewriterConfig } from '../config/schema.js';
+import type { Config, GateJudgeConfig, LlmDividerBackend, OpenAIBackend, RewriterConfig, TeacherConfig } from '../config/schema.js';
 import { displayUrl, redact, resolveApiKey, servesModel } from '../backends/openai/endpoints.js';
 import { imageUrl } from '../backends/openai/images.js';
 import { errorEnvelope, openaiClient } from '../backends/openai/client.js';
@@ -17,6 +17,7 @@ import { OpenAISequenceScorer } from '../backends/openai/sequence-scorer.js';
 import { parseJudgeSpec, ServedCompareJudge, type JudgeSpec } from '../compare/judges.js';
 import { PairJudge } from '../methods/pair-judge.js';
 import { Rewriter } from '../methods/rewriter.js';
+import { Teacher } from '../methods/teacher.js';
 import { yesNoFromTopLogprobs } from '../feedback/yes-no.js';
 import { fail, ok, warn, type Check } from './types.js';
 
@@ -235,6 +236,7 @@ export async function checkEndpoints(c: Config): Promise<Check[]> {
   }
   if (c.feedback.gate.judge) out.push(...(await checkPairJudge(c.feedback.gate.judge)));
   if (c.pair.rewriter && c.pair.corrections.includes('llm')) out.push(...(await checkRewriter(c.pair.rewriter)));
+  if (c.pair.refine.teacher && c.pair.corrections.includes('refine')) out.push(...(await checkTeacher(c.pair.refine.teacher)));
   // A served judge of the loop's win rates (loop.judge MODEL@URL): it must answer ConvBench's pairwise prompt.
   let loopJudge: JudgeSpec | null = null;
   try {
@@ -313,6 +315,36 @@ export async function checkPairJudge(j: GateJudgeConfig): Promise<Check[]> {
       }
     } catch (e) {
       out.push(fail(check, shown, redact((e as Error).message, [key]), `check feedback.gate.judge.backend (its base_urls, model and api key)`));
+    }
+  }
+  return out;
+}
+
+/**
+ * Whether each endpoint of the `refine` editor's served teacher (pair.refine.teacher) comments in FIRE's format: one
+ * probe response with a reference answer, through the code a round uses, no retries.
+ */
+export async function checkTeacher(t: TeacherConfig): Promise<Check[]> {
+  const out: Check[] = [];
+  const image = await probeImage();
+  for (const url of t.backend.base_urls) {
+    const shown = displayUrl(url);
+    let key: string | null = null;
+    try {
+      key = resolveApiKey(t.backend, 'pair.refine.teacher');
+      const teacher = new Teacher({ ...t, content_retries: 0, backend: { ...t.backend, base_urls: [url], max_retries: 0 } });
+      const t0 = performance.now();
+      const v = await teacher.comment(image, 'Describe the image.', 'There is a red circle.', PROBE_REWRITE);
+      const secs = ((performance.now() - t0) / 1000).toFixed(1);
+      if ('error' in v) {
+        const reply = (v.raw ?? '').trim().split(/\r?\n/).at(-1)?.slice(0, 120) ?? '';
+        out.push(fail('teacher', shown, redact(`a probe response got no teacher's turn: ${v.error}${reply ? `; the reply ends "${reply}"` : ''}`, [key]),
+          'pair.refine.teacher.backend.model must be a generative VLM that follows FIRE\'s teacher prompt (pair.refine.teacher.prompt) and answers "Score: N" and "Feedback: …"'));
+      } else {
+        out.push(ok('teacher', shown, `commented on a probe response: "${v.turn.replace(/\n/g, ' ').slice(0, 80)}" (${secs} s)`));
+      }
+    } catch (e) {
+      out.push(fail('teacher', shown, redact((e as Error).message, [key]), 'check pair.refine.teacher.backend (its base_urls, model and api key)'));
     }
   }
   return out;

@@ -33,6 +33,7 @@ import { wordCount } from '../feedback/words.js';
 import { correctionSources, putCandidates, scoredCorrections, type CandidateRow, type CorrectionSource, type ScoredCorrection } from '../store/index.js';
 import { Rewriter, sentenceEdits } from '../methods/rewriter.js';
 import { runRefine, type RefineResult } from './refine.js';
+import type { Teacher } from '../methods/teacher.js';
 import type { Edit } from '../feedback/corrections.js';
 import type { CorrectionEditor } from '../config/schema.js';
 import { contentId } from './ids.js';
@@ -77,7 +78,7 @@ export async function runPair(
       // The policy's own revisions after the teacher's comments: dialogues run to their end before pairing.
       const gen = ctx.backends.generator;
       if (!gen) throw new Error('pair: the "refine" editor needs the round\'s policy (generate.backend).');
-      refined = await runRefine(ctx, ids, { generator: gen, concurrency: opts.refineConcurrency ?? 2, scoreRevisions: score! });
+      refined = await runRefine(ctx, ids, { generator: gen, concurrency: opts.refineConcurrency ?? 2, scoreRevisions: score!, teacher: opts.teacher ?? null });
     }
     corrections = scoredCorrections(ctx.db, ctx.round.id, [...pending.keys()]);
   }
@@ -174,6 +175,8 @@ export interface PairStageOptions {
   rewriter?: Rewriter | null;
   /** Concurrent generate requests of the `refine` editor's dialogues (the generate stage's own concurrency). */
   refineConcurrency?: number;
+  /** The `refine` editor's served teacher (pair.refine.teacher). */
+  teacher?: Teacher | null;
 }
 
 /**

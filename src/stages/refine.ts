@@ -11,6 +11,7 @@ import { isRejected, type AcceptRule } from '../feedback/verdict.js';
 import { correctionSampleIndex } from '../feedback/corrections.js';
 import { scoreOf, studentPrompt, teacherTurn, type ClaimVerdict } from '../feedback/teacher.js';
 import { sentenceEdits } from '../methods/rewriter.js';
+import type { Teacher } from '../methods/teacher.js';
 import {
   dialogueStates,
   promptHistory,
@@ -36,6 +37,8 @@ export interface RefineDeps {
   concurrency: number;
   /** Divides, labels and scores the round's (scope's) candidates not yet scored: the revisions just written. */
   scoreRevisions: (ctx: StageContext) => Promise<void>;
+  /** A served teacher (pair.refine.teacher) for the detailed feedback on prompts with a reference answer; null: none. */
+  teacher?: Teacher | null;
 }
 
 /** What a refine run did. */
@@ -97,12 +100,24 @@ export function nextStep(s: DialogueState, rule: AcceptRule, level: 'simple' | '
 
 /**
  * A generate error that says the conversation no longer fits the model's context: the local backend's "prompt is N
- * tokens, the model's context is M", vLLM's "This model's maximum context length is N tokens ..." and "The input (N
- * tokens) is longer than the model's context length (M tokens)", SGLang's "Requested token count exceeds the model's
- * maximum context length of N tokens", OpenAI's code context_length_exceeded.
+ * tokens, the model's context is M", vLLM's "The decoder prompt (length N) is longer than the maximum model length of
+ * M" (and before it "This model's maximum context length is N tokens ..."), SGLang's "The input (N tokens) is longer
+ * than the model's context length (M tokens)" and "Requested token count exceeds the model's maximum context length",
+ * OpenAI's code context_length_exceeded.
  */
 export function isContextError(message: string): boolean {
-  return /the model's context is \d+|maximum context length|longer than the model's context length|context_length_exceeded/i.test(message);
+  return /the model's context is \d+|maximum context length|longer than the (?:model's context length|maximum model length)|context_length_exceeded/i.test(message);
+}
+
+/** The reference answer a prompt's meta holds under `field` (a non-empty string), or null. */
+export function promptReference(metaJson: string | null, field: string): string | null {
+  if (!metaJson) return null;
+  try {
+    const v = (JSON.parse(metaJson) as Record<string, unknown>)[field];
+    return typeof v === 'string' && v.trim() !== '' ? v : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -149,6 +164,23 @@ export async function runRefine(ctx: StageContext, promptIds: readonly string[],
     putDialogues(ctx.db, ends.splice(0));
     if (todo.length === 0) break;
     await mapLimit(todo, deps.concurrency, async ({ p, s, step }) => {
+      // A prompt with a reference answer gets the served teacher's comment (FIRE's A15) instead of the verdicts'.
+      const reference = deps.teacher && level === 'detailed' ? promptReference(p.meta_json, ctx.config.pair.refine.reference_field) : null;
+      let teacherId = 'verdicts';
+      if (reference !== null) {
+        const last = s.turns.at(-1) ?? s.source;
+        const c = await deps.teacher!.comment(p.image_path, p.question, reference, last.text);
+        if ('error' in c) {
+          putFailures(ctx.db, [{ round_id: ctx.round.id, stage: 'pair', item: `refine-teacher:${s.source.id}:${step.turn}`, reason: c.error, ...(c.raw !== undefined ? { raw: c.raw } : {}) }]);
+          result.failures++;
+          end(s, 'failed');
+          putDialogues(ctx.db, ends.splice(0));
+          result.dialogues++;
+          return;
+        }
+        step = { ...step, feedback: c.turn, score: c.score };
+        teacherId = deps.teacher!.id;
+      }
       const { history, question } = studentPrompt(p.question, [s.source.text, ...s.turns.map((t) => t.text)], [...s.turns.map((t) => t.feedback), step.feedback]);
       const sample = { index: correctionSampleIndex('refine', s.source.sample_index, step.turn), seed: hashSeed(ctx.round.seed, 'refine', s.source.id, step.turn) & 0x7fffffff };
       let r: GenerateResult;
@@ -199,6 +231,7 @@ export async function runRefine(ctx: StageContext, promptIds: readonly string[],
         level,
         score: step.score,
         feedback: step.feedback,
+        teacher: teacherId,
       };
       ctx.db.transaction(() => {
         putCandidates(ctx.db, [row]);

@@ -119,14 +119,16 @@ export interface DialogueTurnRow {
   level: 'simple' | 'detailed';
   score: number | null;
   feedback: string;
+  /** Who spoke the turn: 'verdicts' (the labeler's verdicts) or the served teacher's id. */
+  teacher: string;
 }
 
 /** Stores revisions' turn rows (idempotent by revision id). */
 export function putDialogueTurns(db: Db, rows: readonly DialogueTurnRow[]): void {
   const ins = stmt(
     db,
-    `INSERT INTO dialogue_turns (revision_id, source_id, round_id, turn, level, score, feedback, created_at)
-     VALUES (@revision_id, @source_id, @round_id, @turn, @level, @score, @feedback, @created_at)
+    `INSERT INTO dialogue_turns (revision_id, source_id, round_id, turn, level, score, feedback, teacher, created_at)
+     VALUES (@revision_id, @source_id, @round_id, @turn, @level, @score, @feedback, @teacher, @created_at)
      ON CONFLICT (revision_id) DO NOTHING`,
   );
   const t = new Date().toISOString();

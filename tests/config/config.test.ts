@@ -10,7 +10,7 @@ describe('config', () => {
     const { config } = loadConfig(undefined);
     expect(config.generate).toMatchObject({ samples: 10, temperature: 0.7, top_p: 1, max_new_tokens: 512 });
     expect(config.pair).toEqual({
-      strategy: 'rlaifv', diff: 1, max_pairs: 2, length_balance: true, repeated_claims: 'drop', corrections: [], rank_pairs: true, rewriter: null, refine: { max_turns: 3, feedback: 'detailed', temperature: 0 },
+      strategy: 'rlaifv', diff: 1, max_pairs: 2, length_balance: true, repeated_claims: 'drop', corrections: [], rank_pairs: true, rewriter: null, refine: { max_turns: 3, feedback: 'detailed', temperature: 0, teacher: null, reference_field: 'reference' },
       reference_logprobs: false,
     });
     expect(config.score).toEqual({ accept_rule: 'scripts', method: 'rejc' });
@@ -76,7 +76,7 @@ describe('config', () => {
   test('pair.refine at its defaults keeps a round\'s hash; the refine editor or another setting of it changes it', () => {
     const a = loadConfig(undefined).config;
     const b = loadConfig(undefined).config;
-    b.pair.refine = { max_turns: 3, feedback: 'detailed', temperature: 0 };
+    b.pair.refine = { max_turns: 3, feedback: 'detailed', temperature: 0, teacher: null, reference_field: 'reference' };
     expect(configHash(b)).toBe(configHash(a));
     b.pair.corrections = ['refine'];
     const withRefine = configHash(b);

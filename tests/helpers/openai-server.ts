@@ -56,7 +56,8 @@ export type ServedModel =
   | { kind: 'vlm'; dir: string; thinking?: boolean; refusesMaxTokens?: boolean }
   | { kind: 'divider' }
   | { kind: 'judge'; dir: string }
-  | { kind: 'rewriter'; dir: string };
+  | { kind: 'rewriter'; dir: string }
+  | { kind: 'teacher'; dir: string };
 
 export interface ServerOptions {
   models?: Record<string, ServedModel>;
@@ -111,6 +112,13 @@ export const RUBRIC_JUDGE: Record<string, ServedModel> = { 'rubric-judge': { kin
  * policy's sentence that shares the most words with it (none: it is dropped). See TestServer.rewriter.
  */
 export const REWRITER: Record<string, ServedModel> = { rewriter: { kind: 'rewriter', dir: path.join(ROOT, 'models', 'shapes-policy') } };
+
+/**
+ * A FIRE teacher for the `refine` editor (pair.refine.teacher), made of real parts: it reads FIRE's A15 prompt, divides
+ * the student's response and the groundtruth with the rules divider, and asks the real tiny labeler about each claim
+ * the groundtruth does not make; it answers in prose, as a served teacher would. See TestServer.teacher.
+ */
+export const TEACHER: Record<string, ServedModel> = { teacher: { kind: 'teacher', dir: path.join(ROOT, 'models', 'shapes-labeler') } };
 
 /** Words the rewriter stand-in does not count as shared. */
 const REWRITE_STOP = new Set(['a', 'an', 'the', 'there', 'is', 'are', 'in', 'of', 'image', 'no', 'not']);
@@ -302,7 +310,9 @@ export class TestServer {
               ? await this.judge(served.dir, model, body)
               : served.kind === 'rewriter'
                 ? await this.rewriter(served.dir, model, body)
-                : await this.divider(model, body);
+                : served.kind === 'teacher'
+                  ? await this.teacher(served.dir, model, body)
+                  : await this.divider(model, body);
         const wait = this.latencyMs - (performance.now() - t0);
         if (wait > 0) await new Promise((r) => setTimeout(r, wait));
       } finally {
@@ -643,6 +653,51 @@ export class TestServer {
       }
       content = best ? content.replace(f, best.s) : content.replace(f, '').replace(/\s{2,}/g, ' ').trim();
     }
+    const id = `chatcmpl-${createHash('sha256').update(JSON.stringify(body)).digest('hex').slice(0, 12)}`;
+    return {
+      id, object: 'chat.completion', created: Math.floor(Date.now() / 1000), model,
+      choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop', logprobs: null }],
+      usage: { prompt_tokens: text.length, completion_tokens: content.length, total_tokens: text.length + content.length },
+    };
+  }
+
+  /**
+   * The `refine` editor's FIRE teacher (TEACHER). It reads FIRE's teacher prompt (Fig. A15: "Question: … Groundtruth:
+   * …" and "Here is the student response: …, now please provide the feedback:"); a claim of the response (the rules
+   * divider's) that the groundtruth also makes is right, any other is asked of the real tiny labeler. The reply is a
+   * FIRE-shaped "Score: N" (1–10) and a prose "Feedback:" that names the wrong statements without the groundtruth, so
+   * it is as wrong as the labeler, and worded unlike rlaifv's own verdict teacher. Its chat.completion object is the
+   * same as the other stand-ins' (OpenAI API reference, "The chat completion object").
+   */
+  private async teacher(dir: string, model: string, body: any): Promise<any> {
+    const { image, text } = await this.userTurn(body);
+    if (!image) throw new HttpError(400, `${model} comments on an answer about an image: send one image_url part`);
+    const q = /Question:\s*([\s\S]*?)\s*Groundtruth:\s*([\s\S]*?)\n/.exec(text);
+    const a = /Here is the student response:\s*([\s\S]*?),\s*now please provide the feedback:/.exec(text);
+    if (!q || !a) throw new HttpError(400, `${model} answers only FIRE's teacher prompt (its "Question: … Groundtruth:" and "Here is the student response:" parts)`);
+    const [question, reference, answer] = [q[1]!.trim(), q[2]!.trim(), a[1]!.trim()];
+    const [said, ref] = await this.pool.run<DivideOutput[]>({ kind: 'divide', items: [{ question, answer }, { question, answer: reference }], maxWords: null });
+    if (!said || 'error' in said || !ref || 'error' in ref) throw new Error('divider failed');
+    const norm = (t: string) => t.trim().toLowerCase().replace(/[.!]+$/, '');
+    const known = new Set(ref.claims.map((c) => norm(c.claim)));
+    const wrong: string[] = [];
+    for (const c of said.claims) {
+      if (known.has(norm(c.claim))) continue;
+      const r = await this.pool.run<TopResult>({ kind: 'top', model: dir, threads: this.pool.size.threadsPerWorker, imagePath: image, text: `${c.question} Please answer yes or no.`, k: 20 });
+      const yn = yesNoFromTopLogprobs(r.top.map((t) => ({ token: t.token, logprob: t.logprob })));
+      if (yn.pYes === null || yn.pNo === null || rejectProbability(yn.pYes, yn.pNo) > 0.5) wrong.push(c.claim);
+    }
+    const missing = ref.claims.filter((c) => !said.claims.some((x) => norm(x.claim) === norm(c.claim))).length;
+    const n = said.claims.length;
+    const score = n === 0 ? 1 : Math.max(1, Math.round(10 * (1 - wrong.length / n)));
+    const lower = (t: string) => t.charAt(0).toLowerCase() + t.slice(1).replace(/[.!]+$/, '');
+    const feedback =
+      n === 0
+        ? 'Your response does not describe the image. Look at the image and answer the question.'
+        : wrong.length
+          ? `Some statements in your answer do not match the image: it is not correct that ${wrong.map(lower).join('; nor that ')}. Check these parts again and correct them.`
+          : `Your answer matches the image.${missing ? ' It could mention more of what is there.' : ''}`;
+    const content = `Score: ${score}\nFeedback: ${feedback}`;
     const id = `chatcmpl-${createHash('sha256').update(JSON.stringify(body)).digest('hex').slice(0, 12)}`;
     return {
       id, object: 'chat.completion', created: Math.floor(Date.now() / 1000), model,
