@@ -40,6 +40,8 @@ import { rebalance, runPair } from './stages/pair.js';
 import { Rewriter } from './methods/rewriter.js';
 import { referenceScorer } from './stages/reference.js';
 import { runStreaming, type StreamStage } from './stages/stream.js';
+import { runToolVerdicts, type ToolVerdicts } from './stages/tools.js';
+import { createToolVerdicts } from './tools/index.js';
 
 /** The stages in order. */
 export const STAGES = ['generate', 'divide', 'label', 'score', 'pair'] as const;
@@ -182,6 +184,8 @@ export interface Backends {
   rewriter: Rewriter | null;
   /** The round's policy as a scorer of whole answers when pair.reference_logprobs is on (the pair stage asks it); null: off. */
   referenceScorer: SequenceScorer | null;
+  /** label.tools: the tools, routing table and verdict set whose labels the round reads; null: the labeler's own. */
+  toolVerdicts: ToolVerdicts | null;
   pool: WorkerPool | null;
   close(): Promise<void>;
 }
@@ -215,6 +219,7 @@ export function createBackends(config: Config): Backends {
     const pairJudge = config.feedback.gate.judge ? new PairJudge(config.feedback.gate.judge) : null;
     const rewriter = config.pair.rewriter && config.pair.corrections.includes('llm') ? new Rewriter(config.pair.rewriter) : null;
     const reference = local('pair.reference_logprobs', () => referenceScorer(config, pool));
+    const toolVerdicts = local('label.tools', () => createToolVerdicts(config, labeler.id));
     return {
       generator,
       labeler,
@@ -223,10 +228,12 @@ export function createBackends(config: Config): Backends {
       pairJudge,
       rewriter,
       referenceScorer: reference,
+      toolVerdicts,
       pool,
       close: async () => {
         await method?.close();
         await reference?.close();
+        await Promise.all((toolVerdicts?.tools ?? []).map((t) => t.close?.()));
         // Served backends hold keep-alive connections to their endpoints.
         await Promise.all([generator, labeler, divider].filter(isRemote).map((b) => (b as unknown as { close(): Promise<void> }).close()));
         await pool?.close();
@@ -349,9 +356,9 @@ function stageRun(backends: Backends, s: StageName, opts: { balance?: boolean } 
     case 'divide':
       return (c) => (skipsDivide(backends) ? skipped('divide') : runDivide(c, stageConcurrency(backends, backends.divider)));
     case 'label':
-      return (c) => (backends.method ? skipped('label') : runLabel(c, stageConcurrency(backends, backends.labeler)));
+      return (c) => (backends.method ? skipped('label') : labelWithTools(c, backends));
     case 'score':
-      return (c) => (backends.method ? runMethodScore(c, backends.method) : runScore(c, backends.labeler.id));
+      return (c) => (backends.method ? runMethodScore(c, backends.method) : runScore(c, verdictLabeler(backends)));
     case 'pair':
       return (c) =>
         runPair(
@@ -371,6 +378,19 @@ function stageRun(backends: Backends, s: StageName, opts: { balance?: boolean } 
           backends.referenceScorer,
         );
   }
+}
+
+/** The labeler id whose labels the round reads: its verdict set's with label.tools, else the labeler's. */
+function verdictLabeler(backends: Backends): string {
+  return backends.toolVerdicts?.verdictSet ?? backends.labeler.id;
+}
+
+/** The label stage: the labeler answers every question; with label.tools the routed tools then decide theirs. */
+async function labelWithTools(c: StageContext, backends: Backends): Promise<StageResult> {
+  const r = await runLabel(c, stageConcurrency(backends, backends.labeler));
+  if (!backends.toolVerdicts) return r;
+  const t = await runToolVerdicts(c, backends.toolVerdicts, stageConcurrency(backends, null));
+  return { ...r, failures: r.failures + t.failures, seconds: r.seconds + t.seconds, modelSeconds: r.modelSeconds + t.modelSeconds };
 }
 
 /** Runs one stage over the round (or ctx.scope) after its backend's preflight, its remote usage flushed after. */
@@ -442,7 +462,7 @@ export async function runRound(
     claimShard(db, config.db, opts.shard ?? null);
     const round = selectRound(db, config, opts.choice, {
       policy: backends.generator.id,
-      labeler: backends.labeler.id,
+      labeler: verdictLabeler(backends),
       divider: backends.divider.id,
     }, opts.create);
     progress.log(

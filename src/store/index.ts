@@ -13,3 +13,4 @@ export * from './answer-scores.js';
 export * from './answer-logprobs.js';
 export * from './pair-judgments.js';
 export * from './compare-verdicts.js';
+export * from './tools.js';

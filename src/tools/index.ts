@@ -1,0 +1,44 @@
+// Knowledge tools (issue 23): a declarative registry from label.tools to Tool instances, and a round's tool verdicts.
+import type { Config, ToolConfig } from '../config/schema.js';
+import type { ToolVerdicts } from '../stages/tools.js';
+import { routedTools, verdictSetId, type Routing } from './route.js';
+import { ShapesSegmenter } from './shapes-segmenter.js';
+import type { Tool } from './types.js';
+
+export { decide, LABELER, routedTools, verdictSetId, type Routing, type ToolDecision } from './route.js';
+export { ShapesSegmenter, readPixels } from './shapes-segmenter.js';
+export { segmentKnowledge, segments, type Pixels, type Segment } from './segment.js';
+export type { Tool } from './types.js';
+
+/** The tool types label.tools accepts. */
+export const TOOL_TYPES = ['shapes-segmenter', 'detector', 'vlm'] as const;
+
+/** Makes one tool from its config. */
+export function createTool(c: ToolConfig): Tool {
+  switch (c.type) {
+    case 'shapes-segmenter':
+      return new ShapesSegmenter({ name: c.name, shapeHeuristic: c.shape_heuristic });
+    case 'detector':
+    case 'vlm':
+      throw new Error(`tool type "${c.type}" is not built yet; supported: shapes-segmenter.`);
+  }
+}
+
+/** The tools of label.tools, in order. */
+export function createTools(config: Config): Tool[] {
+  return config.label.tools.map(createTool);
+}
+
+/**
+ * A round's tool verdicts (null without label.tools): the tools, the routing table and the verdict-set id the round
+ * stores its verdicts under. A round with tools needs a routing table (from `rlaifv calibrate-tools`).
+ */
+export function createToolVerdicts(config: Config, labelerId: string): ToolVerdicts | null {
+  if (config.label.tools.length === 0) return null;
+  const routing = config.label.routing;
+  if (routing === null || typeof routing === 'string') {
+    throw new Error('a round with tools needs label.routing: a claim-form table calibrated on dev (rlaifv calibrate-tools --round N --out routing.json).');
+  }
+  const tools = createTools(config).filter((t) => routedTools(routing as Routing).includes(t.name));
+  return { tools, routing: routing as Routing, verdictSet: verdictSetId(labelerId, tools, routing as Routing), labeler: labelerId };
+}
