@@ -46,9 +46,11 @@ export interface Segment {
 
 function nearestColor(r: number, g: number, b: number): Color | null {
   const d2 = (c: readonly number[]) => (r - c[0]!) ** 2 + (g - c[1]!) ** 2 + (b - c[2]!) ** 2;
-  if (d2(BACKGROUND) <= MAX_COLOR_DIST2) return null;
+  const bg = d2(BACKGROUND);
+  if (bg <= MAX_COLOR_DIST2) return null;
+  // An edge pixel blurred by compression is the colour it is nearest to, as long as it is nearer to it than to the background.
   let best: Color | null = null;
-  let bestD = MAX_COLOR_DIST2;
+  let bestD = bg;
   for (const c of COLORS) {
     const d = d2(PALETTE[c]);
     if (d <= bestD) {
@@ -177,8 +179,14 @@ export function shapeOf(s: Segment): Shape {
 
 /** Knowledge from pixels: each segment's colour, size and cell; its shape only with the heuristic. */
 export function segmentKnowledge(px: Pixels, opts: { shapeHeuristic: boolean }): Knowledge {
+  // One object per cell: of several regions in a cell (a compression fringe of another colour), the largest is it.
+  const byCell = new Map<Position, Segment>();
+  for (const s of segments(px)) {
+    const cell = cellOf(s.cx, s.cy, px.width, px.height);
+    if ((byCell.get(cell)?.area ?? 0) < s.area) byCell.set(cell, s);
+  }
   return {
-    objects: segments(px).map((s) => ({
+    objects: [...byCell.values()].map((s) => ({
       shape: opts.shapeHeuristic ? shapeOf(s) : null,
       color: s.color,
       size: sizeOf(s, px.width),
