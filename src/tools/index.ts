@@ -4,11 +4,14 @@ import type { ToolVerdicts } from '../stages/tools.js';
 import { routedTools, verdictSetId, type Routing } from './route.js';
 import { ShapesSegmenter } from './shapes-segmenter.js';
 import type { Tool } from './types.js';
+import { VlmTool } from './vlm.js';
 
 export { decide, LABELER, routedTools, verdictSetId, type Routing, type ToolDecision } from './route.js';
 export { ShapesSegmenter, readPixels } from './shapes-segmenter.js';
 export { segmentKnowledge, segments, type Pixels, type Segment } from './segment.js';
 export type { Tool } from './types.js';
+export { VlmTool } from './vlm.js';
+export { knowledgeFromText } from './listing.js';
 
 /** The tool types label.tools accepts. */
 export const TOOL_TYPES = ['shapes-segmenter', 'detector', 'vlm'] as const;
@@ -18,9 +21,10 @@ export function createTool(c: ToolConfig): Tool {
   switch (c.type) {
     case 'shapes-segmenter':
       return new ShapesSegmenter({ name: c.name, shapeHeuristic: c.shape_heuristic });
-    case 'detector':
     case 'vlm':
-      throw new Error(`tool type "${c.type}" is not built yet; supported: shapes-segmenter.`);
+      return new VlmTool({ name: c.name, backend: c.backend, prompt: c.prompt, maxTokens: c.max_tokens });
+    case 'detector':
+      throw new Error(`tool type "${c.type}" is not built yet; supported: shapes-segmenter, vlm.`);
   }
 }
 
