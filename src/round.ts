@@ -41,7 +41,7 @@ import { Rewriter } from './methods/rewriter.js';
 import { referenceScorer } from './stages/reference.js';
 import { runStreaming, type StreamStage } from './stages/stream.js';
 import { runToolVerdicts, type ToolVerdicts } from './stages/tools.js';
-import { createToolVerdicts } from './tools/index.js';
+import { createTools, createToolVerdicts } from './tools/index.js';
 
 /** The stages in order. */
 export const STAGES = ['generate', 'divide', 'label', 'score', 'pair'] as const;
@@ -215,11 +215,13 @@ export function createBackends(config: Config): Backends {
         ? local('label.backend.model', () => new LocalLabeler(pool!, l.model, config.label.suffix))
         : new OpenAILabeler(l, config.label.suffix, config.label.top_logprobs);
     const divider = d.type === 'rules' ? new RulesDivider(pool!, config.divide.max_words) : new LlmDivider(d, config.divide.max_words);
-    const method = local('feedback', () => createMethod(config, { labeler, pool, localConcurrency: (pool?.size.workers ?? 1) * 2 }));
-    const pairJudge = config.feedback.gate.judge ? new PairJudge(config.feedback.gate.judge) : null;
+    const tools = local('label.tools', () => createTools(config));
+    const method = local('feedback', () => createMethod(config, { labeler, pool, localConcurrency: (pool?.size.workers ?? 1) * 2, tools }));
+    // The gate's judge reads the knowledge tools' findings in its {context} (Anyprefer's tool-augmented judge).
+    const pairJudge = config.feedback.gate.judge ? new PairJudge(config.feedback.gate.judge, tools) : null;
     const rewriter = config.pair.rewriter && config.pair.corrections.includes('llm') ? new Rewriter(config.pair.rewriter) : null;
     const reference = local('pair.reference_logprobs', () => referenceScorer(config, pool));
-    const toolVerdicts = local('label.tools', () => createToolVerdicts(config, labeler.id));
+    const toolVerdicts = local('label.tools', () => createToolVerdicts(config, labeler.id, tools));
     return {
       generator,
       labeler,
@@ -233,7 +235,7 @@ export function createBackends(config: Config): Backends {
       close: async () => {
         await method?.close();
         await reference?.close();
-        await Promise.all((toolVerdicts?.tools ?? []).map((t) => t.close?.()));
+        await Promise.all(tools.map((t) => t.close?.()));
         // Served backends hold keep-alive connections to their endpoints.
         await Promise.all([generator, labeler, divider].filter(isRemote).map((b) => (b as unknown as { close(): Promise<void> }).close()));
         await pool?.close();

@@ -37,12 +37,15 @@ export function createTools(config: Config): Tool[] {
  * A round's tool verdicts (null without label.tools): the tools, the routing table and the verdict-set id the round
  * stores its verdicts under. A round with tools needs a routing table (from `rlaifv calibrate-tools`).
  */
-export function createToolVerdicts(config: Config, labelerId: string): ToolVerdicts | null {
+export function createToolVerdicts(config: Config, labelerId: string, all: readonly Tool[] = createTools(config)): ToolVerdicts | null {
   if (config.label.tools.length === 0) return null;
   const routing = config.label.routing;
+  // Tools without a routing table may serve only as a served judge's {context} (the gate's judge, a holistic rubric).
+  const judged = config.feedback.gate.judge !== null || (config.feedback.method === 'holistic' && config.label.backend.type === 'openai');
+  if (routing === null && judged) return null;
   if (routing === null || typeof routing === 'string') {
-    throw new Error('a round with tools needs label.routing: a claim-form table calibrated on dev (rlaifv calibrate-tools --round N --out routing.json).');
+    throw new Error('a divide round with tools needs label.routing: a claim-form table calibrated on dev (rlaifv calibrate-tools --round N --out routing.json); without one, tools only fill a served judge\'s {context} (feedback.gate.judge, a served holistic rubric).');
   }
-  const tools = createTools(config).filter((t) => routedTools(routing as Routing).includes(t.name));
+  const tools = all.filter((t) => routedTools(routing as Routing).includes(t.name));
   return { tools, routing: routing as Routing, verdictSet: verdictSetId(labelerId, tools, routing as Routing), labeler: labelerId };
 }
