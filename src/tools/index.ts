@@ -5,12 +5,14 @@ import { routedTools, verdictSetId, type Routing } from './route.js';
 import { ShapesSegmenter } from './shapes-segmenter.js';
 import type { Tool } from './types.js';
 import { VlmTool } from './vlm.js';
+import { DetectorTool } from './detector.js';
 
 export { decide, LABELER, routedTools, verdictSetId, type Routing, type ToolDecision } from './route.js';
 export { ShapesSegmenter, readPixels } from './shapes-segmenter.js';
 export { segmentKnowledge, segments, type Pixels, type Segment } from './segment.js';
 export type { Tool } from './types.js';
 export { VlmTool } from './vlm.js';
+export { DETECTOR_LABELS, DetectorTool, detectionsToKnowledge, inspectDetectorFolder, type Detection } from './detector.js';
 export { knowledgeFromText } from './listing.js';
 
 /** The tool types label.tools accepts. */
@@ -24,7 +26,7 @@ export function createTool(c: ToolConfig): Tool {
     case 'vlm':
       return new VlmTool({ name: c.name, backend: c.backend, prompt: c.prompt, maxTokens: c.max_tokens });
     case 'detector':
-      throw new Error(`tool type "${c.type}" is not built yet; supported: shapes-segmenter, vlm.`);
+      return new DetectorTool({ name: c.name, model: c.model, threshold: c.threshold });
   }
 }
 
