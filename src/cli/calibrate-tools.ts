@@ -1,7 +1,7 @@
 // `rlaifv calibrate-tools`: the routing table of label.tools (claim form -> tool or labeler), calibrated once on a
 // stored dev round against its truth, and written for label.routing. A round of the test split is refused.
 import { writeFileSync } from 'node:fs';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { openDb } from '../store/index.js';
 import { loadConfig } from '../config/load.js';
 import { EvalRefusal, calibrateRouting, loadEvalRound, pct, resolveEvalRound, roundKnowledge, roundSplits, table, type Calibration } from '../eval/index.js';
@@ -13,6 +13,7 @@ interface Flags {
   round?: string;
   out?: string;
   json?: boolean;
+  ties?: 'tool' | 'labeler';
 }
 
 /** The calibration as a table: per claim form, the labeler alone, each tool, and the chosen source. */
@@ -38,6 +39,7 @@ export function registerCalibrateTools(program: Command): void {
     .option('--db <file>', 'SQLite database (default: db/rlaifv.sqlite)')
     .option('--round <n|latest>', 'the dev round to calibrate on (default: latest)')
     .option('--out <file>', 'write the routing file here (for label.routing)')
+    .addOption(new Option('--ties <source>', 'who gets a form where a tool is exactly as accurate as the labeler alone (default tool)').choices(['tool', 'labeler']))
     .option('--json', 'one JSON object')
     .exitOverride((e) => process.exit(e.exitCode === 0 ? 0 : 2))
     .action(async (f: Flags) => {
@@ -54,7 +56,7 @@ export function registerCalibrateTools(program: Command): void {
         }
         const round = loadEvalRound(db, id);
         const tools = createTools(config);
-        const c = calibrateRouting(round, tools, await roundKnowledge(db, round, tools), splits.join(',') || null);
+        const c = calibrateRouting(round, tools, await roundKnowledge(db, round, tools), splits.join(',') || null, f.ties ?? 'tool');
         if (f.out) writeFileSync(f.out, JSON.stringify(c, null, 2) + '\n');
         process.stdout.write(f.json ? JSON.stringify(c) + '\n' : renderCalibration(c) + (f.out ? `wrote ${f.out} (set label.routing to it)\n` : ''));
       } finally {

@@ -115,9 +115,16 @@ export interface Calibration {
 /**
  * Calibrates the routing on a round (never the test split: the caller refuses it): for each claim form, the tool
  * whose verdicts (the labeler where the tool cannot tell) are at least as accurate as the labeler alone and decide at
- * least one claim, the most accurate if several (then the one deciding the most claims); else the labeler.
+ * least one claim, the most accurate if several (then the one deciding the most claims); else the labeler. With
+ * `ties: 'labeler'` a tool must be strictly more accurate than the labeler alone.
  */
-export function calibrateRouting(round: EvalRound, tools: readonly Tool[], knowledge: KnowledgeByTool, split: string | null): Calibration {
+export function calibrateRouting(
+  round: EvalRound,
+  tools: readonly Tool[],
+  knowledge: KnowledgeByTool,
+  split: string | null,
+  ties: 'tool' | 'labeler' = 'tool',
+): Calibration {
   const truths = judgeRound(round);
   const alone = labelFigures(round, truths).by_form;
   const per = tools.map((t) => {
@@ -137,7 +144,7 @@ export function calibrateRouting(round: EvalRound, tools: readonly Tool[], knowl
       const decided = q?.by_source[tool]?.n ?? 0;
       const acc = q?.accuracy ?? null;
       f.tools[tool] = { decided, accuracy: acc };
-      if (decided === 0 || acc === null || acc < best[0]) continue;
+      if (decided === 0 || acc === null || acc < best[0] || (ties === 'labeler' && f.source === LABELER && acc === best[0])) continue;
       if (f.source === LABELER || acc > best[0] || decided > best[1]) {
         best = [acc, decided];
         f.source = tool;
