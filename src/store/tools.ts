@@ -1,7 +1,7 @@
 // Knowledge tools in the store: the per-(tool, image) knowledge cache, verdict sets, and tool-routed labels.
 import type { Db } from './open.js';
 import { now, stmt } from './statements.js';
-import { ALL_PROMPTS, type OrdinalRange } from './work.js';
+import { ALL_PROMPTS, type LabelRow, type OrdinalRange } from './work.js';
 
 /** Cached knowledge records of these images for one tool id (image id -> JSON). */
 export function getKnowledge(db: Db, tool: string, imageIds: readonly string[]): Map<string, string> {
@@ -82,13 +82,7 @@ export function pendingToolQuestions(db: Db, roundId: number, verdictSet: string
 }
 
 /** A label with the source that decided it (a verdict set's row). */
-export interface SourcedLabelRow {
-  question_id: string;
-  labeler: string;
-  p_yes: number | null;
-  p_no: number | null;
-  top_json: string | null;
-  bound_used: number;
+export interface SourcedLabelRow extends LabelRow {
   source: string;
 }
 

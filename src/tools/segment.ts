@@ -107,15 +107,7 @@ const MAX_EXTENT_64 = 21.5;
 
 /** A region wider or taller than one shape can be is cut along the grid's cell lines (one object per cell). */
 function splitByCell(members: number[], w: number, h: number): number[][] {
-  let x0 = Infinity, y0 = Infinity, x1 = -1, y1 = -1;
-  for (const i of members) {
-    const x = i % w;
-    const y = (i - x) / w;
-    x0 = Math.min(x0, x);
-    x1 = Math.max(x1, x);
-    y0 = Math.min(y0, y);
-    y1 = Math.max(y1, y);
-  }
+  const { x0, y0, x1, y1 } = box(members, w);
   if (Math.max(x1 - x0 + 1, y1 - y0 + 1) <= (MAX_EXTENT_64 * w) / 64) return [members];
   const parts = new Map<Position, number[]>();
   for (const i of members) {
@@ -128,7 +120,8 @@ function splitByCell(members: number[], w: number, h: number): number[][] {
   return [...parts.values()];
 }
 
-function measure(members: number[], w: number, color: Color): Segment {
+/** The bounding box (inclusive) and the coordinate sums of a region's pixels. */
+function box(members: number[], w: number): { x0: number; y0: number; x1: number; y1: number; sx: number; sy: number } {
   let x0 = Infinity, y0 = Infinity, x1 = -1, y1 = -1, sx = 0, sy = 0;
   for (const i of members) {
     const x = i % w;
@@ -140,6 +133,11 @@ function measure(members: number[], w: number, color: Color): Segment {
     sx += x;
     sy += y;
   }
+  return { x0, y0, x1, y1, sx, sy };
+}
+
+function measure(members: number[], w: number, color: Color): Segment {
+  const { x0, y0, x1, y1, sx, sy } = box(members, w);
   const bw = x1 - x0 + 1;
   const bh = y1 - y0 + 1;
   const bottom = members.filter((i) => (i - (i % w)) / w === y1).length;
