@@ -271,7 +271,7 @@ function stageConcurrency(backends: Backends, b: unknown, requestsPerTask = 1): 
 
 /** Stores what the remote backends used (requests, retries, tokens) since the last call. */
 export function flushUsage(db: Db, roundId: number, backends: Backends): void {
-  const rows = takeUsage([backends.generator, backends.divider, backends.labeler, backends.method, backends.pairJudge, backends.rewriter, backends.referenceScorer]);
+  const rows = takeUsage([backends.generator, backends.divider, backends.labeler, backends.method, backends.pairJudge, backends.rewriter, backends.referenceScorer, ...(backends.toolVerdicts?.tools ?? [])]);
   if (rows.length) addUsage(db, roundId, rows);
 }
 
@@ -391,7 +391,8 @@ function verdictLabeler(backends: Backends): string {
 async function labelWithTools(c: StageContext, backends: Backends): Promise<StageResult> {
   const r = await runLabel(c, stageConcurrency(backends, backends.labeler));
   if (!backends.toolVerdicts) return r;
-  const t = await runToolVerdicts(c, backends.toolVerdicts, stageConcurrency(backends, null));
+  const served = backends.toolVerdicts.tools.find(isRemote) ?? null;
+  const t = await runToolVerdicts(c, backends.toolVerdicts, stageConcurrency(backends, served));
   return { ...r, failures: r.failures + t.failures, seconds: r.seconds + t.seconds, modelSeconds: r.modelSeconds + t.modelSeconds };
 }
 

@@ -9,6 +9,8 @@ import { loadConfig } from '../../src/config/load.js';
 import { getVerdictSet, openDb, type Db } from '../../src/store/index.js';
 import { checkStatement, parseTruth, questionForm } from '../../src/shapes/index.js';
 import { runDemoRound } from '../helpers/round.js';
+import { DEFAULT_MODELS, LISTER, TestServer } from '../helpers/openai-server.js';
+import { serverBackend } from '../helpers/paths.js';
 import { runNode } from '../helpers/run-cli.js';
 import { tempDir } from '../helpers/paths.js';
 
@@ -155,5 +157,38 @@ describe('calibrate-tools and eval --tools (built CLI)', () => {
     const text = await runNode(['eval', '--config', path.join(dir, 'routed.json'), '--db', test, '--tools']);
     expect(text.stdout).toMatch(/with tools \(masks: shapes-segmenter@1; routing .*count -> masks/);
     expect(text.stdout).toMatch(/labeler alone/);
+  });
+});
+
+describe('a round with the served vlm tool deciding counts', () => {
+  let srv: TestServer;
+  let db: Db;
+  beforeAll(async () => {
+    srv = await TestServer.start({ workers: 1, models: { ...DEFAULT_MODELS, ...LISTER } });
+    db = (
+      await runDemoRound({
+        limit: 6,
+        dbFile: path.join(tempDir(), 'vlm.sqlite'),
+        edit: (c) => {
+          c.label.tools = [{ type: 'vlm', name: 'vlm', backend: serverBackend(srv.url, 'lister'), prompt: 'List every object with its colour and position.', max_tokens: 256 }];
+          c.label.routing = { count: 'vlm' };
+        },
+      })
+    ).db;
+  }, 120_000);
+  afterAll(async () => {
+    db?.close();
+    await srv?.close();
+  });
+
+  it('asks the server once per image, stores its count verdicts with source vlm, and records its usage', () => {
+    const images = (db.prepare('SELECT COUNT(DISTINCT image_id) AS n FROM prompts').get() as { n: number }).n;
+    expect(srv.stats.byModel.lister).toBe(images);
+    expect((db.prepare("SELECT COUNT(*) AS n FROM tool_knowledge WHERE tool LIKE 'vlm:lister@%'").get() as { n: number }).n).toBe(images);
+    const rows = db.prepare("SELECT q.text, l.source FROM labels l JOIN questions q ON q.id = l.question_id WHERE l.labeler LIKE '%+tools:%'").all() as { text: string; source: string }[];
+    for (const r of rows) expect(r.source, r.text).toBe(questionForm(r.text) === 'count' ? 'vlm' : 'labeler');
+    expect(rows.some((r) => r.source === 'vlm')).toBe(true);
+    const usage = db.prepare("SELECT stage, requests FROM usage WHERE stage = 'label'").all() as { requests: number }[];
+    expect(usage.reduce((a, u) => a + u.requests, 0)).toBe(images);
   });
 });
