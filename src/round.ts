@@ -41,6 +41,8 @@ import { Rewriter } from './methods/rewriter.js';
 import { Teacher } from './methods/teacher.js';
 import { referenceScorer } from './stages/reference.js';
 import { runStreaming, type StreamStage } from './stages/stream.js';
+import { runToolVerdicts, type ToolVerdicts } from './stages/tools.js';
+import { createTools, createToolVerdicts } from './tools/index.js';
 
 /** The stages in order. */
 export const STAGES = ['generate', 'divide', 'label', 'score', 'pair'] as const;
@@ -185,6 +187,8 @@ export interface Backends {
   teacher: Teacher | null;
   /** The round's policy as a scorer of whole answers when pair.reference_logprobs is on (the pair stage asks it); null: off. */
   referenceScorer: SequenceScorer | null;
+  /** label.tools: the tools, routing table and verdict set whose labels the round reads; null: the labeler's own. */
+  toolVerdicts: ToolVerdicts | null;
   pool: WorkerPool | null;
   close(): Promise<void>;
 }
@@ -214,11 +218,14 @@ export function createBackends(config: Config): Backends {
         ? local('label.backend.model', () => new LocalLabeler(pool!, l.model, config.label.suffix))
         : new OpenAILabeler(l, config.label.suffix, config.label.top_logprobs);
     const divider = d.type === 'rules' ? new RulesDivider(pool!, config.divide.max_words) : new LlmDivider(d, config.divide.max_words);
-    const method = local('feedback', () => createMethod(config, { labeler, pool, localConcurrency: (pool?.size.workers ?? 1) * 2 }));
-    const pairJudge = config.feedback.gate.judge ? new PairJudge(config.feedback.gate.judge) : null;
+    const tools = local('label.tools', () => createTools(config));
+    const method = local('feedback', () => createMethod(config, { labeler, pool, localConcurrency: (pool?.size.workers ?? 1) * 2, tools }));
+    // The gate's judge reads the knowledge tools' findings in its {context} (Anyprefer's tool-augmented judge).
+    const pairJudge = config.feedback.gate.judge ? new PairJudge(config.feedback.gate.judge, tools) : null;
     const rewriter = config.pair.rewriter && config.pair.corrections.includes('llm') ? new Rewriter(config.pair.rewriter) : null;
     const teacher = config.pair.refine.teacher && config.pair.corrections.includes('refine') ? new Teacher(config.pair.refine.teacher) : null;
     const reference = local('pair.reference_logprobs', () => referenceScorer(config, pool));
+    const toolVerdicts = local('label.tools', () => createToolVerdicts(config, labeler.id, tools));
     return {
       generator,
       labeler,
@@ -228,10 +235,12 @@ export function createBackends(config: Config): Backends {
       rewriter,
       teacher,
       referenceScorer: reference,
+      toolVerdicts,
       pool,
       close: async () => {
         await method?.close();
         await reference?.close();
+        await Promise.all(tools.map((t) => t.close?.()));
         // Served backends hold keep-alive connections to their endpoints.
         await Promise.all([generator, labeler, divider].filter(isRemote).map((b) => (b as unknown as { close(): Promise<void> }).close()));
         await pool?.close();
@@ -267,7 +276,7 @@ function stageConcurrency(backends: Backends, b: unknown, requestsPerTask = 1): 
 
 /** Stores what the remote backends used (requests, retries, tokens) since the last call. */
 export function flushUsage(db: Db, roundId: number, backends: Backends): void {
-  const rows = takeUsage([backends.generator, backends.divider, backends.labeler, backends.method, backends.pairJudge, backends.rewriter, backends.teacher, backends.referenceScorer]);
+  const rows = takeUsage([backends.generator, backends.divider, backends.labeler, backends.method, backends.pairJudge, backends.rewriter, backends.teacher, backends.referenceScorer, ...(backends.toolVerdicts?.tools ?? [])]);
   if (rows.length) addUsage(db, roundId, rows);
 }
 
@@ -354,9 +363,9 @@ function stageRun(backends: Backends, s: StageName, opts: { balance?: boolean } 
     case 'divide':
       return (c) => (skipsDivide(backends) ? skipped('divide') : runDivide(c, stageConcurrency(backends, backends.divider)));
     case 'label':
-      return (c) => (backends.method ? skipped('label') : runLabel(c, stageConcurrency(backends, backends.labeler)));
+      return (c) => (backends.method ? skipped('label') : labelWithTools(c, backends));
     case 'score':
-      return (c) => (backends.method ? runMethodScore(c, backends.method) : runScore(c, backends.labeler.id));
+      return (c) => (backends.method ? runMethodScore(c, backends.method) : runScore(c, verdictLabeler(backends)));
     case 'pair':
       return (c) =>
         runPair(
@@ -378,6 +387,20 @@ function stageRun(backends: Backends, s: StageName, opts: { balance?: boolean } 
           backends.referenceScorer,
         );
   }
+}
+
+/** The labeler id whose labels the round reads: its verdict set's with label.tools, else the labeler's. */
+function verdictLabeler(backends: Backends): string {
+  return backends.toolVerdicts?.verdictSet ?? backends.labeler.id;
+}
+
+/** The label stage: the labeler answers every question; with label.tools the routed tools then decide theirs. */
+async function labelWithTools(c: StageContext, backends: Backends): Promise<StageResult> {
+  const r = await runLabel(c, stageConcurrency(backends, backends.labeler));
+  if (!backends.toolVerdicts) return r;
+  const served = backends.toolVerdicts.tools.find(isRemote) ?? null;
+  const t = await runToolVerdicts(c, backends.toolVerdicts, stageConcurrency(backends, served));
+  return { ...r, failures: r.failures + t.failures, seconds: r.seconds + t.seconds, modelSeconds: r.modelSeconds + t.modelSeconds };
 }
 
 /** Runs one stage over the round (or ctx.scope) after its backend's preflight, its remote usage flushed after. */
@@ -449,7 +472,7 @@ export async function runRound(
     claimShard(db, config.db, opts.shard ?? null);
     const round = selectRound(db, config, opts.choice, {
       policy: backends.generator.id,
-      labeler: backends.labeler.id,
+      labeler: verdictLabeler(backends),
       divider: backends.divider.id,
     }, opts.create);
     progress.log(

@@ -1,10 +1,11 @@
 // `rlaifv eval`: a shapes-world round's feedback measured against the truth (divide, label, pairs, oracle), and the
 // policy's hallucination; `--policy` evaluates a policy on held-out prompts first.
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { getRound, openDb } from '../store/index.js';
+import { getRound, openDb, type Db } from '../store/index.js';
+import { createTools } from '../tools/index.js';
 import { loadConfig, type ConfigOverrides } from '../config/load.js';
 import type { Config } from '../config/schema.js';
-import { EvalRefusal, evaluateRound, loadEvalRound, multiturnAblation, renderAblation, renderPolicyReport, renderTruthFree, roundHasHistory, roundHasTruth, truthFreeFigures, renderReport, resolveEvalRound, roundPolicyReport, policyReportOf } from '../eval/index.js';
+import { EvalRefusal, evaluateRound, loadEvalRound, multiturnAblation, renderAblation, renderPolicyReport, renderTruthFree, roundHasHistory, roundHasTruth, truthFreeFigures, renderReport, resolveEvalRound, roundPolicyReport, policyReportOf, renderTools, roundKnowledge, toolsFigures, type EvalRound, type ToolsFigures } from '../eval/index.js';
 import { evaluatePolicy } from '../policy-eval.js';
 import { correctionEval, renderCorrection } from '../eval/correction.js';
 import { FEEDBACK_LEVELS, FEEDBACK_PROVIDERS, type FeedbackLevel, type FeedbackProvider } from '../feedback/teacher.js';
@@ -42,6 +43,7 @@ interface EvalFlags {
   provider?: FeedbackProvider;
   feedbackNoise?: number;
   maxTurns?: number;
+  tools?: boolean;
 }
 
 /** A usage mistake: exit 2 with a message naming the flag. */
@@ -119,6 +121,16 @@ async function evalPolicy(f: EvalFlags): Promise<void> {
   }
 }
 
+/** `--tools`: the round's verdicts recomputed with the config's tools and routing table. */
+async function evalTools(db: Db, round: EvalRound, config: Config): Promise<ToolsFigures> {
+  const routing = config.label.routing;
+  if (config.label.tools.length === 0 || routing === null || typeof routing === 'string') {
+    throw new FlagError('--tools needs a config (--config) with label.tools and label.routing (from rlaifv calibrate-tools).');
+  }
+  const tools = createTools(config);
+  return toolsFigures(round, tools, await roundKnowledge(db, round, tools), routing);
+}
+
 /** Registers `eval`. */
 export function registerEval(program: Command): void {
   program
@@ -137,6 +149,7 @@ export function registerEval(program: Command): void {
     .addOption(new Option('--provider <provider>', 'with --feedback: whose verdicts the teacher speaks from (default truth)').choices(FEEDBACK_PROVIDERS))
     .option('--feedback-noise <r>', 'with --feedback: flip each of the provider\'s verdicts with probability r (seeded; default 0)', noiseArg)
     .option('--max-turns <n>', 'with --feedback: feedback turns at most while the answer stays wrong (default 3)', positiveInt('--max-turns'))
+    .option('--tools', 'also recompute the round\'s verdicts with the config\'s label.tools and label.routing (nothing stored changes)')
     .option('--json', 'one JSON object')
     .option('--quiet', 'no progress output')
     .option('--progress-every <seconds>', PROGRESS_EVERY_HELP, progressEveryArg)
@@ -181,8 +194,9 @@ export function registerEval(program: Command): void {
           process.stdout.write(f.json ? JSON.stringify({ round: id, purpose: 'eval', policy }) + '\n' : renderPolicyReport(policy));
           return;
         }
-        const report = { ...evaluateRound(round), policy };
-        process.stdout.write(f.json ? JSON.stringify(report) + '\n' : renderReport(report) + renderPolicyReport(policy));
+        const tools = f.tools ? await evalTools(db, round, config) : null;
+        const report = { ...evaluateRound(round), policy, ...(tools ? { tools } : {}) };
+        process.stdout.write(f.json ? JSON.stringify(report) + '\n' : renderReport(report) + renderPolicyReport(policy) + (tools ? renderTools(tools) : ''));
       } finally {
         db.close();
       }

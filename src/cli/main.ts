@@ -13,6 +13,7 @@ import { registerDoctor } from './doctor.js';
 import { registerLoop } from './loop.js';
 import { registerBon } from './bon.js';
 import { registerCompare } from './compare.js';
+import { registerCalibrateTools } from './calibrate-tools.js';
 
 const program = new Command()
   .name('rlaifv')
@@ -30,6 +31,7 @@ registerDoctor(program);
 registerLoop(program);
 registerBon(program);
 registerCompare(program);
+registerCalibrateTools(program);
 
 // A reader that stops early (`rlaifv stats | head`) ends a printing command quietly, as other row-printing tools do.
 // pull and export write pairs to stdout themselves and must report it instead (nothing is then recorded delivered).

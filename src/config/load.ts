@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { createHash } from 'node:crypto';
 import { PAIR_STRATEGIES } from '../feedback/pairs.js';
 import { z } from 'zod';
-import { configSchema, type Config } from './schema.js';
+import { configSchema, routingTable, type Config } from './schema.js';
 
 /** The package root: where the embedded default's data/ and models/ live. */
 export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -23,6 +23,9 @@ function allowedKeys(schema: z.ZodType, at: PropertyKey[]): string[] | null {
     s = s?.shape?.[key as string];
   }
   while (s?.def?.innerType) s = s.def.innerType;
+  // A record keyed by an enum (label.routing's claim forms) allows the enum's values.
+  const rec = (s?.def?.type === 'union' ? s.def.options : [s]).find((o: any) => o?.def?.type === 'record');
+  if (Array.isArray(rec?.def?.keyType?.options)) return rec.def.keyType.options as string[];
   if (s?.def?.type === 'union') return [...new Set(s.def.options.flatMap((o: any) => Object.keys(o?.shape ?? {})))] as string[];
   return s?.shape ? Object.keys(s.shape) : null;
 }
@@ -99,6 +102,7 @@ export function loadConfig(file: string | undefined, o: ConfigOverrides = {}, cw
   for (const [role, b] of [['generate', c.generate.backend], ['label', c.label.backend]] as const) {
     if (b.type === 'local') b.model = rel(b.model, given(role, 'backend', 'model') ? base : PACKAGE_ROOT);
   }
+  resolveTools(c, source, base);
   const dr = c.feedback.dpo_reward;
   if (dr.reference.type === 'local') dr.reference.model = rel(dr.reference.model, given('feedback', 'dpo_reward', 'reference') ? base : PACKAGE_ROOT);
   if (dr.policy?.type === 'local') dr.policy.model = rel(dr.policy.model, base);
@@ -197,9 +201,49 @@ export function configHash(c: Config): string {
     (k === 'rank_pairs' && v === true) ||
     (k === 'rewriter' && v === null) ||
     (k === 'refine' && isDefaultRefine(v)) ||
+    // No tools and no routing is how every round before label.tools labeled: they keep their hash.
+    (k === 'tools' && Array.isArray(v) && v.length === 0) ||
+    (k === 'routing' && v === null) ||
     k === 'reference_logprobs'
       ? undefined
       : v,
   );
   return createHash('sha256').update(json).digest('hex').slice(0, 16);
+}
+
+/**
+ * label.tools and label.routing: a detector's folder is resolved like a model's; a routing file (what `rlaifv
+ * calibrate-tools` writes) is read into the config, so the table is stored with the round and in its hash. Every
+ * routed source must be "labeler" or a configured tool's name; tool names must be distinct.
+ */
+function resolveTools(c: Config, source: string, base: string): void {
+  const l = c.label;
+  const names = new Set<string>();
+  for (const [i, t] of l.tools.entries()) {
+    if (names.has(t.name)) throw new ConfigError(`${source}: label.tools.${i}.name: "${t.name}" is used by two tools; give each its own name.`);
+    if (t.name === 'labeler') throw new ConfigError(`${source}: label.tools.${i}.name: "labeler" is the labeler's own source name; pick another.`);
+    names.add(t.name);
+    if (t.type === 'detector') t.model = path.resolve(base, t.model);
+    if (t.type === 'vlm' && t.backend.api_key_file) t.backend.api_key_file = path.resolve(base, t.backend.api_key_file);
+  }
+  if (typeof l.routing === 'string') {
+    const file = path.resolve(base, l.routing);
+    let table: unknown;
+    try {
+      table = (JSON.parse(readFileSync(file, 'utf8')) as { routing?: unknown }).routing;
+    } catch (e) {
+      throw new ConfigError(`${source}: label.routing: cannot read the routing file ${file}: ${(e as Error).message}`);
+    }
+    const parsed = routingTable.safeParse(table);
+    if (!parsed.success) throw new ConfigError(`${source}: label.routing: ${file} has no valid "routing" object (claim form -> source); write it with rlaifv calibrate-tools.`);
+    l.routing = parsed.data;
+  }
+  if (l.routing !== null) {
+    if (l.tools.length === 0) throw new ConfigError(`${source}: label.routing: a routing table needs label.tools (the tools it routes claims to).`);
+    for (const [form, src] of Object.entries(l.routing)) {
+      if (src !== 'labeler' && !names.has(src)) {
+        throw new ConfigError(`${source}: label.routing.${form}: "${src}" is not a tool of label.tools; allowed: labeler, ${[...names].join(', ')}.`);
+      }
+    }
+  }
 }

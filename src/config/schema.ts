@@ -1,6 +1,7 @@
 // The config file's shape: strict zod schemas (an unknown key is an error) with the method's defaults.
 import { z } from 'zod';
 import { INPUT_FORMATS } from '../input/reader.js';
+import { QUESTION_FORMS } from '../shapes/form.js';
 
 /** What a server backend's `server` may say (see backends/openai/server-kind.ts). */
 export const SERVER_KINDS = ['auto', 'vllm', 'sglang', 'openai'] as const;
@@ -108,11 +109,46 @@ const divide = z.strictObject({
   max_words: z.number().int().positive().nullable().default(null),
 });
 
+/** The served VLM tool's fixed prompt (issue 23). */
+export const VLM_TOOL_PROMPT = 'List every object with its colour and position.';
+
+/** Knowledge tools (src/tools/): each reads an image, never its metadata; `name` is the verdict source it stores. */
+const labelTool = z.discriminatedUnion('type', [
+  z.strictObject({
+    type: z.literal('shapes-segmenter'),
+    name: z.string().min(1).default('shapes-segmenter'),
+    /** Guess each object's shape from its mask (else shape is unknown, as with class-free masks). */
+    shape_heuristic: z.boolean().default(false),
+  }),
+  z.strictObject({
+    type: z.literal('detector'),
+    name: z.string().min(1).default('detector'),
+    /** A transformers.js zero-shot-object-detection model folder (OWL-ViT layout). */
+    model: z.string().min(1),
+    /** A detection counts when its score reaches this. */
+    threshold: z.number().min(0).max(1).default(0.1),
+  }),
+  z.strictObject({
+    type: z.literal('vlm'),
+    name: z.string().min(1).default('vlm'),
+    backend: openaiModel,
+    prompt: z.string().min(1).default(VLM_TOOL_PROMPT),
+    max_tokens: z.number().int().positive().default(256),
+  }),
+]);
+
+/** A routing table: claim form -> the verdict source that decides it (a tool's name, or "labeler"). */
+export const routingTable = z.partialRecord(z.enum(QUESTION_FORMS), z.string().min(1));
+
 const label = z.strictObject({
   backend: modelBackend.default({ type: 'local', model: 'models/shapes-labeler' }),
   /** Suffix appended to every yes/no question. */
   suffix: z.string().default(' Please answer yes or no.'),
   top_logprobs: z.number().int().min(1).max(20).default(20),
+  /** Knowledge tools whose verdicts replace the labeler's on the claim forms `routing` gives them (see README "Tools"). */
+  tools: z.array(labelTool).default([]),
+  /** Claim form -> verdict source (a tool's name or "labeler"), or the file `rlaifv calibrate-tools` wrote; null: none. */
+  routing: z.union([z.string().min(1), routingTable]).nullable().default(null),
 });
 
 const score = z.strictObject({
@@ -508,5 +544,7 @@ export type TeacherConfig = z.infer<typeof teacher>;
 export type RewriterConfig = z.infer<typeof rewriter>;
 /** The loop's settings. */
 export type LoopConfig = z.infer<typeof loop>;
+/** One knowledge tool's settings (label.tools). */
+export type ToolConfig = z.infer<typeof labelTool>;
 /** A model backend choice. */
 export type ModelBackend = z.infer<typeof modelBackend>;

@@ -13,3 +13,4 @@ export * from './ablation.js';
 export * from '../feedback/teacher.js';
 export * from './correction-metrics.js';
 export * from './correction.js';
+export * from './tools.js';

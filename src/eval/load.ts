@@ -1,5 +1,5 @@
 // Reads one round from the store into the evaluation's in-memory form (read-only queries).
-import { getRound, latestRound, roundPrompts, type Db } from '../store/index.js';
+import { getRound, getVerdictSet, latestRound, roundPrompts, type Db } from '../store/index.js';
 import { stmt } from '../store/statements.js';
 import { DEFAULT_MAX_PAIRS, DEFAULT_PAIR_DIFF } from '../feedback/pairs.js';
 import { pairGap } from '../methods/index.js';
@@ -69,7 +69,7 @@ export function loadEvalRound(db: Db, roundId: number): EvalRound {
       continue;
     }
     const kind = typeof meta?.kind === 'string' ? meta.kind : null;
-    const ep: EvalPrompt = { id: p.id, question: p.question, kind, truth, paired: false, answers: [] };
+    const ep: EvalPrompt = { id: p.id, question: p.question, kind, truth, imageId: p.image_id, imagePath: p.image_path, paired: false, answers: [] };
     prompts.push(ep);
     byId.set(p.id, ep);
   }
@@ -135,17 +135,24 @@ export function loadEvalRound(db: Db, roundId: number): EvalRound {
     else (p.corrections ??= []).push({ ...a, correctsId: c.corrects_id, editor: c.editor!, edits: JSON.parse(c.edits_json ?? '[]') });
   }
 
+  // A round with label.tools reads its verdict set's labels (each with its source) and the labeler's own beside them.
+  const vs = getVerdictSet(db, r.labeler_model);
   const claims = stmt(
     db,
-    `SELECT cl.candidate_id, cl.idx, cl.sentence, cl.claim, cl.question_id, q.text AS question, l.p_yes, l.p_no
+    `SELECT cl.candidate_id, cl.idx, cl.sentence, cl.claim, cl.question_id, q.text AS question, l.p_yes, l.p_no, l.source,
+       own.p_yes AS own_p_yes, own.p_no AS own_p_no
      FROM claims cl JOIN candidates c ON c.id = cl.candidate_id JOIN questions q ON q.id = cl.question_id
      LEFT JOIN labels l ON l.question_id = cl.question_id AND l.labeler = ?
+     LEFT JOIN labels own ON own.question_id = cl.question_id AND own.labeler = ?
      WHERE c.round_id = ? ORDER BY cl.candidate_id, cl.idx`,
-  ).all(r.labeler_model, roundId) as (Omit<EvalClaim, 'questionId' | 'pYes' | 'pNo'> & {
+  ).all(r.labeler_model, vs?.labeler ?? r.labeler_model, roundId) as (Omit<EvalClaim, 'questionId' | 'pYes' | 'pNo'> & {
     candidate_id: string;
     question_id: string;
     p_yes: number | null;
     p_no: number | null;
+    source: string | null;
+    own_p_yes: number | null;
+    own_p_no: number | null;
   })[];
   for (const c of claims) {
     answers.get(c.candidate_id)?.claims.push({
@@ -156,6 +163,7 @@ export function loadEvalRound(db: Db, roundId: number): EvalRound {
       question: c.question,
       pYes: c.p_yes,
       pNo: c.p_no,
+      ...(vs ? { source: c.source ?? 'labeler', own: { pYes: c.own_p_yes, pNo: c.own_p_no } } : {}),
     });
   }
 
@@ -203,5 +211,6 @@ export function loadEvalRound(db: Db, roundId: number): EvalRound {
     prompts,
     storedPairs,
     failures,
+    ...(vs ? { tools: { labeler: vs.labeler, routing: JSON.parse(vs.routing_json) as Record<string, string> } } : {}),
   };
 }

@@ -107,5 +107,16 @@ export function pairQuality(pairs: readonly EvalPair[], truths: ReadonlyMap<stri
   };
 }
 
-/** Label quality per question form, ordered by form name. */
-export type ByForm = Partial<Record<QuestionForm, LabelQuality & { false_share: number | null }>>;
+/** A verdict source's share of a form: how many claims it decided and how many of those rightly. */
+export interface SourceQuality {
+  n: number;
+  accuracy: number | null;
+}
+
+/**
+ * Label quality per question form, ordered by form name; `by_source` splits it by the source that decided (the
+ * labeler, or a tool's name), and `labeler_alone` is the labeler's own accuracy on the same claims (rounds with tools).
+ */
+export type ByForm = Partial<
+  Record<QuestionForm, LabelQuality & { false_share: number | null; by_source: Record<string, SourceQuality>; labeler_alone?: SourceQuality }>
+>;

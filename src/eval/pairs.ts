@@ -25,7 +25,7 @@ export interface YesNo {
  */
 export type VerdictSource =
   | { kind: 'labeler' }
-  | { kind: 'labels'; name: string; labels: ReadonlyMap<string, YesNo> }
+  | { kind: 'labels'; name: string; labels: ReadonlyMap<string, YesNo & { source?: string }> }
   | { kind: 'oracle' }
   | { kind: 'noisy'; accuracy: number; seed: number };
 
@@ -171,6 +171,13 @@ export function pairRound(round: EvalRound, truths: Map<string, AnswerTruth>, s:
  * A claim's verdict (true = rejected, null = unjudged) from a verdict source; `truth` is the checker's answer to the
  * claim's question (what a perfect labeler would say), used by the oracle and the noisy labeler.
  */
+/** Which source decided a claim's verdict under a verdict source: a tool's name, else "labeler" (or the kind's name). */
+export function claimSource(src: VerdictSource, c: EvalClaim): string {
+  if (src.kind === 'labeler') return c.source ?? 'labeler';
+  if (src.kind === 'labels') return src.labels.get(c.questionId)?.source ?? 'labeler';
+  return src.kind;
+}
+
 export function claimVerdict(src: VerdictSource, c: EvalClaim, truth: Verdict, rule: AcceptRule): boolean | null {
   if (src.kind === 'labeler') return labelerVerdict(c, rule);
   if (src.kind === 'labels') {

@@ -1,7 +1,8 @@
 // The plain-text rendering of an evaluation: a few labelled lines and one table of pairs.
 import type { PairDifficulty } from './difficulty.js';
-import type { PairQuality } from './metrics.js';
+import type { ByForm, PairQuality } from './metrics.js';
 import type { EvalReport, PairRow } from './report.js';
+import type { ToolsFigures } from './tools.js';
 
 /** A share as a percentage with one decimal ("–" for none). */
 export function pct(x: number | null): string {
@@ -70,8 +71,7 @@ export function renderReport(e: EvalReport): string {
     `  ${l.n} claims with a label and a known truth: accuracy ${pct(l.accuracy)}, precision ${pct(l.precision)}, ` +
       `recall ${pct(l.recall)} (tp ${l.tp}, fp ${l.fp}, fn ${l.fn}, tn ${l.tn}); unlabeled ${l.unlabeled}, unknown truth ${l.unknown_truth}`,
   );
-  const forms = Object.entries(l.by_form).map(([f, q]) => [f, String(q!.n), pct(q!.accuracy), pct(q!.false_share)]);
-  if (forms.length) out.push(table([['form', 'claims', 'accuracy', 'false'], ...forms], '    '));
+  out.push(formTable(l.by_form));
   out.push(`pairs (false claims by the checker; accuracy = chosen has fewer false claims)`);
   out.push(pairTable(e.pairs));
   const rc = e.repeated_claims;
@@ -112,4 +112,29 @@ export function renderReport(e: EvalReport): string {
     );
   }
   return out.join('\n') + '\n';
+}
+
+/** The label figures by question form, with each verdict source's share (and the labeler alone, where tools decided). */
+export function formTable(byForm: ByForm): string {
+  const bySource = (q: NonNullable<ByForm[keyof ByForm]>) =>
+    Object.entries(q.by_source ?? {}).map(([src, x]) => `${src} ${x.n} · ${pct(x.accuracy)}`).join('; ');
+  const alone = Object.values(byForm).some((q) => q?.labeler_alone);
+  const rows = Object.entries(byForm).map(([f, q]) => [
+    f, String(q!.n), pct(q!.accuracy), pct(q!.false_share), bySource(q!),
+    ...(alone ? [q!.labeler_alone ? `${pct(q!.labeler_alone.accuracy)} of ${q!.labeler_alone.n}` : '–'] : []),
+  ]);
+  if (!rows.length) return '    (no labeled claims)';
+  return table([['form', 'claims', 'accuracy', 'false', 'by source (claims · accuracy)', ...(alone ? ['labeler alone'] : [])], ...rows], '    ');
+}
+
+/** `rlaifv eval --tools`: the recomputed label figures by form and source, and the pairs they make. */
+export function renderTools(t: ToolsFigures): string {
+  const l = t.label;
+  return [
+    `with tools (${t.tools.map((x) => `${x.name}: ${x.id}`).join(', ')}; routing ${Object.entries(t.routing).map(([f, s]) => `${f} -> ${s}`).join(', ')})`,
+    `  ${l.n} claims: accuracy ${pct(l.accuracy)}, precision ${pct(l.precision)}, recall ${pct(l.recall)} (tp ${l.tp}, fp ${l.fp}, fn ${l.fn}, tn ${l.tn})`,
+    formTable(l.by_form),
+    `  REJ-C: ${t.pairs_rejc} pairs, ${pct(t.pair_accuracy_rejc)} accurate, ${pct(t.inverted_rejc)} inverted; ` +
+      `REJ-P: ${t.pairs_rejp} pairs, ${pct(t.pair_accuracy_rejp)} accurate, ${pct(t.inverted_rejp)} inverted`,
+  ].join('\n') + '\n';
 }

@@ -2,12 +2,12 @@
 import type { LengthTieBreak } from '../feedback/length-balance.js';
 import type { DropReason, RepeatedClaims } from '../feedback/pairs.js';
 import type { ScoreMethod } from '../feedback/scores.js';
-import type { AcceptRule } from '../feedback/verdict.js';
+import { isRejected, type AcceptRule } from '../feedback/verdict.js';
 import { labelQuality, pairQuality, ratio, tally, type ByForm, type Confusion, type LabelQuality, type PairQuality } from './metrics.js';
-import { claimVerdict, labelerVerdict, pairRound, scoreVerdicts, type EvalPair, type PairSetting, type RoundPairs, type VerdictSource } from './pairs.js';
+import { claimSource, claimVerdict, labelerVerdict, pairRound, scoreVerdicts, type EvalPair, type PairSetting, type RoundPairs, type VerdictSource } from './pairs.js';
 import { judgeRound, type AnswerTruth, type QuestionForm } from './truth.js';
 import { pairDifficulty, type PairDifficulty } from './difficulty.js';
-import type { EvalRound } from './types.js';
+import type { EvalClaim, EvalRound } from './types.js';
 
 /** Divide figures: how much of the answers the checker can judge through the divider's claims. */
 export interface DivideFigures {
@@ -335,6 +335,15 @@ export function labelFigures(
 ): LabelFigures {
   const all: Confusion = { tp: 0, fp: 0, fn: 0, tn: 0 };
   const forms = new Map<QuestionForm, Confusion>();
+  // Per form: per deciding source [claims, right]; and the labeler's own [claims, right] where it was asked.
+  const sources = new Map<QuestionForm, Map<string, [number, number]>>();
+  const alone = new Map<QuestionForm, [number, number]>();
+  const count = (m: Map<string, [number, number]>, k: string, right: boolean) => {
+    const x = m.get(k) ?? [0, 0];
+    x[0]++;
+    if (right) x[1]++;
+    m.set(k, x);
+  };
   let claims = 0;
   let unlabeled = 0;
   let unknown = 0;
@@ -351,15 +360,36 @@ export function labelFigures(
         let fc = forms.get(truth.form);
         if (!fc) forms.set(truth.form, (fc = { tp: 0, fp: 0, fn: 0, tn: 0 }));
         tally(fc, v, truth.claim === 'false');
+        let fs = sources.get(truth.form);
+        if (!fs) sources.set(truth.form, (fs = new Map()));
+        count(fs, claimSource(src, c), v === (truth.claim === 'false'));
+        const own = ownVerdict(src, c, round.acceptRule);
+        if (own !== null) {
+          const x = alone.get(truth.form) ?? [0, 0];
+          alone.set(truth.form, [x[0] + 1, x[1] + (own === (truth.claim === 'false') ? 1 : 0)]);
+        }
       });
     }
   }
   const byForm: ByForm = {};
   for (const form of [...forms.keys()].sort()) {
     const q = labelQuality(forms.get(form)!);
-    byForm[form] = { ...q, false_share: ratio(q.tp + q.fn, q.n) };
+    const bySource = Object.fromEntries(
+      [...sources.get(form)!].sort(([a], [b]) => a.localeCompare(b)).map(([s, [n, right]]) => [s, { n, accuracy: ratio(right, n) }]),
+    );
+    const own = alone.get(form);
+    byForm[form] = { ...q, false_share: ratio(q.tp + q.fn, q.n), by_source: bySource, ...(own ? { labeler_alone: { n: own[0], accuracy: ratio(own[1], own[0]) } } : {}) };
   }
   return { ...labelQuality(all), claims, unlabeled, unknown_truth: unknown, by_form: byForm };
+}
+
+/**
+ * The labeler's own verdict on a claim where tool verdicts are in play (a round with label.tools, or tool labels
+ * recomputed by `eval --tools`), so its accuracy alone can stand beside the sources'; null otherwise.
+ */
+function ownVerdict(src: VerdictSource, c: EvalClaim, rule: AcceptRule): boolean | null {
+  if (c.own) return c.own.pYes === null || c.own.pNo === null ? null : isRejected(c.own.pYes, c.own.pNo, rule);
+  return src.kind === 'labels' ? labelerVerdict(c, rule) : null;
 }
 
 /** Why the labeler's pairs are not accurate: label, divide or the rule itself; and accuracy by margin. */

@@ -1,45 +1,8 @@
 // The truth side of the evaluation: every claim judged by the shapes checker, every question given its form.
-import { checkAnswer, checkStatement, parseStatement, type Verdict } from '../shapes/index.js';
+import { checkAnswer, checkStatement, questionForm, type QuestionForm, type Verdict } from '../shapes/index.js';
+
+export { questionForm, type QuestionForm };
 import type { EvalAnswer, EvalRound } from './types.js';
-
-/** A yes/no question's form, named as in data/shapes/test/questions.jsonl (plus list and other). */
-export type QuestionForm =
-  | 'exists'
-  | 'not_exists'
-  | 'count'
-  | 'attribute'
-  | 'attribute_not'
-  | 'position'
-  | 'position_not'
-  | 'list'
-  | 'other';
-
-/**
- * The form of a yes/no question (or claim) of the shapes language; 'other' when the checker cannot parse it.
- * @example questionForm('Is the red circle not in the top left?') // 'position_not'
- */
-export function questionForm(text: string): QuestionForm {
-  let s;
-  try {
-    s = parseStatement(text);
-  } catch {
-    return 'other';
-  }
-  if (s === null) return 'other';
-  switch (s.kind) {
-    case 'exists':
-      return 'exists';
-    case 'absent':
-      return 'not_exists';
-    case 'count':
-      return 'count';
-    case 'conjunction':
-      return 'list';
-    case 'attribute':
-      if (s.predicate.attr === 'position') return s.negated ? 'position_not' : 'position';
-      return s.negated ? 'attribute_not' : 'attribute';
-  }
-}
 
 /** The checker's view of one claim: the truth of the claim and of the question the labeler was asked. */
 export interface ClaimTruth {

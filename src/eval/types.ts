@@ -13,6 +13,10 @@ export interface EvalClaim {
   question: string;
   pYes: number | null;
   pNo: number | null;
+  /** Which source decided the verdict in a round with label.tools: "labeler" or a tool's name (absent: the labeler). */
+  source?: string;
+  /** In a round with label.tools: the labeler's own p(yes)/p(no) for the question (null p's: it has none). */
+  own?: { pYes: number | null; pNo: number | null };
 }
 
 /** The score row the pipeline stored for an answer (absent when the answer was never scored). */
@@ -51,6 +55,9 @@ export interface EvalPrompt {
   /** The instruction's kind from meta.kind (shapes world: detailed, listing, attribute, position, counting), if any. */
   kind: string | null;
   truth: Truth;
+  /** The prompt's image (a tool reads it; `rlaifv eval --tools`). */
+  imageId?: string;
+  imagePath?: string;
   /** True when the pipeline paired this prompt (a pairings row for the round's method): only these are paired here. */
   paired: boolean;
   /** The policy's sampled answers. */
@@ -110,4 +117,6 @@ export interface EvalRound {
   storedPairs: StoredPair[];
   /** Failure rows of the round by stage. */
   failures: Record<string, number>;
+  /** A round with label.tools: its labeler's own id and the routing table its verdicts came from (absent: none). */
+  tools?: { labeler: string; routing: Record<string, string> };
 }

@@ -2,6 +2,8 @@
 // A generative labeler on a server gets the Table 13 rubric prompts verbatim and the score is its reply's last line
 // (the sum over the configured aspects, 0–3 each). The tiny local labeler can only answer yes or no: its holistic
 // judgement is p(yes) of one yes/no question about the whole answer, a much weaker signal, kept for what it is.
+import { KnowledgeContext } from '../tools/context.js';
+import type { Tool } from '../tools/types.js';
 import type { FeedbackConfig } from '../config/schema.js';
 import type { Labeler } from '../backends/types.js';
 import { FatalBackendError } from '../backends/errors.js';
@@ -27,11 +29,17 @@ export class RubricHolistic implements FeedbackMethod {
   readonly scorer: string;
   readonly promptsPerCall = 1;
   readonly concurrency: number;
+  private readonly knowledge: KnowledgeContext;
   constructor(
     private readonly judge: OpenAIJudge,
     private readonly cfg: FeedbackConfig['holistic'],
+    tools: readonly Tool[] = [],
   ) {
-    this.scorer = `${judge.id}|table13:${cfg.aspects.join('+')}`;
+    // Tool knowledge fills a rubric prompt's {context} (Anyprefer); Table 13's own prompts have none, so it is only
+    // sent, and only part of the scorer's identity, when a configured prompt asks for it.
+    const asks = cfg.aspects.some((a) => cfg.prompts[a].includes('{context}'));
+    this.knowledge = new KnowledgeContext(asks ? tools : []);
+    this.scorer = `${judge.id}|table13:${cfg.aspects.join('+')}` + (asks && tools.length ? `|tools:${tools.map((t) => t.id).join('+')}` : '');
     this.concurrency = Math.max(1, judge.pool.capacity);
   }
 
@@ -47,8 +55,9 @@ export class RubricHolistic implements FeedbackMethod {
   private async one(prompt: MethodPrompt, a: MethodAnswer): Promise<MethodScore> {
     const aspects: Record<string, { score: number; reply: string; attempts: number }> = {};
     try {
+      const context = await this.knowledge.of(prompt.imagePath);
       for (const aspect of this.cfg.aspects) {
-        const text = fillTemplate(this.cfg.prompts[aspect], { question: prompt.question, answer: a.text });
+        const text = fillTemplate(this.cfg.prompts[aspect], { question: prompt.question, answer: a.text, context });
         const r = await this.judge.completeParsed(prompt.imagePath, text, this.cfg.content_retries, parseRubricScore);
         if (r.value === null) {
           return {

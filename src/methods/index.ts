@@ -5,6 +5,7 @@ import type { Labeler } from '../backends/types.js';
 import { OpenAIJudge } from '../backends/openai/judge.js';
 import { RubricHolistic, YesNoHolistic } from './holistic.js';
 import { OracleMethod } from './oracle.js';
+import type { Tool } from '../tools/types.js';
 import { createDpoRewardMethod } from './dpo-reward.js';
 import type { WorkerPool } from '../backends/local/pool.js';
 import type { FeedbackMethod } from './types.js';
@@ -21,6 +22,8 @@ export interface MethodDeps {
   pool: WorkerPool | null;
   /** Calls a local model keeps in flight. */
   localConcurrency: number;
+  /** label.tools: a served rubric's {context} gets their knowledge of the image. */
+  tools?: readonly Tool[];
 }
 
 /**
@@ -36,7 +39,7 @@ export function createMethod(config: Config, deps: MethodDeps): FeedbackMethod |
       const b = config.label.backend;
       const h = config.feedback.holistic;
       return b.type === 'openai'
-        ? new RubricHolistic(new OpenAIJudge(b, { temperature: h.temperature, maxTokens: h.max_tokens }), h)
+        ? new RubricHolistic(new OpenAIJudge(b, { temperature: h.temperature, maxTokens: h.max_tokens }), h, deps.tools)
         : new YesNoHolistic(deps.labeler, h.yes_no_question, deps.localConcurrency);
     }
     case 'oracle':

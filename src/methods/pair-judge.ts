@@ -7,6 +7,8 @@ import type { Turn } from '../backends/types.js';
 import { FatalBackendError } from '../backends/errors.js';
 import { fillTemplate } from '../backends/openai/index.js';
 import { OpenAIJudge } from '../backends/openai/judge.js';
+import { KnowledgeContext } from '../tools/context.js';
+import type { Tool } from '../tools/types.js';
 
 /**
  * The score of a judge's reply: the last "N/10" in it, N an integer 1–10 (as the prompt asks: "in the format of
@@ -31,10 +33,13 @@ export interface JudgedPair {
 /** The judge's verdict (score 1–10, the whole reply, the attempts it took), or why there is none. */
 export type PairVerdict = { score: number; reply: string; attempts: number } | { error: string; raw?: string };
 
-/** The earlier turns of a conversation as the prompt's {context}; empty for a single-turn prompt. */
-export function judgeContext(history: readonly Turn[]): string {
-  if (history.length === 0) return '';
-  return `Conversation so far:\n${history.map((t) => `${t.role === 'user' ? 'User' : 'Assistant'}: ${t.content}`).join('\n')}`;
+/**
+ * The prompt's {context}: the earlier turns of a conversation, and the knowledge tools' findings about the image
+ * (label.tools; Anyprefer's knowledge base); empty for a single-turn prompt without tools.
+ */
+export function judgeContext(history: readonly Turn[], knowledge = ''): string {
+  const turns = history.length === 0 ? '' : `Conversation so far:\n${history.map((t) => `${t.role === 'user' ? 'User' : 'Assistant'}: ${t.content}`).join('\n')}`;
+  return [knowledge, turns].filter((x) => x !== '').join('\n\n');
 }
 
 /** Anyprefer's reward model on an OpenAI-compatible server, rating candidate pairs for the quality gate. */
@@ -43,9 +48,16 @@ export class PairJudge {
   readonly id: string;
   readonly concurrency: number;
   private readonly judge: OpenAIJudge;
-  constructor(private readonly cfg: GateJudgeConfig) {
+  private readonly knowledge: KnowledgeContext;
+  constructor(
+    private readonly cfg: GateJudgeConfig,
+    tools: readonly Tool[] = [],
+  ) {
     this.judge = new OpenAIJudge(cfg.backend, { temperature: cfg.temperature, maxTokens: cfg.max_tokens }, 'pair');
-    const h = createHash('sha256').update(JSON.stringify([cfg.prompt, cfg.task_field, cfg.examples])).digest('hex').slice(0, 12);
+    this.knowledge = new KnowledgeContext(tools);
+    // Tools change the prompt as filled, so they are part of the judge's identity (rounds before tools keep theirs).
+    const key = [cfg.prompt, cfg.task_field, cfg.examples, ...(tools.length ? [tools.map((t) => t.id)] : [])];
+    const h = createHash('sha256').update(JSON.stringify(key)).digest('hex').slice(0, 12);
     this.id = `${cfg.backend.model}|anyprefer:${h}`;
     this.concurrency = Math.max(1, this.judge.pool.capacity);
   }
@@ -56,11 +68,11 @@ export class PairJudge {
   }
 
   /** The prompt the judge gets for a pair (runs of blank lines left by empty fields are closed up). */
-  prompt(p: JudgedPair): string {
+  prompt(p: JudgedPair, knowledge = ''): string {
     const filled = fillTemplate(this.cfg.prompt, {
       task_field: this.cfg.task_field,
       examples: this.cfg.examples,
-      context: judgeContext(p.history),
+      context: judgeContext(p.history, knowledge),
       query: p.question,
       positive: p.positive.trim(),
       negative: p.negative.trim(),
@@ -75,7 +87,8 @@ export class PairJudge {
   async rate(p: JudgedPair): Promise<PairVerdict> {
     let r: { value: number; reply: string; attempts: number } | { value: null; reply: string };
     try {
-      r = await this.judge.completeParsed(p.imagePath, this.prompt(p), this.cfg.content_retries, parseJudgeScore);
+      const prompt = this.prompt(p, await this.knowledge.of(p.imagePath));
+      r = await this.judge.completeParsed(p.imagePath, prompt, this.cfg.content_retries, parseJudgeScore);
     } catch (e) {
       if (e instanceof FatalBackendError) throw e;
       return { error: `gate judge: ${(e as Error).message}` };

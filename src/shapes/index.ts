@@ -36,3 +36,5 @@ export {
   type SentenceVerdict,
   type Verdict,
 } from './check.js';
+export { checkKnown, evaluateKnown, truthKnowledge, type Knowledge, type KnownObject, type KnownVerdict } from './knowledge.js';
+export { QUESTION_FORMS, questionForm, type QuestionForm } from './form.js';

@@ -14,3 +14,4 @@ export * from './answer-logprobs.js';
 export * from './pair-judgments.js';
 export * from './compare-verdicts.js';
 export * from './dialogues.js';
+export * from './tools.js';

@@ -84,6 +84,8 @@ const PLAIN: { table: string; where: string }[] = [
   { table: 'questions', where: '1' },
   { table: 'claims', where: '1' },
   { table: 'labels', where: '1' },
+  { table: 'tool_knowledge', where: '1' },
+  { table: 'verdict_sets', where: '1' },
   { table: 'scores', where: '1' },
   { table: 'answer_scores', where: '1' },
   { table: 'answer_logprobs', where: '1' },

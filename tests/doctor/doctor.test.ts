@@ -132,7 +132,7 @@ describe('each problem fails with a fix', () => {
     const c = report.checks[0]!;
     expect(c).toMatchObject({ check: 'config', target: bad, status: 'fail' });
     expect(c.detail).toContain('field generate.samples: Invalid input: expected number, received string');
-    expect(c.detail).toContain('unknown key "top_logprob" in label (allowed: backend, suffix, top_logprobs)');
+    expect(c.detail).toContain('unknown key "top_logprob" in label (allowed: backend, suffix, top_logprobs, tools, routing)');
     const notJson = path.join(dir, 'not-json.json');
     writeFileSync(notJson, '{"seed": 1,}');
     const r2 = await doctor(['--config', notJson]);

@@ -57,7 +57,8 @@ export type ServedModel =
   | { kind: 'divider' }
   | { kind: 'judge'; dir: string }
   | { kind: 'rewriter'; dir: string }
-  | { kind: 'teacher'; dir: string };
+  | { kind: 'teacher'; dir: string }
+  | { kind: 'lister'; dir: string };
 
 export interface ServerOptions {
   models?: Record<string, ServedModel>;
@@ -119,6 +120,14 @@ export const REWRITER: Record<string, ServedModel> = { rewriter: { kind: 'rewrit
  * the groundtruth does not make; it answers in prose, as a served teacher would. See TestServer.teacher.
  */
 export const TEACHER: Record<string, ServedModel> = { teacher: { kind: 'teacher', dir: path.join(ROOT, 'models', 'shapes-labeler') } };
+
+/**
+ * A served VLM for the `vlm` knowledge tool (label.tools): asked to list the image's objects, it answers as the real
+ * tiny policy describes the image ("Describe the image in detail.", the instruction it knows that names every
+ * object's colour, size and cell), through the same chat path as any served VLM here, so the reply is shaped as vLLM's
+ * or SGLang's (V chat_completion/serving.py chat_completion_full_generator; S serving_chat.py; SERVERS.md row 5).
+ */
+export const LISTER: Record<string, ServedModel> = { lister: { kind: 'lister', dir: path.join(ROOT, 'models', 'shapes-policy') } };
 
 /** Words the rewriter stand-in does not count as shared. */
 const REWRITE_STOP = new Set(['a', 'an', 'the', 'there', 'is', 'are', 'in', 'of', 'image', 'no', 'not']);
@@ -312,6 +321,8 @@ export class TestServer {
                 ? await this.rewriter(served.dir, model, body)
                 : served.kind === 'teacher'
                   ? await this.teacher(served.dir, model, body)
+                : served.kind === 'lister'
+                  ? await this.lister(served.dir, model, body)
                   : await this.divider(model, body);
         const wait = this.latencyMs - (performance.now() - t0);
         if (wait > 0) await new Promise((r) => setTimeout(r, wait));
@@ -624,6 +635,15 @@ export class TestServer {
    * words with it that the answer does not already hold, or dropped when none shares one. Like a real rewriter it can
    * be wrong (the policy's greedy answer is wrong about 13% of claims) and it answers in prose, with no verdicts.
    */
+  /** The `vlm` tool's stand-in (LISTER): a listing request answered by the tiny policy's own detailed description. */
+  private async lister(dir: string, model: string, body: any): Promise<any> {
+    const { image, text } = await this.userTurn(body);
+    if (!image) throw new HttpError(400, `${model} lists the objects of an image: send one image_url part`);
+    if (!/\blist\b/i.test(text)) throw new HttpError(400, `${model} answers only a request to list the image's objects`);
+    const messages = [{ role: 'user', content: [{ type: 'image_url', image_url: { url: `data:image/png;base64,${readFileSync(image).toString('base64')}` } }, { type: 'text', text: 'Describe the image in detail.' }] }];
+    return this.vlm({ kind: 'vlm', dir }, model, { ...body, messages });
+  }
+
   private async rewriter(dir: string, model: string, body: any): Promise<any> {
     const { image, text } = await this.userTurn(body);
     if (!image) throw new HttpError(400, `${model} rewrites an answer about an image: send one image_url part`);
