@@ -5,16 +5,20 @@
 // JSON) and against the next policy's change in false claims (held-out, sampled). Spearman's ρ with a bootstrap 95%
 // interval over the points (seeded).
 //
-//   npx tsx scripts/study-judge-score.ts --runs JSON:DIR[,JSON:DIR...] [--per-round 500] [--json FILE]
+//   npx tsx scripts/study-judge-score.ts --runs JSON:DIR[,JSON:DIR...] [--per-round 500] [--min-pairs 50] [--json FILE]
+//   npx tsx scripts/study-judge-score.ts --from FILE [--min-pairs 50]      # the correlations again from a --json file
 //
-// JSON is a study-loop --json file, DIR the --out folder of that run (the arms' stores and checkpoints).
+// JSON is a study-loop --json file, DIR the --out folder of that run (the arms' stores and checkpoints). A point with
+// fewer than --min-pairs judged pairs is listed but left out of the correlations. Rounds confound the pooled figures
+// (later rounds have both fewer errors to remove and other pairs), so ρ is also given within rounds: each variable
+// ranked among the points of the same round index, the ranks (scaled to 0–1) pooled.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { configSchema } from '../src/config/schema.js';
 import { PairJudge } from '../src/methods/pair-judge.js';
 import { createRng, hashSeed, sampleWithoutReplacement } from '../src/feedback/rng.js';
 import { mapLimit } from '../src/stages/context.js';
-import { spearman } from '../src/eval/correlation.js';
+import { ranks, spearman } from '../src/eval/correlation.js';
 import { DEFAULT_MODELS, RUBRIC_JUDGE, TestServer } from '../tests/helpers/openai-server.js';
 
 interface Point {
@@ -52,11 +56,13 @@ async function main() {
     return i >= 0 ? argv[i + 1] : undefined;
   };
   const runs = (get('--runs') ?? '').split(',').filter(Boolean).map((s) => s.split(':') as [string, string]);
-  if (runs.length === 0) throw new Error('--runs JSON:DIR[,JSON:DIR...] is required');
+  const from = get('--from');
+  if (runs.length === 0 && !from) throw new Error('--runs JSON:DIR[,JSON:DIR...] or --from FILE is required');
   const perRound = Number(get('--per-round') ?? 500);
-  const server = await TestServer.start({ workers: 2, models: { ...DEFAULT_MODELS, ...RUBRIC_JUDGE } });
-  const points: Point[] = [];
-  try {
+  const minPairs = Number(get('--min-pairs') ?? 50);
+  const points: Point[] = from ? (JSON.parse(readFileSync(from, 'utf8')) as { points: Point[] }).points : [];
+  const server = runs.length ? await TestServer.start({ workers: 2, models: { ...DEFAULT_MODELS, ...RUBRIC_JUDGE } }) : null;
+  if (server) try {
     const cfg = configSchema.parse({ feedback: { gate: { threshold: 0.9, judge: { backend: { type: 'openai', model: 'rubric-judge', base_urls: [server.url] } } } } }).feedback.gate.judge!;
     const judge = new PairJudge(cfg);
     for (const [json, dir] of runs) {
@@ -100,21 +106,41 @@ async function main() {
     }
     await judge.pool.close?.();
   } finally {
-    await server.close();
+    await server!.close();
   }
-  const acc = points.filter((p) => p.pair_accuracy !== null);
-  const dl = points.filter((p) => p.delta_false !== null);
+  const used = points.filter((p) => p.judged >= minPairs);
+  const acc = used.filter((p) => p.pair_accuracy !== null);
+  const dl = used.filter((p) => p.delta_false !== null && p.pair_accuracy !== null);
+  // Within rounds: each value replaced by its rank among the points of the same round index, scaled to 0–1.
+  const withinRound = (ps: Point[], f: (p: Point) => number) => {
+    const byRound = new Map<number, Point[]>();
+    for (const p of ps) byRound.set(p.round, [...(byRound.get(p.round) ?? []), p]);
+    return ps.map((p) => {
+      const g = byRound.get(p.round)!;
+      if (g.length < 2) return 0.5;
+      const r = ranks(g.map(f));
+      return (r[g.indexOf(p)]! - 1) / (g.length - 1);
+    });
+  };
   const out = {
+    min_pairs: minPairs,
     points,
     judge_vs_pair_accuracy: withInterval(acc.map((p) => p.judge_mean), acc.map((p) => p.pair_accuracy!), 'acc'),
     judge_vs_delta_false: withInterval(dl.map((p) => p.judge_mean), dl.map((p) => p.delta_false!), 'delta'),
-    pair_accuracy_vs_delta_false: withInterval(dl.filter((p) => p.pair_accuracy !== null).map((p) => p.pair_accuracy!), dl.filter((p) => p.pair_accuracy !== null).map((p) => p.delta_false!), 'acc-delta'),
+    pair_accuracy_vs_delta_false: withInterval(dl.map((p) => p.pair_accuracy!), dl.map((p) => p.delta_false!), 'acc-delta'),
+    within_round: {
+      judge_vs_pair_accuracy: withInterval(withinRound(acc, (p) => p.judge_mean), withinRound(acc, (p) => p.pair_accuracy!), 'w-acc'),
+      judge_vs_delta_false: withInterval(withinRound(dl, (p) => p.judge_mean), withinRound(dl, (p) => p.delta_false!), 'w-delta'),
+      pair_accuracy_vs_delta_false: withInterval(withinRound(dl, (p) => p.pair_accuracy!), withinRound(dl, (p) => p.delta_false!), 'w-acc-delta'),
+    },
   };
   const f = (x: { rho: number | null; ci95: [number, number] | null; n: number }) => `ρ ${x.rho === null ? '–' : x.rho.toFixed(2)} [${x.ci95 ? x.ci95.map((v) => v.toFixed(2)).join(', ') : '–'}] over ${x.n} points`;
   process.stdout.write(
     `| arm | round | pairs judged | judge mean /10 | pair accuracy (truth) | false claims before → after |\n|---|---|---|---|---|---|\n` +
       points.map((p) => `| ${p.arm} (${p.run}) | ${p.round} | ${p.judged} of ${p.pairs} | ${p.judge_mean.toFixed(2)} | ${p.pair_accuracy === null ? '–' : (100 * p.pair_accuracy).toFixed(1) + '%'} | ${p.false_before === null ? '–' : (100 * p.false_before).toFixed(1)} → ${p.false_after === null ? '–' : (100 * p.false_after).toFixed(1)} |`).join('\n') +
-      `\n\njudge mean vs pair accuracy: ${f(out.judge_vs_pair_accuracy)}\njudge mean vs change in false claims: ${f(out.judge_vs_delta_false)}\npair accuracy vs change in false claims: ${f(out.pair_accuracy_vs_delta_false)}\n`,
+      `\n\n(points with at least ${minPairs} judged pairs)\njudge mean vs pair accuracy: ${f(out.judge_vs_pair_accuracy)}; within rounds ${f(out.within_round.judge_vs_pair_accuracy)}\n` +
+      `judge mean vs change in false claims: ${f(out.judge_vs_delta_false)}; within rounds ${f(out.within_round.judge_vs_delta_false)}\n` +
+      `pair accuracy vs change in false claims: ${f(out.pair_accuracy_vs_delta_false)}; within rounds ${f(out.within_round.pair_accuracy_vs_delta_false)}\n`,
   );
   const j = get('--json');
   if (j) writeFileSync(j, JSON.stringify(out, null, 2) + '\n');
