@@ -34,9 +34,9 @@ import type { ExportPair } from '../src/store/deliveries.js';
 import { createRng, hashSeed } from '../src/feedback/rng.js';
 import { DEFAULT_MODELS, RUBRIC_JUDGE, TestServer } from '../tests/helpers/openai-server.js';
 
-const ARMS = ['rejc', 'rejp', 'oracle', 'random', 'oneshot', 'holistic', 'dpo-reward', 'gate', 'holistic-judge', 'drop', 'overwrite', 'rejc-overwrite', 'refine', 'rejc-refine'] as const;
+const ARMS = ['rejc', 'rejp', 'oracle', 'random', 'oneshot', 'holistic', 'dpo-reward', 'gate', 'holistic-judge', 'drop', 'overwrite', 'rejc-overwrite', 'refine', 'rejc-refine', 'tools'] as const;
 /** Arms whose kept pairs are cut at random to rejc's count of the round (equal pair counts). */
-const CUT_ARMS: readonly Arm[] = ['holistic', 'dpo-reward', 'holistic-judge', 'drop', 'overwrite', 'rejc-overwrite', 'refine', 'rejc-refine'];
+const CUT_ARMS: readonly Arm[] = ['holistic', 'dpo-reward', 'holistic-judge', 'drop', 'overwrite', 'rejc-overwrite', 'refine', 'rejc-refine', 'tools'];
 type Arm = (typeof ARMS)[number];
 
 /**
@@ -140,6 +140,12 @@ function armConfig(a: Args, arm: Arm): Config {
     config.pair.rank_pairs = false;
   }
   if (arm === 'rejc-refine') config.pair.corrections = ['refine'];
+  // REJ-C with tool verdicts (label.tools): the segmenter decides the claim forms data/study/routing-dev.json gives it
+  // (calibrated on the dev split with rlaifv calibrate-tools), cut to rejc's count.
+  if (arm === 'tools') {
+    config.label.tools = [{ type: 'shapes-segmenter', name: 'segmenter', shape_heuristic: true }];
+    config.label.routing = (JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'data', 'study', 'routing-dev.json'), 'utf8')) as { routing: Config['label']['routing'] }).routing;
+  }
   config.pair.max_pairs = a.maxPairs;
   if (a.policy) config.generate.backend = { type: 'local', model: a.policy };
   if (a.feedback) config.loop.eval_feedback = a.feedback;
