@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Rebuilds the shapes world's data splits and both tiny models from nothing, deterministically.
+"""Rebuilds the shapes world's data splits and the tiny models from nothing, deterministically.
 
     sudo apt-get install -y python3-torch python3-onnx python3-pil python3-numpy libopenblas0-pthread
-    python3 scripts/shapes/build.py            # everything: 22.7 minutes on 2 cores (labeler 12.5, policy 10), byte-identical
+    python3 scripts/shapes/build.py            # everything: 22.7 minutes on 2 cores (labeler 12.5, policy 10), byte-identical, then the fire policy
+    python3 scripts/shapes/build.py --only fire   # models/shapes-policy-fire from models/shapes-policy: 37 minutes on 2 cores shared with other jobs (load 5-9; dialogues 14.5, training 22.5)
     python3 scripts/shapes/build.py --only labeler --threads 1 --out /tmp/models   # 14 minutes on one busy core
     python3 scripts/shapes/build.py --only data
     python3 scripts/shapes/build.py --only train   # the loop study's train split (2,000 prompts, not committed)
