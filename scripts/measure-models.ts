@@ -1,8 +1,13 @@
 // Measures the tiny models for their model cards, through rlaifv's own loading code:
 //   labeler: accuracy of argmax(p_yes, p_no) on data/shapes/test/questions.jsonl, by form, and calibration;
-//   policy: share of false claims at temperature 0.7 vs greedy on the test split, judged by the truth checker.
-// Usage: npx tsx scripts/measure-models.ts [--prompts N] [--samples N] [--json FILE]
-import { readFileSync, writeFileSync } from 'node:fs';
+//   policy: share of false claims at temperature 0.7 vs greedy on the test split, judged by the truth checker;
+//   policy-fire: the same, and its correction rate after feedback through the real CLI (`rlaifv eval --policy
+//   models/shapes-policy-fire --feedback …`, both levels and providers, and the truth's feedback with noise).
+// Usage: npx tsx scripts/measure-models.ts [--only labeler|policy|policy-fire] [--prompts N] [--samples N] [--json FILE]
+// With --only, --json FILE keeps FILE's other models' entries as they are.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { LlavaModel, readImage } from '../src/backends/local/llava.js';
 import { yesNoFromLogits, yesNoTokenIds } from '../src/feedback/yes-no.js';
@@ -53,8 +58,8 @@ async function labeler() {
   };
 }
 
-async function policy(nPrompts: number, samples: number) {
-  const m = await LlavaModel.load(path.join(ROOT, 'models', 'shapes-policy'), { threads: 2 });
+async function policy(nPrompts: number, samples: number, folder = 'shapes-policy') {
+  const m = await LlavaModel.load(path.join(ROOT, 'models', folder), { threads: 2 });
   const prompts = readFileSync(path.join(TEST, 'prompts.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)).slice(0, nPrompts);
   const tally = (t: { claims: number; false: number; unknown: number; skipped: number }, truth: ReturnType<typeof parseTruth>, text: string, question: string) => {
     const d = divideRules(text, { question });
@@ -99,6 +104,29 @@ async function policy(nPrompts: number, samples: number) {
   };
 }
 
-const out = { labeler: await labeler(), policy: await policy(arg('--prompts', 500), arg('--samples', 10)) };
+/** `rlaifv eval --policy models/shapes-policy-fire --feedback …` on the test split, one store for every run. */
+function feedback() {
+  const db = path.join(mkdtempSync(path.join(os.tmpdir(), 'rlaifv-fire-')), 'fire.sqlite');
+  const run = (level: string, provider: string, noise: number) => {
+    const args = ['--import', 'tsx', path.join(ROOT, 'src', 'cli', 'main.ts'), 'eval', '--policy', 'models/shapes-policy-fire', '--feedback', level,
+      '--provider', provider, '--feedback-noise', String(noise), '--max-turns', '3', '--db', db, '--json', '--quiet'];
+    const f = JSON.parse(execFileSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 26 })).feedback;
+    delete f.by_kind;
+    process.stderr.write(`feedback ${level} ${provider} noise ${noise}: correction ${f.correction_rate}, after 3 turns ${f.correct_after_turn[2]}, harm ${f.harm_rate}\n`);
+    return f;
+  };
+  const runs = [];
+  for (const provider of ['truth', 'labeler']) for (const level of ['detailed', 'simple']) runs.push(run(level, provider, 0));
+  for (const noise of [0.1, 0.2, 0.3]) for (const level of ['detailed', 'simple']) runs.push(run(level, 'truth', noise));
+  return runs;
+}
+
+const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
+const nPrompts = arg('--prompts', 500);
+const nSamples = arg('--samples', 10);
+const out: Record<string, unknown> = only && jsonOut && existsSync(jsonOut) ? JSON.parse(readFileSync(jsonOut, 'utf8')) : {};
+if (!only || only === 'labeler') out.labeler = await labeler();
+if (!only || only === 'policy') out.policy = await policy(nPrompts, nSamples);
+if (!only || only === 'policy-fire') out['policy-fire'] = { ...(await policy(nPrompts, nSamples, 'shapes-policy-fire')), feedback: feedback() };
 process.stdout.write(JSON.stringify(out, null, 2) + '\n');
 if (jsonOut) writeFileSync(jsonOut, JSON.stringify(out, null, 2) + '\n');

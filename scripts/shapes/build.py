@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Rebuilds the shapes world's data splits and both tiny models from nothing, deterministically.
+"""Rebuilds the shapes world's data splits and the tiny models from nothing, deterministically.
 
     sudo apt-get install -y python3-torch python3-onnx python3-pil python3-numpy libopenblas0-pthread
-    python3 scripts/shapes/build.py            # everything: 22.7 minutes on 2 cores (labeler 12.5, policy 10), byte-identical
+    python3 scripts/shapes/build.py            # everything: 22.7 minutes on 2 cores (labeler 12.5, policy 10), byte-identical, then the fire policy
+    python3 scripts/shapes/build.py --only fire   # models/shapes-policy-fire from models/shapes-policy: 37 minutes on 2 cores shared with other jobs (load 5-9; dialogues 14.5, training 22.5)
     python3 scripts/shapes/build.py --only labeler --threads 1 --out /tmp/models   # 14 minutes on one busy core
     python3 scripts/shapes/build.py --only data
     python3 scripts/shapes/build.py --only train   # the loop study's train split (2,000 prompts, not committed)
@@ -39,6 +40,8 @@ import train as T  # noqa: E402
 from model import TinyLlava  # noqa: E402
 from package_model import write_model_folder  # noqa: E402
 from tokenizer import Tokenizer  # noqa: E402
+import fire  # noqa: E402
+from onnx_weights import load_model  # noqa: E402
 
 SPLITS = {"dev": (1001, 200), "test": (1002, 500)}
 # The loop study's train split (python3 scripts/shapes/build.py --only train): not committed (.gitignore), 1.5 s to make.
@@ -55,6 +58,13 @@ LABELER = dict(hidden=128, layers=3, heads=4, ffn=512, pool=24000, per_image=10,
                concepts="only", rope=True, circuit=1.0, first_token_only=True, steps=1600, bs=128, group=4, lr=3e-3, seed=2001)
 POLICY = dict(hidden=128, layers=3, heads=4, ffn=512, pool=24000, per_image=6, concepts="only", rope=True, steps=1300, bs=64, group=2, lr=3e-3, seed=3001,
               noise=0.15)
+# The policy that can take feedback (models/shapes-policy-fire): the shipped policy's weights, fine-tuned on its own
+# examples (same noise) and on FIRE conversations from the truth (fire.py). Its context holds three feedback turns on
+# the longest answers: a 4-object description wrong in every claim, three times, then the answer, is 438 tokens.
+FIRE = dict(init="shapes-policy", hidden=128, layers=3, heads=4, ffn=512, concepts="only", rope=True, max_pos=448,
+            pool=24000, per_image=6, noise=0.15, steps=800, bs=32, group=2, dialogue_bs=16, chunk=8, dialogue_weight=1.0,
+            lr=1e-3, seed=4001, detailed_share=0.6, turns=[0.55, 0.3, 0.15], first_noise=0.2, revision_noise=0.12, first_t=0.7,
+            dialogue_images=12000)
 
 
 def log(msg: str) -> None:
@@ -119,8 +129,8 @@ def write_multiturn(seed: int, n: int) -> None:
     log(f"data/shapes/multiturn: {n} prompts")
 
 
-def build_tokenizer() -> Tokenizer:
-    """The vocabulary: every word the world's generators can write, found by enumerating them with a fixed seed."""
+def base_corpus() -> list[str]:
+    """Every word the world's generators can write, found by enumerating them with a fixed seed."""
     rng = np.random.default_rng(7)
     texts = [" ".join(w.SHAPES + [w.plural(s) for s in w.SHAPES] + w.COLOR_NAMES + w.SIZES + w.POSITIONS + w.NUMBERS)]
     for _ in range(20000):
@@ -129,7 +139,18 @@ def build_tokenizer() -> Tokenizer:
             q, t = w.make_instruction(objs, k, rng)
             texts += [q, w.answer(objs, t), w.answer(w.perceive(objs, rng, 0.5), t)]
         texts.append(w.make_question(objs, rng)[0] + " Please answer yes or no.")
-    return Tokenizer.from_corpus(texts)
+    return texts
+
+
+def build_tokenizer() -> Tokenizer:
+    """The vocabulary of the shipped policy and labeler: the world's words."""
+    return Tokenizer.from_corpus(base_corpus())
+
+
+def build_fire_tokenizer() -> Tokenizer:
+    """The fire policy's vocabulary: the world's words and every word of a teacher's turn and the student prompt
+    ("Score", 0-10, "Feedback", "Your answer has errors.", "Based on the feedback, answer the question again:", ...)."""
+    return Tokenizer.from_corpus(base_corpus() + fire.teacher_corpus())
 
 
 def load_test(tok: Tokenizer):
@@ -204,9 +225,47 @@ def train_model(name: str, hp: dict, tok: Tokenizer) -> TinyLlava:
     return m
 
 
+def build_fire(hp: dict, out_root: str) -> None:
+    """models/shapes-policy-fire: the shipped policy's weights in a model with the fire vocabulary and context,
+    fine-tuned on ordinary policy examples plus one FIRE conversation per image (loss on the learned answer only)."""
+    torch.manual_seed(hp["seed"])
+    t0 = time.time()
+    tok = build_fire_tokenizer()
+    base, base_tok, _ = load_model(os.path.join(ROOT, "models", hp["init"]))
+    imgs, objs = T.render_pool(hp["pool"], hp["seed"])
+    ordinary = T.policy_examples(tok, objs, hp["per_image"], hp["seed"] + 1, hp["noise"])
+    pix = T.to_pixels(imgs)
+    dialogues, stats = fire.fire_examples(tok, objs, pix, base, base_tok, hp["seed"] + 3, hp, log=log)
+    longest = max(len(d[1]) for d in dialogues)
+    log(f"fire: tokenizer {len(tok)} tokens; {len(objs)} images, {len(ordinary)} examples, {len(dialogues)} dialogues "
+        f"({stats}), longest {longest} tokens ({time.time() - t0:.0f}s)")
+    assert longest <= hp["max_pos"], f"a dialogue of {longest} tokens does not fit the context of {hp['max_pos']}"
+    m = TinyLlava(len(tok), hidden=hp["hidden"], layers=hp["layers"], heads=hp["heads"], ffn=hp["ffn"], max_pos=hp["max_pos"], rope=hp["rope"])
+    ids = lambda words: [tok.stoi[x] for x in words]
+    m.use_concepts(ids(w.SHAPES), ids(w.COLOR_NAMES), ids(w.SIZES), [ids(p.split(" ")) if " " in p else ids([p, p]) for p in w.POSITIONS],
+                   only=True)
+    new = fire.init_from(m, tok, base, base_tok)
+    log(f"fire: {new} new words, the rest from models/{hp['init']}")
+    cells = torch.from_numpy(np.stack([T.cell_labels(o) for o in objs]))
+    fire.train_fire(m, ordinary, hp["per_image"], dialogues, pix, cells, hp, log=log)
+    log(f"fire: trained in {time.time() - t0:.0f}s")
+    out = os.path.join(out_root, "shapes-policy-fire")
+    write_model_folder(m, tok, out, "rlaifv/shapes-policy-fire")
+    with open(os.path.join(out, "build.json"), "w") as f:
+        json.dump({"hyperparameters": hp, "python_metrics": {"dialogues": stats, "longest_dialogue_tokens": longest,
+                                                             "vocab": len(tok), "new_words": new},
+                   "torch": torch.__version__, "params": sum(p.numel() for p in m.parameters())}, f, indent=2)
+        f.write("\n")
+    # The port's check: teacher turns, prompts and their token ids on generated cases, compared with the TypeScript
+    # and the model folder's own tokenizer by tests/eval/fire-port.test.ts.
+    with open(os.path.join(ROOT, "tests", "fixtures", "fire-teacher-turns.jsonl"), "w") as f:
+        for c in fire.check_cases(99, 300):
+            f.write(json.dumps(dict(c, ids=fire.encode(tok, c["prompt"]))) + "\n")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--only", choices=["data", "train", "multiturn", "labeler", "policy"],
+    ap.add_argument("--only", choices=["data", "train", "multiturn", "labeler", "policy", "fire"],
                     help="build one part only (train: the loop study's 2,000-prompt train split, data/shapes/train)")
     ap.add_argument("--scale", type=float, default=1.0, help="multiply training steps (quick trials)")
     ap.add_argument("--out", default=os.path.join(ROOT, "models"), help="folder for the model folders")
@@ -227,10 +286,13 @@ def main() -> None:
         write_multiturn(*MULTITURN)
     tok = build_tokenizer()
     log(f"tokenizer: {len(tok)} tokens")
-    for name, hp in (("labeler", LABELER), ("policy", POLICY)):
+    for name, hp in (("labeler", LABELER), ("policy", POLICY), ("fire", FIRE)):
         if a.only not in (None, name):
             continue
         hp = dict(hp, steps=max(10, int(hp["steps"] * a.scale)))
+        if name == "fire":
+            build_fire(hp, a.out)
+            continue
         m = train_model(name, hp, tok)
         metrics = labeler_metrics(m, tok) if name == "labeler" else {}
         if metrics:

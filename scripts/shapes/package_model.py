@@ -71,7 +71,7 @@ def write_model_folder(m: TinyLlava, tok: Tokenizer, out_dir: str, name: str) ->
     })
     with open(os.path.join(out_dir, "tokenizer.json"), "w") as f:
         json.dump(tok.to_json(), f, ensure_ascii=False)
-    _dump(os.path.join(out_dir, "tokenizer_config.json"), tokenizer_config())
+    _dump(os.path.join(out_dir, "tokenizer_config.json"), tokenizer_config(c["max_pos"]))
     with open(os.path.join(out_dir, "chat_template.jinja"), "w") as f:
         f.write(CHAT_TEMPLATE)
     _dump(os.path.join(out_dir, "special_tokens_map.json"),

@@ -107,10 +107,10 @@ def prompt_text(question: str) -> str:
     return f"USER: <image>\n{question} ASSISTANT:"
 
 
-def tokenizer_config() -> dict:
+def tokenizer_config(model_max_length: int = 160) -> dict:
     return {
         "tokenizer_class": "PreTrainedTokenizerFast",
-        "model_max_length": 160,
+        "model_max_length": model_max_length,
         "bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>", "pad_token": "<pad>",
         "padding_side": "left",
         "clean_up_tokenization_spaces": True,
