@@ -47,7 +47,9 @@ function printSummary(
       // Correction pairs (pair.corrections): how many of the pairs each editor's corrected answers made.
       Object.entries(stats.corrections)
         .map(([e, c]) => `; ${e}: ${c.answers} corrected answers, ${c.pairs} pairs`)
-        .join(''),
+        .join('') +
+      // The refine editor's dialogues: how many ended clean (no rejected claim in the last revision).
+      (stats.dialogues ? ` (${stats.dialogues.dialogues} dialogues, ${stats.dialogues.by_end.clean ?? 0} ended clean)` : ''),
   };
   for (const r of results) rows.push([r.stage, `${count[r.stage]}${r.failures ? `, ${r.failures} failures` : ''}`, r.seconds.toFixed(1)]);
   const w = Math.max(...rows.map((r) => r[1].length));

@@ -1,5 +1,6 @@
 // Counts per round, as `rlaifv stats --json` prints them.
 import type { Db } from './open.js';
+import { dialogueCounts } from './dialogues.js';
 import { stmt } from './statements.js';
 import { roundUsage } from './usage.js';
 
@@ -56,6 +57,11 @@ export interface RoundStats {
    * after length balance and the gate). The counts above are of the policy's own samples only.
    */
   corrections: CorrectionStats;
+  /**
+   * The refine editor's dialogues (pair.corrections "refine", db/014): how many ended, their revisions, by end reason
+   * (clean, max_turns, context, unjudged, failed); null when the round has none.
+   */
+  dialogues: { dialogues: number; revisions: number; by_end: Record<string, number> } | null;
 }
 
 /** Requests, retries, give-ups and tokens. */
@@ -151,6 +157,7 @@ function readStats(db: Db, roundId: number): RoundStats {
       roundId,
     ),
     corrections: correctionStats(db, roundId, round.pair_method),
+    dialogues: ((d) => (d.dialogues ? d : null))(dialogueCounts(db, roundId)),
     usage: usageOf(db, roundId),
   };
 }

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runDemoRound } from '../helpers/round.js';
 import { TEXTS } from '../helpers/mimic.js';
 import { runRound, STAGES } from '../../src/round.js';
-import { dialogueStates, roundDialogues, type Db, type RoundRow } from '../../src/store/index.js';
+import { dialogueStates, roundDialogues, roundStats, type Db, type RoundRow } from '../../src/store/index.js';
 import { answerVerdicts, chosenRevision, isContextError, nextStep } from '../../src/stages/refine.js';
 import { studentPrompt, teacherTurn } from '../../src/feedback/teacher.js';
 import { correctionSampleIndex } from '../../src/feedback/corrections.js';
@@ -97,6 +97,15 @@ describe('refinement dialogues in a round', () => {
     // The shipped policy never saw a feedback turn: some dialogues end clean, others at the context or unjudged.
     expect(reasons.get('clean')).toBeGreaterThan(10);
     expect((reasons.get('context') ?? 0) + (reasons.get('unjudged') ?? 0) + (reasons.get('max_turns') ?? 0)).toBeGreaterThan(10);
+  });
+
+  test('stats count the dialogues by how they ended (null for a round without any)', () => {
+    const st = roundStats(run.db, run.round.id).dialogues!;
+    const rows = all<{ end_reason: string; n: number; t: number }>(run.db, 'SELECT end_reason, COUNT(*) n, SUM(turns) t FROM dialogues GROUP BY end_reason');
+    expect(st.dialogues).toBe(rows.reduce((a, r) => a + r.n, 0));
+    expect(st.revisions).toBe(all(run.db, 'SELECT 1 FROM dialogue_turns').length);
+    expect(st.by_end).toEqual(Object.fromEntries(rows.map((r) => [r.end_reason, r.n])));
+    expect(roundStats(plain.db, plain.round.id).dialogues).toBeNull();
   });
 
   test("refine pairs put a dialogue's chosen revision over its sampled answer, and the rank pairs are the plain round's", () => {
