@@ -112,8 +112,12 @@ fresh). ${hp.steps} AdamW steps, lr ${hp.lr} with warm-up and cosine decay, each
   wrong: ${pm.dialogues.first.sampled.toLocaleString('en')}; else one written from a misperception at p ${hp.first_noise}: ${pm.dialogues.first.perceived.toLocaleString('en')}), the teacher's turn
   from the truth exactly as \`rlaifv eval --feedback\` words it (\`scripts/shapes/fire.py\`, checked against the
   TypeScript by \`tests/eval/fire-port.test.ts\`), then, in 2- and 3-turn conversations, revisions still partly wrong
-  (misperceptions at p ${hp.revision_noise} that repeat no corrected claim) with their turns; the learned answer is the truthful
-  one. The loss is on that answer only, never on the wrong ones.
+  (misperceptions at p ${hp.revision_noise} that repeat no corrected claim) with their turns. The learned answer ${hp.target === 'edit'
+    ? `after detailed feedback is the last answer with the
+  claims the teacher named taken out, every other claim kept word for word (a list keeps its true items), or the
+  truthful answer when nothing true is left; after simple feedback (nothing named) the truthful answer`
+    : 'is the truthful one'}. The loss is on that answer
+  only, never on the wrong ones.
 
 ## Measured (\`npx tsx scripts/measure-models.ts --only policy-fire\`, through rlaifv's own loading code)
 First answers, as \`shapes-policy\`'s card measures them (the ${m.prompts} test prompts, ${m.samples_per_prompt} samples each at T 0.7, and greedy; \`shapes-policy\` in brackets):

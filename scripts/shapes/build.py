@@ -3,7 +3,7 @@
 
     sudo apt-get install -y python3-torch python3-onnx python3-pil python3-numpy libopenblas0-pthread
     python3 scripts/shapes/build.py            # everything: 22.7 minutes on 2 cores (labeler 12.5, policy 10), byte-identical, then the fire policy
-    python3 scripts/shapes/build.py --only fire   # models/shapes-policy-fire from models/shapes-policy: 37 minutes on 2 cores shared with other jobs (load 5-9; dialogues 14.5, training 22.5)
+    python3 scripts/shapes/build.py --only fire   # models/shapes-policy-fire from models/shapes-policy: 11.5 minutes on 2 shared cores (dialogues 2, training 9)
     python3 scripts/shapes/build.py --only labeler --threads 1 --out /tmp/models   # 14 minutes on one busy core
     python3 scripts/shapes/build.py --only data
     python3 scripts/shapes/build.py --only train   # the loop study's train split (2,000 prompts, not committed)
@@ -64,7 +64,7 @@ POLICY = dict(hidden=128, layers=3, heads=4, ffn=512, pool=24000, per_image=6, c
 FIRE = dict(init="shapes-policy", hidden=128, layers=3, heads=4, ffn=512, concepts="only", rope=True, max_pos=448,
             pool=24000, per_image=6, noise=0.15, steps=800, bs=32, group=2, dialogue_bs=16, chunk=8, dialogue_weight=1.0,
             lr=1e-3, seed=4001, detailed_share=0.6, turns=[0.55, 0.3, 0.15], first_noise=0.2, revision_noise=0.12, first_t=0.7,
-            dialogue_images=12000)
+            dialogue_images=8000, target="edit")
 
 
 def log(msg: str) -> None:

@@ -1,5 +1,5 @@
 """FIRE-style feedback dialogues for models/shapes-policy-fire: the teacher's turn and the student's prompt exactly as
-`rlaifv eval --policy P --feedback …` renders them (src/eval/teacher.ts, src/eval/correction.ts), ported to Python
+`rlaifv eval --policy P --feedback …` renders them (src/feedback/teacher.ts, src/eval/correction.ts), ported to Python
 for the world's own sentences, and the training examples made of them.
 
 The port covers what the policy writes: the world's answers (world.answer) divided as the rules divider divides them
@@ -104,7 +104,7 @@ def verdict(objs: list[w.Obj], claim: str) -> str:
     return "false"
 
 
-# ---------------------------------------------------------------- the teacher (src/eval/teacher.ts)
+# ---------------------------------------------------------------- the teacher (src/feedback/teacher.ts)
 
 def _lower_first(s: str) -> str:
     return s[:1].lower() + s[1:]
@@ -206,7 +206,29 @@ def dialogue(objs, rng, hp: dict, q: str, target: dict, first: str | None) -> tu
         said_false |= {c for c, x in zip(claims, v) if x == "false"}
         answers.append(a)
         teacher.append(teacher_turn(level, claims, v))
-    return conversation_text(q, answers, teacher), w.answer(objs, target), level, target["kind"], len(answers)
+    return conversation_text(q, answers, teacher), revision_target(objs, target, answers[-1], level, hp), level, target["kind"], len(answers)
+
+
+def revision_target(objs, target, last: str, level: str, hp: dict) -> str:
+    """What the student learns to answer after the teacher's turn. hp['target'] 'truth': the truthful answer, written
+    anew. 'edit' (the default): after detailed feedback, the last answer with the claims the teacher named taken out
+    and every other claim kept word for word (a list sentence keeps its true items), so the student learns to act on
+    what it was told and not to re-describe the image (which repeats its misperceptions); when nothing true is left
+    (a wrong count, a wrong position), the truthful answer. After simple feedback (no claim named) the truthful answer."""
+    truthful = w.answer(objs, target)
+    if hp.get("target", "edit") != "edit" or level != "detailed":
+        return truthful
+    kept = []
+    for s in re.split(r"(?<=\.)\s+", last.strip()):
+        if not s:
+            continue
+        claims = divide(s)
+        v = [verdict(objs, c) for c in claims]
+        if all(x == "true" for x in v):
+            kept.append(s)
+        elif len(claims) > 1:
+            kept += [c for c, x in zip(claims, v) if x == "true"]
+    return " ".join(kept) if kept else truthful
 
 
 def generate(m, tok: Tokenizer, pixels, questions: list[str], temperature: float, seed: int, bs: int = 500,

@@ -1,12 +1,12 @@
 // The teacher turns rlaifv's eval would say, for build.py's check of its Python port (scripts/shapes/fire.py): reads
 // JSON lines {question, answer, truth, verdicts?} on stdin and writes, per line, the rules divider's claims, the
 // truth provider's verdicts (a claim the checker cannot judge counts as false, as in src/eval/correction.ts) unless
-// `verdicts` is given, and both levels' teacher turns (src/eval/teacher.ts).
+// `verdicts` is given, and both levels' teacher turns (src/feedback/teacher.ts).
 //   npx tsx scripts/shapes/teacher-turns.ts < cases.jsonl
 import { createInterface } from 'node:readline';
 import { divideRules } from '../../src/divide/rules.js';
 import { checkStatement, parseTruth } from '../../src/shapes/index.js';
-import { teacherTurn, type ClaimVerdict } from '../../src/eval/teacher.js';
+import { teacherTurn, type ClaimVerdict } from '../../src/feedback/teacher.js';
 
 const rl = createInterface({ input: process.stdin });
 for await (const line of rl) {

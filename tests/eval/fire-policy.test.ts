@@ -1,15 +1,15 @@
 // models/shapes-policy-fire through the real loading code (LlavaModel, the model folder's chat template and
 // tokenizer): on the first test prompts it answers greedily; each answer the truth judges wrong gets the truth's
 // detailed teacher turn in FIRE's layout (studentPrompt, teacherTurn: what `rlaifv eval --feedback detailed` sends)
-// and one greedy revision. The fire policy corrects some of its wrong answers (about a fifth: far from the issue's
-// target, see its model card); the shipped policy, never trained on a feedback turn, hardly any of its own.
+// and one greedy revision. The fire policy corrects about half of its wrong answers (the issue's target is 60%, see
+// its model card); the shipped policy, never trained on a feedback turn, hardly any of its own.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { LlavaModel, readImage } from '../../src/backends/local/llava.js';
 import { divideRules } from '../../src/divide/rules.js';
 import { checkStatement, parseTruth, type Truth } from '../../src/shapes/index.js';
-import { studentPrompt, teacherTurn } from '../../src/eval/teacher.js';
+import { studentPrompt, teacherTurn } from '../../src/feedback/teacher.js';
 import { POLICY, ROOT, TEST } from '../helpers/paths.js';
 
 const FIRE = path.join(ROOT, 'models', 'shapes-policy-fire');
@@ -72,7 +72,8 @@ describe('the fire policy takes feedback', () => {
     // Measured when written: fire 10 of 55, shipped 1 of 49 (greedy decoding: the same every run).
     expect(f.wrong).toBeGreaterThan(40);
     expect(s.wrong).toBeGreaterThan(40);
-    expect(f.corrected).toBeGreaterThanOrEqual(8);
+    // Measured: the fire policy corrects 24 of its 48, the shipped one 1 of its 49.
+    expect(f.corrected).toBeGreaterThanOrEqual(18);
     expect(s.corrected).toBeLessThanOrEqual(3);
   }, 120_000);
 });

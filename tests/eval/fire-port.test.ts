@@ -8,7 +8,7 @@ import path from 'node:path';
 import { AutoTokenizer } from '@huggingface/transformers';
 import { divideRules } from '../../src/divide/rules.js';
 import { checkStatement, parseTruth } from '../../src/shapes/index.js';
-import { studentPrompt, teacherTurn } from '../../src/eval/teacher.js';
+import { studentPrompt, teacherTurn } from '../../src/feedback/teacher.js';
 import { ROOT } from '../helpers/paths.js';
 
 const FIRE = path.join(ROOT, 'models', 'shapes-policy-fire');
