@@ -573,6 +573,27 @@ Per epoch (rewards are β·(log π − log π_ref) of the answers, averaged over
 """
 
 
+def write_checkpoint(out: str, model, tok, info: dict, build: dict, card: str, extra=None) -> None:
+    """The new checkpoint folder: the model in the policy folder's layout, build.json, train.json and its card (and
+    whatever `extra(tmp)` adds), written beside `out` and renamed into place, so it appears whole or not at all."""
+    tmp = f"{out}.tmp-{os.getpid()}"
+    shutil.rmtree(tmp, ignore_errors=True)
+    try:
+        write_model_folder(model, tok, tmp, info["name"])
+        for name, obj in (("build.json", build), ("train.json", info)):
+            with open(os.path.join(tmp, name), "w") as f:
+                json.dump(obj, f, indent=2)
+                f.write("\n")
+        with open(os.path.join(tmp, "README.md"), "w") as f:
+            f.write(card)
+        if extra is not None:
+            extra(tmp)
+        os.rename(tmp, out)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+
+
 def sft_main(a, model, tok, build, policy: str, out: str, t0: float) -> int:
     """--sft-only: the refinement dialogues' clean last revisions by supervised fine-tuning; the same folder layout."""
     max_positions = json.load(open(os.path.join(policy, "config.json")))["text_config"]["max_position_embeddings"]
@@ -594,22 +615,7 @@ def sft_main(a, model, tok, build, policy: str, out: str, t0: float) -> int:
         "epochs": history,
         "torch": torch.__version__,
     }
-    tmp = f"{out}.tmp-{os.getpid()}"
-    shutil.rmtree(tmp, ignore_errors=True)
-    try:
-        write_model_folder(model, tok, tmp, info["name"])
-        with open(os.path.join(tmp, "build.json"), "w") as f:
-            json.dump({**build, "sft": {"parent": info["parent"], "dialogues_sha256": dialogues_sha, "hyperparameters": hp}}, f, indent=2)
-            f.write("\n")
-        with open(os.path.join(tmp, "train.json"), "w") as f:
-            json.dump(info, f, indent=2)
-            f.write("\n")
-        with open(os.path.join(tmp, "README.md"), "w") as f:
-            f.write(sft_card(info))
-        os.rename(tmp, out)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
+    write_checkpoint(out, model, tok, info, {**build, "sft": {"parent": info["parent"], "dialogues_sha256": dialogues_sha, "hyperparameters": hp}}, sft_card(info))
     secs = time.time() - t0
     print(f"wrote {out} ({info['steps']} steps, {secs:.1f}s)", file=sys.stderr, flush=True)
     if a.json:
@@ -710,32 +716,22 @@ def main() -> int:
         "epochs": history,
         "torch": torch.__version__,
     }
-    tmp = f"{out}.tmp-{os.getpid()}"
-    shutil.rmtree(tmp, ignore_errors=True)
-    try:
-        write_model_folder(model, tok, tmp, info["name"])
-        with open(os.path.join(tmp, "build.json"), "w") as f:
-            json.dump({**build, "dpo": {"parent": info["parent"], "pairs_sha256": pairs_sha, "hyperparameters": hp}}, f, indent=2)
-            f.write("\n")
-        with open(os.path.join(tmp, "train.json"), "w") as f:
-            json.dump(info, f, indent=2)
-            f.write("\n")
-        with open(os.path.join(tmp, "README.md"), "w") as f:
-            f.write(model_card(info))
-        if snapshots:
-            final = {k: v.detach().clone() for k, v in model.state_dict().items()}
-            for e, state in snapshots:
-                model.load_state_dict(state)
-                sub = os.path.join(tmp, f"checkpoint-{e}")
-                write_model_folder(model, tok, sub, f"{info['name']}-epoch{e}")
-                with open(os.path.join(sub, "build.json"), "w") as f:
-                    json.dump({**build, "dpo": {"parent": info["parent"], "pairs_sha256": pairs_sha, "hyperparameters": hp, "epoch": e}}, f, indent=2)
-                    f.write("\n")
-            model.load_state_dict(final)
-        os.rename(tmp, out)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
+    def epochs(tmp: str) -> None:
+        # --save-epochs: each epoch's weights beside the final ones.
+        if not snapshots:
+            return
+        final = {k: v.detach().clone() for k, v in model.state_dict().items()}
+        for e, state in snapshots:
+            model.load_state_dict(state)
+            sub = os.path.join(tmp, f"checkpoint-{e}")
+            write_model_folder(model, tok, sub, f"{info['name']}-epoch{e}")
+            with open(os.path.join(sub, "build.json"), "w") as f:
+                json.dump({**build, "dpo": {"parent": info["parent"], "pairs_sha256": pairs_sha, "hyperparameters": hp, "epoch": e}}, f, indent=2)
+                f.write("\n")
+        model.load_state_dict(final)
+
+    write_checkpoint(out, model, tok, info, {**build, "dpo": {"parent": info["parent"], "pairs_sha256": pairs_sha, "hyperparameters": hp}},
+                     model_card(info), epochs)
     secs = time.time() - t0
     print(f"wrote {out} ({info['steps']} steps, {secs:.1f}s)", file=sys.stderr, flush=True)
     if a.json:

@@ -86,7 +86,7 @@ describe('scripts/shapes/dpo.py --sft-only', () => {
     const before = await mean(POLICY);
     const after = await mean(out);
     expect(after).toBeGreaterThan(before + 0.05);
-  });
+  }, 180_000);
 
   test('unusable input exits 2 naming the file, line and field; nothing is written', async () => {
     const out = path.join(dir, 'never');
@@ -107,5 +107,5 @@ describe('scripts/shapes/dpo.py --sft-only', () => {
     expect(d.code).toBe(2);
     expect(d.stderr).toMatch(/no dialogue to learn from \(\d+ dialogues, \d+ without a clean last revision/);
     expect(existsSync(out)).toBe(false);
-  });
+  }, 180_000);
 });
