@@ -331,15 +331,22 @@ def sft_logps(model, rows: list[dict], pixels: torch.Tensor) -> torch.Tensor:
     return (logp * sel[:, 1:]).sum(1)
 
 
-def sft_train(model, rows, pixels, a) -> list[dict]:
-    """The SFT mode's loop: each answer's mean token NLL, AdamW with the DPO mode's schedule, clip 1.0."""
-    n = len(rows)
+def schedule(model, n: int, a):
+    """Both modes' optimisation: the steps (a.epochs over n rows in batches of a.batch_size, at most a.max_steps),
+    the learning rate at a step (linear warm-up over the first 10% of steps, then linear decay: TRL's default), AdamW
+    without weight decay, and the generator that orders each epoch (seeded). Puts the model in training mode."""
     steps_per_epoch = math.ceil(n / a.batch_size)
     total = steps_per_epoch * a.epochs if a.max_steps is None else min(a.max_steps, steps_per_epoch * a.epochs)
     warm = max(1, total // 10)
-    opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=0.0)
-    g = np.random.default_rng(a.seed)
+    lr_at = lambda step: a.lr * ((step + 1) / warm if step < warm else max(0.0, (total - step) / max(1, total - warm)))
     model.train()
+    return total, lr_at, torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=0.0), np.random.default_rng(a.seed)
+
+
+def sft_train(model, rows, pixels, a) -> list[dict]:
+    """The SFT mode's loop: each answer's mean token NLL, AdamW with the DPO mode's schedule, clip 1.0."""
+    n = len(rows)
+    total, lr_at, opt, g = schedule(model, n, a)
     history, step = [], 0
     for epoch in range(a.epochs):
         if step >= total:
@@ -350,9 +357,8 @@ def sft_train(model, rows, pixels, a) -> list[dict]:
             if step >= total:
                 break
             idx = order[s: s + a.batch_size]
-            lr = a.lr * ((step + 1) / warm if step < warm else max(0.0, (total - step) / max(1, total - warm)))
             for pg in opt.param_groups:
-                pg["lr"] = lr
+                pg["lr"] = lr_at(step)
             batch = [rows[i] for i in idx]
             lp = sft_logps(model, batch, pixels)
             n_tok = torch.tensor([len(r["answer"]) for r in batch], dtype=lp.dtype)
@@ -409,12 +415,7 @@ def train(model, ref_c, ref_r, pairs, pixels, a, on_epoch=None) -> list[dict]:
     """AdamW, linear warm-up over the first 10% of steps then linear decay (TRL's default schedule), clip 1.0.
     on_epoch(epoch) is called after each epoch (the model still in training mode)."""
     n = len(pairs)
-    steps_per_epoch = math.ceil(n / a.batch_size)
-    total = steps_per_epoch * a.epochs if a.max_steps is None else min(a.max_steps, steps_per_epoch * a.epochs)
-    warm = max(1, total // 10)
-    opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=0.0)
-    g = np.random.default_rng(a.seed)
-    model.train()
+    total, lr_at, opt, g = schedule(model, n, a)
     history, step = [], 0
     for epoch in range(a.epochs):
         if step >= total:
@@ -425,9 +426,8 @@ def train(model, ref_c, ref_r, pairs, pixels, a, on_epoch=None) -> list[dict]:
             if step >= total:
                 break
             idx = order[s: s + a.batch_size]
-            lr = a.lr * ((step + 1) / warm if step < warm else max(0.0, (total - step) / max(1, total - warm)))
             for pg in opt.param_groups:
-                pg["lr"] = lr
+                pg["lr"] = lr_at(step)
             plain: list = []
             pc, pr = batch_logps(model, [pairs[i] for i in idx], pixels, plain)
             it = torch.from_numpy(idx)
