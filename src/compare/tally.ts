@@ -61,7 +61,9 @@ export function tallyOf(prompts: readonly PromptTally[], seed: number): CompareT
     sum.failed += t.failed;
   }
   const pairs = sum.wins_a + sum.wins_b + sum.ties;
-  const withPairs = prompts.filter((t) => pairsOf(t) > 0);
+  // In prompt order, whatever order the tallies came in (a served judge's replies arrive in any order): the same
+  // tallies give the same interval.
+  const withPairs = prompts.filter((t) => pairsOf(t) > 0).sort((x, y) => (x.promptId < y.promptId ? -1 : x.promptId > y.promptId ? 1 : 0));
   let ci: [number, number] | null = null;
   if (pairs > 0) {
     const rng = createRng(hashSeed('compare-bootstrap', seed, withPairs.length));
