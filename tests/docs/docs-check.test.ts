@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
+  checkBareFlags,
   checkConfigKeys,
   checkFlags,
   checkLinks,
@@ -49,6 +50,14 @@ describe('flags', () => {
       { file: 'a.md', line: 2, message: 'rlaifv pull has no flag --customer' },
     ]);
     expect(checkFlags('a.md', '`rlaifv pul --consumer t`', flags)[0]!.message).toMatch(/rlaifv pul: no such command/);
+  });
+
+  it('checks flags named alone, and fails a renamed one', () => {
+    const known = (f: string) => ['--spans', '--token-weight'].includes(f);
+    expect(checkBareFlags('a.md', '`--spans` and `--token-weight γ`, not `a --b`', known)).toEqual([]);
+    expect(checkBareFlags('a.md', '`--span`', known)).toEqual([
+      { file: 'a.md', line: 1, message: '--span is no flag of rlaifv, its scripts or a known outside tool' },
+    ]);
   });
 
   it('compares a help block shown in a page', () => {

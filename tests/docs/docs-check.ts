@@ -179,6 +179,22 @@ export function checkFlags(file: string, md: string, helpByCommand: ReadonlyMap<
   return problems;
 }
 
+/**
+ * A flag named alone in inline code (`--spans`, `--token-weight γ`) must be known somewhere: an rlaifv command's flag,
+ * a flag the repository's scripts parse, or a flag of an outside tool the page tells the reader to pass.
+ */
+export function checkBareFlags(file: string, md: string, known: (flag: string) => boolean): DocProblem[] {
+  const problems: DocProblem[] = [];
+  for (const l of linesWithFences(md)) {
+    if (l.fenced) continue;
+    for (const span of codeSpans(l.text)) {
+      const m = /^(--[a-z][a-z0-9_-]*)/.exec(span);
+      if (m && !known(m[1]!)) problems.push({ file, line: l.line, message: `${m[1]} is no flag of rlaifv, its scripts or a known outside tool` });
+    }
+  }
+  return problems;
+}
+
 /** Unwraps optional, nullable, default, pipe and friends down to the schema that holds keys. */
 function unwrap(s: z.ZodType): z.ZodType[] {
   const def = (s as unknown as { _zod: { def: Record<string, unknown> & { type: string } } })._zod.def;

@@ -10,6 +10,7 @@ import { configSchema } from '../../src/config/schema.js';
 import { ROOT, tempDir } from '../helpers/paths.js';
 import { CLI, runNode } from '../helpers/run-cli.js';
 import {
+  checkBareFlags,
   checkConfigKeys,
   checkFlags,
   checkLinks,
@@ -41,6 +42,23 @@ function docPages(): Map<string, string> {
   };
   walk('docs');
   return pages;
+}
+
+/** Flags of servers and trainers the pages tell the reader to pass (vLLM, SGLang, Hugging Face trainers, OpenRLHF). */
+const OUTSIDE_FLAGS = new Set(['--max-logprobs', '--enable-lora', '--generation-config', '--sampling-defaults', '--enable-deterministic-inference', '--save_strategy', '--margin_key']);
+
+/** The text of every script under the given folders (where their own flags are parsed). */
+function sourceTexts(dirs: string[]): string[] {
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const e of readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
+      const rel = `${dir}/${e.name}`;
+      if (e.isDirectory()) walk(rel);
+      else if (/\.(ts|mjs|js|py|sh)$/.test(e.name)) out.push(readFileSync(path.join(ROOT, rel), 'utf8'));
+    }
+  };
+  dirs.forEach(walk);
+  return out;
 }
 
 const report = (problems: DocProblem[]) => problems.map((p) => `${p.file}:${p.line}: ${p.message}`);
@@ -86,6 +104,13 @@ describe('the documentation', () => {
     const flags = new Map([...help].filter(([c]) => c).map(([c, h]) => [c, helpFlags(h)] as const));
     const problems = [...pages].flatMap(([file, md]) => report(checkFlags(file, md, flags)));
     expect(problems.filter((p) => !PENDING_COMMANDS.some((c) => p.includes(`rlaifv ${c}: no such command`)))).toEqual([]);
+  });
+
+  it('every flag named alone is a flag of rlaifv, of a script of this repository, or of a named outside tool', () => {
+    const ours = new Set([...help.values()].flatMap((h) => [...helpFlags(h)]));
+    const scripts = sourceTexts(['scripts', 'tests/helpers']);
+    const known = (f: string) => ours.has(f) || OUTSIDE_FLAGS.has(f) || scripts.some((t) => t.includes(`'${f}'`) || t.includes(`"${f}"`));
+    expect([...pages].flatMap(([file, md]) => report(checkBareFlags(file, md, known)))).toEqual([]);
   });
 
   it('the CLI reference shows every command\'s --help exactly as the built command prints it', () => {
