@@ -192,7 +192,9 @@ describe('runnable examples', () => {
       const { dir, env } = exampleFolder();
       // The pages' examples share the 40-prompt demo round: made once, copied in, and the page's own `rlaifv run
       // --limit 40` then resumes it (nothing redone) and must still print what the page shows.
-      cpSync(await demoRound(), path.join(dir, 'db'), { recursive: true });
+      if (examples.some((e) => e.commands.some((c) => /^rlaifv run --limit 40 /.test(c.command)))) {
+        cpSync(await demoRound(), path.join(dir, 'db'), { recursive: true });
+      }
       for (const ex of examples) {
         for (const c of ex.commands) {
           const { code, out } = await runShell(c.command, dir, env);
