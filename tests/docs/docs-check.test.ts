@@ -15,6 +15,7 @@ import {
   helpBlocks,
   helpCommands,
   helpFlags,
+  relativeLinks,
   slugify,
 } from './docs-check.js';
 
@@ -96,6 +97,10 @@ describe('links', () => {
   it('makes GitHub anchors, numbering repeated headings', () => {
     expect(slugify("The policy's correction rate (FIRE, InterFeedback)")).toBe('the-policys-correction-rate-fire-interfeedback');
     expect([...headingAnchors(pages.get('docs/a.md')!)]).toEqual(['a', 'the-pairs-rlaifv-pull', 'twice', 'twice-1']);
+  });
+
+  it('reads a link whose text wraps onto the next line, and none inside code', () => {
+    expect(relativeLinks('see [the loop\nstudy](a.md#x) and `[no](b.md)`\n\n```\n[no](c.md)\n```\n')).toEqual([{ target: 'a.md#x', line: 2 }]);
   });
 
   it('passes links that resolve and fails a renamed page, anchor or file', () => {

@@ -56,11 +56,6 @@ export function headingAnchors(md: string): Set<string> {
   return out;
 }
 
-/** Text outside inline code spans (a link or flag inside backticks is an example, not a link). */
-function outsideCode(text: string): string {
-  return text.split('`').filter((_, i) => i % 2 === 0).join(' ');
-}
-
 /** Inline code spans of a line. */
 function codeSpans(text: string): string[] {
   return text.split('`').filter((_, i) => i % 2 === 1);
@@ -69,14 +64,24 @@ function codeSpans(text: string): string[] {
 /** Relative links and images of a page (`[x](path#anchor)`), outside code; web and mail links are not followed. */
 export function relativeLinks(md: string): { target: string; line: number }[] {
   const out: { target: string; line: number }[] = [];
-  for (const l of linesWithFences(md)) {
-    if (l.fenced) continue;
-    for (const m of outsideCode(l.text).matchAll(/!?\[[^\]]*\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {
+  // Link text may wrap onto the next line, so the text between fences is scanned whole (code spans blanked out,
+  // keeping every character's place so a match's line can be counted).
+  let chunk: { text: string; line: number }[] = [];
+  const flush = () => {
+    const text = chunk.map((l) => l.text).join('\n').replace(/`[^`]*`/g, (c) => c.replace(/[^\n]/g, ' '));
+    for (const m of text.matchAll(/!?\[[^\]]*\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {
       const target = m[1]!;
       if (/^(https?:|mailto:)/.test(target)) continue;
-      out.push({ target, line: l.line });
+      const at = m.index! + m[0].indexOf('](');
+      out.push({ target, line: chunk[0]!.line + (text.slice(0, at).match(/\n/g)?.length ?? 0) });
     }
+    chunk = [];
+  };
+  for (const l of linesWithFences(md)) {
+    if (l.fenced) flush();
+    else chunk.push(l);
   }
+  if (chunk.length) flush();
   return out;
 }
 
