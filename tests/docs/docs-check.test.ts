@@ -1,23 +1,9 @@
-// The docs checkers on small fixtures: each must fail when a flag, a config key, a link or an anchor is renamed,
+// The docs checkers (docs-check.ts, markdown.ts) on small fixtures: each must fail when a flag, a config key, a link or an anchor is renamed,
 // and pass on the same text before the rename (so docs.test.ts can fail at all).
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  checkBareFlags,
-  checkConfigKeys,
-  checkFlags,
-  checkLinks,
-  cliMentions,
-  compareOutput,
-  configKeyPaths,
-  consoleExamples,
-  headingAnchors,
-  helpBlocks,
-  helpCommands,
-  helpFlags,
-  relativeLinks,
-  slugify,
-} from './docs-check.js';
+import { checkBareFlags, checkConfigKeys, checkFlags, cliMentions, configKeyPaths, helpBlocks, helpCommands, helpFlags } from './docs-check.js';
+import { checkLinks, compareOutput, consoleExamples, headingAnchors, relativeLinks, slugify } from './markdown.js';
 
 const PULL_HELP = `Usage: rlaifv pull [options]
 

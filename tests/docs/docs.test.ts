@@ -9,21 +9,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { configSchema } from '../../src/config/schema.js';
 import { ROOT, tempDir } from '../helpers/paths.js';
 import { CLI, runNode } from '../helpers/run-cli.js';
-import {
-  checkBareFlags,
-  checkConfigKeys,
-  checkFlags,
-  checkLinks,
-  compareOutput,
-  configKeyPaths,
-  consoleExamples,
-  helpBlocks,
-  helpCommands,
-  helpFlags,
-  linesWithFences,
-  relativeLinks,
-  type DocProblem,
-} from './docs-check.js';
+import { checkBareFlags, checkConfigKeys, checkFlags, configKeyPaths, helpBlocks, helpCommands, helpFlags } from './docs-check.js';
+import { checkLinks, compareOutput, consoleExamples, linesWithFences, relativeLinks, type DocProblem } from './markdown.js';
 
 /** Pages other engineers are writing on their own branches now; the index links them before they merge. */
 const PENDING = new Set(['docs/divide.md', 'docs/claims.md', 'docs/remote-servers.md', 'docs/serve.md', 'docs/testing.md']);
