@@ -1,0 +1,30 @@
+// The reward server for tests: the real library server on 127.0.0.1 (port 0) with the tiny local models, a real
+// SQLite file in a temp folder, and the dev split's images as its image root.
+import path from 'node:path';
+import { loadConfig } from '../../src/config/load.js';
+import type { Config } from '../../src/config/schema.js';
+import { startServer, type RewardServer } from '../../src/serve/server.js';
+import { DEV, tempDir } from '../helpers/paths.js';
+
+/** Starts a reward server; `edit` changes the config first. */
+export async function testServer(edit?: (c: Config) => void, opts: { host?: string; db?: string } = {}): Promise<{ server: RewardServer; config: Config; db: string }> {
+  const db = opts.db ?? path.join(tempDir('rlaifv-serve-'), 'serve.sqlite');
+  const { config } = loadConfig(undefined, { db, workers: 1 });
+  config.serve.image_root = DEV;
+  edit?.(config);
+  const server = await startServer(config, { port: 0, ...(opts.host ? { host: opts.host } : {}) });
+  return { server, config, db };
+}
+
+/** POSTs JSON and returns the status and parsed body. */
+export async function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null };
+}
+
+/** A dev image's path under the image root, and what is in it (dev-0000: a blue circle at the middle left, no star). */
+export const IMG = 'images/dev-0000.png';
+export const QUESTION = 'Where is the blue circle?';
+export const RIGHT = 'The blue circle is in the middle left.';
+export const WRONG = 'There is a green star.';
