@@ -28,3 +28,26 @@ export const IMG = 'images/dev-0000.png';
 export const QUESTION = 'Where is the blue circle?';
 export const RIGHT = 'The blue circle is in the middle left.';
 export const WRONG = 'There is a green star.';
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { CLI } from '../helpers/run-cli.js';
+
+/** The built `rlaifv serve` as a child process on a free port; resolves once it prints where it listens. */
+export async function spawnServe(configJson: Record<string, unknown>, dir = tempDir('rlaifv-serve-')): Promise<{ url: string; child: ChildProcess; config: string; dir: string; stderr: () => string }> {
+  const config = path.join(dir, 'serve.json');
+  writeFileSync(config, JSON.stringify({ db: 'serve.sqlite', workers: 1, ...configJson, serve: { image_root: DEV, ...(configJson.serve as object) } }));
+  const child = spawn(process.execPath, [CLI, 'serve', '--config', config, '--port', '0'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  let err = '';
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+      out += d;
+      const m = /listening on (\S+)/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    child.on('exit', (code) => reject(new Error(`rlaifv serve exited ${code}: ${err}`)));
+  });
+  return { url, child, config, dir, stderr: () => err };
+}
