@@ -1,7 +1,8 @@
 // Where a reward request's image comes from, under the server's safety rules: `path` only under serve.image_root,
 // `url` only data: or http(s) (with the fetch's size and time limits and serve.url_hosts), `b64` inline, or the
 // `sha256` of an image uploaded before. Every image is checked and stored once by content.
-import { realpath } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { checkImage, checkImageBytes, imageId, type InputLimits } from '../input/prompts.js';
 import { saveImageBytes, sha256Hex } from '../image/store.js';
@@ -17,6 +18,22 @@ export interface ImageRules {
   limits: InputLimits;
   imageRoot: string | null;
   urlHosts: string[] | null;
+  /** Images already checked, by file (with its size and mtime) or URL: G answers of a group share one image. */
+  cache?: Map<string, Promise<ImageRow>>;
+}
+
+const CACHE_MAX = 20_000;
+
+/** `make()` once per key (a failure is not kept, so a fixed file is read again). */
+function cached(r: ImageRules, key: string, make: () => Promise<ImageRow>): Promise<ImageRow> {
+  const c = (r.cache ??= new Map());
+  const hit = c.get(key);
+  if (hit) return hit;
+  if (c.size >= CACHE_MAX) c.delete(c.keys().next().value!);
+  const p = make();
+  c.set(key, p);
+  p.catch(() => c.delete(key));
+  return p;
 }
 
 /** A request's image that breaks a rule or cannot be read: the message names the field. */
@@ -45,9 +62,12 @@ async function fromPath(r: ImageRules, p: string, field: string): Promise<ImageR
     throw new ImageError(`${field}: image file ${p} does not exist under serve.image_root`);
   });
   if (real !== root && !real.startsWith(root + path.sep)) throw new ImageError(`${field}: ${p} is outside serve.image_root`);
-  const img = await checkImage(real, root, r.limits, { imagesDir: r.imagesDir });
-  putImage(r.db, img);
-  return img;
+  const st = await stat(real);
+  return cached(r, `path:${real}:${st.size}:${st.mtimeMs}`, async () => {
+    const img = await checkImage(real, root, r.limits, { imagesDir: r.imagesDir });
+    putImage(r.db, img);
+    return img;
+  });
 }
 
 /** A `url` image: data: always; http(s) only from serve.url_hosts when it is set. */
@@ -63,9 +83,13 @@ async function fromUrl(r: ImageRules, url: string, field: string): Promise<Image
   } else if (!/^data:/i.test(url)) {
     throw new ImageError(`${field}: a url must be data: or http(s)://, got "${url.slice(0, 40)}"`);
   }
-  const img = await checkImage(url, r.imagesDir, r.limits, { imagesDir: r.imagesDir });
-  putImage(r.db, img);
-  return img;
+  // A data: URL is keyed by its digest (it can be megabytes); an http(s) URL by itself (fetched once into the store).
+  const key = /^data:/i.test(url) ? `data:${createHash('sha256').update(url).digest('hex')}` : `url:${url}`;
+  return cached(r, key, async () => {
+    const img = await checkImage(url, r.imagesDir, r.limits, { imagesDir: r.imagesDir });
+    putImage(r.db, img);
+    return img;
+  });
 }
 
 /** The stored image an item's image spec names; throws ImageError naming `field` when it cannot be had. */
