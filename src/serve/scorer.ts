@@ -1,7 +1,7 @@
 // The reward server's scoring: answers from concurrent requests are gathered for a short window, stored as candidates
 // of the online round, and taken through the same divide, label and score stages a round runs (so the label cache,
 // question dedup and per-image labeler batches work as offline), one batch at a time; then each answer's evidence is
-// read back and turned into its reward.
+// read back and turned into its reward. A batch is divided while the one before it is labeled.
 import type { Config } from '../config/schema.js';
 import { stageConcurrency, type Backends } from '../round.js';
 import { silentProgress, type StageContext } from '../stages/context.js';
@@ -24,6 +24,12 @@ export interface ScoreItem {
 /** What scoring gave an answer: its stored candidate and evidence, or the reason the batch it was in failed. */
 export type Scored = { candidateId: string; evidence: AnswerEvidence } | { error: string };
 
+/** A divided batch waiting for the label lane. */
+interface Divided {
+  ctx: StageContext;
+  candidateIds: string[];
+}
+
 interface Waiting {
   item: ScoreItem;
   resolve: (s: Scored) => void;
@@ -39,6 +45,8 @@ export interface ScorerStats {
 export class BatchScorer {
   private queue: Waiting[] = [];
   private running = false;
+  /** The label lane: the batch being labeled (resolved when none is). */
+  private labelLane: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | null = null;
   readonly stats: ScorerStats = { batches: 0, answers: 0 };
 
@@ -65,21 +73,44 @@ export class BatchScorer {
     }, this.config.serve.window_ms);
   }
 
+  /**
+   * Scores the queue batch by batch in two lanes: a batch is stored and divided while the batch before it is labeled
+   * (the labeler, local workers or a served fleet, is never idle while the divider works). Each lane takes one batch
+   * at a time, so no two batches divide or label the same answer.
+   */
   private async drain(): Promise<void> {
     this.running = true;
     try {
-      while (this.queue.length) {
-        const batch = this.queue.splice(0, this.config.serve.max_batch_items);
-        const out = await this.scoreBatch(batch.map((w) => w.item)).catch((e: Error) => batch.map((): Scored => ({ error: e.message })));
-        batch.forEach((w, i) => w.resolve(out[i]!));
+      for (;;) {
+        while (this.queue.length) {
+          const batch = this.queue.splice(0, this.config.serve.max_batch_items);
+          const fail = (e: Error) => batch.forEach((w) => w.resolve({ error: e.message }));
+          let divided: Divided;
+          try {
+            divided = await this.divideBatch(batch.map((w) => w.item));
+          } catch (e) {
+            fail(e as Error);
+            continue;
+          }
+          const previous = this.labelLane;
+          this.labelLane = previous.then(() =>
+            this.labelBatch(divided).then(
+              (out) => batch.forEach((w, i) => w.resolve(out[i]!)),
+              fail,
+            ),
+          );
+          await previous; // the next batch is divided while this one is labeled, never further ahead
+        }
+        await this.labelLane;
+        if (!this.queue.length) break;
       }
     } finally {
       this.running = false;
     }
   }
 
-  /** Stores a batch's answers, runs divide → label → score over their prompts, and reads their evidence. */
-  private async scoreBatch(items: ScoreItem[]): Promise<Scored[]> {
+  /** Stores a batch's answers and runs the divide stage over their prompts. */
+  private async divideBatch(items: ScoreItem[]): Promise<Divided> {
     const stored = putOnlineAnswers(
       this.db,
       this.round.id,
@@ -99,14 +130,19 @@ export class BatchScorer {
       backends: this.backends,
       scope: { from: Math.min(...ordinals), to: Math.max(...ordinals) + 1 },
     };
+    await runDivide(ctx, stageConcurrency(this.backends, this.backends.divider));
+    return { ctx, candidateIds: stored.map((s) => s.candidateId) };
+  }
+
+  /** Labels and scores a divided batch, then reads each answer's evidence. */
+  private async labelBatch({ ctx, candidateIds }: Divided): Promise<Scored[]> {
     const b = this.backends;
-    await runDivide(ctx, stageConcurrency(b, b.divider));
     await runLabel(ctx, stageConcurrency(b, b.labeler));
     await runScore(ctx, b.labeler.id);
     this.stats.batches++;
-    this.stats.answers += items.length;
-    const ev = answerEvidence(this.db, this.round.id, stored.map((s) => s.candidateId), b.labeler.id);
-    return stored.map((s, i) => ({ candidateId: s.candidateId, evidence: ev[i]! }));
+    this.stats.answers += candidateIds.length;
+    const ev = answerEvidence(this.db, this.round.id, candidateIds, b.labeler.id);
+    return candidateIds.map((id, i) => ({ candidateId: id, evidence: ev[i]! }));
   }
 
   /** Waits for the running batch and refuses nothing: the server stops taking requests before calling this. */
