@@ -6,7 +6,7 @@ import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DEV } from '../helpers/paths.js';
-import { post, spawnServe } from './helpers.js';
+import { post, spawnServe, stopServe } from './helpers.js';
 
 interface DevPrompt {
   image: string;
@@ -27,10 +27,7 @@ let server: { url: string; child: ChildProcess };
 beforeAll(async () => {
   server = await spawnServe({ workers: 2 });
 });
-afterAll(async () => {
-  server.child.kill('SIGTERM');
-  await new Promise((r) => server.child.once('exit', r));
-});
+afterAll(() => stopServe(server.child));
 
 describe('OpenRLHF concurrency', () => {
   it('answers 1,024 concurrent single-sample requests (128 images × 8), each stored once', async () => {

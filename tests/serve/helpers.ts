@@ -1,10 +1,13 @@
 // The reward server for tests: the real library server on 127.0.0.1 (port 0) with the tiny local models, a real
 // SQLite file in a temp folder, and the dev split's images as its image root.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../../src/config/load.js';
 import type { Config } from '../../src/config/schema.js';
 import { startServer, type RewardServer } from '../../src/serve/server.js';
 import { DEV, tempDir } from '../helpers/paths.js';
+import { CLI } from '../helpers/run-cli.js';
 
 /** Starts a reward server; `edit` changes the config first. */
 export async function testServer(edit?: (c: Config) => void, opts: { host?: string; db?: string } = {}): Promise<{ server: RewardServer; config: Config; db: string }> {
@@ -29,9 +32,6 @@ export const QUESTION = 'Where is the blue circle?';
 export const RIGHT = 'The blue circle is in the middle left.';
 export const WRONG = 'There is a green star.';
 
-import { spawn, type ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { CLI } from '../helpers/run-cli.js';
 
 /** The built `rlaifv serve` as a child process on a free port; resolves once it prints where it listens. */
 export async function spawnServe(configJson: Record<string, unknown>, dir = tempDir('rlaifv-serve-')): Promise<{ url: string; child: ChildProcess; config: string; dir: string; stderr: () => string }> {
@@ -50,4 +50,11 @@ export async function spawnServe(configJson: Record<string, unknown>, dir = temp
     child.on('exit', (code) => reject(new Error(`rlaifv serve exited ${code}: ${err}`)));
   });
   return { url, child, config, dir, stderr: () => err };
+}
+
+/** Stops a served child with SIGTERM (it finishes its running batch) and waits for it to exit. */
+export async function stopServe(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  child.kill('SIGTERM');
+  await new Promise((r) => child.once('exit', r));
 }

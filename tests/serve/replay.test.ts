@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { openDb } from '../../src/store/index.js';
 import { DEV, ROOT, tempDir } from '../helpers/paths.js';
-import { spawnServe } from './helpers.js';
+import { spawnServe, stopServe } from './helpers.js';
 
 const DRIVER = path.join(ROOT, 'tests', 'serve', 'replay_trainers.py');
 let server: { url: string; child: ChildProcess; dir: string };
@@ -26,10 +26,7 @@ function replay(name: string, env: Record<string, string> = {}): Promise<any> {
 beforeAll(async () => {
   server = await spawnServe({ workers: 2 });
 });
-afterAll(async () => {
-  server.child.kill('SIGTERM');
-  await new Promise((r) => server.child.once('exit', r));
-});
+afterAll(() => stopServe(server.child));
 
 describe('trainer replays', () => {
   it('1. OpenRLHF per sample: a Qwen query with 256 image pads gives float lists of length 1; the completion cut is the one sent', async () => {

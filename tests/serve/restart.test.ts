@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { openDb } from '../../src/store/index.js';
 import { runNode } from '../helpers/run-cli.js';
-import { post, QUESTION, spawnServe } from './helpers.js';
+import { post, QUESTION, spawnServe, stopServe } from './helpers.js';
 
 // dev-0000 holds a blue circle (middle left) and red circles (top left, center, middle right); no star, no square.
 const TRUE = ['The blue circle is in the middle left.', 'There is a red circle in the center.', 'There is a red circle at the top left.'];
@@ -58,8 +58,7 @@ describe('serve: kill -9, restart, pair', () => {
       expect(info.round).toBe(roundId);
       expect(info.answers_stored).toBe(48);
     } finally {
-      again.child.kill('SIGTERM');
-      await new Promise((r) => again.child.once('exit', r));
+      await stopServe(again.child);
     }
     const pair = await runNode(['pair', '--config', again.config, '--round', String(roundId), '--quiet'], { cwd: first.dir, timeoutMs: 50_000 });
     expect(pair.code, pair.stderr).toBe(0);
