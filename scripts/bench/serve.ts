@@ -223,10 +223,12 @@ export async function benchServe(opts: BenchOptions = {}): Promise<BenchResult> 
     const f = await fleet(k, c, l);
     try {
       const remote = { type: 'openai', model: 'sim-policy', base_urls: f.urls, max_in_flight: c, server: 'vllm' };
+      const offBefore = (await f.stats()).served;
       const offRemote = await offline(tmp.dir, fleetAnswers, (cfg) => {
         cfg.db = path.join(tmp.dir, 'offline-fleet.sqlite');
         cfg.label.backend = remote as typeof cfg.label.backend;
       });
+      const offServed = (await f.stats()).served - offBefore;
       const s = await serve(writeConfig(tmp.dir, 'f.json', { ...local, db: path.join(tmp.dir, 'f.sqlite'), label: { backend: remote } }), tmp.dir);
       let fr;
       let served;
@@ -244,6 +246,7 @@ export async function benchServe(opts: BenchOptions = {}): Promise<BenchResult> 
         info('offline stages, served labeler', round(offRemote), 'answers/s'),
         info('serve, served labeler', round(fr.perSecond), 'answers/s', `p50 ${round(fr.p50 / 1000, 2)} s, p99 ${round(fr.p99 / 1000, 2)} s`),
         checked('serve ÷ offline, served labeler', round(fr.perSecond / offRemote, 2), '×', '>=', 0.8),
+        info('labeler fleet capacity used by the offline stages', round((100 * offServed) / (fleetAnswers.length / offRemote) / capacity, 1), '%', 'the same answers through divide, label, score in-process: what this machine lets any client reach'),
         checked('labeler fleet capacity used while serving', round((100 * served) / secs / capacity, 1), '%', '>=', 95, `${served} labeler requests in ${round(secs, 1)} s; capacity ${capacity}/s`),
       );
     } finally {
