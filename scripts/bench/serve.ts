@@ -133,7 +133,7 @@ function store(db: Db, roundId: number, as: Answer[], images: Map<string, ImageR
 }
 
 /** The offline divide, label and score stages on the same answers in a fresh store: answers/s over the three stages. */
-async function offline(dir: string, as: Answer[], edit: (c: ReturnType<typeof loadConfig>['config']) => void): Promise<number> {
+async function offline(dir: string, as: Answer[], edit: (c: ReturnType<typeof loadConfig>['config']) => void, onStart?: () => Promise<void>): Promise<number> {
   const { config } = loadConfig(undefined, { db: path.join(dir, 'offline.sqlite'), workers: 2 });
   edit(config);
   const backends = createBackends(config);
@@ -150,6 +150,7 @@ async function offline(dir: string, as: Answer[], edit: (c: ReturnType<typeof lo
     const wctx = { ...ctx, round: warmRound };
     await runDivide(wctx, stageConcurrency(backends, backends.divider));
     await runLabel(wctx, stageConcurrency(backends, backends.labeler));
+    await onStart?.();
     const t0 = performance.now();
     await runDivide(ctx, stageConcurrency(backends, backends.divider));
     await runLabel(ctx, stageConcurrency(backends, backends.labeler));
@@ -223,11 +224,18 @@ export async function benchServe(opts: BenchOptions = {}): Promise<BenchResult> 
     const f = await fleet(k, c, l);
     try {
       const remote = { type: 'openai', model: 'sim-policy', base_urls: f.urls, max_in_flight: c, server: 'vllm' };
-      const offBefore = (await f.stats()).served;
-      const offRemote = await offline(tmp.dir, fleetAnswers, (cfg) => {
-        cfg.db = path.join(tmp.dir, 'offline-fleet.sqlite');
-        cfg.label.backend = remote as typeof cfg.label.backend;
-      });
+      let offBefore = 0;
+      const offRemote = await offline(
+        tmp.dir,
+        fleetAnswers,
+        (cfg) => {
+          cfg.db = path.join(tmp.dir, 'offline-fleet.sqlite');
+          cfg.label.backend = remote as typeof cfg.label.backend;
+        },
+        async () => {
+          offBefore = (await f.stats()).served; // after the warm-up's requests
+        },
+      );
       const offServed = (await f.stats()).served - offBefore;
       const s = await serve(writeConfig(tmp.dir, 'f.json', { ...local, db: path.join(tmp.dir, 'f.sqlite'), label: { backend: remote } }), tmp.dir);
       let fr;
