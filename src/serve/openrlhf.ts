@@ -14,7 +14,7 @@ const USER_TURNS: [string, string[]][] = [
   ['<|user|>', ['<|end|>']],
 ];
 /** End-of-turn and end-of-text tokens stripped from the completion's end. */
-const END_TOKENS = ['<|im_end|>', '<|eot_id|>', '<|end_of_text|>', '<|endoftext|>', '</s>', '<|end|>', '<end_of_turn>', '<|eom_id|>'];
+const END_TOKENS = ['<|im_end|>', '<|eot_id|>', '<|end_of_text|>', '<|endoftext|>', '</s>', '<|end|>', '<end_of_turn>', '<|eom_id|>', '<pad>'];
 /** Image placeholders removed from a question. */
 const IMAGE_TOKENS = /<\|vision_start\|>(?:<\|image_pad\|>|<\|video_pad\|>)*<\|vision_end\|>|<\|image_pad\|>|<\|image\|>|<image>|<\|vision_start\|>|<\|vision_end\|>/g;
 
@@ -41,10 +41,6 @@ export function completionFromQuery(query: string): string | null {
         text = text.slice(0, -t.length);
         changed = true;
       }
-    }
-    while (text.endsWith('<|endoftext|>') || text.endsWith('<pad>')) {
-      text = text.replace(/(<\|endoftext\|>|<pad>)$/, '');
-      changed = true;
     }
   }
   return text.trim();
