@@ -25,8 +25,10 @@ export const serveSchema = z.strictObject({
   image_root: z.string().min(1).nullable().default(null),
   /** http(s) image URLs only from these hosts; null: any host. data: URLs are always allowed. */
   url_hosts: z.array(z.string().min(1)).nullable().default(null),
-  /** How long a request's items wait for others to join their labeler batch (per image prefix, dedup, the label cache). */
+  /** A batch starts once no answer arrived for this long (others join it: per-image prefixes, dedup, the label cache)… */
   window_ms: z.number().int().min(0).max(1000).default(10),
+  /** …or this long after its first answer arrived, whichever comes first. */
+  max_wait_ms: z.number().int().min(0).max(5000).default(200),
   /** Items scored in one batch at most. */
   max_batch_items: z.number().int().positive().default(4096),
   /** Items one request may carry. */

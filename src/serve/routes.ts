@@ -198,6 +198,7 @@ export function info(ctx: ServeContext): Reply {
         max_image_bytes: c.limits.max_image_bytes,
         deadline_ms: c.serve.deadline_ms,
         window_ms: c.serve.window_ms,
+        max_wait_ms: c.serve.max_wait_ms,
         path_images: c.serve.image_root !== null,
         url_hosts: c.serve.url_hosts,
       },
