@@ -18,6 +18,7 @@ import {
   addUsage,
   promptSource,
   reopenFailures,
+  isOnlineRound,
   openDb,
   type Db,
   type RoundPurpose,
@@ -265,8 +266,8 @@ function skipsDivide(backends: Backends): boolean {
   return backends.method !== null && isRemote(backends.divider);
 }
 
-/** Tasks a stage keeps in flight for a backend: enough to fill every local worker or every server slot. */
-function stageConcurrency(backends: Backends, b: unknown, requestsPerTask = 1): number {
+/** Tasks a stage keeps in flight for a backend: enough to fill every local worker or every server slot (the reward server uses it too). */
+export function stageConcurrency(backends: Backends, b: unknown, requestsPerTask = 1): number {
   const local = (backends.pool?.size.workers ?? 1) * 2;
   if (!isRemote(b)) return local;
   // A served backend: a task per slot; a task that sends several requests (a prompt's samples) fills several, and
@@ -480,7 +481,10 @@ export async function runRound(
         (backends.pool ? ` (${backends.pool.size.workers} workers × ${backends.pool.size.threadsPerWorker} threads)` : ''),
     );
     const t0 = performance.now();
-    const ingest = await ingestPrompts(db, round, config, { ...(opts.limit ? { limit: opts.limit } : {}), progress, shard: opts.shard ?? null });
+    // A reward server's online round takes its prompts from requests: `rlaifv pair` on it reads no prompts file.
+    const ingest = isOnlineRound(db, round.id)
+      ? { prompts: 0, problems: 0 }
+      : await ingestPrompts(db, round, config, { ...(opts.limit ? { limit: opts.limit } : {}), progress, shard: opts.shard ?? null });
     const ingestSeconds = (performance.now() - t0) / 1000;
     if (opts.retryFailed) {
       const plan = reopenFailures(db, round.id, opts.stages);

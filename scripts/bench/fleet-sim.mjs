@@ -34,6 +34,25 @@ const stats = {
 /** Answers completed per BUCKET_MS, keyed by Math.floor(Date.now() / BUCKET_MS). */
 const completions = new Map();
 
+/**
+ * A labeler's request (logprobs with top_logprobs, one token: what rlaifv's served labeler sends) gets a one-token
+ * "Yes" or "No" with its top tokens, in the shape of OpenAI's chat completion logprobs as vLLM returns them
+ * (vllm/entrypoints/openai/protocol.py: ChatCompletionLogProbs.content[i] = {token, logprob, bytes, top_logprobs}).
+ * The verdict is a fixed function of the question text, so a run is repeatable; other requests get null.
+ */
+function labelAnswer(body) {
+  if (body.logprobs !== true || !body.top_logprobs) return null;
+  const last = body.messages?.at(-1)?.content;
+  const text = Array.isArray(last) ? last.map((p) => p.text ?? '').join(' ') : String(last ?? '');
+  let h = 0;
+  for (let i = 0; i < text.length; i++) h = (h * 31 + text.charCodeAt(i)) >>> 0;
+  const yes = h % 3 !== 0;
+  const top = (token, p) => ({ token, logprob: Math.log(p), bytes: [...Buffer.from(token)] });
+  const first = yes ? [top('Yes', 0.9), top('No', 0.08)] : [top('No', 0.85), top('Yes', 0.12)];
+  const tokens = [...first, top('yes', 0.01), top('no', 0.005)].slice(0, Math.max(2, Number(body.top_logprobs)));
+  return { content: tokens[0].token, logprobs: { content: [{ ...tokens[0], top_logprobs: tokens }] } };
+}
+
 function endpoint() {
   let active = 0;
   const queue = [];
@@ -95,7 +114,8 @@ function endpoint() {
     await new Promise((r) => setTimeout(r, L));
     stats.holdMs += performance.now() - held;
     release();
-    const content = ANSWERS[(Number(body.seed) >>> 0) % ANSWERS.length];
+    const label = labelAnswer(body);
+    const content = label ? label.content : ANSWERS[(Number(body.seed) >>> 0) % ANSWERS.length];
     stats.served++;
     stats.lastAnswerAt = Date.now();
     const b = Math.floor(stats.lastAnswerAt / BUCKET_MS);
@@ -107,7 +127,7 @@ function endpoint() {
         object: 'chat.completion',
         created: Math.floor(Date.now() / 1000),
         model: body.model,
-        choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop', logprobs: null }],
+        choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: label ? 'length' : 'stop', logprobs: label ? label.logprobs : null }],
         usage: { prompt_tokens: 600, completion_tokens: 20, total_tokens: 620 },
       }),
     );

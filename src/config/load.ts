@@ -103,6 +103,7 @@ export function loadConfig(file: string | undefined, o: ConfigOverrides = {}, cw
     if (b.type === 'local') b.model = rel(b.model, given(role, 'backend', 'model') ? base : PACKAGE_ROOT);
   }
   resolveTools(c, source, base);
+  if (c.serve.image_root !== null) c.serve.image_root = rel(c.serve.image_root, base);
   const dr = c.feedback.dpo_reward;
   if (dr.reference.type === 'local') dr.reference.model = rel(dr.reference.model, given('feedback', 'dpo_reward', 'reference') ? base : PACKAGE_ROOT);
   if (dr.policy?.type === 'local') dr.policy.model = rel(dr.policy.model, base);
@@ -182,7 +183,8 @@ function isDefaultRefine(v: unknown): boolean {
 export function configHash(c: Config): string {
   // The loop's settings say how rounds follow each other, not what one round makes; like the prompts file, how it is
   // read is not a result setting either (the prompts themselves are stored with the round).
-  const { db: _db, workers: _w, prompts: _p, on_error: _e, loop: _l, input_format: _f, input_columns: _c, feedback, ...rest } = c;
+  // The reward server's settings and reward definition change no stored result either.
+  const { db: _db, workers: _w, prompts: _p, on_error: _e, loop: _l, input_format: _f, input_columns: _c, reward: _r, serve: _s, feedback, ...rest } = c;
   // Divide without a gate or top-up is what every round before the feedback-method axis was; the other methods'
   // settings do not touch its results, so such rounds keep their hash.
   const plain = !feedback || (feedback.method === 'divide' && feedback.gate.threshold === null && feedback.gate.top_up === 0 && feedback.min_gap === null);

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { INPUT_FORMATS } from '../input/reader.js';
 import { QUESTION_FORMS } from '../shapes/form.js';
+import { rewardSchema, serveSchema } from './serve-schema.js';
 
 /** What a server backend's `server` may say (see backends/openai/server-kind.ts). */
 export const SERVER_KINDS = ['auto', 'vllm', 'sglang', 'openai'] as const;
@@ -523,6 +524,10 @@ export const configSchema = z.strictObject({
   feedback: feedback.default(feedback.parse({})),
   pair: pair.default(pair.parse({})),
   loop: loop.default(loop.parse({})),
+  /** `rlaifv serve`'s reward definition (not in the config hash: it changes no stored result). */
+  reward: rewardSchema.default(rewardSchema.parse({})),
+  /** `rlaifv serve`: where it listens and what it reads (not in the config hash). */
+  serve: serveSchema.default(serveSchema.parse({})),
 });
 
 /** A resolved config: every default filled in. */

@@ -15,3 +15,4 @@ export * from './pair-judgments.js';
 export * from './compare-verdicts.js';
 export * from './dialogues.js';
 export * from './tools.js';
+export * from './online.js';

@@ -1,0 +1,88 @@
+// One answer's reply: its status, reward and components, and on request its claims with question, p(yes), p(no),
+// verdict and character span in the completion.
+import { isRejected, type AcceptRule } from '../feedback/verdict.js';
+import { answerReward, type RewardComponents, type RewardPreset, type RewardWeights } from '../feedback/reward.js';
+import type { AnswerEvidence } from '../store/index.js';
+import type { Scored } from './scorer.js';
+
+/** How much of an answer's evidence a reply carries. */
+export type Detail = 'none' | 'summary' | 'claims';
+
+/** A claim as a reply shows it. */
+export interface ClaimReply {
+  text: string;
+  sentence: string;
+  question: string;
+  p_yes: number | null;
+  p_no: number | null;
+  verdict: 'accepted' | 'rejected' | 'unscored';
+  /** [start, end) of the claim's sentence in the completion; null when the divider rewrote it past finding. */
+  span: [number, number] | null;
+}
+
+/** One item of a reply. */
+export type ItemReply = {
+  id: string | null;
+  status: 'ok' | 'unscorable' | 'error';
+  reward: number | null;
+  reason?: string;
+  claims?: ClaimReply[];
+} & Partial<RewardComponents>;
+
+/** An item that failed before or during scoring. */
+export function errorReply(id: string | null, reason: string): ItemReply {
+  return { id, status: 'error', reward: null, reason };
+}
+
+/** Spans of each claim's sentence in the completion, searched in order (a divider's sentences follow the text). */
+function spans(completion: string, sentences: readonly string[]): ([number, number] | null)[] {
+  let from = 0;
+  return sentences.map((s) => {
+    let at = completion.indexOf(s, from);
+    if (at < 0) at = completion.indexOf(s);
+    if (at < 0 || s === '') return null;
+    from = at;
+    return [at, at + s.length];
+  });
+}
+
+/** The claims of an answer as a reply shows them. */
+function claimReplies(ev: AnswerEvidence, completion: string, rule: AcceptRule): ClaimReply[] {
+  const sp = spans(completion, ev.claims.map((c) => c.sentence));
+  return ev.claims.map((c, i) => {
+    const judged = c.p_yes !== null && c.p_no !== null;
+    return {
+      text: c.claim,
+      sentence: c.sentence,
+      question: c.question,
+      p_yes: c.p_yes,
+      p_no: c.p_no,
+      verdict: !judged ? 'unscored' : isRejected(c.p_yes!, c.p_no!, rule) ? 'rejected' : 'accepted',
+      span: sp[i]!,
+    };
+  });
+}
+
+/** The reply for one scored answer under a preset. */
+export function itemReply(
+  id: string | null,
+  scored: Scored,
+  completion: string,
+  opts: { preset: RewardPreset; weights: RewardWeights; rule: AcceptRule; detail: Detail },
+): ItemReply {
+  if ('error' in scored) return errorReply(id, scored.error);
+  const ev = scored.evidence;
+  if (!ev.divided) return errorReply(id, `divide: ${ev.divideError ?? 'the answer was not divided'}`);
+  const failed = ev.claims.find((c) => !c.labeled);
+  if (failed) return errorReply(id, `label: ${failed.label_error ?? 'the labeler gave no label'} (question "${failed.question}")`);
+  const claims = claimReplies(ev, completion, opts.rule);
+  const r = answerReward(
+    ev.claims.map((c, i) => ({ questionId: c.question_id, rejected: claims[i]!.verdict === 'unscored' ? null : claims[i]!.verdict === 'rejected' })),
+    opts.preset,
+    opts.weights,
+  );
+  const out: ItemReply = { id, status: r.status, reward: r.reward, ...(opts.detail === 'none' ? {} : r.components) };
+  if (r.status === 'unscorable') out.reason = 'the labeler could not judge any of its questions (neither yes nor no among its top tokens)';
+  if (opts.detail === 'claims') out.claims = claims;
+  return out;
+}
