@@ -65,6 +65,21 @@ describe('analyst views on a real round', () => {
     expect(judged).toBeGreaterThan(0);
   });
 
+  test("v_claims: each claim's span is where its sentence sits in the answer's text", () => {
+    const rows = all<{ sentence: string; span_start: number | null; span_end: number | null; text: string }>(
+      'SELECT v.sentence, v.span_start, v.span_end, c.text FROM v_claims v JOIN candidates c ON c.id = v.answer_id WHERE v.round = ?',
+      round.id,
+    );
+    expect(rows.length).toBeGreaterThan(0);
+    for (const r of rows) {
+      expect(r.span_start).not.toBeNull();
+      const slice = r.text.slice(r.span_start!, r.span_end!).replace(/\s+/g, ' ');
+      // The rules divider's span covers the claim's source text: its sentence, or a part of it.
+      expect(slice.length).toBeGreaterThan(0);
+      expect(r.sentence.includes(slice) || slice.includes(r.sentence)).toBe(true);
+    }
+  });
+
   test("v_answers: each answer's score, and its rejected claims add up from v_claims", () => {
     const rows = all<{ answer_id: string; n_claims: number; n_rejected: number; rej_c: number | null; rej_p: number | null; text: string; recount: number }>(
       `SELECT a.*, (SELECT COALESCE(SUM(c.rejected), 0) FROM v_claims c WHERE c.answer_id = a.answer_id) AS recount
