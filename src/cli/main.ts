@@ -14,6 +14,7 @@ import { registerLoop } from './loop.js';
 import { registerBon } from './bon.js';
 import { registerCompare } from './compare.js';
 import { registerCalibrateTools } from './calibrate-tools.js';
+import { registerClaims } from './claims.js';
 
 const program = new Command()
   .name('rlaifv')
@@ -32,6 +33,7 @@ registerLoop(program);
 registerBon(program);
 registerCompare(program);
 registerCalibrateTools(program);
+registerClaims(program);
 
 // A reader that stops early (`rlaifv stats | head`) ends a printing command quietly, as other row-printing tools do.
 // pull and export write pairs to stdout themselves and must report it instead (nothing is then recorded delivered).
