@@ -7,6 +7,7 @@ import path from 'node:path';
 import { runNode } from '../helpers/run-cli.js';
 import { serverBackend, tempDir } from '../helpers/paths.js';
 import { TestServer } from '../helpers/openai-server.js';
+import { expectSpanInSentence } from '../helpers/spans.js';
 import type { ClaimsLine } from '../../src/claims-preview.js';
 
 type Ok = Extract<ClaimsLine, { claims: unknown }>;
@@ -30,14 +31,9 @@ const write = (name: string, lines: string[]) => {
 const parse = (stdout: string) => stdout.trim().split('\n').map((l) => JSON.parse(l) as ClaimsLine);
 const claims = (...args: string[]) => runNode(['claims', ...args], { timeoutMs: 60_000 });
 
-/** Every claim's span in its answer: the text there is (part of) the claim's sentence, spacing aside. */
+/** Every claim's span in its answer: the text there is (part of) the claim's sentence. */
 function expectSpans(answer: string, l: Ok): void {
-  for (const c of l.claims) {
-    expect(c.start).not.toBeNull();
-    const slice = answer.slice(c.start!, c.end!).replace(/\s+/g, ' ');
-    expect(slice.length).toBeGreaterThan(0);
-    expect(c.sentence.includes(slice) || slice.includes(c.sentence)).toBe(true);
-  }
+  for (const c of l.claims) expectSpanInSentence(answer, c);
 }
 
 describe('rlaifv claims with the rules divider', () => {

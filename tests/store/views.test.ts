@@ -8,6 +8,7 @@ import { isRejected } from '../../src/feedback/verdict.js';
 import { pull } from '../../src/export/pull.js';
 import { runDemoRound } from '../helpers/round.js';
 import { tempDir } from '../helpers/paths.js';
+import { expectSpanInSentence } from '../helpers/spans.js';
 
 describe('analyst views on a real round', () => {
   let db: Db;
@@ -71,13 +72,8 @@ describe('analyst views on a real round', () => {
       round.id,
     );
     expect(rows.length).toBeGreaterThan(0);
-    for (const r of rows) {
-      expect(r.span_start).not.toBeNull();
-      const slice = r.text.slice(r.span_start!, r.span_end!).replace(/\s+/g, ' ');
-      // The rules divider's span covers the claim's source text: its sentence, or a part of it.
-      expect(slice.length).toBeGreaterThan(0);
-      expect(r.sentence.includes(slice) || slice.includes(r.sentence)).toBe(true);
-    }
+    // The rules divider's span covers the claim's source text: its sentence, or a part of it.
+    for (const r of rows) expectSpanInSentence(r.text, { sentence: r.sentence, start: r.span_start, end: r.span_end });
   });
 
   test("v_answers: each answer's score, and its rejected claims add up from v_claims", () => {
