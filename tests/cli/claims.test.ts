@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runNode } from '../helpers/run-cli.js';
-import { serverBackend, tempDir } from '../helpers/paths.js';
+import { ROOT, serverBackend, tempDir } from '../helpers/paths.js';
 import { TestServer } from '../helpers/openai-server.js';
 import { expectSpanInSentence } from '../helpers/spans.js';
 import type { ClaimsLine } from '../../src/claims-preview.js';
@@ -168,5 +168,24 @@ describe('rlaifv claims with the LLM divider over HTTP', () => {
     expect((out[3] as Ok).claims.length).toBeGreaterThan(0);
     expect(r.stderr).toContain('llm.jsonl: line 2: split:');
     expect(r.stderr.trim().split('\n').at(-1)).toBe('divided 2 of 4 lines with the llm divider; 2 failed');
+  });
+});
+
+describe('docs/claims.md', () => {
+  test('its example runs as documented: the same ids, fields, skipped hedges, error line and stderr', async () => {
+    const doc = readFileSync(path.join(ROOT, 'docs', 'claims.md'), 'utf8');
+    const block = /\$ cat answers\.jsonl\n([\s\S]*?)\$ rlaifv claims --in answers\.jsonl\n([\s\S]*?)```\nand on stderr:\n```\n([\s\S]*?)```/.exec(doc);
+    if (!block) throw new Error('docs/claims.md: the example is not where this test looks for it');
+    const [, input, output, stderr] = block as unknown as [string, string, string, string];
+    const file = path.join(dir, 'answers.jsonl');
+    writeFileSync(file, input);
+    const r = await runNode(['claims', '--in', 'answers.jsonl'], { cwd: dir, timeoutMs: 60_000 });
+    expect(r.code).toBe(0);
+    const got = parse(r.stdout);
+    const want = parse(output);
+    expect(got.map((l) => [l.id, Object.keys(l)])).toEqual(want.map((l) => [l.id, Object.keys(l)]));
+    // The claims themselves are the divider's, which issue 29 rewrites (the page says so); what it skipped is the same.
+    expect(got.map((l) => ('skipped' in l ? l.skipped : l.error))).toEqual(want.map((l) => ('skipped' in l ? l.skipped : l.error)));
+    expect(r.stderr).toBe(stderr);
   });
 });
