@@ -44,7 +44,7 @@ export function answerSpans(text: string, claims: readonly SpanClaim[], rule: Ac
   const located = locateSentences(text, claims.map((c) => c.sentence));
   const out: ClaimSpan[] = [];
   claims.forEach((c, i) => {
-    const span = claimSpan({ start: c.span_start, end: c.span_end }, located[i]!, text.length);
+    const span = claimSpan({ start: c.span_start, end: c.span_end }, located[i] ?? null, text.length);
     if (!span) return;
     const verdict = c.p_yes === null || c.p_no === null ? 'unjudged' : isRejected(c.p_yes, c.p_no, rule) ? 'rejected' : 'accepted';
     out.push({ ...span, claim: c.claim, verdict, p_no: c.p_no, ...(edited.has(c.sentence) ? { edited: true as const } : {}) });

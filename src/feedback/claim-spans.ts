@@ -7,51 +7,78 @@ export interface Span {
   end: number;
 }
 
+// JavaScript's \s, by code unit: tested per character of every answer, so without a regex.
+function isSpace(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
 /**
  * The text as dividers normalise it (a whitespace run is one space; curly quotes straight; markdown emphasis marks
  * dropped), with each kept character's index in the original, so a normalised sentence found there maps back.
  */
 function normalised(text: string): { norm: string; at: number[] } {
-  let norm = '';
+  const out: string[] = [];
   const at: number[] = [];
   for (let i = 0; i < text.length; ) {
-    const ch = text[i]!;
-    if (text.startsWith('**', i) || text.startsWith('__', i)) i += 2;
-    else if (ch === '`') i++;
-    else if (/\s/.test(ch)) {
-      if (norm !== '' && !norm.endsWith(' ')) (norm += ' '), at.push(i);
-      while (i < text.length && /\s/.test(text[i]!)) i++;
+    const c = text.charCodeAt(i);
+    const next = text.charCodeAt(i + 1);
+    if ((c === 42 || c === 95) && next === c) i += 2; // ** and __
+    else if (c === 96) i++; // `
+    else if (isSpace(c)) {
+      if (out.length && out[out.length - 1] !== ' ') out.push(' '), at.push(i);
+      while (i < text.length && isSpace(text.charCodeAt(i))) i++;
     } else {
-      norm += /[\u2018\u2019\u02bc]/.test(ch) ? "'" : /[\u201c\u201d]/.test(ch) ? '"' : ch;
+      out.push(c === 0x2018 || c === 0x2019 || c === 0x02bc ? "'" : c === 0x201c || c === 0x201d ? '"' : text[i]!);
       at.push(i++);
     }
   }
-  return { norm, at };
+  return { norm: out.join(''), at };
 }
 
 /**
  * Each sentence's range in `text`, searched in order (a sentence is looked for after the previous one, then anywhere);
- * consecutive equal sentences (several claims of one sentence) share one range. The search forgives what dividers
- * normalise (spacing and line breaks, curly quotes, markdown emphasis), and the range is of the original text. A
- * sentence that is not in the text (a divider rewrote it) gets null.
+ * consecutive equal sentences (several claims of one sentence) share one range. A sentence not in the text verbatim
+ * is looked for again forgiving what dividers normalise (spacing and line breaks, curly quotes, markdown emphasis), and
+ * its range is of the original text. A sentence that is not in the text either way (a divider rewrote it) gets null.
  * @example locateSentences('A b.\n\nC  d.', ['C d.', 'X']) // [{ start: 6, end: 11 }, null]
  */
 export function locateSentences(text: string, sentences: readonly string[]): (Span | null)[] {
-  const { norm, at } = normalised(text);
+  let n: { norm: string; at: number[] } | null = null; // made only when a sentence is not there verbatim
   let cursor = 0;
   let last: { sentence: string; span: Span } | null = null;
-  return sentences.map((sentence) => {
-    if (last && last.sentence === sentence) return { ...last.span };
+  const find = (sentence: string): Span | null => {
+    let k = text.indexOf(sentence, cursor);
+    if (k < 0) k = text.indexOf(sentence);
+    if (k >= 0) return { start: k, end: k + sentence.length };
+    n ??= normalised(text);
     const needle = normalised(sentence).norm.trim();
     if (needle === '') return null;
-    let k = norm.indexOf(needle, cursor);
-    if (k < 0) k = norm.indexOf(needle);
-    if (k < 0) return null;
-    cursor = k + needle.length;
-    const span = { start: at[k]!, end: at[cursor - 1]! + 1 };
+    const from = firstAtOrAfter(n.at, cursor);
+    k = n.norm.indexOf(needle, from);
+    if (k < 0) k = n.norm.indexOf(needle);
+    return k < 0 ? null : { start: n.at[k]!, end: n.at[k + needle.length - 1]! + 1 };
+  };
+  return sentences.map((sentence) => {
+    if (last && last.sentence === sentence) return { ...last.span };
+    const span = sentence.trim() === '' ? null : find(sentence);
+    if (!span) return null;
+    cursor = span.end;
     last = { sentence, span };
     return { ...span };
   });
+}
+
+/** The first index k with at[k] >= pos (at is increasing), or at.length. */
+function firstAtOrAfter(at: number[], pos: number): number {
+  let lo = 0;
+  let hi = at.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (at[mid]! < pos) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /**

@@ -187,7 +187,7 @@ function divide(t: Extract<WorkerTask, { kind: 'divide' }>): DivideOutput[] {
     const r = divideRules(text, { question });
     const located = locateSentences(text, r.claims.map((c) => c.sentence));
     const claims = r.claims.map((c, i) => {
-      const span = claimSpan(c, located[i]!, text.length);
+      const span = claimSpan(c, located[i] ?? null, text.length);
       return { sentence: c.sentence, claim: c.claim, question: c.question, start: span?.start ?? null, end: span?.end ?? null };
     });
     return { claims, skipped: r.skipped, truncated };
