@@ -36,9 +36,12 @@ type Parsed = { line: number; id: string | number } & ({ question: string; answe
  * @example parseClaimsLine('{"answer": "A dog."}', 3) // { line: 3, id: 3, question: '', answer: 'A dog.' }
  */
 export function parseClaimsLine(text: string, line: number): Parsed {
+  // A UTF-8 byte-order mark (some editors write one) is not part of the first line's JSON.
+  const json = line === 1 ? text.replace(/^\uFEFF/, '') : text;
+  if (json.trim() === '') return { line, id: line, error: `line ${line}: empty line` };
   let v: unknown;
   try {
-    v = JSON.parse(text);
+    v = JSON.parse(json);
   } catch (e) {
     return { line, id: line, error: `line ${line}: not JSON (${(e as Error).message})` };
   }

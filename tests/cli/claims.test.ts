@@ -20,6 +20,7 @@ const LINES = [
   JSON.stringify({ answer: 42 }),
   JSON.stringify({ question: ['not', 'a', 'string'], answer: 'A red circle.' }),
   JSON.stringify({ answer: 'The circle is red. It might be a toy.' }),
+  '   ',
 ];
 
 const dir = tempDir();
@@ -39,18 +40,20 @@ function expectSpans(answer: string, l: Ok): void {
 describe('rlaifv claims with the rules divider', () => {
   let r: Awaited<ReturnType<typeof claims>>;
   beforeAll(async () => {
-    r = await claims('--in', write('mixed.jsonl', LINES));
+    // A byte-order mark before the first line, as some editors write one.
+    r = await claims('--in', write('mixed.jsonl', ['\uFEFF' + LINES[0], ...LINES.slice(1)]));
   });
 
   test('one line out per line in, in order, ids defaulting to the line number; exit 0 despite bad lines', () => {
     expect(r.code).toBe(0);
     const out = parse(r.stdout);
-    expect(out.map((l) => l.id)).toEqual(['a', 2, 'no-answer', 4, 5, 6]);
-    expect(out.map((l) => ('error' in l ? 'error' : 'ok'))).toEqual(['ok', 'error', 'error', 'error', 'error', 'ok']);
+    expect(out.map((l) => l.id)).toEqual(['a', 2, 'no-answer', 4, 5, 6, 7]);
+    expect(out.map((l) => ('error' in l ? 'error' : 'ok'))).toEqual(['ok', 'error', 'error', 'error', 'error', 'ok', 'error']);
     expect((out[1] as { error: string }).error).toMatch(/^line 2: not JSON/);
     expect((out[2] as { error: string }).error).toBe('line 3: "answer" is missing');
     expect((out[3] as { error: string }).error).toBe('line 4: "answer" must be a string, got number');
     expect((out[4] as { error: string }).error).toBe('line 5: "question" must be a string, got an array');
+    expect((out[6] as { error: string }).error).toBe('line 7: empty line');
   });
 
   test('the claims carry their questions, sentences and spans into the answer; hedges are skipped with a reason', () => {
@@ -69,8 +72,8 @@ describe('rlaifv claims with the rules divider', () => {
 
   test('stderr names each bad line of the file, then says how many failed', () => {
     const lines = r.stderr.trim().split('\n');
-    for (const n of [2, 3, 4, 5]) expect(lines.some((l) => l.includes('mixed.jsonl: line ' + n + ':'))).toBe(true);
-    expect(lines.at(-1)).toBe('divided 2 of 6 lines with the rules divider; 4 failed');
+    for (const n of [2, 3, 4, 5, 7]) expect(lines.some((l) => l.includes('mixed.jsonl: line ' + n + ':'))).toBe(true);
+    expect(lines.at(-1)).toBe('divided 2 of 7 lines with the rules divider; 5 failed');
   });
 
   test('--out writes the same lines to a file, nothing to stdout', async () => {
