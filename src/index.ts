@@ -6,6 +6,7 @@ export { readLlavaPrompts } from './input/llava.js';
 export {
   STAGES,
   createBackends,
+  createDivider,
   ingestPrompts,
   runStages,
   runRound,
@@ -16,6 +17,7 @@ export {
   type RoundChoice,
   type StageName,
 } from './round.js';
+export { previewClaims, divideLines, readLines, parseClaimsLine, type ClaimsLine, type ClaimsSummary } from './claims-preview.js';
 export { silentProgress, type Progress, type StageResult } from './stages/context.js';
 export { openDb, roundStats, latestRound, getRound, type Db, type RoundRow, type RoundStats } from './store/index.js';
 export type { Generator, Divider, Labeler, GenerateRequest, GenerateResult, LabelResult, DivideOutput } from './backends/types.js';

@@ -194,14 +194,24 @@ export interface Backends {
   close(): Promise<void>;
 }
 
+/**
+ * The configured divider, as a round uses it (`rlaifv claims` previews the same one): the rules divider runs in
+ * `pool`, the LLM divider on its server.
+ */
+export function createDivider(config: Config, pool: WorkerPool | null): Divider {
+  const d = config.divide.backend;
+  if (d.type === 'llm') return new LlmDivider(d, config.divide.max_words);
+  if (!pool) throw new Error('divide: the rules divider runs in a worker pool, and none was made.');
+  return new RulesDivider(pool, config.divide.max_words);
+}
+
 /** Builds the configured backends. */
 export function createBackends(config: Config): Backends {
   const g = config.generate.backend;
   const l = config.label.backend;
-  const d = config.divide.backend;
   const dr = config.feedback.dpo_reward;
   const needsPool =
-    g.type === 'local' || l.type === 'local' || d.type === 'rules' ||
+    g.type === 'local' || l.type === 'local' || config.divide.backend.type === 'rules' ||
     (config.feedback.method === 'dpo-reward' && (dr.reference.type === 'local' || (dr.policy ?? g).type === 'local'));
   const pool = needsPool ? new WorkerPool(config.workers) : null;
   try {
@@ -218,7 +228,7 @@ export function createBackends(config: Config): Backends {
       l.type === 'local'
         ? local('label.backend.model', () => new LocalLabeler(pool!, l.model, config.label.suffix))
         : new OpenAILabeler(l, config.label.suffix, config.label.top_logprobs);
-    const divider = d.type === 'rules' ? new RulesDivider(pool!, config.divide.max_words) : new LlmDivider(d, config.divide.max_words);
+    const divider = createDivider(config, pool);
     const tools = local('label.tools', () => createTools(config));
     const method = local('feedback', () => createMethod(config, { labeler, pool, localConcurrency: (pool?.size.workers ?? 1) * 2, tools }));
     // The gate's judge reads the knowledge tools' findings in its {context} (Anyprefer's tool-augmented judge).

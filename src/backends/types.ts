@@ -70,10 +70,22 @@ export interface Labeler {
   close(): Promise<void>;
 }
 
+/**
+ * One claim of a divided answer with its yes/no question; `start`/`end` are the character range [start, end) of its
+ * source text in the answer as given (null when the divider rewrote it so that it is not found there).
+ */
+export interface DividedAnswerClaim {
+  sentence: string;
+  claim: string;
+  question: string;
+  start: number | null;
+  end: number | null;
+}
+
 /** A divided answer (claims with their yes/no questions), or the reason it could not be divided. */
 export type DivideOutput =
   | {
-      claims: { sentence: string; claim: string; question: string }[];
+      claims: DividedAnswerClaim[];
       skipped: { sentence: string; reason: string }[];
       truncated: boolean;
     }

@@ -15,6 +15,7 @@ import { registerBon } from './bon.js';
 import { registerCompare } from './compare.js';
 import { registerCalibrateTools } from './calibrate-tools.js';
 import { registerServe } from './serve.js';
+import { registerClaims } from './claims.js';
 
 const program = new Command()
   .name('rlaifv')
@@ -34,6 +35,7 @@ registerBon(program);
 registerCompare(program);
 registerCalibrateTools(program);
 registerServe(program);
+registerClaims(program);
 
 // A reader that stops early (`rlaifv stats | head`) ends a printing command quietly, as other row-printing tools do.
 // pull and export write pairs to stdout themselves and must report it instead (nothing is then recorded delivered).

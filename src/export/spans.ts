@@ -5,6 +5,7 @@ import type { Db } from '../store/index.js';
 import type { ExportPair } from '../store/deliveries.js';
 import { isRejected, type AcceptRule } from '../feedback/verdict.js';
 import { ExportInputError } from './errors.js';
+import { claimSpan, locateSentences } from '../feedback/claim-spans.js';
 import type { Container } from './formats.js';
 
 /** Spans go in JSON rows only (a Parquet file's schema is fixed to the data set's columns). */
@@ -12,7 +13,7 @@ export function spansAllowed(container: Container): void {
   if (container === 'parquet') throw new ExportInputError('--spans: claim spans are written to JSON Lines and JSON files only, not Parquet; give a .jsonl or .json --out.');
 }
 
-/** One claim's sentence in an answer: characters [start, end) of the answer text. */
+/** One claim's source text in an answer: characters [start, end) of the answer text. */
 export interface ClaimSpan {
   start: number;
   end: number;
@@ -24,32 +25,30 @@ export interface ClaimSpan {
   edited?: true;
 }
 
+/** One stored claim with its round's label; span_start/span_end are null for a row stored before spans were. */
+export interface SpanClaim {
+  sentence: string;
+  claim: string;
+  p_yes: number | null;
+  p_no: number | null;
+  span_start?: number | null;
+  span_end?: number | null;
+}
+
 /**
- * The spans of one answer: each claim's sentence found in the text in order (a sentence of several claims gives one
- * range per claim). A sentence the divider rewrote so that it is not in the text verbatim gives no span.
+ * The spans of one answer: each claim's stored span, or for a claim stored without one its sentence found in the text
+ * in order (a sentence of several claims gives one range per claim). A claim with neither (the divider rewrote its
+ * sentence so that it is not in the text verbatim) gives no span.
  */
-export function answerSpans(
-  text: string,
-  claims: readonly { sentence: string; claim: string; p_yes: number | null; p_no: number | null }[],
-  rule: AcceptRule,
-  edited: ReadonlySet<string> = new Set(),
-): ClaimSpan[] {
+export function answerSpans(text: string, claims: readonly SpanClaim[], rule: AcceptRule, edited: ReadonlySet<string> = new Set()): ClaimSpan[] {
+  const located = locateSentences(text, claims.map((c) => c.sentence));
   const out: ClaimSpan[] = [];
-  let cursor = 0;
-  let last: { sentence: string; start: number } | null = null;
-  for (const c of claims) {
-    let start: number;
-    if (last && last.sentence === c.sentence) start = last.start;
-    else {
-      start = text.indexOf(c.sentence, cursor);
-      if (start < 0) start = text.indexOf(c.sentence);
-      if (start < 0) continue;
-      cursor = start + c.sentence.length;
-      last = { sentence: c.sentence, start };
-    }
+  claims.forEach((c, i) => {
+    const span = claimSpan({ start: c.span_start, end: c.span_end }, located[i] ?? null, text.length);
+    if (!span) return;
     const verdict = c.p_yes === null || c.p_no === null ? 'unjudged' : isRejected(c.p_yes, c.p_no, rule) ? 'rejected' : 'accepted';
-    out.push({ start, end: start + c.sentence.length, claim: c.claim, verdict, p_no: c.p_no, ...(edited.has(c.sentence) ? { edited: true as const } : {}) });
-  }
+    out.push({ ...span, claim: c.claim, verdict, p_no: c.p_no, ...(edited.has(c.sentence) ? { edited: true as const } : {}) });
+  });
   return out;
 }
 
@@ -59,7 +58,7 @@ export function* withSpans(db: Db, rows: Iterable<ExportPair>): IterableIterator
   const round = stmt(db, 'SELECT labeler_model, accept_rule FROM rounds WHERE id = ?');
   const claims = stmt(
     db,
-    `SELECT cl.sentence, cl.claim, l.p_yes, l.p_no FROM claims cl
+    `SELECT cl.sentence, cl.claim, l.p_yes, l.p_no, cl.span_start, cl.span_end FROM claims cl
      LEFT JOIN labels l ON l.question_id = cl.question_id AND l.labeler = ?
      WHERE cl.candidate_id = ? ORDER BY cl.idx`,
   );
@@ -67,7 +66,7 @@ export function* withSpans(db: Db, rows: Iterable<ExportPair>): IterableIterator
     const pair = ids.get(p.pair_id) as { chosen_id: string; rejected_id: string; edits_json: string | null };
     const r = round.get(p.round) as { labeler_model: string; accept_rule: AcceptRule };
     const spans = (id: string, text: string, edited?: ReadonlySet<string>) =>
-      answerSpans(text, claims.all(r.labeler_model, id) as { sentence: string; claim: string; p_yes: number | null; p_no: number | null }[], r.accept_rule, edited);
+      answerSpans(text, claims.all(r.labeler_model, id) as SpanClaim[], r.accept_rule, edited);
     yield { ...p, chosen_spans: spans(pair.chosen_id, p.chosen, editedSentences(pair.edits_json)), rejected_spans: spans(pair.rejected_id, p.rejected) };
   }
 }

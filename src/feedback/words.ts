@@ -12,3 +12,20 @@ export function wordCount(text: string): number {
   for (const w of text.split(PY_WHITESPACE)) if (w !== '') n++;
   return n;
 }
+
+/**
+ * The answer cut after its first `maxWords` whitespace-separated words, as a prefix of the original string (spacing
+ * kept), so that character offsets into the cut text are offsets into the answer; `truncated` when words were cut.
+ * @example cutWords('A  red\ncircle here.', 2) // { text: 'A  red', truncated: true }
+ */
+export function cutWords(text: string, maxWords: number | null): { text: string; truncated: boolean } {
+  if (maxWords === null) return { text, truncated: false };
+  const word = /\S+/g;
+  let end = 0;
+  for (let n = 0; n < maxWords; n++) {
+    const m = word.exec(text);
+    if (!m) return { text, truncated: false };
+    end = m.index + m[0].length;
+  }
+  return word.exec(text) ? { text: text.slice(0, end), truncated: true } : { text, truncated: false };
+}

@@ -59,6 +59,8 @@ export async function runDivide(ctx: StageContext, concurrency: number): Promise
             questionId: contentId(c.image_id, normaliseQuestion(cl.question)),
             questionText: cl.question,
             imageId: c.image_id,
+            start: cl.start,
+            end: cl.end,
           })),
         });
       });

@@ -88,7 +88,18 @@ export interface Division {
   divider: string;
   truncated: boolean;
   skipped: { sentence: string; reason: string }[];
-  claims: { id: string; idx: number; sentence: string; claim: string; questionId: string; questionText: string; imageId: string }[];
+  claims: {
+    id: string;
+    idx: number;
+    sentence: string;
+    claim: string;
+    questionId: string;
+    questionText: string;
+    imageId: string;
+    /** Characters [start, end) of the answer the claim came from; null when the divider gave none. */
+    start: number | null;
+    end: number | null;
+  }[];
 }
 
 /** Stores divisions (questions shared, claims and division rows) in one transaction. */
@@ -96,7 +107,7 @@ export function putDivisions(db: Db, divs: Division[]): void {
   const q = stmt(db, `INSERT INTO questions (id, image_id, text) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING`);
   const c = stmt(
     db,
-    `INSERT INTO claims (id, candidate_id, idx, sentence, claim, question_id) VALUES (?, ?, ?, ?, ?, ?)
+    `INSERT INTO claims (id, candidate_id, idx, sentence, claim, question_id, span_start, span_end) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (id) DO NOTHING`,
   );
   const d = stmt(
@@ -109,7 +120,7 @@ export function putDivisions(db: Db, divs: Division[]): void {
     for (const div of divs) {
       for (const cl of div.claims) {
         q.run(cl.questionId, cl.imageId, cl.questionText);
-        c.run(cl.id, div.candidateId, cl.idx, cl.sentence, cl.claim, cl.questionId);
+        c.run(cl.id, div.candidateId, cl.idx, cl.sentence, cl.claim, cl.questionId, cl.start, cl.end);
       }
       d.run(div.candidateId, div.divider, div.claims.length, JSON.stringify(div.skipped), div.truncated ? 1 : 0, t);
     }

@@ -5,7 +5,12 @@ import path from 'node:path';
 import { readdirSync, readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { latestSchemaVersion, openDb, roundPrompts } from '../../src/store/index.js';
+import { pull } from '../../src/export/pull.js';
+import { runDemoRound } from '../helpers/round.js';
 import { ROOT, tempDir } from '../helpers/paths.js';
+
+/** The schema version that added claims.span_start/span_end (db/018_claim_spans.sql). */
+const SPANS_VERSION = 18;
 
 test('opening a schema-8 store read-only with upgrade (eval, stats, report) upgrades it, and its rows are all there', () => {
   const file = path.join(tempDir(), 'old.sqlite');
@@ -32,5 +37,42 @@ test('opening a schema-8 store read-only with upgrade (eval, stats, report) upgr
     expect(r).toEqual({ feedback_method: 'divide', pair_method: 'rejc' });
   } finally {
     db.close();
+  }
+});
+
+test('a store from before claim spans: upgraded, its claims have NULL spans and --spans still locates their sentences', async () => {
+  const { db, file, round } = await runDemoRound({ limit: 4, seed: 11 });
+  // Back to the schema before claim spans, as an older rlaifv left it: the columns gone, the old v_claims.
+  const v002 = readFileSync(path.join(ROOT, 'db', '002_deliveries_views.sql'), 'utf8');
+  const oldView = v002.slice(v002.indexOf('CREATE VIEW v_claims AS'), v002.indexOf('-- Every pair with both'));
+  const before = Math.max(...readdirSync(path.join(ROOT, 'db')).map((f) => Number(/^(\d+)_/.exec(f)?.[1] ?? 0)).filter((v) => v < SPANS_VERSION));
+  db.exec(`DROP VIEW v_claims; ALTER TABLE claims DROP COLUMN span_start; ALTER TABLE claims DROP COLUMN span_end; ${oldView}`);
+  db.pragma(`user_version = ${before}`);
+  db.close();
+
+  const up = openDb(file);
+  try {
+    expect(up.pragma('user_version', { simple: true })).toBe(latestSchemaVersion());
+    const claims = up.prepare('SELECT span_start, span_end FROM v_claims WHERE round = ?').all(round.id) as { span_start: null; span_end: null }[];
+    expect(claims.length).toBeGreaterThan(0);
+    expect(claims.every((c) => c.span_start === null && c.span_end === null)).toBe(true);
+    const out = path.join(tempDir(), 'spans.jsonl');
+    await pull(up, { consumer: 'old', rounds: 'all', format: 'trl', out, spans: true }, file);
+    const rows = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(rows.length).toBeGreaterThan(0);
+    const sentences = new Set((up.prepare('SELECT sentence FROM claims').all() as { sentence: string }[]).map((r) => r.sentence));
+    let spans = 0;
+    for (const r of rows) {
+      for (const side of ['chosen', 'rejected'] as const) {
+        const text = r[side][0].content[0].text as string;
+        for (const s of r[`${side}_spans`]) {
+          expect(sentences.has(text.slice(s.start, s.end).replace(/\s+/g, ' '))).toBe(true);
+          spans++;
+        }
+      }
+    }
+    expect(spans).toBeGreaterThan(0);
+  } finally {
+    up.close();
   }
 });

@@ -8,6 +8,7 @@ import { isRejected } from '../../src/feedback/verdict.js';
 import { pull } from '../../src/export/pull.js';
 import { runDemoRound } from '../helpers/round.js';
 import { tempDir } from '../helpers/paths.js';
+import { expectSpanInSentence } from '../helpers/spans.js';
 
 describe('analyst views on a real round', () => {
   let db: Db;
@@ -63,6 +64,16 @@ describe('analyst views on a real round', () => {
       }
     }
     expect(judged).toBeGreaterThan(0);
+  });
+
+  test("v_claims: each claim's span is where its sentence sits in the answer's text", () => {
+    const rows = all<{ sentence: string; span_start: number | null; span_end: number | null; text: string }>(
+      'SELECT v.sentence, v.span_start, v.span_end, c.text FROM v_claims v JOIN candidates c ON c.id = v.answer_id WHERE v.round = ?',
+      round.id,
+    );
+    expect(rows.length).toBeGreaterThan(0);
+    // The rules divider's span covers the claim's source text: its sentence, or a part of it.
+    for (const r of rows) expectSpanInSentence(r.text, { sentence: r.sentence, start: r.span_start, end: r.span_end });
   });
 
   test("v_answers: each answer's score, and its rejected claims add up from v_claims", () => {

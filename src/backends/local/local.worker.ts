@@ -2,6 +2,8 @@
 import { LlavaModel, readImage, type Sample } from './llava.js';
 import { topIndices, yesNoFromLogits, yesNoTokenIds } from '../../feedback/yes-no.js';
 import { divideRules } from '../../divide/rules.js';
+import { cutWords } from '../../feedback/words.js';
+import { claimSpan, locateSentences } from '../../feedback/claim-spans.js';
 import type { Decoding, DivideOutput, GenerateResult, LabelResult, SequenceLogprob, SequenceScoreItem, Turn } from '../types.js';
 
 /** A task for a worker thread. */
@@ -180,17 +182,15 @@ async function tokenize(t: Extract<WorkerTask, { kind: 'tokenize' }>): Promise<{
 
 function divide(t: Extract<WorkerTask, { kind: 'divide' }>): DivideOutput[] {
   return t.items.map(({ question, answer }) => {
-    let text = answer;
-    let truncated = false;
-    if (t.maxWords !== null) {
-      const words = answer.split(/\s+/).filter(Boolean);
-      if (words.length > t.maxWords) {
-        text = words.slice(0, t.maxWords).join(' ');
-        truncated = true;
-      }
-    }
+    // A prefix of the answer, so the claims' offsets index the answer itself.
+    const { text, truncated } = cutWords(answer, t.maxWords);
     const r = divideRules(text, { question });
-    return { claims: r.claims, skipped: r.skipped, truncated };
+    const located = locateSentences(text, r.claims.map((c) => c.sentence));
+    const claims = r.claims.map((c, i) => {
+      const span = claimSpan(c, located[i] ?? null, text.length);
+      return { sentence: c.sentence, claim: c.claim, question: c.question, start: span?.start ?? null, end: span?.end ?? null };
+    });
+    return { claims, skipped: r.skipped, truncated };
   });
 }
 

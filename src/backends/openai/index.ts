@@ -1,6 +1,8 @@
 // Backends on OpenAI-compatible servers (vLLM, SGLang, OpenAI): the policy, the LLM divider and the labeler.
 import type { LlmDividerBackend, OpenAIBackend } from '../../config/schema.js';
 import { yesNoFromTopLogprobs } from '../../feedback/yes-no.js';
+import { cutWords } from '../../feedback/words.js';
+import { locateSentences } from '../../feedback/claim-spans.js';
 import type { DivideOutput, Divider, GenerateRequest, GenerateResult, Generator, LabelResult, Labeler } from '../types.js';
 import { parseBullets } from './bullets.js';
 import { BadResponseError, EndpointPool, FatalBackendError, type UsageCounts } from './endpoints.js';
@@ -171,15 +173,7 @@ export class LlmDivider implements Divider {
   }
 
   private async one(question: string, answer: string): Promise<DivideOutput> {
-    let text = answer;
-    let truncated = false;
-    if (this.maxWords !== null) {
-      const words = answer.split(/\s+/).filter(Boolean);
-      if (words.length > this.maxWords) {
-        text = words.slice(0, this.maxWords).join(' ');
-        truncated = true;
-      }
-    }
+    const { text, truncated } = cutWords(answer, this.maxWords);
     try {
       let claims: string[] | null = null;
       let raw = '';
@@ -208,7 +202,13 @@ export class LlmDivider implements Divider {
         };
       }
       const qs = questions;
-      return { claims: claims.map((c, i) => ({ sentence: c, claim: c, question: qs[i]! })), skipped: [], truncated };
+      // A fact the LLM copied from the answer has its place there; a rewritten one has none.
+      const spans = locateSentences(text, claims);
+      return {
+        claims: claims.map((c, i) => ({ sentence: c, claim: c, question: qs[i]!, start: spans[i]?.start ?? null, end: spans[i]?.end ?? null })),
+        skipped: [],
+        truncated,
+      };
     } catch (e) {
       if (e instanceof FatalBackendError) throw e;
       return { error: (e as Error).message };
