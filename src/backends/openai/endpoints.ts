@@ -87,6 +87,8 @@ interface Endpoint {
   restUntil: number;
   restMs: number;
   usage: Map<string, UsageCounts>;
+  /** Why a guard took this endpoint out of the pool for good (it answers otherwise than asked), else null. */
+  stopped: string | null;
 }
 
 /** Retry-After (seconds or HTTP date) or retry-after-ms of an error response, in ms. */
@@ -224,6 +226,7 @@ export class EndpointPool {
       restUntil: 0,
       restMs: settings.rest_ms,
       usage: new Map(),
+      stopped: null,
     }));
   }
 
@@ -246,7 +249,7 @@ export class EndpointPool {
     const now = Date.now();
     let best: Endpoint | null = null;
     for (const e of this.endpoints) {
-      if (e.inFlight >= this.settings.max_in_flight || e.restUntil > now) continue;
+      if (e.inFlight >= this.settings.max_in_flight || e.restUntil > now || e.stopped) continue;
       if (!best || e.inFlight < best.inFlight) best = e;
     }
     if (!best || key === undefined) return best;
@@ -262,6 +265,7 @@ export class EndpointPool {
 
   private async acquire(key?: string): Promise<Endpoint> {
     for (;;) {
+      if (this.fatal) throw new AbortError(this.fatal);
       const e = this.pick(key);
       if (e && this.waiters.length === 0) {
         e.inFlight++;
@@ -276,6 +280,20 @@ export class EndpointPool {
         f.inFlight++;
         return f;
       }
+    }
+  }
+
+  /**
+   * Takes an endpoint out of the pool for good, because a guard saw it answer otherwise than asked (identical samples,
+   * answers cut short); its requests go to the others. With none left every request fails with the reasons.
+   */
+  stop(shown: string, reason: string): void {
+    const e = this.endpoints.find((x) => x.shown === shown);
+    if (!e || e.stopped) return;
+    e.stopped = reason;
+    if (this.endpoints.every((x) => x.stopped)) {
+      this.fatal ??= new FatalBackendError(this.redact(this.endpoints.map((x) => x.stopped).join('\n')));
+      while (this.waiters.length) this.waiters.shift()!();
     }
   }
 
@@ -324,7 +342,7 @@ export class EndpointPool {
    * `call` returns its result and the token usage it reports.
    */
   async request<T>(
-    call: (http: Transport, shape: RequestShape) => Promise<{ value: T; usage?: { prompt_tokens?: number; completion_tokens?: number } | null }>,
+    call: (http: Transport, shape: RequestShape, endpoint: string) => Promise<{ value: T; usage?: { prompt_tokens?: number; completion_tokens?: number } | null }>,
     opts: { affinity?: string } = {},
   ): Promise<T> {
     let lastEndpoint: Endpoint | null = null;
@@ -342,7 +360,7 @@ export class EndpointPool {
       let shape: RequestShape | null = null;
       try {
         shape = await this.shapeOf(e);
-        const { value, usage } = await call(e.http, shape);
+        const { value, usage } = await call(e.http, shape, e.shown);
         u.promptTokens += usage?.prompt_tokens ?? 0;
         u.completionTokens += usage?.completion_tokens ?? 0;
         this.succeeded = true;
