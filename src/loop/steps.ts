@@ -14,6 +14,7 @@ import type { Progress } from '../stages/context.js';
 import { hashCheckpoint, isNonEmptyFolder } from './checkpoint.js';
 import { fillCommand, runCommand, type CommandResult } from './command.js';
 import { waitForModel } from './deploy.js';
+import { checkpointHash } from './checkpoint-hash.js';
 
 /** Thrown when a step of the loop failed (a trainer's non-zero exit, a deploy that never served): recorded, retried by a rerun. */
 export class LoopStepError extends Error {
@@ -199,9 +200,11 @@ export async function deploy(config: Config, loop: LoopRow, row: LoopRoundRow, e
   const d = config.loop.deploy!;
   const g = config.generate.backend;
   if (g.type !== 'openai') throw new Error('deploy: the policy is not served');
-  const model = d.model.replaceAll('{round}', String(row.idx));
+  // {hash}: the checkpoint's content hash, so each checkpoint is served under its own name (never one name loaded twice).
+  const hash = await checkpointHash(row.checkpoint!);
+  const model = d.model.replaceAll('{round}', String(row.idx)).replaceAll('{hash}', hash);
   // {base_urls}: every endpoint of the policy, comma-separated, so the hook serves the checkpoint on each of them.
-  const command = fillCommand(d.command, { checkpoint: row.checkpoint!, round: String(row.idx), model, root: PACKAGE_ROOT, base_urls: g.base_urls.join(',') }, 'loop.deploy.command');
+  const command = fillCommand(d.command, { checkpoint: row.checkpoint!, round: String(row.idx), hash, model, root: PACKAGE_ROOT, base_urls: g.base_urls.join(',') }, 'loop.deploy.command');
   progress.log(`loop round ${row.idx}: deploying: ${command}`);
   const startedAt = now();
   const r = await runCommand(command, { cwd: process.cwd(), timeoutMs: d.ready_timeout_ms, echo });

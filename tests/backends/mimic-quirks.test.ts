@@ -7,7 +7,8 @@ import { mkdirSync, writeFileSync, cpSync } from 'node:fs';
 import path from 'node:path';
 import { TestServer } from '../helpers/openai-server.js';
 import { WorkerPool } from '../../src/backends/local/pool.js';
-import { LABELER, POLICY, tempDir } from '../helpers/paths.js';
+import { LABELER, POLICY, serverBackend, tempDir } from '../helpers/paths.js';
+import { OpenAIGenerator } from '../../src/backends/openai/index.js';
 
 let pool: WorkerPool;
 beforeAll(() => {
@@ -83,6 +84,24 @@ describe('adapters', () => {
       } finally {
         await old.close();
       }
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('a policy named by the bare adapter name stops at preflight, before any sample, with the exact name to use', async () => {
+    const s = await TestServer.start({ pool, mimic: 'sglang' });
+    try {
+      await post(`${s.root}/load_lora_adapter`, { lora_name: 'r1', lora_path: adapter() });
+      const gen = new OpenAIGenerator(serverBackend(s.url, 'r1'));
+      await expect(gen.pool.preflight()).rejects.toThrow(
+        /generate\.backend\.model "r1" is a LoRA adapter that SGLang lists by its bare name but serves only as "shapes-policy:r1": under "r1" it answers with the base model, silently\. Set generate\.backend\.model to "shapes-policy:r1"\./,
+      );
+      expect(s.stats.requests).toBe(0);
+      await gen.close();
+      const right = new OpenAIGenerator(serverBackend(s.url, 'shapes-policy:r1'));
+      await expect(right.pool.preflight()).resolves.toEqual([]);
+      await right.close();
     } finally {
       await s.close();
     }

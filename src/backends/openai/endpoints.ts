@@ -13,6 +13,7 @@ export type ServerSettings = Omit<OpenAIBackend, 'type'>;
 
 import { BadResponseError, FatalBackendError, ItemRejectedError } from '../errors.js';
 import { serverKind, type RequestShape } from './server-kind.js';
+import { bareAdapterMessage, sglangAdapterName, type ModelCard } from './adapter-names.js';
 
 export { BadResponseError, FatalBackendError, ItemRejectedError };
 export type { RequestShape };
@@ -464,6 +465,7 @@ export class EndpointPool {
     if (this.checked) return [];
     const warnings: string[] = [];
     const problems: string[] = [];
+    const bare: string[] = [];
     let reachable = 0;
     await Promise.all(
       this.endpoints.map(async (e) => {
@@ -471,7 +473,10 @@ export class EndpointPool {
           const page = await e.client.models.list({ timeout: Math.min(this.settings.timeout_ms, 15_000), maxRetries: 1 });
           reachable++;
           const ids = page.data.map((m) => m.id);
-          if (ids.length && !servesModel(ids, this.settings.model, (await this.shapeOf(e)).kind)) {
+          const kind = (await this.shapeOf(e)).kind;
+          const exact = sglangAdapterName(page.data as ModelCard[], this.settings.model, kind);
+          if (exact) bare.push(`${e.shown}: ${bareAdapterMessage(`${this.role}.backend.model`, this.settings.model, exact)}`);
+          else if (ids.length && !servesModel(ids, this.settings.model, kind)) {
             problems.push(`${e.shown} serves ${ids.slice(0, 8).map((i) => `"${i}"`).join(', ')}${ids.length > 8 ? ', …' : ''}, not "${this.settings.model}"`);
           }
         } catch (err) {
@@ -486,6 +491,7 @@ export class EndpointPool {
         }
       }),
     );
+    if (bare.length) throw this.stopWith(new FatalBackendError(bare.join('; ')));
     if (problems.length) {
       throw this.stopWith(new FatalBackendError(`${this.role}.backend.model "${this.settings.model}" is not served: ${problems.join('; ')}.`));
     }
