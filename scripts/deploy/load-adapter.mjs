@@ -142,7 +142,7 @@ async function deployVllm(base) {
       note = said(r);
     }
   }
-  if (r.status >= 500) throw new Error(`load_lora_adapter: HTTP ${r.status}: ${said(r)}. Fix: ${loraFix(said(r))}.`);
+  if (r.status >= 500) throw new Error(`load_lora_adapter: HTTP ${r.status}: ${said(r).replace(/\.$/, '')}. Fix: ${loraFix(said(r))}.`);
   if (!r.ok && !/^already serves/.test(note)) throw new Error(`load_lora_adapter: HTTP ${r.status}: ${said(r)}`);
   await answers(base, name);
   const gone = [];

@@ -246,8 +246,8 @@ describe('one adapter per checkpoint, named by its content hash (loop.deploy.mod
 
 describe("vLLM's 500s for adapters it cannot load: the server's text and the flag to fix", () => {
   test.each([
-    [{ maxLoraRank: 4 }, /HTTP 500: LoRA rank 8 is greater than max_lora_rank 4\.\. Fix: restart vLLM with --max-lora-rank 8 or more/],
-    [{ loraDisabled: true }, /HTTP 500: LoRA is not enabled\.\. Fix: restart vLLM with --enable-lora/],
+    [{ maxLoraRank: 4 }, /HTTP 500: LoRA rank 8 is greater than max_lora_rank 4\. Fix: restart vLLM with --max-lora-rank 8 or more/],
+    [{ loraDisabled: true }, /HTTP 500: LoRA is not enabled\. Fix: restart vLLM with --enable-lora/],
   ] as const)('%o', async (quirks, message) => {
     const [a] = await servers(1, 'vllm', true, quirks);
     try {
