@@ -64,7 +64,8 @@ export const LORA_TEXTS = {
  * (the `mimic` field is the test server's own, so a test or a user can see what the mode proves).
  * - vllm: 0.17.0. Its behaviours: nested errors (≥ 0.10.1, PR #22099), load_inplace (PR #31326, 2025-12) and its
  *   sticky reload (unfixed), `reasoning` instead of `reasoning_content` (PR #27752 added it, PR #33402 removed the old
- *   name, 2026-01), /tokenize expanding images (PR #34560). SERVERS.md S6 dates them between 0.11 and 0.17.
+ *   name, 2026-01), /tokenize expanding images (PR #34560; V PR #35834, 2026-03-03: /tokenize did not expand images
+ *   on 0.15.1 and 0.16.0, so the first release with all of these is after 0.16.0). The sticky reload is unfixed there.
  * - vllm-legacy: 0.9.2: flat errors, no load_inplace (the field is ignored), `reasoning_content`.
  * SGLang has no /version; its /model_info and /get_server_info say what it is.
  */
