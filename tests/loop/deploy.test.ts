@@ -244,6 +244,27 @@ describe('one adapter per checkpoint, named by its content hash (loop.deploy.mod
   });
 });
 
+describe('a name reused for another folder (a config without {hash}): unloaded, then loaded; never in place', () => {
+  test.each(['vllm', 'vllm-legacy'] as const)('%s', async (mimic) => {
+    const [a] = await servers(1, mimic);
+    const dir = tempDir('rlaifv-hook-');
+    try {
+      const folders = ['one', 'two'].map((n) => path.join(dir, n));
+      for (const [i, f] of folders.entries()) {
+        await promisify(execFile)('sh', ['-c', `cp -r ${POLICY} ${f} && echo '{"peft_type": "LORA", "r": 8, "n": ${i}}' > ${f}/adapter_config.json`]);
+      }
+      expect((await hook(a!.url, 'policy-r1', folders[0]!)).code).toBe(0);
+      const again = await hook(a!.url, 'policy-r1', folders[1]!);
+      expect(again.code, again.stderr).toBe(0);
+      expect(a!.adapters.loaded.get('policy-r1')).toBe(folders[1]);
+      expect(a!.adapters.inplaceRequests).toBe(0);
+      expect(a!.stats.routes['POST /v1/unload_lora_adapter']).toBe(1);
+    } finally {
+      await a!.close();
+    }
+  });
+});
+
 describe("vLLM's 500s for adapters it cannot load: the server's text and the flag to fix", () => {
   test.each([
     [{ maxLoraRank: 4 }, /HTTP 500: LoRA rank 8 is greater than max_lora_rank 4\. Fix: restart vLLM with --max-lora-rank 8 or more/],
