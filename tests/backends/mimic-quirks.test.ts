@@ -5,6 +5,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { mkdirSync, writeFileSync, cpSync } from 'node:fs';
 import path from 'node:path';
+import http from 'node:http';
+import { detectServerKind } from '../../src/backends/openai/server-kind.js';
 import { TestServer } from '../helpers/openai-server.js';
 import { WorkerPool } from '../../src/backends/local/pool.js';
 import { LABELER, POLICY, serverBackend, tempDir } from '../helpers/paths.js';
@@ -149,6 +151,27 @@ describe('what a server says it is', () => {
       expect((await fetch(`${s.root}/get_model_info`)).status).toBe(404);
       expect((await fetch(`${s.root}/model_info`)).status).toBe(200);
     } finally {
+      await s.close();
+    }
+  });
+
+  test('behind a proxy whose model cards say no owner, /model_info still tells SGLang once /get_model_info is gone', async () => {
+    const s = await TestServer.start({ pool, mimic: 'sglang', noGetModelInfo: true });
+    // A pass-through proxy on 127.0.0.1 that writes GET /v1/models without owned_by (the S7 case in SERVERS.md).
+    const proxy = http.createServer(async (req, res) => {
+      const r = await fetch(`${s.root}${req.url}`, { method: req.method, headers: { authorization: req.headers.authorization ?? '' } });
+      let body = await r.text();
+      if (req.url === '/v1/models') body = JSON.stringify({ ...JSON.parse(body), data: JSON.parse(body).data.map(({ owned_by: _o, ...c }: { owned_by: string }) => c) });
+      res.writeHead(r.status, { 'content-type': r.headers.get('content-type') ?? 'application/json' });
+      res.end(body);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(proxy.address() as { port: number }).port}/v1`;
+      expect(await detectServerKind(url, null)).toBe('sglang');
+      expect(s.stats.routes['GET /model_info']).toBe(1);
+    } finally {
+      await new Promise((r) => proxy.close(r));
       await s.close();
     }
   });
