@@ -14,7 +14,6 @@ import type { Progress } from '../stages/context.js';
 import { hashCheckpoint, isNonEmptyFolder } from './checkpoint.js';
 import { fillCommand, runCommand, type CommandResult } from './command.js';
 import { waitForModel } from './deploy.js';
-import { checkpointHash } from './checkpoint-hash.js';
 
 /** Thrown when a step of the loop failed (a trainer's non-zero exit, a deploy that never served): recorded, retried by a rerun. */
 export class LoopStepError extends Error {
@@ -200,8 +199,9 @@ export async function deploy(config: Config, loop: LoopRow, row: LoopRoundRow, e
   const d = config.loop.deploy!;
   const g = config.generate.backend;
   if (g.type !== 'openai') throw new Error('deploy: the policy is not served');
-  // {hash}: the checkpoint's content hash, so each checkpoint is served under its own name (never one name loaded twice).
-  const hash = await checkpointHash(row.checkpoint!);
+  // {hash}: the checkpoint's content hash (the round's checkpoint_sha256, 12 hex digits), so each checkpoint is served
+  // under its own name and no name is loaded twice (vLLM's load_inplace sticks and reloads at every generation, #33791).
+  const hash = (row.checkpoint_sha256 ?? hashCheckpoint(row.checkpoint!)).slice(0, 12);
   const model = d.model.replaceAll('{round}', String(row.idx)).replaceAll('{hash}', hash);
   // {base_urls}: every endpoint of the policy, comma-separated, so the hook serves the checkpoint on each of them.
   const command = fillCommand(d.command, { checkpoint: row.checkpoint!, round: String(row.idx), hash, model, root: PACKAGE_ROOT, base_urls: g.base_urls.join(',') }, 'loop.deploy.command');
