@@ -38,6 +38,8 @@ export type GenerateResult =
       finishReason: string;
       promptTokens: number | null;
       completionTokens: number | null;
+      /** The server that answered (a served policy), for the guards that stop a misbehaving endpoint. */
+      endpoint?: string;
     }
   | { index: number; seed: number; error: string };
 
@@ -45,6 +47,8 @@ export type GenerateResult =
 export interface Generator {
   readonly id: string;
   generate(req: GenerateRequest): Promise<GenerateResult[]>;
+  /** A served policy: stop sending samples to one endpoint (GenerateResult.endpoint), for the reason given. */
+  stopEndpoint?(endpoint: string, reason: string): void;
   close(): Promise<void>;
 }
 

@@ -37,6 +37,13 @@ export function registerStats(program: Command): void {
         else {
           for (const [k, v] of Object.entries(s)) process.stdout.write(`${k.padEnd(20)} ${typeof v === 'object' ? JSON.stringify(v) : v}\n`);
           process.stdout.write(`${'on_policy'.padEnd(20)} ${onPolicyLine(on_policy)}\n`);
+          if (s.answers_cut_short > 0) {
+            process.stdout.write(
+              `note: ${s.answers_cut_short} answers stopped for "length" before generate.max_new_tokens: a server that caps max_tokens ` +
+                `(vLLM: the model's generation_config.json max_new_tokens; restart it with --generation-config vllm) or the model's context. ` +
+                'See docs/remote-servers.md.\n',
+            );
+          }
         }
       } finally {
         db.close();

@@ -417,11 +417,14 @@ export const DEFAULT_TRAINER = 'python3 {root}/scripts/shapes/dpo.py --pairs {pa
 /** Serving a new checkpoint for a remote policy (the loop's deploy hook). */
 const deploy = z.strictObject({
   /**
-   * A shell command that serves {checkpoint} (placeholders: {checkpoint}, {round}, {model}, {root}, and {base_urls}: the
-   * policy's endpoints, comma-separated); run after each training.
+   * A shell command that serves {checkpoint} (placeholders: {checkpoint}, {round}, {hash}, {model}, {root}, and
+   * {base_urls}: the policy's endpoints, comma-separated); run after each training.
    */
   command: z.string().min(1),
-  /** The name the server serves the checkpoint as ({round} is filled in), e.g. "policy-r{round}". */
+  /**
+   * The name the server serves the checkpoint as ({round} and {hash}, the checkpoint's content hash, are filled in),
+   * e.g. "policy-{hash}" (SGLang: "<served base>:policy-{hash}"): one name per checkpoint, never loaded twice.
+   */
   model: z.string().min(1),
   /** The checkpoint folder the server serves at the start (what round 1 trains from). */
   start_checkpoint: z.string().min(1),

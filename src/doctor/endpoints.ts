@@ -7,6 +7,7 @@ import sharp from 'sharp';
 import { PACKAGE_ROOT } from '../config/load.js';
 import type { Config, GateJudgeConfig, LlmDividerBackend, OpenAIBackend, RewriterConfig, TeacherConfig } from '../config/schema.js';
 import { displayUrl, redact, resolveApiKey, servesModel } from '../backends/openai/endpoints.js';
+import { bareAdapterMessage, sglangAdapterName, type ModelCard } from '../backends/openai/adapter-names.js';
 import { imageUrl } from '../backends/openai/images.js';
 import { errorEnvelope, openaiClient } from '../backends/openai/client.js';
 import { samplingFields, serverKind, type ChatBody } from '../backends/openai/server-kind.js';
@@ -92,6 +93,11 @@ async function checkBackend(role: Role, b: Remote, topLogprobs: number, suffix: 
       const ids = page.data.map((m) => m.id);
       const kind = await serverKind(b.server ?? 'auto', url, key);
       served = servesModel(ids, b.model, kind);
+      const exact = sglangAdapterName(page.data as ModelCard[], b.model, kind);
+      if (exact) {
+        out.push(fail(`${role} endpoint`, shown, bareAdapterMessage(`${role}.backend.model`, b.model, exact), `set ${role}.backend.model to "${exact}"`));
+        continue;
+      }
       if (served) out.push(ok(`${role} endpoint`, shown, `reachable; serves "${b.model}" (${kind === 'vllm' ? 'vLLM' : kind === 'sglang' ? 'SGLang' : 'OpenAI-compatible'})`));
       else {
         const list = ids.slice(0, 8).map((x) => `"${x}"`).join(', ') + (ids.length > 8 ? ', …' : '');

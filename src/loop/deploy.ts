@@ -4,6 +4,7 @@ import type { OpenAIBackend } from '../config/schema.js';
 import { displayUrl, redact, resolveApiKey, servesModel } from '../backends/openai/endpoints.js';
 import { openaiClient } from '../backends/openai/client.js';
 import { serverKind } from '../backends/openai/server-kind.js';
+import { bareAdapterMessage, sglangAdapterName, type ModelCard } from '../backends/openai/adapter-names.js';
 
 /** Thrown when the served model never appeared: the step is recorded as failed and a rerun retries it. */
 export class DeployError extends Error {
@@ -27,6 +28,8 @@ export async function waitForModel(b: OpenAIBackend, model: string, timeoutMs: n
       try {
         const page = await client.models.list({ timeout });
         const ids = page.data.map((m) => m.id);
+        const exact = sglangAdapterName(page.data as ModelCard[], model, kind);
+        if (exact) throw new DeployError(`${displayUrl(base)}: ${bareAdapterMessage('loop.deploy.model', model, exact)}`);
         if (ids.includes(model)) break;
         if (kind === 'sglang' && servesModel(ids, model, kind)) {
           await client.chat.completions.create({ model, messages: [{ role: 'user', content: 'Hi' }], max_tokens: 1, temperature: 0 }, { timeout });
@@ -34,6 +37,7 @@ export async function waitForModel(b: OpenAIBackend, model: string, timeoutMs: n
         }
         last = `serves ${ids.length ? ids.map((i) => `"${i}"`).join(', ') : 'no models'}`;
       } catch (e) {
+        if (e instanceof DeployError) throw e;
         last = redact((e as Error).message, [key]);
       }
       if (Date.now() >= deadline) {

@@ -199,9 +199,12 @@ export async function deploy(config: Config, loop: LoopRow, row: LoopRoundRow, e
   const d = config.loop.deploy!;
   const g = config.generate.backend;
   if (g.type !== 'openai') throw new Error('deploy: the policy is not served');
-  const model = d.model.replaceAll('{round}', String(row.idx));
+  // {hash}: the checkpoint's content hash (the round's checkpoint_sha256, 12 hex digits), so each checkpoint is served
+  // under its own name and no name is loaded twice (vLLM's load_inplace sticks and reloads at every generation, #33791).
+  const hash = (row.checkpoint_sha256 ?? hashCheckpoint(row.checkpoint!)).slice(0, 12);
+  const model = d.model.replaceAll('{round}', String(row.idx)).replaceAll('{hash}', hash);
   // {base_urls}: every endpoint of the policy, comma-separated, so the hook serves the checkpoint on each of them.
-  const command = fillCommand(d.command, { checkpoint: row.checkpoint!, round: String(row.idx), model, root: PACKAGE_ROOT, base_urls: g.base_urls.join(',') }, 'loop.deploy.command');
+  const command = fillCommand(d.command, { checkpoint: row.checkpoint!, round: String(row.idx), hash, model, root: PACKAGE_ROOT, base_urls: g.base_urls.join(',') }, 'loop.deploy.command');
   progress.log(`loop round ${row.idx}: deploying: ${command}`);
   const startedAt = now();
   const r = await runCommand(command, { cwd: process.cwd(), timeoutMs: d.ready_timeout_ms, echo });

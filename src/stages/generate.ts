@@ -4,6 +4,7 @@ import { hashSeed } from '../feedback/rng.js';
 import { wordCount } from '../feedback/words.js';
 import { contentId } from './ids.js';
 import { FatalBackendError } from '../backends/errors.js';
+import { SampleGuard, capFix } from './sample-guard.js';
 import { mapLimit, timed, WriteBatcher, type StageContext, type StageResult } from './context.js';
 
 /** The seed of sample `index` of a prompt in a round: distinct per sample, reproducible from the round seed. */
@@ -30,6 +31,7 @@ export async function runGenerate(ctx: StageContext, concurrency: number): Promi
     }))
     .filter((w) => w.missing.length > 0);
   const acc = { modelSeconds: 0 };
+  const guard = new SampleGuard(temperature, max_new_tokens);
   let failures = 0;
   let items = 0;
   ctx.progress.start('generate', work.reduce((a, w) => a + w.missing.length, 0));
@@ -61,9 +63,18 @@ export async function runGenerate(ctx: StageContext, concurrency: number): Promi
       }
       const rows: CandidateRow[] = [];
       const fails: FailureInput[] = [];
+      const wasStopped = new Set(results.map((r) => ('error' in r ? undefined : r.endpoint)).filter((e) => guard.stopped(e)));
+      for (const stop of guard.observe(results)) {
+        ctx.progress.log(stop.message);
+        // A local policy has no endpoint to leave out: the run stops.
+        if (!gen.stopEndpoint) throw new FatalBackendError(stop.message);
+        gen.stopEndpoint(stop.endpoint, stop.message);
+      }
       for (const r of results) {
-        if ('error' in r) {
-          fails.push({ round_id: ctx.round.id, stage: 'generate', item: `${p.id}#${r.index}`, reason: r.error });
+        if ('error' in r || wasStopped.has(r.endpoint)) {
+          // Answers of an endpoint already stopped are failures, so --retry-failed samples them on another.
+          const reason = 'error' in r ? r.error : `endpoint ${r.endpoint} was stopped by the sampling guard`;
+          fails.push({ round_id: ctx.round.id, stage: 'generate', item: `${p.id}#${r.index}`, reason });
           continue;
         }
         rows.push({
@@ -91,5 +102,10 @@ export async function runGenerate(ctx: StageContext, concurrency: number): Promi
     out.flush(); // what was done before an error is kept
   }
   ctx.progress.done();
+  const cut = Object.entries(guard.cutByEndpoint);
+  if (cut.length) {
+    const n = cut.reduce((a, [, k]) => a + k, 0);
+    ctx.progress.log(`generate: ${n} answers stopped for "length" before generate.max_new_tokens (${cut.map(([e, k]) => `${e}: ${k}`).join(', ')}; counted as answers_cut_short in rlaifv stats). If a server caps max_tokens (vLLM: the model's generation_config.json max_new_tokens): ${capFix(max_new_tokens, null)}.`);
+  }
   return { stage: 'generate', items, failures, seconds: (performance.now() - t0) / 1000, modelSeconds: acc.modelSeconds };
 }

@@ -50,6 +50,11 @@ export interface RoundStats {
   answers_with_unscored: number;
   /** Labels whose yes or no side came from the top-K bound. */
   bounded_labels: number;
+  /**
+   * The policy's answers that stopped for "length" with fewer tokens than generate.max_new_tokens asked (finish_reason
+   * and completion_tokens of candidates): a server's cap on max_tokens, or the model's context.
+   */
+  answers_cut_short: number;
   /** What remote backends used, per stage (summed over endpoints) and per (stage, endpoint). */
   usage: { by_stage: Record<string, UsageTotals>; by_endpoint: (UsageTotals & { stage: string; endpoint: string })[] };
   /**
@@ -154,6 +159,11 @@ function readStats(db: Db, roundId: number): RoundStats {
       `SELECT COUNT(*) AS n FROM labels l WHERE l.labeler = ? AND l.bound_used = 1 AND l.question_id IN
          (SELECT cl.question_id FROM claims cl JOIN candidates c ON c.id = cl.candidate_id WHERE c.round_id = ? AND c.corrects_id IS NULL)`,
       round.labeler_model,
+      roundId,
+    ),
+    answers_cut_short: one(
+      `SELECT COUNT(*) AS n FROM candidates WHERE round_id = ? AND corrects_id IS NULL AND finish_reason = 'length'
+         AND completion_tokens IS NOT NULL AND completion_tokens < json_extract(decoding_json, '$.max_new_tokens')`,
       roundId,
     ),
     corrections: correctionStats(db, roundId, round.pair_method),

@@ -58,7 +58,7 @@ function pairsOf(file: string): string[] {
 
 let srv: TestServer;
 beforeAll(async () => {
-  srv = await TestServer.start({ workers: 2 });
+  srv = await TestServer.start({ mimic: 'vllm', workers: 2 });
 });
 afterAll(async () => {
   await srv?.close();
@@ -249,7 +249,7 @@ describe('politeness', () => {
   });
 
   test('no more requests in flight per endpoint than max_in_flight', async () => {
-    const s2 = await TestServer.start({ pool: srv.pool, latencyMs: 40 });
+    const s2 = await TestServer.start({ mimic: 'vllm', pool: srv.pool, latencyMs: 40 });
     try {
       const g = new OpenAIGenerator(server(s2.url, 'shapes-policy', { max_in_flight: 3 }));
       await g.generate({
@@ -336,7 +336,7 @@ describe('mistakes retrying cannot fix stop the run at once, naming the endpoint
 
   test('top_logprobs above the server\'s --max-logprobs', async () => {
     const file = path.join(tempDir(), 'maxlp.sqlite');
-    const small = await TestServer.start({ pool: srv.pool, maxLogprobs: 5 });
+    const small = await TestServer.start({ mimic: 'vllm', pool: srv.pool, maxLogprobs: 5 });
     try {
       const config = remoteConfig(file, srv.url, (c) => {
         c.label.backend = server(small.url, 'shapes-labeler');
@@ -354,7 +354,7 @@ describe('mistakes retrying cannot fix stop the run at once, naming the endpoint
 
   test('a server that never returns logprobs', async () => {
     const file = path.join(tempDir(), 'nolp.sqlite');
-    const other = await TestServer.start({ pool: srv.pool });
+    const other = await TestServer.start({ mimic: 'vllm', pool: srv.pool });
     other.inject({ kind: 'nologprobs', times: 1000 });
     try {
       const config = remoteConfig(file, srv.url, (c) => {
@@ -370,7 +370,7 @@ describe('mistakes retrying cannot fix stop the run at once, naming the endpoint
   test('a bad API key: 401 named, the key itself never in the message, the database or the stored config', async () => {
     const key = 'sk-test-SECRET-0123456789';
     const wrong = 'sk-wrong-SECRET-9876543210';
-    const guarded = await TestServer.start({ pool: srv.pool, apiKey: key });
+    const guarded = await TestServer.start({ mimic: 'vllm', pool: srv.pool, apiKey: key });
     const dir = tempDir();
     const keyFile = path.join(dir, 'key.txt');
     writeFileSync(keyFile, `${key}\n`);
@@ -434,8 +434,8 @@ describe('several endpoints', () => {
   });
 
   test('load is spread over both; a failing endpoint rests while the other carries the round', async () => {
-    const a = await TestServer.start({ pool: srv.pool, latencyMs: 30 });
-    const b = await TestServer.start({ pool: srv.pool, latencyMs: 30 });
+    const a = await TestServer.start({ mimic: 'vllm', pool: srv.pool, latencyMs: 30 });
+    const b = await TestServer.start({ mimic: 'vllm', pool: srv.pool, latencyMs: 30 });
     try {
       const file = path.join(tempDir(), 'two.sqlite');
       // Endpoint b fails its first 6 requests: after 3 in a row it rests, so the round barely waits on it.

@@ -107,7 +107,7 @@ describe('rlaifv bon', () => {
 describe('rlaifv bon with served models (the test server: real tiny models behind vLLM-style prompt_logprobs)', () => {
   let srv: TestServer;
   beforeAll(async () => {
-    srv = await TestServer.start({ workers: 2 });
+    srv = await TestServer.start({ mimic: 'vllm', workers: 2 });
   });
   afterAll(async () => {
     await srv?.close();
@@ -141,7 +141,7 @@ describe('rlaifv bon with served models (the test server: real tiny models behin
       if (sorted[0]! - sorted[1]! > 1e-3) expect(b[i]!.chosen_index).toBe(a[i]!.chosen_index);
     }
     // A server that drops prompt_logprobs (as OpenAI's API cannot give them): the run stops, naming the endpoint.
-    const plain = await TestServer.start({ workers: 1, promptLogprobs: 'ignore' });
+    const plain = await TestServer.start({ mimic: 'sglang', deterministic: true, workers: 1 });
     try {
       const bad = await runNode(['bon', '--prompts', PROMPTS, '--policy', `shapes-policy@${plain.url}`, '--ref', LABELER, '--limit', '2', '--n', '2', '--quiet']);
       expect(bad.code).not.toBe(0);

@@ -180,7 +180,7 @@ describe('compare on real evaluation rounds of the tiny policy', () => {
   describe('a served judge (ConvBench\'s pairwise prompt) on the test server', () => {
     let srv: TestServer;
     beforeAll(async () => {
-      srv = await TestServer.start({ workers: 2, models: { ...DEFAULT_MODELS, ...RUBRIC_JUDGE } });
+      srv = await TestServer.start({ mimic: 'vllm', workers: 2, models: { ...DEFAULT_MODELS, ...RUBRIC_JUDGE } });
     });
     afterAll(async () => {
       await srv?.close();

@@ -74,8 +74,8 @@ const find = (r: Report, check: string, status?: Row['status']) => r.checks.filt
 
 beforeAll(async () => {
   dir = tempDir('rlaifv-doctor-');
-  server = await TestServer.start({ workers: 1 });
-  strict = await TestServer.start({ pool: server.pool, apiKey: KEY, maxLogprobs: 5 });
+  server = await TestServer.start({ mimic: 'vllm', workers: 1 });
+  strict = await TestServer.start({ mimic: 'vllm', pool: server.pool, apiKey: KEY, maxLogprobs: 5 });
   goodDb = path.join(dir, 'good.sqlite');
   openDb(goodDb).close(); // a real store: migrated to this build's schema, WAL
 });
@@ -193,7 +193,7 @@ describe('each problem fails with a fix', () => {
   });
 
   test('a server that is down: the endpoint fails naming the base_urls entry; no completion is tried; exit 1', async () => {
-    const gone = await TestServer.start({ pool: server.pool });
+    const gone = await TestServer.start({ mimic: 'vllm', pool: server.pool });
     const url = gone.url;
     await gone.close();
     const { report } = await doctor(['--config', config('down.json', remote({ base_urls: [server.url, url] })), '--db', goodDb]);

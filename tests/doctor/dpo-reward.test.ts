@@ -11,8 +11,8 @@ import { tempDir } from '../helpers/paths.js';
 let good: TestServer;
 let bad: TestServer;
 beforeAll(async () => {
-  good = await TestServer.start({ workers: 1 });
-  bad = await TestServer.start({ workers: 1, pool: good.pool, promptLogprobs: 'ignore' });
+  good = await TestServer.start({ mimic: 'vllm', workers: 1 });
+  bad = await TestServer.start({ mimic: 'sglang', workers: 1, pool: good.pool });
 });
 afterAll(async () => {
   await bad?.close();

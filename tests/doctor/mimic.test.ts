@@ -76,6 +76,53 @@ describe('sampling and seeds', () => {
   });
 });
 
+describe('the second reading: seeds ignored, a max_tokens cap, a bare SGLang adapter name', () => {
+  test('SGLang ignoring seeds in deterministic mode (sglang #15746): blamed on the seeds, not on top_k', async () => {
+    const s = await TestServer.start({ pool, mimic: 'sglang', deterministic: true, seedIgnored: true });
+    try {
+      const checks = await doctor(s.url);
+      const c = one(checks, 'generate sampling');
+      expect(c.status).toBe('warn');
+      expect(c.detail).toMatch(/came out identical, and unlike the greedy answer: the server ignores the request's seed/);
+      expect(c.detail).not.toMatch(/top_k/);
+      expect(c.fix).toMatch(/restart SGLang without --enable-deterministic-inference/);
+      expect(c.fix).not.toMatch(/--sampling-defaults/);
+      // "The same seed gives the same answer" would be true and beside the point.
+      expect(checks.some((x) => x.check === 'generate seeds')).toBe(false);
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('a cap on max_tokens from the generation config (vLLM get_max_tokens): the probe asks for more and sees it', async () => {
+    const v = await TestServer.start({ pool, mimic: 'vllm', capMaxTokens: 8 });
+    const plain = await TestServer.start({ pool, mimic: 'vllm' });
+    try {
+      const c = one(await doctor(v.url, { generate: {} }), 'generate length');
+      expect(c.status).toBe('warn');
+      expect(c.detail).toMatch(/probe answers stop for "length" after 8 tokens though max_tokens was 512: the server caps max_tokens/);
+      expect(c.fix).toMatch(/--generation-config vllm.*"max_new_tokens": 512.*generate\.max_new_tokens to 8/);
+      expect(one(await doctor(plain.url), 'generate length').status).toBe('ok');
+    } finally {
+      await Promise.all([v.close(), plain.close()]);
+    }
+  });
+
+  test("SGLang: a policy named by its adapter's bare name is refused with the exact name to use", async () => {
+    const s = await TestServer.start({ pool, mimic: 'sglang', deterministic: true });
+    try {
+      s.adapters.loaded.set('policy-r1', POLICY);
+      const c = one(await doctor(s.url, { generate: { model: 'policy-r1' } }), 'generate endpoint');
+      expect(c.status).toBe('fail');
+      expect(c.detail).toMatch(/generate\.backend\.model "policy-r1" is a LoRA adapter that SGLang lists by its bare name but serves only as "shapes-policy:policy-r1"/);
+      expect(c.fix).toBe('set generate.backend.model to "shapes-policy:policy-r1"');
+      expect(one(await doctor(s.url, { generate: { model: 'shapes-policy:policy-r1' } }), 'generate endpoint').status).toBe('ok');
+    } finally {
+      await s.close();
+    }
+  });
+});
+
 describe('the labeler', () => {
   test('SGLang lists each token text once: fewer than top_logprobs is not an error there', async () => {
     const s = await TestServer.start({ pool, mimic: 'sglang', deterministic: true });

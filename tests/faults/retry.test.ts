@@ -14,7 +14,7 @@ import { DEV, tempDir } from '../helpers/paths.js';
 
 let srv: TestServer;
 beforeAll(async () => {
-  srv = await TestServer.start({ workers: 2 });
+  srv = await TestServer.start({ mimic: 'vllm', workers: 2 });
 });
 afterAll(async () => {
   await srv?.close();

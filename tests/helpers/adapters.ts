@@ -4,15 +4,17 @@
 //   adapter folder (adapter_config.json) is required; a name already loaded is refused unless load_inplace; GET
 //   /v1/models lists each adapter as its own card (root = its path, parent = the base).
 // - SGLang (S entrypoints/http_server.py): POST /load_lora_adapter and /unload_lora_adapter at the root, answered
-//   {success, message}; GET /v1/models lists only the base; an adapter is asked for as "base:adapter". A full
+//   {success, message}; GET /v1/models lists each adapter by its bare name (PR #12229; quirks.ts listAdapters), yet an
+//   adapter is served only when asked for as "base:adapter", any other name by the base. A full
 //   checkpoint replaces the base's weights through POST /update_weights_from_disk.
 // - rlaifv (the server as it always was): the vLLM routes, always on, taking any model folder.
 //
 // The tiny models have no LoRA: an adapter folder this server loads also holds a whole model (the tests' trainer
 // copies a checkpoint and adds adapter_config.json), and that model answers for the adapter.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { HttpError, TEXTS, type Mimic } from './mimic.js';
+import { LORA_TEXTS, type Quirks } from './quirks.js';
 import type { ServedModel } from './openai-server.js';
 
 type Body = Record<string, unknown>;
@@ -27,6 +29,12 @@ export interface SglangReply {
 export class Adapters {
   /** Adapters loaded at run time: name → the folder served for it. */
   readonly loaded = new Map<string, string>();
+  /** vLLM: adapters loaded with load_inplace, reloaded from disk at every generation (quirks.ts inplaceReloadMs). */
+  readonly sticky = new Set<string>();
+  /** Reloads caused by a sticky load_inplace, per adapter (GET /metrics). */
+  readonly reloads = new Map<string, number>();
+  /** Load requests that carried load_inplace: true (whatever the mode made of it). */
+  inplaceRequests = 0;
 
   constructor(
     private readonly mode: Mimic,
@@ -34,7 +42,15 @@ export class Adapters {
     private readonly models: Record<string, ServedModel>,
     /** vLLM: whether the runtime adapter routes exist (VLLM_ALLOW_RUNTIME_LORA_UPDATING). */
     public enabled: boolean,
+    private readonly quirks: Quirks = {},
   ) {}
+
+  /** The cost of serving a request for `name`: a sticky load_inplace adapter is reloaded (counted), else nothing. */
+  reloadMs(name: string): number {
+    if (!this.sticky.has(name)) return 0;
+    this.reloads.set(name, (this.reloads.get(name) ?? 0) + 1);
+    return this.quirks.inplaceReloadMs ?? 100;
+  }
 
   private get base(): string {
     return Object.entries(this.models).find(([, m]) => m.kind === 'vlm')?.[0] ?? Object.keys(this.models)[0]!;
@@ -78,8 +94,8 @@ export class Adapters {
       ...(owner === 'vllm' ? { permission: [{ id: `modelperm-${id}`, object: 'model_permission', created, allow_create_engine: false, allow_sampling: true, allow_logprobs: true, allow_search_indices: false, allow_view: true, allow_fine_tuning: false, organization: '*', group: null, is_blocking: false }] } : {}),
     });
     const bases = Object.entries(this.models).map(([id, m]) => card(id, 'dir' in m ? m.dir : id, null));
-    // SGLang lists only what it was started with (S issue #12221); vLLM adds one card per loaded adapter.
-    const loras = this.mode === 'sglang' ? [] : [...this.loaded].map(([id, dir]) => card(id, dir, this.base));
+    // vLLM adds one card per loaded adapter; SGLang too since PR #12229 (by bare name), before it only the base (#12221).
+    const loras = this.mode === 'sglang' && this.quirks.listAdapters === false ? [] : [...this.loaded].map(([id, dir]) => card(id, dir, this.base));
     return { object: 'list', data: [...bases, ...loras] };
   }
 
@@ -94,7 +110,10 @@ export class Adapters {
   /** vLLM's POST /v1/load_lora_adapter. */
   loadVllm(body: Body): string {
     const { name, dir } = this.fields(body);
-    if ((this.loaded.has(name) || this.models[name]) && !body.load_inplace) {
+    // vllm-legacy predates load_inplace (PR #31326): the field is ignored like any unknown one.
+    if (body.load_inplace === true) this.inplaceRequests++;
+    const inplace = body.load_inplace === true && this.mode === 'vllm';
+    if ((this.loaded.has(name) || this.models[name]) && !inplace) {
       throw new HttpError(400, `The lora adapter '${name}' has already been loaded. If you want to load the adapter in place, set 'load_inplace' to True.`, 'InvalidUserInput');
     }
     const need = this.mode === 'rlaifv' ? 'config.json' : 'adapter_config.json';
@@ -103,14 +122,31 @@ export class Adapters {
       // V lora/worker_manager.py: a folder without adapter_config.json is LoRAAdapterNotFoundError, answered 404.
       throw new HttpError(404, `Loading lora ${name} failed: No adapter found for ${dir}`, 'NotFoundError');
     }
+    // Any other add_lora failure is a 500 with the exception's text (V models/serving.py load_lora_adapter).
+    if (this.quirks.loraDisabled) throw new HttpError(500, LORA_TEXTS.disabled(), 'InternalServerError');
+    const rank = this.rankOf(dir);
+    const max = this.quirks.maxLoraRank ?? 16;
+    if (this.mode !== 'rlaifv' && rank !== null && rank > max) throw new HttpError(500, LORA_TEXTS.rank(rank, max), 'InternalServerError');
     this.loaded.set(name, dir);
+    if (inplace) this.sticky.add(name);
     return `Success: LoRA adapter '${name}' added successfully.`;
+  }
+
+  /** An adapter folder's rank (adapter_config.json `r`), null when it says none. */
+  private rankOf(dir: string): number | null {
+    try {
+      const r = (JSON.parse(readFileSync(path.join(dir, 'adapter_config.json'), 'utf8')) as { r?: unknown }).r;
+      return typeof r === 'number' ? r : null;
+    } catch {
+      return null;
+    }
   }
 
   /** vLLM's POST /v1/unload_lora_adapter. */
   unloadVllm(body: Body): string {
     const name = String(body.lora_name ?? '');
     if (!this.loaded.delete(name)) throw new HttpError(404, `The lora adapter '${name}' cannot be found.`, 'NotFoundError');
+    this.sticky.delete(name);
     return `Success: LoRA adapter '${name}' removed successfully.`;
   }
 
@@ -152,7 +188,7 @@ export class Adapters {
     return { status: 200, body: { success: true, message: 'Succeeded to update model weights.', num_paused_requests: 0 } };
   }
 
-  /** SGLang's GET /get_model_info. */
+  /** SGLang's GET /model_info (and its deprecated /get_model_info). */
   modelInfo(): unknown {
     const m = this.models[this.base];
     return { model_path: m && 'dir' in m ? m.dir : this.base, tokenizer_path: m && 'dir' in m ? m.dir : this.base, is_generation: true };

@@ -1,6 +1,6 @@
 // What the test server copies from real servers, mode by mode: error envelopes and texts, sampling defaults from a
 // model's generation_config.json, chat templates, model cards. Each behaviour names the upstream file and function it
-// copies (V = vllm-project/vllm, S = sgl-project/sglang; see README "Servers as they really answer").
+// copies (V = vllm-project/vllm, S = sgl-project/sglang; see docs/remote-servers.md "Servers as they really answer").
 //
 // 'rlaifv' is the server as it was before the modes: nested errors, no defaults, rlaifv's own template, seeds honoured.
 

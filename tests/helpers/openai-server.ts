@@ -9,7 +9,9 @@
 //
 // Standalone: npx tsx tests/helpers/openai-server.ts [--port 8000] [--latency-ms 0] [--max-concurrent 0]
 //   [--mimic vllm|vllm-legacy|sglang] [--generation-config FILE] [--chat-template chatml|llava-hf|vicuna]
-//   [--lora-updating] [--deterministic] [--max-logprobs 20]
+//   [--lora-updating] [--deterministic] [--max-logprobs 20] and the quirks of tests/helpers/quirks.ts:
+//   [--seed-ignored] [--cap-max-tokens N] [--no-list-adapters] [--inplace-reload-ms N] [--max-lora-rank N]
+//   [--lora-disabled] [--no-get-model-info]
 import http from 'node:http';
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync, existsSync, readFileSync } from 'node:fs';
@@ -24,6 +26,7 @@ import { pairConfidence, rejectProbability } from '../../src/feedback/gate.js';
 import type { GenerateResult, DivideOutput, Turn } from '../../src/backends/types.js';
 import { claimToQuestion } from '../../src/divide/question.js';
 import { Adapters } from './adapters.js';
+import { metricsText, quirksOn, versionBody, type Quirks } from './quirks.js';
 import { CHAT_TEMPLATES, HttpError, MIMICS, NoRoute, TEMPLATES, TEXTS, effectiveSampling, errorBody, renderable, type Mimic, type TemplateName } from './mimic.js';
 
 export { HttpError } from './mimic.js';
@@ -60,7 +63,7 @@ export type ServedModel =
   | { kind: 'teacher'; dir: string }
   | { kind: 'lister'; dir: string };
 
-export interface ServerOptions {
+export interface ServerOptions extends Quirks {
   models?: Record<string, ServedModel>;
   /** When set, requests must carry `Authorization: Bearer <apiKey>`. */
   apiKey?: string;
@@ -173,7 +176,7 @@ export class TestServer {
     this.mode = opts.mimic ?? 'rlaifv';
     this.imgDir = path.join(os.tmpdir(), `rlaifv-test-server-${process.pid}`);
     mkdirSync(this.imgDir, { recursive: true });
-    this.adapters = new Adapters(this.mode, opts.models, opts.loraUpdating ?? !this.mode.startsWith('vllm'));
+    this.adapters = new Adapters(this.mode, opts.models, opts.loraUpdating ?? !this.mode.startsWith('vllm'), opts);
   }
 
   /** Starts a server on 127.0.0.1 (a free port unless one is given). */
@@ -251,10 +254,12 @@ export class TestServer {
     if (post && p === '/load_lora_adapter' && sglang) return async (req) => this.adapters.loadSglang((await this.json(req)).body);
     if (post && p === '/unload_lora_adapter' && sglang) return async (req) => this.adapters.unloadSglang((await this.json(req)).body);
     if (post && p === '/update_weights_from_disk' && sglang) return async (req) => this.adapters.updateWeights((await this.json(req)).body);
-    if (method === 'GET' && p === '/get_model_info' && sglang) return async () => this.adapters.modelInfo();
+    if (method === 'GET' && p === '/model_info' && sglang) return async () => this.adapters.modelInfo();
+    if (method === 'GET' && p === '/get_model_info' && sglang && !this.opts.noGetModelInfo) return async () => this.adapters.modelInfo();
+    if (method === 'GET' && p === '/metrics' && vllm && this.mode !== 'rlaifv') return async () => metricsText(this.adapters.reloads);
     if (post && p === '/tokenize' && vllm && this.mode !== 'rlaifv') return async (req) => this.tokenize((await this.json(req)).body);
     if (post && p === '/detokenize' && vllm && this.mode !== 'rlaifv') return async (req) => this.detokenize((await this.json(req)).body);
-    if (method === 'GET' && p === '/version' && vllm && this.mode !== 'rlaifv') return async () => ({ version: this.mode === 'vllm' ? '0.11.0' : '0.9.2' });
+    if (method === 'GET' && p === '/version' && vllm && this.mode !== 'rlaifv') return async () => versionBody(this.mode, quirksOn(this.mode, this.opts));
     if (method === 'GET' && p === '/health' && this.mode !== 'rlaifv') return async () => '';
     return null;
   }
@@ -311,6 +316,9 @@ export class TestServer {
       await this.slot();
       let out: any;
       const t0 = performance.now();
+      // vLLM's sticky load_inplace: the adapter is read from disk again before this generation (quirks.ts).
+      const reload = this.adapters.reloadMs(model);
+      if (reload > 0) await new Promise((r) => setTimeout(r, reload));
       try {
         out =
           served.kind === 'vlm'
@@ -529,9 +537,11 @@ export class TestServer {
     const s = this.sampling(body);
     // SGLang uses the seed only with --enable-deterministic-inference (S sampling_batch_info.py from_schedule_batch).
     const seeded = Number.isInteger(body.seed) && (this.mode !== 'sglang' || this.opts.deterministic);
-    const seed = seeded ? Number(body.seed) : Math.floor(Math.random() * 2 ** 31);
+    // --seed-ignored (quirks.ts, S #15746): one seed for every request, whatever it asked; 42 is SGLang's default.
+    const seed = this.opts.seedIgnored ? 42 : seeded ? Number(body.seed) : Math.floor(Math.random() * 2 ** 31);
     const samples = Array.from({ length: n }, (_, i) => ({ index: i, seed: (seed + i) & 0x7fffffff }));
-    const maxTokens = s.max_tokens ?? 512;
+    // --cap-max-tokens (quirks.ts, V get_max_tokens): the generation config's max_new_tokens caps an explicit max_tokens.
+    const maxTokens = Math.min(s.max_tokens ?? 512, this.opts.capMaxTokens ?? Infinity);
     const results = await this.work<GenerateResult[]>({
       kind: 'generate', model: dir, threads, imagePath: image, question: text, history, samples,
       decoding: { temperature: s.temperature, top_p: s.top_p, max_new_tokens: maxTokens, top_k: s.top_k, min_p: s.min_p, repetition_penalty: s.repetition_penalty },
@@ -550,7 +560,7 @@ export class TestServer {
       const reasoning = thinking ? 'The user asks about the image. Let me look at the shapes.' : null;
       const message =
         reasoning && this.opts.reasoningParser
-          ? { role: 'assistant', content: r.text, reasoning_content: reasoning }
+          ? { role: 'assistant', content: r.text, ...(this.mode === 'vllm' ? { reasoning } : { reasoning_content: reasoning }) }
           : { role: 'assistant', content: reasoning ? `<think>\n${reasoning}\n</think>\n\n${r.text}` : r.text };
       return { index: i, message, finish_reason: r.finishReason, logprobs: null };
     });
@@ -809,6 +819,14 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     ...(argv.includes('--deterministic') ? { deterministic: true } : {}),
     ...(argv.includes('--return-tokens-as-token-ids') ? { returnTokensAsTokenIds: true } : {}),
     ...(argv.includes('--reasoning-parser') ? { reasoningParser: true } : {}),
+    ...(argv.includes('--seed-ignored') ? { seedIgnored: true } : {}),
+    ...(num('--cap-max-tokens') !== undefined ? { capMaxTokens: num('--cap-max-tokens') } : {}),
+    ...(argv.includes('--no-list-adapters') ? { listAdapters: false } : {}),
+    ...(num('--inplace-reload-ms') !== undefined ? { inplaceReloadMs: num('--inplace-reload-ms') } : {}),
+    ...(num('--max-lora-rank') !== undefined ? { maxLoraRank: num('--max-lora-rank') } : {}),
+    ...(argv.includes('--lora-disabled') ? { loraDisabled: true } : {}),
+    ...(argv.includes('--no-get-model-info') ? { noGetModelInfo: true } : {}),
   });
-  process.stdout.write(`rlaifv test server (${mimic}) on ${s.url} serving ${Object.keys(s.opts.models).join(', ')}\n`);
+  const on = quirksOn(mimic, s.opts);
+  process.stdout.write(`rlaifv test server (${mimic}${on.length ? `: ${on.join(', ')}` : ''}) on ${s.url} serving ${Object.keys(s.opts.models).join(', ')}\n`);
 }

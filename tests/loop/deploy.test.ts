@@ -4,6 +4,8 @@
 // VLLM_ALLOW_RUNTIME_LORA_UPDATING; a rerun after a partial deploy keeps the name it loaded; SGLang loads adapters at
 // its root and serves them as "base:adapter", and replaces the base's weights for a full checkpoint.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import path from 'node:path';
 import { loadConfig } from '../../src/config/load.js';
 import { runLoop } from '../../src/loop/index.js';
@@ -11,6 +13,7 @@ import { loopCommands, openDb } from '../../src/store/index.js';
 import { WorkerPool } from '../../src/backends/local/pool.js';
 import { TestServer } from '../helpers/openai-server.js';
 import type { Mimic } from '../helpers/mimic.js';
+import type { Quirks } from '../helpers/quirks.js';
 import { POLICY, ROOT, tempDir } from '../helpers/paths.js';
 
 let pool: WorkerPool;
@@ -22,8 +25,19 @@ afterAll(async () => {
 });
 
 /** Servers sharing the test's models. */
-async function servers(n: number, mimic: Mimic, loraUpdating = true): Promise<TestServer[]> {
-  return Promise.all(Array.from({ length: n }, () => TestServer.start({ pool, mimic, loraUpdating })));
+async function servers(n: number, mimic: Mimic, loraUpdating = true, quirks: Quirks & { deterministic?: boolean } = {}): Promise<TestServer[]> {
+  return Promise.all(Array.from({ length: n }, () => TestServer.start({ pool, mimic, loraUpdating, ...quirks })));
+}
+
+/** The deploy hook as a user runs it by hand. */
+async function hook(...args: string[]): Promise<{ code: number; stderr: string }> {
+  try {
+    const r = await promisify(execFile)('node', [path.join(ROOT, 'scripts/deploy/load-adapter.mjs'), ...args]);
+    return { code: 0, stderr: r.stderr };
+  } catch (e) {
+    const x = e as { code: number; stderr: string };
+    return { code: x.code, stderr: x.stderr };
+  }
 }
 
 /** Training is not what these tests are about: the trainer copies its parent (a real command leaving a real folder). */
@@ -79,9 +93,10 @@ describe('deploying to vLLM (runtime LoRA)', () => {
       expect(r.rounds[0]!.served_model).toBe('policy-r1');
       expect(r.rounds[0]!.eval?.false_claim_rate).toBeTypeOf('number');
       // Both endpoints list the adapter (vLLM adds a model card per adapter) and took part in the evaluation:
-      // 4 held-out prompts × (3 sampled + 1 greedy), one request each.
+      // 4 held-out prompts × (3 sampled + 1 greedy), one request each, and the hook's one request per endpoint that
+      // checks the new adapter answers before the previous one is unloaded.
       for (const s of [a!, b!]) expect(s.adapters.loaded.get('policy-r1')).toBe(r.rounds[0]!.checkpoint);
-      expect((a!.stats.byModel['policy-r1'] ?? 0) + (b!.stats.byModel['policy-r1'] ?? 0)).toBe(16);
+      expect((a!.stats.byModel['policy-r1'] ?? 0) + (b!.stats.byModel['policy-r1'] ?? 0)).toBe(16 + 2);
       expect(a!.stats.byModel['policy-r1']).toBeGreaterThan(0);
       expect(b!.stats.byModel['policy-r1']).toBeGreaterThan(0);
       const cmd = steps(db, r.loop.id);
@@ -130,7 +145,8 @@ describe('deploying to vLLM (runtime LoRA)', () => {
     try {
       const { config, db } = served([a!.url], { command: 'true', model: 'never-r{round}', readyMs: 1500 });
       await expect(runLoop(config, { rounds: 1, limit: 6, evalLimit: 4 })).rejects.toThrow(/did not serve "never-r1" within 1500 ms/);
-      config.loop.deploy = { ...config.loop.deploy!, command: HOOK, model: 'fixed-r{round}' };
+      // The rerun's hook loads the adapter and checks it answers: it gets the usual time.
+      config.loop.deploy = { ...config.loop.deploy!, command: HOOK, model: 'fixed-r{round}', ready_timeout_ms: 30_000 };
       const r = await runLoop(config, { rounds: 1, limit: 6, evalLimit: 4 });
       expect(r.rounds[0]!.served_model).toBe('fixed-r1');
       const cmds = steps(db, r.loop.id);
@@ -167,6 +183,117 @@ describe('deploying to SGLang', () => {
       expect(r.rounds[0]!.served_model).toBe('shapes-policy');
       expect(a!.stats.routes['POST /update_weights_from_disk']).toBe(1);
       expect((a!.opts.models['shapes-policy'] as { dir: string }).dir).toBe(r.rounds[0]!.checkpoint);
+    } finally {
+      await a!.close();
+    }
+  });
+});
+
+describe('one adapter per checkpoint, named by its content hash (loop.deploy.model "policy-{hash}")', () => {
+  test.each([
+    ['vllm', 'policy-{hash}'],
+    ['sglang', 'shapes-policy:policy-{hash}'],
+  ] as const)('%s: four rounds leave exactly one adapter of the loop loaded; load_inplace is never sent, no generation pays a reload', async (mimic, model) => {
+    // Seeds honoured (SGLang: deterministic mode, without the #15746 bug), so each round's pairs are reproducible.
+    const [a] = await servers(1, mimic, true, { inplaceReloadMs: 2000, deterministic: true });
+    try {
+      // Each round's trainer writes its own adapter (the round in adapter_config.json): four contents, four names.
+      const trainer = `${COPY} && echo '{"peft_type": "LORA", "r": 8, "round": {round}}' > {out}/adapter_config.json`;
+      const { config } = served([a!.url], { model, trainer });
+      const r = await runLoop(config, { rounds: 4, limit: 6, evalLimit: 2 });
+      expect(r.rounds).toHaveLength(4);
+      const names = r.rounds.map((x) => x.served_model!);
+      expect(new Set(names).size).toBe(4);
+      for (const n of names) expect(n).toMatch(mimic === 'vllm' ? /^policy-[0-9a-f]{12}$/ : /^shapes-policy:policy-[0-9a-f]{12}$/);
+      const last = names.at(-1)!.replace(/^shapes-policy:/, '');
+      expect([...a!.adapters.loaded.keys()]).toEqual([last]);
+      expect(a!.adapters.inplaceRequests).toBe(0);
+      expect(a!.adapters.reloads.size).toBe(0);
+      if (mimic === 'vllm') expect(await (await fetch(`${a!.root}/metrics`)).text()).not.toMatch(/lora_name=/);
+    } finally {
+      await a!.close();
+    }
+  });
+
+  test.each([
+    ['vllm', 'policy-'],
+    ['sglang', 'shapes-policy:policy-'],
+  ] as const)('%s: the hook run twice on one checkpoint keeps one adapter and says it already serves it; a new checkpoint replaces it after it answers', async (mimic, stem) => {
+    const [a] = await servers(1, mimic);
+    const dir = tempDir('rlaifv-hook-');
+    try {
+      const cp = async (name: string, r: number) => {
+        const out = path.join(dir, name);
+        await promisify(execFile)('sh', ['-c', `cp -r ${POLICY} ${out} && echo '{"peft_type": "LORA", "r": ${r}}' > ${out}/adapter_config.json`]);
+        return out;
+      };
+      const one = await cp('one', 8);
+      const first = await hook(a!.url, `${stem}aaaa`, one);
+      expect(first.code).toBe(0);
+      const again = await hook(a!.url, `${stem}aaaa`, one);
+      expect(again).toMatchObject({ code: 0, stderr: expect.stringMatching(/already serves/) });
+      expect([...a!.adapters.loaded.keys()]).toEqual(['policy-aaaa']);
+      const two = await cp('two', 4);
+      const next = await hook(a!.url, `${stem}bbbb`, two);
+      expect(next).toMatchObject({ code: 0, stderr: expect.stringMatching(/unloaded policy-aaaa/) });
+      expect([...a!.adapters.loaded.keys()]).toEqual(['policy-bbbb']);
+      expect(a!.adapters.inplaceRequests).toBe(0);
+    } finally {
+      await a!.close();
+    }
+  });
+});
+
+describe('a name reused for another folder (a config without {hash}): unloaded, then loaded; never in place', () => {
+  test.each(['vllm', 'vllm-legacy'] as const)('%s', async (mimic) => {
+    const [a] = await servers(1, mimic);
+    const dir = tempDir('rlaifv-hook-');
+    try {
+      const folders = ['one', 'two'].map((n) => path.join(dir, n));
+      for (const [i, f] of folders.entries()) {
+        await promisify(execFile)('sh', ['-c', `cp -r ${POLICY} ${f} && echo '{"peft_type": "LORA", "r": 8, "n": ${i}}' > ${f}/adapter_config.json`]);
+      }
+      expect((await hook(a!.url, 'policy-r1', folders[0]!)).code).toBe(0);
+      const again = await hook(a!.url, 'policy-r1', folders[1]!);
+      expect(again.code, again.stderr).toBe(0);
+      expect(a!.adapters.loaded.get('policy-r1')).toBe(folders[1]);
+      expect(a!.adapters.inplaceRequests).toBe(0);
+      expect(a!.stats.routes['POST /v1/unload_lora_adapter']).toBe(1);
+    } finally {
+      await a!.close();
+    }
+  });
+});
+
+describe("vLLM's 500s for adapters it cannot load: the server's text and the flag to fix", () => {
+  test.each([
+    [{ maxLoraRank: 4 }, /HTTP 500: LoRA rank 8 is greater than max_lora_rank 4\. Fix: restart vLLM with --max-lora-rank 8 or more/],
+    [{ loraDisabled: true }, /HTTP 500: LoRA is not enabled\. Fix: restart vLLM with --enable-lora/],
+  ] as const)('%o', async (quirks, message) => {
+    const [a] = await servers(1, 'vllm', true, quirks);
+    try {
+      const { config } = served([a!.url], { model: 'policy-{hash}' });
+      await expect(runLoop(config, { rounds: 1, limit: 4, evalLimit: 2 })).rejects.toThrow(message);
+      expect(a!.adapters.loaded.size).toBe(0);
+    } finally {
+      await a!.close();
+    }
+  });
+});
+
+describe('SGLang serves a bare adapter name with the base model', () => {
+  test('a deploy whose model is the bare adapter name is refused with the exact name to use', async () => {
+    const [a] = await servers(1, 'sglang');
+    try {
+      // The hook refuses it before loading (SGLang needs "base:adapter").
+      const { config } = served([a!.url], { model: 'policy-{hash}' });
+      await expect(runLoop(config, { rounds: 1, limit: 4, evalLimit: 2 })).rejects.toThrow(/give loop\.deploy\.model as "<served base>:policy-[0-9a-f]{12}"/);
+      // A hook that loads it anyway (by hand): the wait for the model names the exact name instead of waiting.
+      const { config: c2 } = served([a!.url], { model: 'policy-r{round}', command: `curl -s -X POST ${a!.root}/load_lora_adapter -H 'content-type: application/json' -d '{"lora_name": "policy-r1", "lora_path": "'{checkpoint}'"}'` });
+      c2.db = config.db.replace(/loop\.sqlite$/, 'loop2.sqlite');
+      await expect(runLoop(c2, { rounds: 1, limit: 4, evalLimit: 2 })).rejects.toThrow(
+        /loop\.deploy\.model "policy-r1" is a LoRA adapter that SGLang lists by its bare name but serves only as "shapes-policy:policy-r1"/,
+      );
     } finally {
       await a!.close();
     }

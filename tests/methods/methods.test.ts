@@ -168,7 +168,7 @@ describe('the pair-quality gate with top-up', () => {
 describe('holistic with a generative labeler on a server (Table 13 prompts)', () => {
   let srv: TestServer;
   beforeAll(async () => {
-    srv = await TestServer.start({ workers: 2, models: { ...DEFAULT_MODELS, ...RUBRIC_JUDGE } });
+    srv = await TestServer.start({ mimic: 'vllm', workers: 2, models: { ...DEFAULT_MODELS, ...RUBRIC_JUDGE } });
   });
   afterAll(async () => {
     await srv?.close();

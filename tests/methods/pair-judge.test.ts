@@ -156,7 +156,7 @@ describe('a holistic round gated by a judge model on a server', () => {
   let srv: TestServer;
   let judgedAll = '';
   beforeAll(async () => {
-    srv = await TestServer.start({ workers: 2, models: { ...DEFAULT_MODELS, ...RUBRIC_JUDGE } });
+    srv = await TestServer.start({ mimic: 'vllm', workers: 2, models: { ...DEFAULT_MODELS, ...RUBRIC_JUDGE } });
   });
   afterAll(async () => {
     await srv?.close();
@@ -349,9 +349,10 @@ describe('a holistic round gated by a judge model on a server', () => {
     const bad = await checkPairJudge({ ...base, backend: judge.backend });
     expect(bad[0]!.status).toBe('fail');
     expect(bad[0]!.detail).toMatch(/no rating: gate judge: the reply holds no score "N\/10" after 1 attempts; the reply ends "I am sorry, I cannot help with that\."/);
-    // The tiny labeler is no judge: the server refuses the long prompt, and the check says so.
+    // The tiny labeler is no judge: the server refuses the long prompt (vLLM's 400 with its context text), and the
+    // check says so.
     const small = await checkPairJudge({ ...base, backend: { ...judge.backend, model: 'shapes-labeler' } });
     expect(small[0]!.status).toBe('fail');
-    expect(small[0]!.detail).toMatch(/HTTP 500: .*context/);
+    expect(small[0]!.detail).toMatch(/HTTP 400\): The decoder prompt \(length \d+\) is longer than the maximum model length of 160/);
   });
 });

@@ -69,7 +69,7 @@ describe('the remote policy sends every turn', () => {
   let srv: TestServer;
   let pool: WorkerPool;
   beforeAll(async () => {
-    srv = await TestServer.start({ workers: 1 });
+    srv = await TestServer.start({ mimic: 'vllm', workers: 1 });
     pool = new WorkerPool(1);
   });
   afterAll(async () => {

@@ -98,7 +98,7 @@ describe('reference log-probs at pairing time', () => {
   });
 
   test('a served policy: the pair stage asks the server for prompt log-probs, stored under the served model\'s name', async () => {
-    const srv = await TestServer.start({ workers: 1 });
+    const srv = await TestServer.start({ mimic: 'vllm', workers: 1 });
     try {
       const served = await runDemoRound({
         limit: 4,

@@ -24,7 +24,7 @@ const describe_ = (objs: { shape: string; color: string; size: string; position:
   objs.map((o) => `There is a ${o.size} ${o.color} ${o.shape} in the ${o.position}.`).join(' ');
 
 beforeAll(async () => {
-  server = await TestServer.start({ workers: 1, models: { ...DEFAULT_MODELS, ...TEACHER } });
+  server = await TestServer.start({ mimic: 'vllm', workers: 1, models: { ...DEFAULT_MODELS, ...TEACHER } });
   // The first LIMIT dev prompts; every other one holds a reference answer in meta.reference.
   const dir = tempDir();
   prompts = path.join(dir, 'prompts.jsonl');

@@ -39,7 +39,7 @@ describe('parseRewrite and sentenceEdits', () => {
 describe('a round with the llm editor', () => {
   let srv: TestServer;
   beforeAll(async () => {
-    srv = await TestServer.start({ workers: 2, models: { ...DEFAULT_MODELS, ...REWRITER } });
+    srv = await TestServer.start({ mimic: 'vllm', workers: 2, models: { ...DEFAULT_MODELS, ...REWRITER } });
   });
   afterAll(async () => {
     await srv?.close();

@@ -164,7 +164,7 @@ describe('a round with the served vlm tool deciding counts', () => {
   let srv: TestServer;
   let db: Db;
   beforeAll(async () => {
-    srv = await TestServer.start({ workers: 1, models: { ...DEFAULT_MODELS, ...LISTER } });
+    srv = await TestServer.start({ mimic: 'vllm', workers: 1, models: { ...DEFAULT_MODELS, ...LISTER } });
     db = (
       await runDemoRound({
         limit: 6,

@@ -30,7 +30,7 @@ describe('tool knowledge as judge context', () => {
   describe("the gate's judge model", () => {
     let srv: TestServer;
     beforeAll(async () => {
-      srv = await TestServer.start({ workers: 2, models: { ...DEFAULT_MODELS, ...RUBRIC_JUDGE } });
+      srv = await TestServer.start({ mimic: 'vllm', workers: 2, models: { ...DEFAULT_MODELS, ...RUBRIC_JUDGE } });
     }, 60_000);
     afterAll(async () => srv?.close());
 
@@ -57,7 +57,7 @@ describe('tool knowledge as judge context', () => {
 describe('a served holistic rubric', () => {
   let srv: TestServer;
   beforeAll(async () => {
-    srv = await TestServer.start({ workers: 2, models: { ...DEFAULT_MODELS, ...RUBRIC_JUDGE } });
+    srv = await TestServer.start({ mimic: 'vllm', workers: 2, models: { ...DEFAULT_MODELS, ...RUBRIC_JUDGE } });
   }, 60_000);
   afterAll(async () => srv?.close());
 

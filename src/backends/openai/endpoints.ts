@@ -13,6 +13,7 @@ export type ServerSettings = Omit<OpenAIBackend, 'type'>;
 
 import { BadResponseError, FatalBackendError, ItemRejectedError } from '../errors.js';
 import { serverKind, type RequestShape } from './server-kind.js';
+import { bareAdapterMessage, sglangAdapterName, type ModelCard } from './adapter-names.js';
 
 export { BadResponseError, FatalBackendError, ItemRejectedError };
 export type { RequestShape };
@@ -87,6 +88,8 @@ interface Endpoint {
   restUntil: number;
   restMs: number;
   usage: Map<string, UsageCounts>;
+  /** Why a guard took this endpoint out of the pool for good (it answers otherwise than asked), else null. */
+  stopped: string | null;
 }
 
 /** Retry-After (seconds or HTTP date) or retry-after-ms of an error response, in ms. */
@@ -224,6 +227,7 @@ export class EndpointPool {
       restUntil: 0,
       restMs: settings.rest_ms,
       usage: new Map(),
+      stopped: null,
     }));
   }
 
@@ -246,7 +250,7 @@ export class EndpointPool {
     const now = Date.now();
     let best: Endpoint | null = null;
     for (const e of this.endpoints) {
-      if (e.inFlight >= this.settings.max_in_flight || e.restUntil > now) continue;
+      if (e.inFlight >= this.settings.max_in_flight || e.restUntil > now || e.stopped) continue;
       if (!best || e.inFlight < best.inFlight) best = e;
     }
     if (!best || key === undefined) return best;
@@ -262,6 +266,7 @@ export class EndpointPool {
 
   private async acquire(key?: string): Promise<Endpoint> {
     for (;;) {
+      if (this.fatal) throw new AbortError(this.fatal);
       const e = this.pick(key);
       if (e && this.waiters.length === 0) {
         e.inFlight++;
@@ -276,6 +281,20 @@ export class EndpointPool {
         f.inFlight++;
         return f;
       }
+    }
+  }
+
+  /**
+   * Takes an endpoint out of the pool for good, because a guard saw it answer otherwise than asked (identical samples,
+   * answers cut short); its requests go to the others. With none left every request fails with the reasons.
+   */
+  stop(shown: string, reason: string): void {
+    const e = this.endpoints.find((x) => x.shown === shown);
+    if (!e || e.stopped) return;
+    e.stopped = reason;
+    if (this.endpoints.every((x) => x.stopped)) {
+      this.fatal ??= new FatalBackendError(this.redact(this.endpoints.map((x) => x.stopped).join('\n')));
+      while (this.waiters.length) this.waiters.shift()!();
     }
   }
 
@@ -324,7 +343,7 @@ export class EndpointPool {
    * `call` returns its result and the token usage it reports.
    */
   async request<T>(
-    call: (http: Transport, shape: RequestShape) => Promise<{ value: T; usage?: { prompt_tokens?: number; completion_tokens?: number } | null }>,
+    call: (http: Transport, shape: RequestShape, endpoint: string) => Promise<{ value: T; usage?: { prompt_tokens?: number; completion_tokens?: number } | null }>,
     opts: { affinity?: string } = {},
   ): Promise<T> {
     let lastEndpoint: Endpoint | null = null;
@@ -342,7 +361,7 @@ export class EndpointPool {
       let shape: RequestShape | null = null;
       try {
         shape = await this.shapeOf(e);
-        const { value, usage } = await call(e.http, shape);
+        const { value, usage } = await call(e.http, shape, e.shown);
         u.promptTokens += usage?.prompt_tokens ?? 0;
         u.completionTokens += usage?.completion_tokens ?? 0;
         this.succeeded = true;
@@ -446,6 +465,7 @@ export class EndpointPool {
     if (this.checked) return [];
     const warnings: string[] = [];
     const problems: string[] = [];
+    const bare: string[] = [];
     let reachable = 0;
     await Promise.all(
       this.endpoints.map(async (e) => {
@@ -453,7 +473,10 @@ export class EndpointPool {
           const page = await e.client.models.list({ timeout: Math.min(this.settings.timeout_ms, 15_000), maxRetries: 1 });
           reachable++;
           const ids = page.data.map((m) => m.id);
-          if (ids.length && !servesModel(ids, this.settings.model, (await this.shapeOf(e)).kind)) {
+          const kind = (await this.shapeOf(e)).kind;
+          const exact = sglangAdapterName(page.data as ModelCard[], this.settings.model, kind);
+          if (exact) bare.push(`${e.shown}: ${bareAdapterMessage(`${this.role}.backend.model`, this.settings.model, exact)}`);
+          else if (ids.length && !servesModel(ids, this.settings.model, kind)) {
             problems.push(`${e.shown} serves ${ids.slice(0, 8).map((i) => `"${i}"`).join(', ')}${ids.length > 8 ? ', …' : ''}, not "${this.settings.model}"`);
           }
         } catch (err) {
@@ -468,6 +491,7 @@ export class EndpointPool {
         }
       }),
     );
+    if (bare.length) throw this.stopWith(new FatalBackendError(bare.join('; ')));
     if (problems.length) {
       throw this.stopWith(new FatalBackendError(`${this.role}.backend.model "${this.settings.model}" is not served: ${problems.join('; ')}.`));
     }

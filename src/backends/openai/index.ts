@@ -36,8 +36,9 @@ export class OpenAIGenerator implements Generator {
       req.samples.map(async (s): Promise<GenerateResult> => {
         try {
           return await this.pool.request(
-            async (http, shape) => {
-              // The whole decoding goes with every sample, so a server's defaults (generation_config.json) can't change it.
+            async (http, shape, endpoint) => {
+              // The whole decoding goes with every sample, so a server's defaults (generation_config.json) can't change it,
+              // except where a server caps max_tokens with them (some vLLM releases): the generate stage's guard sees that.
               const r = await http.chat({
                 model: this.b.model,
                 messages: conversation(url, req.question, req.history),
@@ -55,6 +56,7 @@ export class OpenAIGenerator implements Generator {
                   finishReason: c.finish_reason ?? 'unknown',
                   promptTokens: r.usage?.prompt_tokens ?? null,
                   completionTokens: r.usage?.completion_tokens ?? null,
+                  endpoint,
                 },
                 usage: r.usage,
               };
@@ -67,6 +69,9 @@ export class OpenAIGenerator implements Generator {
         }
       }),
     );
+  }
+  stopEndpoint(endpoint: string, reason: string): void {
+    this.pool.stop(endpoint, reason);
   }
   async close(): Promise<void> {
     await this.pool.close();

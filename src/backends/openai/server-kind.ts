@@ -30,7 +30,7 @@ async function getJson(url: string, key: string | null, timeoutMs: number): Prom
 }
 
 /**
- * Asks a server what it is: its GET /models cards' `owner`, else SGLang's GET /get_model_info or vLLM's GET /version
+ * Asks a server what it is: its GET /models cards' `owner`, else SGLang's GET /model_info (or the older /get_model_info) or vLLM's GET /version
  * at the root; api.openai.com, and anything that answers none of these, is 'openai' (standard fields only).
  */
 export async function detectServerKind(baseUrl: string, key: string | null, timeoutMs = 10_000): Promise<ServerKind> {
@@ -50,6 +50,8 @@ export async function detectServerKind(baseUrl: string, key: string | null, time
   }
   const root = serverRoot(baseUrl);
   const probes: [ServerKind, string, (j: unknown) => boolean][] = [
+    // SGLang's /model_info; /get_model_info is deprecated ("use /model_info instead") and kept for older releases.
+    ['sglang', `${root}/model_info`, (j) => typeof (j as { model_path?: unknown })?.model_path === 'string'],
     ['sglang', `${root}/get_model_info`, (j) => typeof (j as { model_path?: unknown })?.model_path === 'string'],
     ['vllm', `${root}/version`, (j) => typeof (j as { version?: unknown })?.version === 'string'],
   ];
