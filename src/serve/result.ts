@@ -4,6 +4,7 @@ import { isRejected, type AcceptRule } from '../feedback/verdict.js';
 import { answerReward, type RewardComponents, type RewardPreset, type RewardWeights } from '../feedback/reward.js';
 import type { AnswerEvidence } from '../store/index.js';
 import type { Scored } from './scorer.js';
+import { claimSpan, locateSentences } from '../feedback/claim-spans.js';
 
 /** How much of an answer's evidence a reply carries. */
 export type Detail = 'none' | 'summary' | 'claims';
@@ -16,7 +17,7 @@ export interface ClaimReply {
   p_yes: number | null;
   p_no: number | null;
   verdict: 'accepted' | 'rejected' | 'unscored';
-  /** [start, end) of the claim's sentence in the completion; null when the divider rewrote it past finding. */
+  /** [start, end) of the claim's source text in the completion (the divider's stored span, else its sentence located); null when neither is found. */
   span: [number, number] | null;
 }
 
@@ -34,21 +35,11 @@ export function errorReply(id: string | null, reason: string): ItemReply {
   return { id, status: 'error', reward: null, reason };
 }
 
-/** Spans of each claim's sentence in the completion, searched in order (a divider's sentences follow the text). */
-function spans(completion: string, sentences: readonly string[]): ([number, number] | null)[] {
-  let from = 0;
-  return sentences.map((s) => {
-    let at = completion.indexOf(s, from);
-    if (at < 0) at = completion.indexOf(s);
-    if (at < 0 || s === '') return null;
-    from = at;
-    return [at, at + s.length];
-  });
-}
+const spanOf = (s: { start: number; end: number } | null): [number, number] | null => (s ? [s.start, s.end] : null);
 
 /** The claims of an answer as a reply shows them. */
 function claimReplies(ev: AnswerEvidence, completion: string, rule: AcceptRule): ClaimReply[] {
-  const sp = spans(completion, ev.claims.map((c) => c.sentence));
+  const located = locateSentences(completion, ev.claims.map((c) => c.sentence));
   return ev.claims.map((c, i) => {
     const judged = c.p_yes !== null && c.p_no !== null;
     return {
@@ -58,7 +49,7 @@ function claimReplies(ev: AnswerEvidence, completion: string, rule: AcceptRule):
       p_yes: c.p_yes,
       p_no: c.p_no,
       verdict: !judged ? 'unscored' : isRejected(c.p_yes!, c.p_no!, rule) ? 'rejected' : 'accepted',
-      span: sp[i]!,
+      span: spanOf(claimSpan({ start: c.span_start, end: c.span_end }, located[i] ?? null, completion.length)),
     };
   });
 }

@@ -108,6 +108,9 @@ export interface ClaimEvidence {
   labeled: boolean;
   /** The open label failure's reason, when the labeler failed on this question. */
   label_error: string | null;
+  /** [span_start, span_end) of the claim's source text in the answer, as the divider gave it; null when it gave none. */
+  span_start: number | null;
+  span_end: number | null;
 }
 
 /** What the server answers from: a stored answer's division (or divide failure) and claims. */
@@ -124,7 +127,7 @@ export function answerEvidence(db: Db, roundId: number, candidateIds: readonly s
   const fail = stmt(db, "SELECT reason FROM failures WHERE round_id = ? AND stage = 'divide' AND item = ? AND retried_at IS NULL");
   const claims = stmt(
     db,
-    `SELECT cl.idx, cl.sentence, cl.claim, cl.question_id, q.text AS question, l.p_yes, l.p_no,
+    `SELECT cl.idx, cl.sentence, cl.claim, cl.question_id, q.text AS question, l.p_yes, l.p_no, cl.span_start, cl.span_end,
        (l.question_id IS NOT NULL) AS labeled, f.reason AS label_error
      FROM claims cl JOIN questions q ON q.id = cl.question_id
      LEFT JOIN labels l ON l.question_id = cl.question_id AND l.labeler = ?
