@@ -160,6 +160,17 @@ def load_image(path: str, where: str) -> torch.Tensor:
     return to_pixels(np.array(img)[None])[0]
 
 
+def utf16_offsets(text: str) -> dict[int, int]:
+    """rlaifv's spans count UTF-16 code units (JavaScript string indices); Python's count code points. Maps each
+    UTF-16 offset that starts a character (and the end) to its code-point index; they differ after an emoji."""
+    at, u = {}, 0
+    for i, ch in enumerate(text):
+        at[u] = i
+        u += 2 if ord(ch) > 0xFFFF else 1
+    at[u] = len(text)
+    return at
+
+
 def span_weights(tok, text: str, ids: list[int], spans, gamma: float, where: str) -> list[float]:
     """Per-token weights of an answer (ids: " " + text, then </s>): γ for tokens inside a rejected or edited span, else 1.
     The text is cut at the spans' edges and each piece encoded; the pieces must give the whole answer's tokens."""
@@ -168,13 +179,16 @@ def span_weights(tok, text: str, ids: list[int], spans, gamma: float, where: str
     if not isinstance(spans, list):
         raise InputError(f"{where}: must be a list of spans")
     ranges = []
+    at = utf16_offsets(text)
     for k, sp in enumerate(spans):
-        if not isinstance(sp, dict) or not isinstance(sp.get("start"), int) or not isinstance(sp.get("end"), int) or not 0 <= sp["start"] <= sp["end"] <= len(text):
-            raise InputError(f"{where}.{k}: needs integer start <= end within the answer's {len(text)} characters")
+        ok = isinstance(sp, dict) and isinstance(sp.get("start"), int) and isinstance(sp.get("end"), int)
+        if not ok or sp["start"] > sp["end"] or sp["start"] not in at or sp["end"] not in at:
+            raise InputError(f"{where}.{k}: needs integer start <= end within the answer's {max(at)} UTF-16 code units, "
+                             "not inside a character")
         # A correction's chosen side marks the sentences its editor wrote as edited: they weigh γ too (RLHF-V's
         # corrected segments).
         if sp.get("verdict") == "rejected" or sp.get("edited") is True:
-            ranges.append((sp["start"], sp["end"]))
+            ranges.append((at[sp["start"]], at[sp["end"]]))
     cuts = sorted({0, len(text), *[x for r in ranges for x in r]})
     weights: list[float] = []
     pieces: list[int] = []
