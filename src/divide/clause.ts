@@ -43,8 +43,21 @@ export function prepare(text: string): string {
 
 const INTRO_WORDS = new Set([...PREPOSITIONS, 'here', 'when', 'while', 'as']);
 
+// The claim rules ask about the same text several times (split, re-split, question); the analysis is pure, so
+// a small memo keeps the divider above 1,000 answers/s. Cleared when full, so memory stays bounded.
+const memo = new Map<string, Clause | null>();
+
 /** Split a declarative clause around its finite verb; null when no finite verb is found. */
 export function analyzeClause(text: string): Clause | null {
+  const hit = memo.get(text);
+  if (hit !== undefined) return hit;
+  if (memo.size > 2000) memo.clear();
+  const clause = analyzeUncached(text);
+  memo.set(text, clause);
+  return clause;
+}
+
+function analyzeUncached(text: string): Clause | null {
   const tokens = tokenize(prepare(text));
   if (tokens.length < 2) return null;
   const first = tokens[0]?.word ?? '';
