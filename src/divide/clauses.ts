@@ -23,6 +23,8 @@ interface Draft {
   skip?: string;
   plural?: boolean;
   paren?: boolean;
+  /** The dropped opener word ("which", "with"): the part's source text starts there. */
+  lead?: Tok;
 }
 
 const RELATIVES = new Set(['which', 'who', 'that']);
@@ -146,7 +148,7 @@ export function clauseParts(toks: readonly Tok[]): Part[] {
       const verb = op.consume === 0 ? t : next;
       const past = verb !== undefined && PAST_ONLY.has(verb.lower);
       if (op.kind === 'participle') prefix = `${subject} ${past ? (plural ? 'were' : 'was') : be(plural)}`;
-      const draft: Draft = { prefix, toks: [], kind: op.kind, plural, ...(op.paren ? { paren: true } : {}) };
+      const draft: Draft = { prefix, toks: [], kind: op.kind, plural, ...(op.paren ? { paren: true } : {}), ...(op.consume > 0 ? { lead: t } : {}) };
       if (op.skip) draft.skip = op.skip;
       if ((op.kind === 'relative' || op.kind === 'participle') && !h) draft.skip ??= 'comment on the scene';
       drafts.push(draft);
@@ -273,13 +275,14 @@ function textOf(toks: readonly Tok[]): string {
 
 function build(d: Draft): Part | null {
   const first = d.toks[0];
-  const last = d.toks[d.toks.length - 1];
+  // The span ends at the last word: closing punctuation belongs to the sentence, not to one of its claims.
+  const last = [...d.toks].reverse().find((t) => t.pos !== 'PUNCT') ?? d.toks[d.toks.length - 1];
   if (!first || !last) return null;
   let body = d.kind === 'attribute' ? '' : textOf(d.toks).replace(/^[,;\s]+|[,;\s]+$/g, '');
   if (d.kind === 'with') body = withClause(d.toks);
   const text = [d.prefix, body].filter((s) => s !== '').join(' ').replace(/\s+/g, ' ').trim();
   if (!/[a-z]/i.test(text)) return null;
-  const part: Part = { text: text.charAt(0).toUpperCase() + text.slice(1), start: first.start, end: last.end };
+  const part: Part = { text: text.charAt(0).toUpperCase() + text.slice(1), start: (d.lead ?? first).start, end: last.end };
   if (d.skip) part.skip = d.skip;
   return part;
 }

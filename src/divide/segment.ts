@@ -65,10 +65,20 @@ export function segmentSentences(answer: string): Sentence[] {
         }
       }
       cur.push(t);
+      joinHyphen(cur, tokens[i + 1]);
     }
     push(answer, cur, out);
   }
   return out;
+}
+
+// "old - fashioned" arrives as three tokens; written without spaces it is one word, an adjective before a noun.
+function joinHyphen(cur: Tok[], next: Tok | undefined): void {
+  const [a, dash, b] = cur.slice(-3);
+  if (!a || !dash || !b || dash.text !== '-' || dash.space !== '' || b.space !== '' || !/[a-z]/i.test(a.text + b.text)) return;
+  const text = `${a.text}-${b.text}`;
+  const pos = next && ['NOUN', 'ADJ', 'PROPN'].includes(next.pos) && b.pos !== 'NOUN' ? 'ADJ' : b.pos;
+  cur.splice(-3, 3, { text, lower: text.toLowerCase(), pos, start: a.start, end: b.end, space: a.space });
 }
 
 function push(answer: string, toks: Tok[], out: Sentence[]): void {

@@ -1,0 +1,106 @@
+// The rules divider on real English (issue 29): sentences from the FaithScore and FActScore dev sets
+// (../shared/real-claims/, MIT) and from the shapes world, against what the annotators wrote.
+import { existsSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { divideRules } from '../../src/divide/rules.js';
+import { illFormed } from '../../scripts/study/divide-real.js';
+
+const claims = (answer: string): string[] => divideRules(answer).claims.map((c) => c.claim);
+const spans = (answer: string): [string, string][] =>
+  divideRules(answer).claims.map((c) => [c.claim, answer.slice(c.start, c.end)]);
+
+describe('divideRules on real English: atomic claims', () => {
+  it('splits comma-joined adjectives and participle phrases into one fact each, as the annotators did', () => {
+    const answer = 'The image features a large, old-fashioned clock mounted on a brick wall, situated in a city street.';
+    expect(spans(answer)).toEqual([
+      ['The image features a clock.', 'The image features a large, old-fashioned clock'],
+      ['The clock is large.', 'large'],
+      ['The clock is old-fashioned.', 'old-fashioned'],
+      ['The clock is mounted on a brick wall.', 'mounted on a brick wall'],
+      ['The clock is situated in a city street.', 'situated in a city street'],
+    ]);
+  });
+
+  it('gives a sentence-final participle to the subject, and a "with" phrase its own clause', () => {
+    expect(claims('In the image, a young girl is standing on a sidewalk, holding a red umbrella.')).toEqual([
+      'In the image, a young girl is standing on a sidewalk.',
+      'The girl is holding a red umbrella.',
+    ]);
+    expect(claims('The skateboard is positioned on a ramp, with the skateboarder standing on it.')).toEqual([
+      'The skateboard is positioned on a ramp.',
+      'The skateboarder is standing on it.',
+    ]);
+  });
+
+  it('turns a relative clause on a named subject into a fact about the name', () => {
+    expect(claims('Doug Sheehan is an American actor who has appeared in films.')).toEqual([
+      'Doug Sheehan is an American actor.',
+      'Doug Sheehan has appeared in films.',
+    ]);
+  });
+
+  it('keeps cumulative adjectives together, as the shapes checker reads them', () => {
+    expect(claims('There is a small green circle in the middle left.')).toEqual([
+      'There is a small green circle in the middle left.',
+    ]);
+  });
+});
+
+describe('divideRules on real English: what is not about the image', () => {
+  it('salvages the visual fact of a hedged sentence and records the dropped inference', () => {
+    const answer = 'In the image, there is a parking meter near the car, which suggests that the driver may have stopped to pay.';
+    const r = divideRules(answer);
+    expect(r.claims.map((c) => [c.claim, c.question])).toEqual([
+      ['In the image, there is a parking meter near the car.', 'Is there a parking meter near the car in the image?'],
+    ]);
+    expect(r.skipped).toEqual([{ sentence: 'which suggests that the driver may have stopped to pay', reason: 'opinion or hedge' }]);
+  });
+
+  it('skips general knowledge with the reason "world knowledge"', () => {
+    expect(divideRules('Cats are naturally curious creatures.').skipped).toEqual([
+      { sentence: 'Cats are naturally curious creatures.', reason: 'world knowledge' },
+    ]);
+    // A bare plural in a place is a scene, not a generalisation.
+    expect(claims('Trees are in the background.')).toEqual(['Trees are in the background.']);
+  });
+
+  it('drops first-person narration but keeps what the narrator sees', () => {
+    const r = divideRules('As I walk down the street, I see a man wearing a red hat.');
+    expect(r.claims.map((c) => c.question)).toEqual(['Is there a man?', 'Is the man wearing a red hat?']);
+    expect(r.skipped).toEqual([{ sentence: 'As I walk down the street', reason: 'first or second person' }]);
+  });
+
+  it('reads a capitalised "Your" in a title as part of the title, not as the reader', () => {
+    const r = divideRules('He appeared in the dramas The Liar and His Lover and When the Devil Calls Your Name.');
+    expect(r.skipped).toEqual([]);
+    expect(r.claims.length).toBeGreaterThan(0);
+  });
+});
+
+const DEV = new URL('../../../shared/real-claims/vlm-answers-dev.jsonl', import.meta.url);
+
+describe.runIf(existsSync(DEV))('divideRules on the real VLM dev answers', () => {
+  const items = readFileSync(DEV, 'utf8').split('\n').filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as { answer: string; question: string });
+
+  it('asks well-formed yes/no questions (the real-claims README definition)', () => {
+    const questions = items.flatMap((it) => divideRules(it.answer, { question: it.question }).claims.map((c) => c.question));
+    expect(questions.length).toBeGreaterThan(400);
+    const bad = questions.filter(illFormed);
+    expect(bad.length / questions.length, bad.join('\n')).toBeLessThanOrEqual(0.005);
+    expect(questions.filter((q) => /\b(?:I|my|we|our|you|your)\b/.test(q))).toEqual([]);
+  });
+
+  it('points every claim at source text inside its sentence that shares a content word with it', () => {
+    for (const it of items) {
+      for (const c of divideRules(it.answer, { question: it.question }).claims) {
+        const src = it.answer.slice(c.start, c.end);
+        expect(c.start, c.claim).toBeLessThan(c.end);
+        expect(c.sentence.includes(src), `${c.claim} <- ${src}`).toBe(true);
+        const words = new Set(src.toLowerCase().match(/[a-z]{3,}/g) ?? []);
+        const shared = (c.claim.toLowerCase().match(/[a-z]{3,}/g) ?? []).some((w) => words.has(w));
+        expect(shared, `${c.claim} <- ${src}`).toBe(true);
+      }
+    }
+  });
+});
