@@ -47,6 +47,11 @@ const INTRO_WORDS = new Set([...PREPOSITIONS, 'here', 'when', 'while', 'as']);
 // a small memo keeps the divider above 1,000 answers/s. Cleared when full, so memory stays bounded.
 const memo = new Map<string, Clause | null>();
 
+/** Forget memoised analyses (the verb hints they were made under have changed). */
+export function clearClauseMemo(): void {
+  memo.clear();
+}
+
 /** Split a declarative clause around its finite verb; null when no finite verb is found. */
 export function analyzeClause(text: string): Clause | null {
   const hit = memo.get(text);

@@ -72,11 +72,21 @@ function definite(toks: readonly Tok[], h: number): string {
 // subject's name says more than "the actor". Returns the name (or pronoun) or null.
 function copulaSubject(toks: readonly Tok[], head: number, main: readonly Tok[]): string | null {
   const cop = main.findIndex((t) => t.pos === 'AUX' && ['is', 'was', 'are', 'were'].includes(t.lower));
-  if (cop <= 0 || toks.indexOf(main[cop]!) > head) return null;
-  const subject = main.slice(0, cop);
-  if (subject.length > 0 && subject.every((t) => t.pos === 'PROPN')) return subject.map((t) => t.text).join(' ');
+  const copAt = cop > 0 ? toks.indexOf(main[cop]!) : -1;
+  if (copAt < 0 || copAt > head) return null;
+  // Only the complement's own head ("an actor", "a sculptor and architect"), not a noun inside a phrase after it.
+  if (toks.slice(copAt + 1, head).some((t) => !['DET', 'ADJ', 'NOUN', 'PROPN', 'CCONJ', 'ADV', 'NUM'].includes(t.pos) && t.text !== ',')) return null;
+  // The subject up to an apposition or a parenthesis ("Fernando Luiz Rosa, commonly known as ...", "X (1922-1997)").
+  const subject: Tok[] = [];
+  for (const t of main.slice(0, cop)) {
+    if (t.text === ',' || t.text === '(') break;
+    subject.push(t);
+  }
+  if (subject.length === 0 || subject.length > 6 || subject.some((t) => ['VERB', 'AUX', 'ADP', 'SCONJ'].includes(t.pos))) return null;
   if (subject.length === 1 && ['he', 'she', 'they', 'it'].includes(subject[0]!.lower)) return subject[0]!.lower;
-  return null;
+  if (subject[0]!.pos === 'PRON') return null;
+  const text = textOf(subject);
+  return subject[0]!.pos === 'DET' ? text.charAt(0).toLowerCase() + text.slice(1) : text;
 }
 
 // The nearest noun head before i, not crossing a verb; -1 if none within reach.
@@ -228,6 +238,7 @@ function opener(toks: readonly Tok[], i: number, main: readonly Tok[], afterComm
   }
   if (t.lower === 'with' && afterComma && i > 0 && hasFinite) return { kind: 'with', head: -1, consume: 1 };
   if (SUBORDINATORS.has(t.lower) && (t.pos === 'SCONJ' || (t.lower === 'as' && afterComma)) && (afterComma || i === 0 || hasFinite)) {
+    if (t.lower === 'as' && (next.lower === 'well' || prev?.lower === 'such')) return null; // "as well as", "such as"
     if (t.lower === 'as' && (next.pos === 'VERB' || next.pos === 'ADJ' || next.pos === 'ADV')) {
       return { kind: 'subordinate', head: -1, consume: 1, skip: 'opinion or hedge' }; // "as evidenced by", "as seen"
     }

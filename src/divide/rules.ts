@@ -1,9 +1,10 @@
 /** The built-in English rules divider: answer -> atomic claims -> yes/no questions, with no model. */
 import { splitClaims } from './claims.js';
-import { analyzeClause, stripDiscourseMarkers } from './clause.js';
+import { analyzeClause, clearClauseMemo, stripDiscourseMarkers } from './clause.js';
 import { clauseParts, type Part } from './clauses.js';
 import { completeFromQuestion } from './context.js';
 import { contentSkipReason, isFragment, sentenceSkipReason } from './filters.js';
+import { setVerbHints } from './lexicon.js';
 import { isPluralPhrase } from './list.js';
 import { claimToQuestion } from './question.js';
 import { salvageNouns } from './salvage.js';
@@ -131,7 +132,18 @@ export function divideRules(answer: string, opts?: { question?: string }): Divid
   const out: DivideResult = { claims: [], skipped: [] };
   if (typeof answer !== 'string' || answer.trim() === '') return out;
   const question = typeof opts?.question === 'string' ? opts.question : undefined;
-  for (const sentence of segmentSentences(answer)) {
+  const sentences = segmentSentences(answer);
+  const verbs = new Set<string>();
+  for (const s of sentences) {
+    // Only a verb with a subject before it: after "and" the tagger's guess ("genres and sounds") is too weak.
+    s.tokens.forEach((t, k) => {
+      const prev = s.tokens[k - 1]?.pos ?? '';
+      if (t.pos === 'VERB' && !/(?:ing|ed)$/.test(t.lower) && ['NOUN', 'PROPN', 'PRON', 'ADV'].includes(prev)) verbs.add(t.lower);
+    });
+  }
+  setVerbHints(verbs);
+  if (verbs.size > 0) clearClauseMemo();
+  for (const sentence of sentences) {
     try {
       divideSentence(sentence, answer, question, out);
     } catch {
@@ -139,5 +151,7 @@ export function divideRules(answer: string, opts?: { question?: string }): Divid
       out.skipped.push({ sentence: sentence.text, reason: 'could not be analysed' });
     }
   }
+  setVerbHints(new Set());
+  if (verbs.size > 0) clearClauseMemo();
   return out;
 }
