@@ -40,6 +40,7 @@ const COMMENT_PARTICIPLES = new Set([
 // Heads that name the picture itself: a phrase after "the image features ..." is about the object, not these.
 const PICTURE_NOUNS = new Set(['image', 'picture', 'photo', 'photograph', 'scene', 'view', 'shot', 'focus', 'setting']);
 const NOUNISH = new Set(['NOUN', 'PROPN']);
+const POSSESSIVES = new Set(['its', 'his', 'her', 'their', 'my', 'our', 'your']);
 // "top left", "middle left": the tagger reads "left" as the verb.
 const SIDES = new Set(['top', 'bottom', 'middle', 'center', 'centre', 'upper', 'lower', 'far', 'lower', 'the']);
 // Participles of events that are over: "born in 1956" -> "was born in 1956".
@@ -307,7 +308,7 @@ function ingBeforePhrase(toks: readonly Tok[], j: number): boolean {
 // ", with the skateboarder standing on it" -> "the skateboarder is standing on it";
 // ", with a parking meter next to it" -> "there is a parking meter next to it".
 function withClause(toks: readonly Tok[]): string {
-  let h = toks.findIndex((t) => NOUNISH.has(t.pos) || (t.pos === 'PRON' && t.lower !== 'it'));
+  let h = toks.findIndex((t) => NOUNISH.has(t.pos) || (t.pos === 'PRON' && !POSSESSIVES.has(t.lower) && t.lower !== 'it'));
   while (h >= 0 && NOUNISH.has(toks[h + 1]?.pos ?? '') && !ingBeforePhrase(toks, h + 1)) h++;
   const head = toks[h];
   const all = textOf(toks).replace(/[,;\s]+$/, '');

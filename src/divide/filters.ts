@@ -33,6 +33,10 @@ const INDEFINITE_SUBJECT = /^(?:a|an|people|many|most|some|such|all|each|every)\
 const BARE_PLURAL_GENERIC = /^(?:[A-Za-z]+\s+)?[A-Za-z]+[^su\s]s\s+(?:are|can|have|need|require|love|like|enjoy|tend|make)\s+(?!(?:in|on|at|near|under|behind|beside|next|inside|outside|around|along|above|below|by|over|being)\b)(?![a-z]+(?:ing|ed)\b)/;
 const DEFINITION = /\b(?:is|are)\s+(?:a|an)\s+(?:[a-z-]+\s+){0,2}(?:device|tool|type|kind|form|sort|means|machine|instrument|way|method|symbol)s?\s+(?:used|designed|meant|that|which|for|of|to)\b/i;
 
+// "The girl appears to be smiling": a thing's look is what a picture shows, so it stays a claim ("Does the girl
+// appear to be smiling?"); "It seems that ..." and "may", "likely" remain guesses.
+const APPEARANCE = /^((?!it\b)(?!this\b)[^,]*?\b(?:appears?|seems?))\s+to\b/i;
+
 // An inference drawn from what is seen ("the presence of a meter indicates that ...", "which means it has").
 const INFERENCE = /\b(?:suggest|indicate|impl(?:y|ie)|signif(?:y|ie)|demonstrate|hint)s?\s+that\b|\b(?:means|meaning)\s+(?:that|it|they|he|she|the)\b/i;
 
@@ -51,7 +55,8 @@ const MOOD_WORDS = new Set(['atmosphere', 'ambiance', 'ambience', 'vibe', 'mood'
 /** A part's content reason (hedge, person, world knowledge, subjective), or a cleaned text with the dropped words. */
 export function contentSkipReason(text: string): { reason: string | null; text: string; dropped: string[] } {
   const body = stripDiscourseMarkers(expandContractions(normalizeText(text)));
-  if (HEDGE_PATTERNS.some((re) => re.test(body)) || INFERENCE.test(body)) return { reason: 'opinion or hedge', text, dropped: [] };
+  const seen = body.replace(APPEARANCE, '$1');
+  if (HEDGE_PATTERNS.some((re) => re.test(seen)) || INFERENCE.test(body)) return { reason: 'opinion or hedge', text, dropped: [] };
   if (PERSON.test(body.replace(SEE, '')) || /^(?:i|we|you)\b/i.test(body) && !SEE.test(body)) {
     return { reason: 'first or second person', text, dropped: [] };
   }

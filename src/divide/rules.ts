@@ -95,6 +95,26 @@ function salvage(s: Sentence, part: Part, hedged: boolean, out: DivideResult): v
   }
 }
 
+// "The book is on the desk, possibly indicating that ...": the clause before the comma that precedes the hedge is
+// a fact of its own; keep it and drop only the rest. False when there is no such clause.
+function keepBeforeHedge(s: Sentence, part: Part, answer: string, question: string | undefined, out: DivideResult,
+  dropped: { sentence: string; reason: string }[]): boolean {
+  const toks = s.tokens.filter((t) => t.start >= part.start && t.end <= part.end);
+  const hedge = toks.findIndex((t) => HEDGE_WORDS.test(t.lower));
+  let comma = -1;
+  for (let k = 0; k < hedge; k++) if (toks[k]!.text === ',') comma = k;
+  if (hedge <= 0 || comma <= 0 || part.text !== answer.slice(part.start, part.end).trim()) return false;
+  const left = toks.slice(0, comma);
+  if (!left.some((t) => t.pos === 'AUX' || t.pos === 'VERB')) return false;
+  const text = answer.slice(left[0]!.start, left[left.length - 1]!.end);
+  if (contentSkipReason(text).reason !== null) return false;
+  const { pairs } = claimsOf(text, question);
+  if (pairs.length === 0) return false;
+  for (const p of pairs) out.claims.push({ sentence: s.text, ...p, start: left[0]!.start, end: left[left.length - 1]!.end });
+  dropped.push({ sentence: answer.slice(toks[comma + 1]!.start, part.end), reason: 'opinion or hedge' });
+  return true;
+}
+
 function divideSentence(s: Sentence, answer: string, question: string | undefined, out: DivideResult): void {
   const formReason = sentenceSkipReason(s.text);
   if (formReason !== null) {
@@ -108,6 +128,7 @@ function divideSentence(s: Sentence, answer: string, question: string | undefine
   for (const part of parts) {
     const source = whole ? s.text : answer.slice(part.start, part.end);
     const content = part.skip === undefined ? contentSkipReason(part.text) : { reason: part.skip, text: part.text, dropped: [] };
+    if (content.reason === 'opinion or hedge' && keepBeforeHedge(s, part, answer, question, out, dropped)) continue;
     if (content.reason !== null) {
       dropped.push({ sentence: source, reason: content.reason });
       if (SALVAGEABLE.has(content.reason.replace(/ \(.*$/, ''))) salvage(s, part, content.reason === 'opinion or hedge', out);
