@@ -6,8 +6,12 @@ export interface Token {
   word: string;
 }
 
+const NEEDS_NORMALIZING = /[\u2018\u2019\u02bc\u201c\u201d`]|\*\*|__|\s\s|[^\S ]/;
+
 /** Unify quotes, drop markdown emphasis and collapse whitespace so rules see one spelling. */
 export function normalizeText(text: string): string {
+  // Most text is already plain; the rules call this on every piece, so skip the passes when nothing would change.
+  if (!NEEDS_NORMALIZING.test(text)) return text.trim();
   return text
     .replace(/[\u2018\u2019\u02bc]/g, "'")
     .replace(/[\u201c\u201d]/g, '"')
