@@ -41,9 +41,13 @@ export function expandContractions(text: string): string {
     .replace(/\b(i|you|we|they|he|she|it|there)'ll\b/gi, (_m, w: string) => `${w} will`);
 }
 
+const PLAIN_WORD = /^[a-z0-9][a-z0-9'-]*[a-z0-9]$|^[a-z0-9]$/;
+
 /** Lower-case a word and strip surrounding punctuation, keeping inner apostrophes and hyphens. */
 export function cleanWord(raw: string): string {
-  return raw.toLowerCase().replace(/^[^a-z0-9']+|[^a-z0-9']+$/g, '').replace(/^'+/, '');
+  const lower = raw.toLowerCase();
+  if (PLAIN_WORD.test(lower)) return lower; // most words: nothing to strip
+  return lower.replace(/^[^a-z0-9']+|[^a-z0-9']+$/g, '').replace(/^'+/, '');
 }
 
 /** Split on whitespace into tokens. */
