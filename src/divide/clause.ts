@@ -41,7 +41,8 @@ export function prepare(text: string): string {
   return stripTrailingPunct(stripDiscourseMarkers(expandContractions(normalizeText(text))));
 }
 
-const INTRO_WORDS = new Set([...PREPOSITIONS, 'here', 'when', 'while', 'as']);
+// Time phrases in front ("After college, Zelma worked ...") are intros too: real answers open with them.
+const INTRO_WORDS = new Set([...PREPOSITIONS, 'here', 'when', 'while', 'as', 'after', 'before', 'since', 'during', 'until', 'upon', 'despite', 'following', 'once']);
 
 // The claim rules ask about the same text several times (split, re-split, question); the analysis is pure, so
 // a small memo keeps the divider above 1,000 answers/s. Cleared when full, so memory stays bounded.

@@ -238,7 +238,8 @@ function opener(toks: readonly Tok[], i: number, main: readonly Tok[], afterComm
     return { kind: 'participle', head: headBefore(toks, i), consume: 1, paren: true };
   }
   if (t.lower === 'with' && afterComma && i > 0 && hasFinite) return { kind: 'with', head: -1, consume: 1 };
-  if (SUBORDINATORS.has(t.lower) && (t.pos === 'SCONJ' || (t.lower === 'as' && afterComma)) && (afterComma || i === 0 || hasFinite)) {
+  const leading = i === 0 && ['when', 'while', 'once', 'whenever'].includes(t.lower); // tagged ADV at the start
+  if ((SUBORDINATORS.has(t.lower) || leading) && (t.pos === 'SCONJ' || leading || (t.lower === 'as' && afterComma)) && (afterComma || i === 0 || hasFinite)) {
     if (t.lower === 'as' && (next.lower === 'well' || prev?.lower === 'such')) return null; // "as well as", "such as"
     if (t.lower === 'as' && (next.pos === 'VERB' || next.pos === 'ADJ' || next.pos === 'ADV')) {
       return { kind: 'subordinate', head: -1, consume: 1, skip: 'opinion or hedge' }; // "as evidenced by", "as seen"
