@@ -40,6 +40,7 @@ const COMMENT_PARTICIPLES = new Set([
 // Heads that name the picture itself: a phrase after "the image features ..." is about the object, not these.
 const PICTURE_NOUNS = new Set(['image', 'picture', 'photo', 'photograph', 'scene', 'view', 'shot', 'focus', 'setting']);
 const NOUNISH = new Set(['NOUN', 'PROPN']);
+const OBJECT_TO_SUBJECT: Record<string, string> = { him: 'he', her: 'she', them: 'they', it: 'it', he: 'he', she: 'she', they: 'they' };
 const POSSESSIVES = new Set(['its', 'his', 'her', 'their', 'my', 'our', 'your']);
 // "top left", "middle left": the tagger reads "left" as the verb.
 const SIDES = new Set(['top', 'bottom', 'middle', 'center', 'centre', 'upper', 'lower', 'far', 'lower', 'the']);
@@ -63,6 +64,8 @@ export function pluralHead(t: Tok): boolean {
 
 /** The noun phrase ending at head index h as a definite subject: "the parking meter", "John Smith". */
 function definite(toks: readonly Tok[], h: number): string {
+  const subjectForm = OBJECT_TO_SUBJECT[toks[h]?.lower ?? ''];
+  if (toks[h]?.pos === 'PRON' && subjectForm) return subjectForm;
   let a = h;
   while (a > 0 && NOUNISH.has(toks[a - 1]?.pos ?? '') && toks[a - 1]?.pos === toks[h]?.pos) a--;
   const words = toks.slice(a, h + 1).map((t) => t.text).join(' ');
@@ -95,7 +98,7 @@ function headBefore(toks: readonly Tok[], i: number): number {
   for (let j = i - 1; j >= 0 && j >= i - 3; j--) {
     const t = toks[j];
     if (!t) break;
-    if (NOUNISH.has(t.pos) || (t.pos === 'PRON' && ['they', 'it', 'he', 'she'].includes(t.lower))) return j;
+    if (NOUNISH.has(t.pos) || (t.pos === 'PRON' && ['they', 'it', 'he', 'she', 'him', 'her', 'them'].includes(t.lower))) return j;
     if (t.pos === 'VERB' || t.pos === 'AUX') break;
   }
   return -1;
@@ -122,37 +125,45 @@ const be = (plural: boolean): string => (plural ? 'are' : 'is');
 export function clauseParts(toks: readonly Tok[]): Part[] {
   const drafts: Draft[] = [{ prefix: '', toks: [], kind: 'main' }];
   let cur = 0;
+  // The main clause being read: ", and the man is ..." starts a second one, with parts of its own.
+  let home = 0;
   let lastHead = -1;
   for (let i = 0; i < toks.length; i++) {
     const t = toks[i]!;
     const prev = toks[i - 1];
     const next = toks[i + 1];
     if (t.text === ')' && drafts[cur]?.paren) {
-      cur = 0;
+      cur = home;
+      continue;
+    }
+    if (isComma(t) && next?.pos === 'CCONJ' && clauseStartsAt(toks, i + 2) && !drafts[cur]?.paren) {
+      drafts.push({ prefix: '', toks: [], kind: 'main' });
+      home = cur = drafts.length - 1;
+      i++;
       continue;
     }
     if (isComma(t) && !drafts[cur]?.paren) {
-      if (cur !== 0) {
+      if (cur !== home) {
         // A comma ends a clause part only where the main clause resumes or a new part opens; otherwise it is
         // inside the part ("topics related to the Bible, Jewish tradition, and spirituality").
-        if (resumes(toks, i + 1, drafts[0]!.toks)) cur = 0;
+        if (resumes(toks, i + 1, drafts[home]!.toks)) cur = home;
         else drafts[cur]!.toks.push(t);
         continue;
       }
-      if (drafts[0]!.toks.length === 0) continue;
-      const opensNext = opener(toks, i + 1, drafts[0]!.toks, true);
-      if (opensNext === null) drafts[0]!.toks.push(t);
+      if (drafts[home]!.toks.length === 0) continue;
+      const opensNext = opener(toks, i + 1, drafts[home]!.toks, true);
+      if (opensNext === null) drafts[home]!.toks.push(t);
       continue;
     }
-    const op = next === undefined ? null : opener(toks, i, drafts[cur === 0 ? 0 : cur]!.toks, isComma(prev) || i === 0);
+    const op = next === undefined ? null : opener(toks, i, drafts[cur]!.toks, isComma(prev) || i === 0);
     if (op !== null) {
       let head = op.head;
-      if (head === -2) head = lastHead >= 0 ? lastHead : mainTopic(toks, drafts[0]!.toks);
+      if (head === -2) head = lastHead >= 0 ? lastHead : mainTopic(toks, drafts[home]!.toks);
       if (op.kind === 'relative' || op.kind === 'participle') {
         if (head >= 0) lastHead = head;
       }
       const h = toks[head];
-      const subject = h ? copulaSubject(toks, head, drafts[0]!.toks) ?? definite(toks, head) : '';
+      const subject = h ? copulaSubject(toks, head, drafts[home]!.toks) ?? definite(toks, head) : '';
       const plural = h ? pluralHead(h) : false;
       let prefix = '';
       if (op.kind === 'relative') prefix = subject;
@@ -225,7 +236,7 @@ function opener(toks: readonly Tok[], i: number, main: readonly Tok[], afterComm
     return { kind: 'subordinate', head: -1, consume: 1 };
   }
   if ((isParticipleForm(t) || ingBeforePhrase(toks, i)) && t.text === t.lower && !PREPOSITIONAL.has(t.lower) && hasFinite && i > 0
-    && (afterComma || (prev !== undefined && NOUNISH.has(prev.pos)))) {
+    && (afterComma || (prev !== undefined && (NOUNISH.has(prev.pos) || ['him', 'her', 'them'].includes(prev.lower))))) {
     if (['ADJ', 'NOUN'].includes(next.pos) && !afterComma) return null; // "parked cars", a modifier
     if (next.pos === 'PUNCT' && !afterComma) return null; // "in the middle left.": a place, not "left" the verb
     if (t.lower === 'left' && prev !== undefined && SIDES.has(prev.lower)) return null;
