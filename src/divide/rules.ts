@@ -55,6 +55,18 @@ function completeVerbless(sentence: string, question: string | undefined): strin
 
 type Pair = { claim: string; question: string };
 
+// "The image features a white bird." says there is a white bird: with the picture as the subject of a verb of
+// showing, the claim is about existence, and "Is there a white bird?" is the question annotators and labelers use.
+const SHOWS = /^(?:(.+?),\s+)?(?:the|this)\s+(?:image|picture|photo|photograph|scene)\s+(?:features|shows|depicts|displays|showcases|captures|contains|includes|presents)\s+(?!(?:that|how|what|why|where|when|whether|it|them|him|her)\b)(.+?)\.?$/i;
+
+function asExistence(claim: string): string {
+  const m = SHOWS.exec(claim);
+  if (!m || m[2] === undefined) return claim;
+  const np = m[2];
+  const be = isPluralPhrase(np.split(/\s+/).map(cleanWord)) ? 'are' : 'is';
+  return m[1] ? `${m[1]}, there ${be} ${np}.` : `There ${be} ${np}.`;
+}
+
 // One statement's claims and questions, or the reason it gives none.
 function claimsOf(text: string, question: string | undefined): { pairs: Pair[]; reasons: string[] } {
   let statement = text;
@@ -66,7 +78,8 @@ function claimsOf(text: string, question: string | undefined): { pairs: Pair[]; 
   }
   const pairs: Pair[] = [];
   const reasons: string[] = [];
-  for (const claim of splitClaims(statement)) {
+  for (const split of splitClaims(statement)) {
+    const claim = asExistence(split);
     const q = claimToQuestion(claim);
     if (q === null) reasons.push(`no question could be formed from "${claim}"`);
     else pairs.push({ claim, question: q });
