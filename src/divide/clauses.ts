@@ -28,9 +28,9 @@ interface Draft {
 }
 
 const RELATIVES = new Set(['which', 'who', 'that']);
-const SUBORDINATORS = new Set([
-  'because', 'since', 'although', 'though', 'if', 'unless', 'while', 'whereas', 'when', 'as', 'so', 'whether',
-]);
+// Clauses of reason, concession, contrast and condition stand apart; time clauses ("since he was a child",
+// "when ...") qualify the main clause and stay in it, except in front of it.
+const SUBORDINATORS = new Set(['because', 'although', 'though', 'if', 'unless', 'while', 'whereas', 'as', 'so']);
 // Participles that introduce an inference or an evaluation, not something to see.
 const HEDGE_PARTICIPLES = new Set(['suggesting', 'indicating', 'implying', 'hinting', 'signifying', 'meaning']);
 const COMMENT_PARTICIPLES = new Set([
@@ -136,7 +136,7 @@ export function clauseParts(toks: readonly Tok[]): Part[] {
       cur = home;
       continue;
     }
-    if (isComma(t) && next?.pos === 'CCONJ' && clauseStartsAt(toks, i + 2) && !drafts[cur]?.paren) {
+    if (isComma(t) && next?.pos === 'CCONJ' && clauseStartsAt(toks, i + 2, true) && !drafts[cur]?.paren) {
       drafts.push({ prefix: '', toks: [], kind: 'main' });
       home = cur = drafts.length - 1;
       i++;
@@ -185,12 +185,14 @@ export function clauseParts(toks: readonly Tok[]): Part[] {
   return drafts.flatMap((d) => splitAdjectives(d)).map(build).filter((p): p is Part => p !== null);
 }
 
-// Does a new clause start at j: a subject pronoun, or a noun phrase followed soon by its verb?
-function clauseStartsAt(toks: readonly Tok[], j: number): boolean {
+// Does a new clause start at j: a subject pronoun, or a noun phrase followed soon by its verb? `strict` (after
+// ", and") wants a determiner or a name in front: "..., and television shows such as ..." is a list whose "shows"
+// the tagger reads as a verb.
+function clauseStartsAt(toks: readonly Tok[], j: number, strict = false): boolean {
   const t = toks[j];
   if (!t) return false;
   if (t.pos === 'PRON' && ['he', 'she', 'they', 'it', 'we', 'i', 'you', 'there', 'this', 'these'].includes(t.lower)) return true;
-  if (!['DET', 'NOUN', 'PROPN', 'NUM', 'ADJ'].includes(t.pos)) return false;
+  if (!(strict ? ['DET', 'PROPN'] : ['DET', 'NOUN', 'PROPN', 'NUM', 'ADJ']).includes(t.pos)) return false;
   for (let k = j + 1; k < Math.min(toks.length, j + 6); k++) {
     const w = toks[k]!;
     if (isComma(w) || w.pos === 'ADP' || w.pos === 'CCONJ') return false;
