@@ -38,7 +38,9 @@ const DEFINITION = /\b(?:is|are)\s+(?:a|an)\s+(?:[a-z-]+\s+){0,2}(?:device|tool|
 const APPEARANCE = /^((?!it\b)(?!this\b)[^,]*?\b(?:appears?|seems?))\s+to\b/i;
 
 // An inference drawn from what is seen ("the presence of a meter indicates that ...", "which means it has").
-const INFERENCE = /\b(?:suggest|indicate|impl(?:y|ie)|signif(?:y|ie)|demonstrate|hint)s?\s+that\b|\b(?:means|meaning)\s+(?:that|it|they|he|she|the)\b/i;
+const INFERENCE = /\b(?:suggest|indicate|impl(?:y|ie)|signif(?:y|ie)|demonstrate|hint)s?\s+that\b|\b(?:means|meaning)\s+(?:that|it|they|he|she|the)\b|\bsuggest(?:s|ing|ed)?\b/i;
+// Speculation and advice, not sight: "could cause", "potentially", "must be cautious", "it is essential to".
+const SPECULATION = /\b(?:could|potentially|must)\b|^it\s+is\s+(?:essential|important|crucial|necessary|advisable|recommended)\b/i;
 
 /** "world knowledge" when a statement is about kinds of things, not about what this image shows. */
 export function isWorldKnowledge(text: string): boolean {
@@ -56,7 +58,7 @@ const MOOD_WORDS = new Set(['atmosphere', 'ambiance', 'ambience', 'vibe', 'mood'
 export function contentSkipReason(text: string): { reason: string | null; text: string; dropped: string[] } {
   const body = stripDiscourseMarkers(expandContractions(normalizeText(text)));
   const seen = body.replace(APPEARANCE, '$1');
-  if (HEDGE_PATTERNS.some((re) => re.test(seen)) || INFERENCE.test(body)) return { reason: 'opinion or hedge', text, dropped: [] };
+  if (HEDGE_PATTERNS.some((re) => re.test(seen)) || INFERENCE.test(body) || SPECULATION.test(body)) return { reason: 'opinion or hedge', text, dropped: [] };
   if (PERSON.test(body.replace(SEE, '')) || /^(?:i|we|you)\b/i.test(body) && !SEE.test(body)) {
     return { reason: 'first or second person', text, dropped: [] };
   }

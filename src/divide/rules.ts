@@ -92,7 +92,7 @@ function claimsOf(text: string, question: string | undefined): { pairs: Pair[]; 
 const SALVAGEABLE = new Set(['opinion or hedge', 'subjective', 'comment on the scene']);
 
 // Words that open a guess: what follows them ("could be a chef") is speculation, what precedes them is not.
-const HEDGE_WORDS = /^(?:may|might|could|would|seems?|seemingly|appears?|looks?|likely|possibly|probably|perhaps|maybe|presumably|suggests?|suggesting|indicates?|indicating|implies|implying|think|believe|guess|suppose|assume)$/;
+const HEDGE_WORDS = /^(?:may|might|could|would|must|potentially|seems?|seemingly|appears?|looks?|likely|possibly|probably|perhaps|maybe|presumably|suggests?|suggesting|indicates?|indicating|implies|implying|think|believe|guess|suppose|assume)$/;
 
 function salvage(s: Sentence, part: Part, hedged: boolean, out: DivideResult): void {
   const known = new Set(out.claims.flatMap((c) => c.claim.toLowerCase().match(/[a-z]+/g) ?? []));
