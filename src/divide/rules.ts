@@ -59,6 +59,20 @@ type Pair = { claim: string; question: string };
 // showing, the claim is about existence, and "Is there a white bird?" is the question annotators and labelers use.
 const SHOWS = /^(?:(.+?),\s+)?(?:the|this)\s+(?:image|picture|photo|photograph|scene)\s+(?:features|shows|depicts|displays|showcases|captures|contains|includes|presents)\s+(?!(?:that|how|what|why|where|when|whether|it|them|him|her)\b)(.+?)\.?$/i;
 
+// "He has appeared in films such as A, B and C" -> "He has appeared in films", "... in films such as A", ...: each
+// example is a fact of its own, as the annotators wrote them. Only after a preposition, where an example can
+// take the category noun's place.
+const EXAMPLES = /^(.*\b(?:in|on|at|for|with|of|by|from|to|into)\s+)((?:[\w'’-]+\s+){0,4}?[\w'’-]+),?\s+(such as|including|like)\s+(.+?)\.?$/i;
+
+function withExamples(text: string): string[] {
+  const m = EXAMPLES.exec(text);
+  if (!m || m[1] === undefined || m[2] === undefined || m[3] === undefined || m[4] === undefined) return [text];
+  const items = m[4].split(/\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+/).filter((x) => /[A-Za-z0-9]/.test(x));
+  if (items.length === 0 || items.some((x) => x.split(/\s+/).length > 8)) return [text];
+  // Each example keeps its category ("in films such as The Big Easy"): that the example is a film is a fact too.
+  return [`${m[1]}${m[2]}.`, ...items.map((x) => `${m[1]}${m[2]} ${m[3]} ${x}.`)];
+}
+
 function asExistence(claim: string): string {
   const m = SHOWS.exec(claim);
   if (!m || m[2] === undefined) return claim;
@@ -78,7 +92,7 @@ function claimsOf(text: string, question: string | undefined): { pairs: Pair[]; 
   }
   const pairs: Pair[] = [];
   const reasons: string[] = [];
-  for (const split of splitClaims(statement)) {
+  for (const split of withExamples(statement).flatMap(splitClaims)) {
     const claim = asExistence(split);
     const q = claimToQuestion(claim);
     if (q === null) reasons.push(`no question could be formed from "${claim}"`);
