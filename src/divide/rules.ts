@@ -55,9 +55,9 @@ function completeVerbless(sentence: string, question: string | undefined): strin
 
 type Pair = { claim: string; question: string };
 
-// "The image features a white bird." says there is a white bird: with the picture as the subject of a verb of
+// "The image features a white bird." (or "The main features of this image are ...") says there is a white bird: with the picture as the subject of a verb of
 // showing, the claim is about existence, and "Is there a white bird?" is the question annotators and labelers use.
-const SHOWS = /^(?:(.+?),\s+)?(?:the|this)\s+(?:image|picture|photo|photograph|scene)\s+(?:features|shows|depicts|displays|showcases|captures|contains|includes|presents)\s+(?!(?:that|how|what|why|where|when|whether|it|them|him|her)\b)(.+?)\.?$/i;
+const SHOWS = /^(?:(.+?),\s+)?(?:(?:the|this)\s+(?:image|picture|photo|photograph|scene)\s+(?:features|shows|depicts|displays|showcases|captures|contains|includes|presents)|the\s+(?:main\s+)?(?:features|elements|objects|subjects)\s+(?:of|in)\s+(?:the|this)\s+(?:image|picture|photo|photograph|scene)\s+(?:are|include))\s+(?!(?:that|how|what|why|where|when|whether|it|them|him|her)\b)(.+?)\.?$/i;
 
 // "He has appeared in films such as A, B and C" -> "He has appeared in films", "... in films such as A", ...: each
 // example is a fact of its own, as the annotators wrote them. Only after a preposition, where an example can
