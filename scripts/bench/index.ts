@@ -39,6 +39,7 @@ const BENCHES: Bench[] = [
   { name: 'memory', figure: '6. peak RSS, 10k vs 1k prompts', run: async (o) => (await import('./memory.js')).benchMemory(o) },
   { name: 'parquet-read', figure: '7. peak RSS reading Parquet prompts, 100k vs 10k rows', run: async (o) => (await import('./parquet-read.js')).benchParquetRead(o) },
   { name: 'loop-round', figure: '8. a loop round: rlaifv\'s share vs the trainer\'s', run: async (o) => (await import('./loop-round.js')).benchLoopRound(o) },
+  { name: 'divide', figure: '10. rules divider on real English: answers/s, new vs baseline', run: async (o) => (await import('./divide.js')).benchDivide(o) },
   { name: 'remote-fleet', figure: '9. one client against K served endpoints (C slots, L ms each)', run: async (o) => (await import('./remote-fleet.js')).benchRemoteFleet(o) },
   { name: 'serve', figure: '10. rlaifv serve: concurrent OpenRLHF requests and batches vs the offline stages', run: async (o) => (await import('./serve.js')).benchServe(o) },
 ];

@@ -1,7 +1,7 @@
 /** Split one sentence into atomic claims: clauses, conjoined predicates and listed objects. */
 import { analyzeClause, stripDiscourseMarkers, type Clause } from './clause.js';
 import {
-  AUXILIARIES, AUX_ADVERBS, BASE_VERBS, BE_FORMS, DETERMINERS, NOT_PAST_ED, PARTICIPLES, PRONOUNS,
+  AUXILIARIES, AUX_ADVERBS, BE_FORMS, DETERMINERS, isVerbWord, NOT_PAST_ED, PARTICIPLES, PRONOUNS,
 } from './lexicon.js';
 import { agreeBe, isPluralPhrase, isSplittableList, segmentList } from './list.js';
 import {
@@ -113,7 +113,7 @@ function verbGroupEnd(clause: Clause, withIng: boolean): number {
     const participle = PARTICIPLES.has(w) || (/ed$/.test(w) && w.length > 4 && !NOT_PAST_ED.has(w));
     const verbal = (withIng && afterBe && /ing$/.test(w) && w.length > 4)
       || (afterHave && participle)
-      || (!afterBe && !afterHave && BASE_VERBS.has(w));
+      || (!afterBe && !afterHave && isVerbWord(w));
     return verbal ? g + 1 : g;
   }
   return g;

@@ -41,10 +41,29 @@ export function prepare(text: string): string {
   return stripTrailingPunct(stripDiscourseMarkers(expandContractions(normalizeText(text))));
 }
 
-const INTRO_WORDS = new Set([...PREPOSITIONS, 'here', 'when', 'while', 'as']);
+// Time phrases in front ("After college, Zelma worked ...") are intros too: real answers open with them.
+const INTRO_WORDS = new Set([...PREPOSITIONS, 'here', 'when', 'while', 'as', 'after', 'before', 'since', 'during', 'until', 'upon', 'despite', 'following', 'once']);
+
+// The claim rules ask about the same text several times (split, re-split, question); the analysis is pure, so
+// a small memo keeps the divider above 1,000 answers/s. Cleared when full, so memory stays bounded.
+const memo = new Map<string, Clause | null>();
+
+/** Forget memoised analyses (the verb hints they were made under have changed). */
+export function clearClauseMemo(): void {
+  memo.clear();
+}
 
 /** Split a declarative clause around its finite verb; null when no finite verb is found. */
 export function analyzeClause(text: string): Clause | null {
+  const hit = memo.get(text);
+  if (hit !== undefined) return hit;
+  if (memo.size > 2000) memo.clear();
+  const clause = analyzeUncached(text);
+  memo.set(text, clause);
+  return clause;
+}
+
+function analyzeUncached(text: string): Clause | null {
   const tokens = tokenize(prepare(text));
   if (tokens.length < 2) return null;
   const first = tokens[0]?.word ?? '';

@@ -1,10 +1,10 @@
-/** Which sentences are not checkable facts about the image, and why. */
+/** Which sentences and clause parts are not checkable facts about the image, and why. */
 import { stripDiscourseMarkers } from './clause.js';
 import { HEDGE_PATTERNS, META_PATTERNS, SUBJECTIVE_WORDS } from './lexicon.js';
 import { cleanWord, expandContractions, normalizeText } from './text.js';
 
-/** The reason a sentence yields no claims, or null when it should be divided. */
-export function skipReason(sentence: string): string | null {
+/** The reason a whole sentence yields no claims (its form, or talk about the conversation), or null. */
+export function sentenceSkipReason(sentence: string): string | null {
   const text = normalizeText(sentence);
   if (text === '') return 'empty';
   if (/\?["')\]]*$/.test(text)) return 'question';
@@ -12,11 +12,74 @@ export function skipReason(sentence: string): string | null {
   if (/:["')\]]*$/.test(text)) return 'heading or lead-in';
   const body = stripDiscourseMarkers(expandContractions(text));
   if (META_PATTERNS.some((re) => re.test(body))) return 'about the conversation, not the image';
-  if (HEDGE_PATTERNS.some((re) => re.test(body))) return 'opinion or hedge';
-  const words = body.split(/\s+/).map(cleanWord).filter((w) => w.length > 0);
-  const subjective = words.find((w) => SUBJECTIVE_WORDS.has(w));
-  if (subjective !== undefined) return `subjective ("${subjective}")`;
   return null;
+}
+
+/** The reason a sentence yields no claims, or null when it should be divided (the form, then the content). */
+export function skipReason(sentence: string): string | null {
+  return sentenceSkipReason(sentence) ?? contentSkipReason(sentence).reason;
+}
+
+// "I can see two dogs" states a visual fact and is rewritten to "There are two dogs"; other first- or
+// second-person text ("As I walk down the street") narrates, and is not about the image.
+const SEE = /^(?:[^,]+,\s*)?(?:i|we|you|one)\s+(?:can\s+|could\s+)?(?:also\s+)?(?:see|notice|observe|spot)\s+/i;
+// Lower-case person words anywhere, capitalised ones only at the start: a capital "Your" or "My" mid-sentence
+// is a title ("When the Devil Calls Your Name"), and "I" after a capitalised word a name ("Elizabeth I").
+const PERSON = /(?<![A-Z][a-z]*\s)\bI\b|\b(?:me|my|mine|myself|we|us|our|ours|you|your|yours|yourself)\b|^(?:My|We|Our|You|Your)\b/;
+
+// Statements about kinds of things rather than this picture ("Cats are naturally curious creatures.").
+const GENERIC_ADVERB = /\b(?:typically|usually|commonly|generally|naturally|traditionally|tends? to)\b/i;
+const INDEFINITE_SUBJECT = /^(?:a|an|people|many|most|some|such|all|each|every)\b|^(?:[a-z]+\s+)?[a-z]+s\s/i;
+const BARE_PLURAL_GENERIC = /^(?:[A-Za-z]+\s+)?[A-Za-z]+[^su\s]s\s+(?:are|can|have|need|require|love|like|enjoy|tend|make)\s+(?!(?:in|on|at|near|under|behind|beside|next|inside|outside|around|along|above|below|by|over|being)\b)(?![a-z]+(?:ing|ed)\b)/;
+const DEFINITION = /\b(?:is|are)\s+(?:a|an)\s+(?:[a-z-]+\s+){0,2}(?:device|tool|type|kind|form|sort|means|machine|instrument|way|method|symbol)s?\s+(?:used|designed|meant|that|which|for|of|to)\b/i;
+
+// "The girl appears to be smiling": a thing's look is what a picture shows, so it stays a claim ("Does the girl
+// appear to be smiling?"); "It seems that ..." and "may", "likely" remain guesses.
+const APPEARANCE = /^((?!it\b)(?!this\b)[^,]*?\b(?:appears?|seems?))\s+to\b/i;
+
+// An inference drawn from what is seen ("the presence of a meter indicates that ...", "which means it has").
+const INFERENCE = /\b(?:suggest|indicate|impl(?:y|ie)|signif(?:y|ie)|demonstrate|hint)s?\s+that\b|\b(?:means|meaning)\s+(?:that|it|they|he|she|the)\b|\bsuggest(?:s|ing|ed)?\b/i;
+// Speculation and advice, not sight: "could cause", "potentially", "must be cautious", "it is essential to".
+const SPECULATION = /\b(?:could|potentially|must)\b|^it\s+is\s+(?:essential|important|crucial|necessary|advisable|recommended)\b/i;
+
+/** "world knowledge" when a statement is about kinds of things, not about what this image shows. */
+export function isWorldKnowledge(text: string): boolean {
+  const body = stripDiscourseMarkers(normalizeText(text));
+  if (DEFINITION.test(body)) return true;
+  if (/^(?:the|this|that|these|those|he|she|it|they|his|her|their|its|there)\b/i.test(body)) return false;
+  if (BARE_PLURAL_GENERIC.test(body) && !/^[A-Z][a-z]+\s+[A-Z]/.test(body)) return true;
+  return GENERIC_ADVERB.test(body) && INDEFINITE_SUBJECT.test(body);
+}
+
+// Nouns and verbs of mood: a part built on one is an evaluation, whatever else it holds.
+const MOOD_WORDS = new Set(['atmosphere', 'ambiance', 'ambience', 'vibe', 'mood', 'evokes', 'conveys']);
+
+/** A part's content reason (hedge, person, world knowledge, subjective), or a cleaned text with the dropped words. */
+export function contentSkipReason(text: string): { reason: string | null; text: string; dropped: string[] } {
+  const body = stripDiscourseMarkers(expandContractions(normalizeText(text)));
+  const seen = body.replace(APPEARANCE, '$1');
+  if (HEDGE_PATTERNS.some((re) => re.test(seen)) || INFERENCE.test(body) || SPECULATION.test(body)) return { reason: 'opinion or hedge', text, dropped: [] };
+  if (PERSON.test(body.replace(SEE, '')) || /^(?:i|we|you)\b/i.test(body) && !SEE.test(body)) {
+    return { reason: 'first or second person', text, dropped: [] };
+  }
+  if (isWorldKnowledge(body)) return { reason: 'world knowledge', text, dropped: [] };
+  // An evaluative adjective in front of a noun ("a beautiful red car") is dropped and the fact kept;
+  // an evaluation as the predicate ("The view is stunning") leaves nothing to check.
+  const words = text.split(/\s+/);
+  const dropped: string[] = [];
+  const kept: string[] = [];
+  for (let k = 0; k < words.length; k++) {
+    const w = cleanWord(words[k] ?? '');
+    if (!SUBJECTIVE_WORDS.has(w)) {
+      kept.push(words[k] ?? '');
+      continue;
+    }
+    const next = words[k + 1];
+    const attributive = next !== undefined && /^[a-z]/i.test(next) && !/[,.;]$/.test(words[k] ?? '') && !['and', 'or'].includes(cleanWord(next));
+    if (MOOD_WORDS.has(w) || !attributive) return { reason: `subjective ("${w}")`, text, dropped: [] };
+    dropped.push(w);
+  }
+  return { reason: null, text: kept.join(' '), dropped };
 }
 
 /** Too short to state a fact on its own ("Yes.", "Red."). */

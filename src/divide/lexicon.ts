@@ -88,6 +88,20 @@ export const BASE_VERBS = set(`
   divide separate indicate suggest advertise
 `);
 
+// The tagger's verbs in the answer being divided ("specializes", "focuses"): the list above cannot hold every
+// verb of real English, and wink's POS tags know them in context. Set per answer by divideRules (synchronous).
+let hinted: ReadonlySet<string> = new Set();
+
+/** Make the tagger's verbs of one answer known to the word-level rules until the next call. */
+export function setVerbHints(words: ReadonlySet<string>): void {
+  hinted = words;
+}
+
+/** A verb in base form or tagged as a verb in this answer ("hold", "specializes"). */
+export function isVerbWord(w: string): boolean {
+  return BASE_VERBS.has(w) || hinted.has(w);
+}
+
 /** Irregular verbs: "base past participle"; the past column drives do-support, the participle the perfect. */
 const IRREGULAR_TABLE = `
   be was been | begin began begun | bend bent bent | bite bit bitten | blow blew blown

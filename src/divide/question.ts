@@ -1,6 +1,6 @@
 /** Turn one declarative claim into a yes/no question, keeping tense and every negation word. */
 import { analyzeClause } from './clause.js';
-import { AUX_ADVERBS, BASE_VERBS, DETERMINERS, PRONOUNS } from './lexicon.js';
+import { AUX_ADVERBS, DETERMINERS, isVerbWord, PRONOUNS } from './lexicon.js';
 import { capitalize, stripTrailingPunct, type Token } from './text.js';
 import { isParticipleAt } from './verbs.js';
 
@@ -32,7 +32,7 @@ function isPerfect(rest: readonly Token[]): boolean {
 // After do/does/did, a bare verb or "not" makes it an auxiliary; an object makes it the verb "do".
 function isMainDo(rest: readonly Token[]): boolean {
   const next = rest[0]?.word;
-  if (next === undefined || AUX_ADVERBS.has(next) || BASE_VERBS.has(next)) return false;
+  if (next === undefined || AUX_ADVERBS.has(next) || isVerbWord(next)) return false;
   return DETERMINERS.has(next) || OBJECT_PRONOUNS.has(next);
 }
 

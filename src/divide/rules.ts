@@ -1,11 +1,14 @@
 /** The built-in English rules divider: answer -> atomic claims -> yes/no questions, with no model. */
 import { splitClaims } from './claims.js';
-import { analyzeClause, stripDiscourseMarkers } from './clause.js';
+import { analyzeClause, clearClauseMemo, stripDiscourseMarkers } from './clause.js';
+import { clauseParts, type Part } from './clauses.js';
 import { completeFromQuestion } from './context.js';
-import { isFragment, skipReason } from './filters.js';
+import { contentSkipReason, isFragment, sentenceSkipReason } from './filters.js';
+import { setVerbHints } from './lexicon.js';
 import { isPluralPhrase } from './list.js';
 import { claimToQuestion } from './question.js';
-import { splitSentences } from './sentences.js';
+import { salvageNouns } from './salvage.js';
+import { segmentSentences, type Sentence } from './segment.js';
 import { cleanWord, normalizeText, stripTrailingPunct } from './text.js';
 
 /** Claim -> yes/no question, re-exported so callers need only this module. */
@@ -13,14 +16,19 @@ export { claimToQuestion } from './question.js';
 /** Text -> sentences, re-exported so callers need only this module. */
 export { splitSentences } from './sentences.js';
 
-/** One atomic claim, the sentence it came from and its yes/no question. */
+/**
+ * One atomic claim, the sentence it came from and its yes/no question; `start`/`end` are character offsets into
+ * the answer given to `divideRules`, covering the source text of the claim (`answer.slice(start, end)`).
+ */
 export interface DividedClaim {
   sentence: string;
   claim: string;
   question: string;
+  start: number;
+  end: number;
 }
 
-/** Claims in answer order, and the sentences that yielded none with the reason. */
+/** Claims in answer order, and the sentences (or parts of sentences) that yielded none, with the reason. */
 export interface DivideResult {
   claims: DividedClaim[];
   skipped: { sentence: string; reason: string }[];
@@ -45,41 +53,153 @@ function completeVerbless(sentence: string, question: string | undefined): strin
   return `There ${isPluralPhrase(words) ? 'are' : 'is'} ${np.charAt(0).toLowerCase()}${np.slice(1)}.`;
 }
 
-function divideSentence(sentence: string, question: string | undefined, out: DivideResult): void {
-  const reason = skipReason(sentence);
-  if (reason !== null) {
-    if (reason !== 'empty') out.skipped.push({ sentence, reason });
+type Pair = { claim: string; question: string };
+
+// "The image features a white bird." (or "The main features of this image are ...") says there is a white bird: with the picture as the subject of a verb of
+// showing, the claim is about existence, and "Is there a white bird?" is the question annotators and labelers use.
+const SHOWS = /^(?:(.+?),\s+)?(?:(?:the|this)\s+(?:image|picture|photo|photograph|scene)\s+(?:features|shows|depicts|displays|showcases|captures|contains|includes|presents)|the\s+(?:main\s+)?(?:features|elements|objects|subjects)\s+(?:of|in)\s+(?:the|this)\s+(?:image|picture|photo|photograph|scene)\s+(?:are|include))\s+(?!(?:that|how|what|why|where|when|whether|it|them|him|her)\b)(.+?)\.?$/i;
+
+// "He has appeared in films such as A, B and C" -> "He has appeared in films", "... in films such as A", ...: each
+// example is a fact of its own, as the annotators wrote them. Only after a preposition, where an example can
+// take the category noun's place.
+const EXAMPLES = /^(.*\b(?:in|on|at|for|with|of|by|from|to|into)\s+)((?:[\w'’-]+\s+){0,4}?[\w'’-]+),?\s+(such as|including|like)\s+(.+?)\.?$/i;
+
+function withExamples(text: string): string[] {
+  const m = EXAMPLES.exec(text);
+  if (!m || m[1] === undefined || m[2] === undefined || m[3] === undefined || m[4] === undefined) return [text];
+  const items = m[4].split(/\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+/).filter((x) => /[A-Za-z0-9]/.test(x));
+  if (items.length === 0 || items.some((x) => x.split(/\s+/).length > 8)) return [text];
+  // Each example keeps its category ("in films such as The Big Easy"): that the example is a film is a fact too.
+  return [`${m[1]}${m[2]}.`, ...items.map((x) => `${m[1]}${m[2]} ${m[3]} ${x}.`)];
+}
+
+function asExistence(claim: string): string {
+  const m = SHOWS.exec(claim);
+  if (!m || m[2] === undefined) return claim;
+  const np = m[2];
+  const be = isPluralPhrase(np.split(/\s+/).map(cleanWord)) ? 'are' : 'is';
+  return m[1] ? `${m[1]}, there ${be} ${np}.` : `There ${be} ${np}.`;
+}
+
+// One statement's claims and questions, or the reason it gives none.
+function claimsOf(text: string, question: string | undefined): { pairs: Pair[]; reasons: string[] } {
+  let statement = text;
+  const clause = analyzeClause(text);
+  if (clause === null || clause.verb.fromRelative) {
+    const completed = completeVerbless(text, question);
+    if (completed === null) return { pairs: [], reasons: [isFragment(text) ? 'fragment' : 'no finite verb'] };
+    statement = completed;
+  }
+  const pairs: Pair[] = [];
+  const reasons: string[] = [];
+  for (const split of withExamples(statement).flatMap(splitClaims)) {
+    const claim = asExistence(split);
+    const q = claimToQuestion(claim);
+    if (q === null) reasons.push(`no question could be formed from "${claim}"`);
+    else pairs.push({ claim, question: q });
+  }
+  return { pairs, reasons };
+}
+
+// Dropped for what they add (a guess, a judgement, a comment), not for what they are about: their concrete
+// noun phrases still name things in the picture. World knowledge and narration are about something else.
+const SALVAGEABLE = new Set(['opinion or hedge', 'subjective', 'comment on the scene']);
+
+// Words that open a guess: what follows them ("could be a chef") is speculation, what precedes them is not.
+const HEDGE_WORDS = /^(?:may|might|could|would|must|potentially|seems?|seemingly|appears?|looks?|likely|possibly|probably|perhaps|maybe|presumably|suggests?|suggesting|indicates?|indicating|implies|implying|think|believe|guess|suppose|assume)$/;
+
+function salvage(s: Sentence, part: Part, hedged: boolean, out: DivideResult): void {
+  const known = new Set(out.claims.flatMap((c) => c.claim.toLowerCase().match(/[a-z]+/g) ?? []));
+  let toks = s.tokens.filter((t) => t.start >= part.start && t.end <= part.end);
+  if (hedged) {
+    const cut = toks.findIndex((t) => HEDGE_WORDS.test(t.lower));
+    // "I think ...", "It seems ...": the guess covers the whole sentence.
+    toks = cut < 0 ? toks : toks.slice(0, cut);
+  }
+  for (const n of salvageNouns(toks, known)) {
+    const q = claimToQuestion(n.claim);
+    if (q !== null) out.claims.push({ sentence: s.text, claim: n.claim, question: q, start: n.start, end: n.end });
+  }
+}
+
+// "The book is on the desk, possibly indicating that ...": the clause before the comma that precedes the hedge is
+// a fact of its own; keep it and drop only the rest. False when there is no such clause.
+function keepBeforeHedge(s: Sentence, part: Part, answer: string, question: string | undefined, out: DivideResult,
+  dropped: { sentence: string; reason: string }[]): boolean {
+  const toks = s.tokens.filter((t) => t.start >= part.start && t.end <= part.end);
+  const hedge = toks.findIndex((t) => HEDGE_WORDS.test(t.lower));
+  let comma = -1;
+  for (let k = 0; k < hedge; k++) if (toks[k]!.text === ',') comma = k;
+  if (hedge <= 0 || comma <= 0 || part.text !== answer.slice(part.start, part.end).trim()) return false;
+  const left = toks.slice(0, comma);
+  if (!left.some((t) => t.pos === 'AUX' || t.pos === 'VERB')) return false;
+  const text = answer.slice(left[0]!.start, left[left.length - 1]!.end);
+  if (contentSkipReason(text).reason !== null) return false;
+  const { pairs } = claimsOf(text, question);
+  if (pairs.length === 0) return false;
+  for (const p of pairs) out.claims.push({ sentence: s.text, ...p, start: left[0]!.start, end: left[left.length - 1]!.end });
+  dropped.push({ sentence: answer.slice(toks[comma + 1]!.start, part.end), reason: 'opinion or hedge' });
+  return true;
+}
+
+function divideSentence(s: Sentence, answer: string, question: string | undefined, out: DivideResult): void {
+  const formReason = sentenceSkipReason(s.text);
+  if (formReason !== null) {
+    if (formReason !== 'empty') out.skipped.push({ sentence: s.text, reason: formReason });
     return;
   }
-  let text = sentence;
-  const clause = analyzeClause(sentence);
-  if (clause === null || clause.verb.fromRelative) {
-    const completed = completeVerbless(sentence, question);
-    if (completed === null) {
-      out.skipped.push({ sentence, reason: isFragment(sentence) ? 'fragment' : 'no finite verb' });
-      return;
+  const parts: Part[] = clauseParts(s.tokens);
+  const whole = parts.length === 1;
+  const before = out.claims.length;
+  const dropped: { sentence: string; reason: string }[] = [];
+  for (const part of parts) {
+    const source = whole ? s.text : answer.slice(part.start, part.end);
+    const content = part.skip === undefined ? contentSkipReason(part.text) : { reason: part.skip, text: part.text, dropped: [] };
+    if (content.reason === 'opinion or hedge' && keepBeforeHedge(s, part, answer, question, out, dropped)) continue;
+    if (content.reason !== null) {
+      dropped.push({ sentence: source, reason: content.reason });
+      if (SALVAGEABLE.has(content.reason.replace(/ \(.*$/, ''))) salvage(s, part, content.reason === 'opinion or hedge', out);
+      continue;
     }
-    text = completed;
+    for (const w of content.dropped) dropped.push({ sentence: w, reason: `subjective ("${w}")` });
+    const { pairs, reasons } = claimsOf(content.text, question);
+    for (const p of pairs) out.claims.push({ sentence: s.text, ...p, start: part.start, end: part.end });
+    for (const reason of reasons) dropped.push({ sentence: source, reason });
   }
-  for (const claim of splitClaims(text)) {
-    const q = claimToQuestion(claim);
-    if (q === null) out.skipped.push({ sentence, reason: `no question could be formed from "${claim}"` });
-    else out.claims.push({ sentence, claim, question: q });
+  // A sentence that gave nothing is one skipped sentence, under its main clause's reason.
+  if (out.claims.length === before) {
+    const first = dropped[0];
+    out.skipped.push({ sentence: s.text, reason: first?.reason ?? 'no finite verb' });
+  } else {
+    out.skipped.push(...dropped);
   }
 }
 
 /** Split an answer into atomic claims and turn each into a yes/no question. */
 export function divideRules(answer: string, opts?: { question?: string }): DivideResult {
   const out: DivideResult = { claims: [], skipped: [] };
-  if (typeof answer !== 'string') return out;
+  if (typeof answer !== 'string' || answer.trim() === '') return out;
   const question = typeof opts?.question === 'string' ? opts.question : undefined;
-  for (const sentence of splitSentences(answer)) {
+  const sentences = segmentSentences(answer);
+  const verbs = new Set<string>();
+  for (const s of sentences) {
+    // Only a verb with a subject before it: after "and" the tagger's guess ("genres and sounds") is too weak.
+    s.tokens.forEach((t, k) => {
+      const prev = s.tokens[k - 1]?.pos ?? '';
+      if (t.pos === 'VERB' && !/(?:ing|ed)$/.test(t.lower) && ['NOUN', 'PROPN', 'PRON', 'ADV'].includes(prev)) verbs.add(t.lower);
+    });
+  }
+  setVerbHints(verbs);
+  if (verbs.size > 0) clearClauseMemo();
+  for (const sentence of sentences) {
     try {
-      divideSentence(sentence, question, out);
+      divideSentence(sentence, answer, question, out);
     } catch {
       // The rules are heuristics over arbitrary text; one odd sentence must not lose the whole answer.
-      out.skipped.push({ sentence, reason: 'could not be analysed' });
+      out.skipped.push({ sentence: sentence.text, reason: 'could not be analysed' });
     }
   }
+  setVerbHints(new Set());
+  if (verbs.size > 0) clearClauseMemo();
   return out;
 }

@@ -1,6 +1,6 @@
 /** Finite-verb detection and base forms: the part of English the question rules need. */
 import {
-  AUXILIARIES, BASE_VERBS, BE_FORMS, DETERMINERS, IRREGULAR_PAST, NOT_PAST_ED, NOUNLIKE_MODALS, NUMBER_WORDS,
+  AUXILIARIES, BASE_VERBS, BE_FORMS, DETERMINERS, IRREGULAR_PAST, isVerbWord, NOT_PAST_ED, NOUNLIKE_MODALS, NUMBER_WORDS,
   PARTICIPLES, PLURAL_HEADS, POSITION_WORDS, PREPOSITIONS, RELATIVES,
 } from './lexicon.js';
 import type { Token } from './text.js';
@@ -119,10 +119,10 @@ export function verbAt(tokens: readonly Token[], i: number, afterRelative = fals
     const ambiguous = BASE_VERBS.has(w) && isPluralSubject(subject);
     return { index: i, kind: 'main', word: w, base: ambiguous ? w : irregular, doWord: ambiguous ? 'Do' : 'Did' };
   }
-  if (/s$/.test(w) && w.length > 2 && BASE_VERBS.has(sFormToBase(w))) {
+  if (/s$/.test(w) && w.length > 2 && (BASE_VERBS.has(sFormToBase(w)) || isVerbWord(w))) {
     return { index: i, kind: 'main', word: w, base: sFormToBase(w), doWord: 'Does' };
   }
-  if (BASE_VERBS.has(w) && isPluralSubject(subject)) {
+  if (isVerbWord(w) && isPluralSubject(subject)) {
     return { index: i, kind: 'main', word: w, base: w, doWord: 'Do' };
   }
   if (/ed$/.test(w) && w.length >= 4 && !NOT_PAST_ED.has(w) && !adjectiveBeforeBe(tokens, i)) {

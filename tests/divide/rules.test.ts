@@ -33,10 +33,10 @@ describe('divideRules: lists split into one claim each', () => {
       ['There is no dog.', 'Is there no dog?'],
       ['There is no cat.', 'Is there no cat?'],
     ]],
-    ['The image shows a dog, a cat and a bird.', [
-      ['The image shows a dog.', 'Does the image show a dog?'],
-      ['The image shows a cat.', 'Does the image show a cat?'],
-      ['The image shows a bird.', 'Does the image show a bird?'],
+    ['The image shows a dog, a cat and a bird.', [ // issue 29: the picture showing X is X's existence
+      ['There is a dog.', 'Is there a dog?'],
+      ['There is a cat.', 'Is there a cat?'],
+      ['There is a bird.', 'Is there a bird?'],
     ]],
     ['The man holds a cup and a plate.', [
       ['The man holds a cup.', 'Does the man hold a cup?'],
@@ -126,8 +126,6 @@ describe('divideRules: skipped sentences', () => {
     ['I believe there are three shapes.', 'opinion or hedge'],
     ['It seems to be sunny.', 'opinion or hedge'],
     ['It appears that the star is red.', 'opinion or hedge'],
-    ['The dog may be sleeping.', 'opinion or hedge'],
-    ['The man could be a chef.', 'opinion or hedge'],
     ['Is the circle red?', 'question'],
     ['What a lovely view!', 'exclamation'],
     ['Overall, the image is beautiful.', 'subjective ("beautiful")'],
@@ -142,6 +140,17 @@ describe('divideRules: skipped sentences', () => {
     const r = divideRules(answer);
     expect(r.claims).toEqual([]);
     expect(r.skipped).toEqual([{ sentence: answer, reason }]);
+  });
+
+  // Issue 29: a hedge drops the guess, not the things it is about; only what precedes the hedge word is kept.
+  it.each([
+    ['The dog may be sleeping.', ['There is a dog.']],
+    ['The man could be a chef.', ['There is a man.']],
+  ])('%s salvages %j and records the hedge', (answer, salvaged) => {
+    const r = divideRules(answer);
+    expect(r.claims.map((c) => c.claim)).toEqual(salvaged);
+    expect(r.claims.map((c) => answer.slice(c.start, c.end))).toEqual(['dog', 'man'].filter((w) => answer.includes(w)));
+    expect(r.skipped).toEqual([{ sentence: answer, reason: 'opinion or hedge' }]);
   });
 
   it('keeps the factual sentences around the skipped ones', () => {

@@ -1,0 +1,192 @@
+// FROZEN COPY of src/divide/claims.ts at commit 474dcd8 (the rules divider before issue 29), kept only for
+// scripts/study/divide-real.ts and the divide benchmark to compare against. Do not edit or import from src/.
+/** Split one sentence into atomic claims: clauses, conjoined predicates and listed objects. */
+import { analyzeClause, stripDiscourseMarkers, type Clause } from './clause.js';
+import {
+  AUXILIARIES, AUX_ADVERBS, BASE_VERBS, BE_FORMS, DETERMINERS, NOT_PAST_ED, PARTICIPLES, PRONOUNS,
+} from './lexicon.js';
+import { agreeBe, isPluralPhrase, isSplittableList, segmentList } from './list.js';
+import {
+  capitalize, cleanWord, expandContractions, fixArticles, joinTokens, normalizeText, stripTrailingPunct, tokenize,
+  type Token,
+} from './text.js';
+import { verbAt } from './verbs.js';
+
+const CLAUSE_JOINERS = new Set(['and', 'but', 'while', 'whereas']);
+// A list under one of these words is a single relation ("between the cat and the dog"), not separate facts.
+const RELATIONAL = new Set(['between', 'among', 'amongst', 'both', 'either', 'neither', 'together']);
+const MAX_DEPTH = 3;
+const DANGLING = /(?:[\s,]+(?:and|or|but|with|while))+$/i;
+// Verbs that, like "be", take adjective lists ("looks gray and cloudy").
+const LINKING_VERBS = new Set(['look', 'become', 'remain', 'stay', 'turn', 'feel', 'smell', 'taste', 'sound']);
+
+/** Split one sentence into atomic claims, each a declarative sentence ending in a period. */
+export function splitClaims(sentence: string): string[] {
+  // A dangling conjunction (a truncated generation: "... in the top left and.") carries no claim.
+  const trimmed = stripTrailingPunct(stripDiscourseMarkers(normalizeText(sentence))).replace(DANGLING, '');
+  const base = rewriteFirstPerson(trimmed);
+  if (base === '') return [];
+  const out: string[] = [];
+  for (const piece of base.split(/\s*;\s*/)) {
+    if (piece.trim() !== '') out.push(...splitPiece(piece.trim()));
+  }
+  return out.map(finish).filter((c) => c.length > 1);
+}
+
+function finish(claim: string): string {
+  return `${capitalize(fixArticles(stripTrailingPunct(claim.trim())))}.`;
+}
+
+const FIRST_PERSON_SEE = /^(?:(.+?),\s*)?(?:i|we|you|one)\s+(?:can\s+|could\s+)?(?:also\s+)?(?:see|notice|observe|spot)\s+(.+)$/i;
+
+// "I can see two dogs" states the same fact as "There are two dogs", which questions far better.
+function rewriteFirstPerson(text: string): string {
+  const m = FIRST_PERSON_SEE.exec(text);
+  if (!m || m[2] === undefined || /^(?:that|how|what|if|whether)\b/i.test(m[2])) return text;
+  const words = m[2].split(/\s+/).map(cleanWord);
+  // The intro stays in front so every item split from the list keeps it ("In the image, there is ...").
+  const there = `there ${isPluralPhrase(words) ? 'are' : 'is'} ${m[2]}`;
+  return m[1] ? `${m[1]}, ${there}` : capitalize(there);
+}
+
+function splitPiece(text: string): string[] {
+  const colon = text.indexOf(': ');
+  if (colon > 0) return splitColon(text.slice(0, colon), text.slice(colon + 2)) ?? [text];
+  return splitClauses(text, 0).flatMap((c) => splitPredicate(c, 0));
+}
+
+// "There are three shapes: a red circle, a blue star and a green square."
+function splitColon(left: string, right: string): string[] | null {
+  const lead = /\b(?:following|below|these|include|includes|are|is)$/i.test(left.trim()) || !analyzeClause(left);
+  const leftClaims = lead ? [] : splitPiece(left);
+  if (isIndependentClause(tokenize(expandContractions(right)))) return [...leftClaims, ...splitPiece(right)];
+  const rightTokens = tokenize(right);
+  const segs = segmentList(rightTokens, false);
+  const items = isSplittableList(segs, { be: true, there: true }) ? segs : segmentList(rightTokens, true);
+  if (!items.every((s) => DETERMINERS.has(s[0]?.word ?? ''))) return null;
+  const there = items.map((s) => `There ${agreeBe('is', s.map((t) => t.word))} ${joinTokens(s)}`);
+  return [...leftClaims, ...there];
+}
+
+// A second clause has its own subject and finite verb ("... and the star is blue").
+function isIndependentClause(tokens: readonly Token[]): boolean {
+  const first = tokens[0];
+  if (!first || tokens.length < 2) return false;
+  if (!DETERMINERS.has(first.word) && !PRONOUNS.has(first.word) && !/^[A-Z]/.test(first.raw)) return false;
+  const c = analyzeClause(joinTokens(tokens));
+  if (c === null || c.verb.fromRelative || c.intro.length > 0 || c.locative || c.verbIndex > 8) return false;
+  // A subject spanning "and" or a comma means the cut fell inside a list ("a star, and the man holds ...").
+  return !c.subject.some((t) => t.word === 'and' || /,$/.test(t.raw));
+}
+
+/** Split coordinated independent clauses; returns the sentence unchanged when there are none. */
+function splitClauses(text: string, depth: number): string[] {
+  const clause = analyzeClause(text);
+  if (!clause || depth > MAX_DEPTH) return [text];
+  const { tokens } = clause;
+  for (let k = clause.verbIndex + 1; k < tokens.length - 1; k++) {
+    const joiner = CLAUSE_JOINERS.has(tokens[k]?.word ?? '');
+    const afterComma = /,$/.test(tokens[k - 1]?.raw ?? '');
+    if (!joiner && !afterComma) continue;
+    const right = tokens.slice(joiner ? k + 1 : k);
+    if (!isIndependentClause(right)) continue;
+    const left = joinTokens(tokens.slice(0, k));
+    return [left, ...splitClauses(joinTokens(right), depth + 1)];
+  }
+  return [text];
+}
+
+// The verb group: the finite verb plus "not", "been" and a following bare verb or participle
+// ("can not see", "has painted"); with `withIng` also a progressive -ing ("is holding").
+function verbGroupEnd(clause: Clause, withIng: boolean): number {
+  const { tokens, verbIndex, verb } = clause;
+  let g = verbIndex + 1;
+  if (verb.kind !== 'aux') return g;
+  let prev = verb.word;
+  while (g < tokens.length) {
+    const w = tokens[g]?.word ?? '';
+    if (AUX_ADVERBS.has(w) || ['be', 'been', 'being'].includes(w)) {
+      if (w !== 'not' && w !== 'never') prev = w;
+      g++;
+      continue;
+    }
+    const afterBe = BE_FORMS.has(prev) || prev === 'be' || prev === 'being' || prev === 'been';
+    const afterHave = ['has', 'have', 'had', 'been'].includes(prev);
+    const participle = PARTICIPLES.has(w) || (/ed$/.test(w) && w.length > 4 && !NOT_PAST_ED.has(w));
+    const verbal = (withIng && afterBe && /ing$/.test(w) && w.length > 4)
+      || (afterHave && participle)
+      || (!afterBe && !afterHave && BASE_VERBS.has(w));
+    return verbal ? g + 1 : g;
+  }
+  return g;
+}
+
+// Does this conjunct start a new verb phrase for the same subject ("... and wears a hat")?
+function startsVerbPhrase(subject: readonly Token[], seg: readonly Token[], mainIsBe: boolean): boolean {
+  const first = seg[0]?.word ?? '';
+  if (AUXILIARIES.has(first)) return true;
+  const v = verbAt([...subject, ...seg], subject.length);
+  // After "is", "-ed" words are adjectives ("tired and relaxed"), not new past-tense verbs.
+  return v !== null && !(mainIsBe && v.doWord === 'Did');
+}
+
+/** Split conjoined verb phrases and listed items that share one subject and verb. */
+function splitPredicate(text: string, depth: number): string[] {
+  const clause = analyzeClause(text);
+  if (!clause || clause.locative || clause.verb.fromRelative || depth > MAX_DEPTH) return [text];
+  if (clause.tokens.slice(clause.verbIndex).some((t) => RELATIONAL.has(t.word))) return [text];
+  const plain = verbGroupEnd(clause, false);
+  const progressive = verbGroupEnd(clause, true);
+  return trySplit(clause, plain, depth)
+    ?? (progressive !== plain ? trySplit(clause, progressive, depth) : null)
+    ?? [text];
+}
+
+function trySplit(clause: Clause, g: number, depth: number): string[] | null {
+  const { tokens, verbIndex, verb } = clause;
+  const pred = tokens.slice(g);
+  const subject = tokens.slice(0, verbIndex);
+  const there = clause.subject.length === 1 && clause.subject[0]?.word === 'there';
+  const mainIsBe = BE_FORMS.has(verb.word);
+
+  // Pass 1: "The man is tall and wears a hat" -> separate verb phrases.
+  const cuts: number[] = [];
+  if (!there) {
+    const hasAnd = pred.some((t) => t.word === 'and');
+    for (let j = 1; j < pred.length; j++) {
+      const prevTok = pred[j - 1];
+      const boundary = prevTok?.word === 'and' || (hasAnd && /,$/.test(prevTok?.raw ?? ''));
+      if (boundary && startsVerbPhrase(subject, pred.slice(j), mainIsBe)) cuts.push(j);
+    }
+  }
+  const mainPred = trimJoiners(pred.slice(0, cuts[0] ?? pred.length));
+  const vpClaims = cuts.flatMap((start, i) => {
+    const seg = trimJoiners(pred.slice(start, cuts[i + 1] ?? pred.length));
+    return splitPredicate(`${joinTokens(subject)} ${joinTokens(seg)}`, depth + 1);
+  });
+
+  // Pass 2: "There is a red circle, a blue star and a green square" -> one claim per item.
+  const ctx = { be: mainIsBe || LINKING_VERBS.has(verb.base), there };
+  let items = segmentList(mainPred, false);
+  if (!isSplittableList(items, ctx)) items = segmentList(mainPred, true);
+  if (!isSplittableList(items, ctx)) items = [mainPred];
+  if (items.length === 1 && vpClaims.length === 0) return null;
+  const head = tokens.slice(0, g).map((t) => t.raw);
+  const mainClaims = items.map((item) => {
+    const words = [...head];
+    if (there && items.length > 1 && g === verbIndex + 1) {
+      words[verbIndex] = agreeBe(words[verbIndex] ?? 'is', item.map((t) => t.word));
+    }
+    return `${words.join(' ')} ${joinTokens(item)}`.trim();
+  });
+  return [...mainClaims, ...vpClaims];
+}
+
+// Drop dangling "and" and commas left at the edges of a conjunct.
+function trimJoiners(seg: readonly Token[]): Token[] {
+  const out = [...seg];
+  while (out.length > 0 && out[out.length - 1]?.word === 'and') out.pop();
+  const last = out[out.length - 1];
+  if (last) out[out.length - 1] = { raw: last.raw.replace(/,+$/, ''), word: last.word };
+  return out;
+}

@@ -1,0 +1,82 @@
+// FROZEN COPY of src/divide/clause.ts at commit 474dcd8 (the rules divider before issue 29), kept only for
+// scripts/study/divide-real.ts and the divide benchmark to compare against. Do not edit or import from src/.
+/** Clause analysis: find the subject, the finite verb and what follows, the frame every rule works in. */
+import { DISCOURSE_MARKERS, PREPOSITIONS } from './lexicon.js';
+import { expandContractions, normalizeText, stripTrailingPunct, tokenize, type Token } from './text.js';
+import { findVerb, type VerbInfo } from './verbs.js';
+
+/** A declarative clause split around its finite verb. */
+export interface Clause {
+  /** A fronted phrase ("In the top left,") that a question moves to the end. */
+  intro: Token[];
+  subject: Token[];
+  verb: VerbInfo;
+  rest: Token[];
+  /** Locative inversion ("On the table is a cup"): the real subject is in `rest`. */
+  locative: boolean;
+  /** All tokens, intro included, and the verb's position among them. */
+  tokens: Token[];
+  verbIndex: number;
+}
+
+const MARKERS = [...DISCOURSE_MARKERS].sort((a, b) => b.length - a.length);
+// Markers that cannot begin a subject may appear without a comma ("Also there is a dog").
+const BARE_MARKERS = new Set(['additionally', 'also', 'moreover', 'furthermore', 'however', 'overall', 'finally', 'lastly']);
+const MARKER_RE = new RegExp(`^(${MARKERS.map((m) => m.replace(/ /g, '\\s+')).join('|')})(\\s*,\\s*|\\s+)`, 'i');
+
+/** Drop content-free openers ("Additionally,", "Yes,", "Overall,") so they neither block nor pollute a claim. */
+export function stripDiscourseMarkers(text: string): string {
+  let out = text.trim();
+  for (let guard = 0; guard < 4; guard++) {
+    const m = MARKER_RE.exec(out);
+    if (!m || m[1] === undefined || m[2] === undefined) break;
+    if (!m[2].includes(',') && !BARE_MARKERS.has(m[1].toLowerCase())) break;
+    const rest = out.slice(m[0].length);
+    if (rest.trim().split(/\s+/).length < 2) break;
+    out = rest.charAt(0).toUpperCase() + rest.slice(1);
+  }
+  return out;
+}
+
+/** Prepare text for analysis: normalise, expand contractions, drop markers and end punctuation. */
+export function prepare(text: string): string {
+  return stripTrailingPunct(stripDiscourseMarkers(expandContractions(normalizeText(text))));
+}
+
+const INTRO_WORDS = new Set([...PREPOSITIONS, 'here', 'when', 'while', 'as']);
+
+/** Split a declarative clause around its finite verb; null when no finite verb is found. */
+export function analyzeClause(text: string): Clause | null {
+  const tokens = tokenize(prepare(text));
+  if (tokens.length < 2) return null;
+  const first = tokens[0]?.word ?? '';
+  if (INTRO_WORDS.has(first)) {
+    // "In the top left, there is a circle": a comma closes the intro before any verb.
+    const comma = tokens.findIndex((t, i) => i < 12 && /,$/.test(t.raw));
+    if (comma >= 0 && comma < tokens.length - 2) {
+      const body = tokens.slice(comma + 1);
+      const before = findVerb(tokens.slice(0, comma + 1));
+      const verb = findVerb(body);
+      if (verb && !before) return build(tokens.slice(0, comma + 1), body, verb);
+    }
+  }
+  const verb = findVerb(tokens);
+  if (!verb) return null;
+  const subject = tokens.slice(0, verb.index);
+  if (INTRO_WORDS.has(first)) {
+    // "In the top left there is a circle": the intro ends where "there" begins.
+    const there = subject.findIndex((t, i) => i > 0 && t.word === 'there');
+    if (there > 0) return build(tokens.slice(0, there), tokens.slice(there), { ...verb, index: verb.index - there });
+    if ((PREPOSITIONS.has(first) || first === 'here') && verb.index + 1 < tokens.length) {
+      return { intro: [], subject, verb, rest: tokens.slice(verb.index + 1), locative: true, tokens, verbIndex: verb.index };
+    }
+  }
+  return build([], tokens, verb);
+}
+
+function build(intro: Token[], body: Token[], verb: VerbInfo): Clause {
+  return {
+    intro, subject: body.slice(0, verb.index), verb, rest: body.slice(verb.index + 1), locative: false,
+    tokens: [...intro, ...body], verbIndex: intro.length + verb.index,
+  };
+}

@@ -1,0 +1,88 @@
+// FROZEN COPY of src/divide/list.ts at commit 474dcd8 (the rules divider before issue 29), kept only for
+// scripts/study/divide-real.ts and the divide benchmark to compare against. Do not edit or import from src/.
+/** Coordinated lists ("a red circle, a blue star and an orange square"): segmenting and deciding if a split is safe. */
+import { DETERMINERS, NUMBER_WORDS, PREPOSITIONS } from './lexicon.js';
+import type { Token } from './text.js';
+
+/** How a list item begins; only lists of like items are split. */
+export type ItemKind = 'det' | 'pp' | 'ing' | 'adj' | 'other';
+
+/** Where a list is being split: after a form of "be", and whether the subject is existential "there". */
+export interface ListContext {
+  be: boolean;
+  there: boolean;
+}
+
+const INTENSIFIERS = new Set([
+  'very', 'quite', 'slightly', 'really', 'fairly', 'extremely', 'light', 'dark', 'bright', 'pale', 'deep',
+]);
+
+/** Split tokens at "and" and commas; with `andOnly`, commas stay inside items. */
+export function segmentList(tokens: readonly Token[], andOnly: boolean): Token[][] {
+  const segs: Token[][] = [];
+  let cur: Token[] = [];
+  let commas = 0;
+  let last: 'and' | 'comma' | null = null;
+  for (const t of tokens) {
+    if (t.word === 'and') {
+      if (cur.length > 0) segs.push(cur);
+      cur = [];
+      last = 'and';
+    } else if (!andOnly && /,$/.test(t.raw)) {
+      cur.push({ raw: t.raw.replace(/,+$/, ''), word: t.word });
+      segs.push(cur);
+      cur = [];
+      commas++;
+      last = 'comma';
+    } else {
+      cur.push(t);
+    }
+  }
+  if (cur.length > 0) segs.push(cur);
+  // A comma list must end in "and" ("a, b and c"); bare commas may be appositions or adjective runs.
+  if (commas > 0 && last !== 'and') return [[...tokens]];
+  return segs;
+}
+
+/** Classify how a list item begins. */
+export function itemKind(seg: readonly Token[]): ItemKind {
+  const first = seg[0]?.word ?? '';
+  if (DETERMINERS.has(first) || NUMBER_WORDS.has(first) || /^\d+$/.test(first)) return 'det';
+  if (PREPOSITIONS.has(first)) return 'pp';
+  if (/ing$/.test(first) && first.length > 4) return 'ing';
+  if (seg.length === 1 || (seg.length === 2 && INTENSIFIERS.has(first))) return 'adj';
+  return 'other';
+}
+
+/** Whether splitting these items keeps each claim true to the sentence ("black and white cat" is not split). */
+export function isSplittableList(segs: readonly (readonly Token[])[], ctx: ListContext): boolean {
+  if (segs.length < 2) return false;
+  const kinds = segs.map(itemKind);
+  if (kinds.every((k) => k === 'det')) return true;
+  if (!ctx.be || ctx.there) return false;
+  if (kinds.every((k) => k === 'ing')) return true;
+  // "large, red and in the top left" splits; "with cups and plates" (pp then bare noun) does not.
+  const firstPp = kinds.indexOf('pp');
+  return kinds.every((k, i) => k === 'pp' || (k === 'adj' && (firstPp < 0 || i < firstPp)));
+}
+
+/** Plural noun phrase? Decides "There is" versus "There are" for a list item. */
+export function isPluralPhrase(words: readonly string[]): boolean {
+  const first = words[0] ?? '';
+  if (['a', 'an', 'one', 'another', 'each', 'every', 'this', 'that'].includes(first)) return false;
+  if (['several', 'many', 'multiple', 'various', 'numerous', 'both', 'few', 'these', 'those'].includes(first)) return true;
+  const n = NUMBER_WORDS.get(first) ?? (/^\d+$/.test(first) ? Number(first) : undefined);
+  if (n !== undefined && n > 1) return true;
+  // "no stars" / "some apples" / bare "dogs": follow the head noun, the last word before any preposition.
+  const cut = words.findIndex((w, i) => i > 0 && PREPOSITIONS.has(w));
+  const head = words[(cut < 0 ? words.length : cut) - 1] ?? '';
+  return /[^su']s$/.test(head) || ['people', 'children', 'men', 'women', 'feet', 'teeth', 'mice'].includes(head);
+}
+
+/** The form of "be" that agrees with an item, keeping the original tense. */
+export function agreeBe(original: string, item: readonly string[]): string {
+  const past = original === 'was' || original === 'were';
+  const plural = isPluralPhrase(item);
+  const word = past ? (plural ? 'were' : 'was') : plural ? 'are' : 'is';
+  return /^[A-Z]/.test(original) ? word.charAt(0).toUpperCase() + word.slice(1) : word;
+}

@@ -1,0 +1,71 @@
+// FROZEN COPY of src/divide/question.ts at commit 474dcd8 (the rules divider before issue 29), kept only for
+// scripts/study/divide-real.ts and the divide benchmark to compare against. Do not edit or import from src/.
+/** Turn one declarative claim into a yes/no question, keeping tense and every negation word. */
+import { analyzeClause } from './clause.js';
+import { AUX_ADVERBS, BASE_VERBS, DETERMINERS, PRONOUNS } from './lexicon.js';
+import { capitalize, stripTrailingPunct, type Token } from './text.js';
+import { isParticipleAt } from './verbs.js';
+
+const OBJECT_PRONOUNS = new Set(['it', 'them', 'him', 'her', 'us', 'me', 'you', 'this', 'that', 'something', 'nothing']);
+const DO_FOR_HAVE: Record<string, string> = { has: 'Does', have: 'Do', had: 'Did' };
+
+// Function words are safe to lower-case; a capitalised content word may be a name, so it is left alone
+// when the next word is capitalised too ("New York is ...").
+function lowerLead(tokens: readonly Token[]): string[] {
+  const raws = tokens.map((t) => t.raw);
+  const first = raws[0];
+  if (first === undefined) return raws;
+  const word = tokens[0]?.word ?? '';
+  const functionWord = DETERMINERS.has(word) || PRONOUNS.has(word);
+  const acronym = /^[A-Z]{2,}\b/.test(first) || /^.+[A-Z]/.test(first.replace(/[^A-Za-z]+$/, ''));
+  const name = /^[A-Z]/.test(raws[1] ?? '');
+  if (first === 'I' || /^I'/.test(first) || (!functionWord && (acronym || name))) return raws;
+  raws[0] = first.charAt(0).toLowerCase() + first.slice(1);
+  return raws;
+}
+
+// After has/have/had, a participle makes a perfect ("has eaten"); otherwise it is possession.
+function isPerfect(rest: readonly Token[]): boolean {
+  let j = 0;
+  while (j < rest.length && AUX_ADVERBS.has(rest[j]?.word ?? '')) j++;
+  return isParticipleAt(rest, j);
+}
+
+// After do/does/did, a bare verb or "not" makes it an auxiliary; an object makes it the verb "do".
+function isMainDo(rest: readonly Token[]): boolean {
+  const next = rest[0]?.word;
+  if (next === undefined || AUX_ADVERBS.has(next) || BASE_VERBS.has(next)) return false;
+  return DETERMINERS.has(next) || OBJECT_PRONOUNS.has(next);
+}
+
+/** Turn a declarative claim into a yes/no question, or null when no finite verb is found. */
+export function claimToQuestion(claim: string): string | null {
+  if (typeof claim !== 'string' || /\?\s*$/.test(claim)) return null;
+  const clause = analyzeClause(claim);
+  if (!clause || clause.verb.fromRelative) return null;
+  const { verb } = clause;
+  let subject = clause.subject;
+  let rest = clause.rest;
+  let tail = clause.intro;
+  if (clause.locative) {
+    subject = clause.rest;
+    rest = [];
+    tail = clause.subject;
+  }
+  // "There is." or "The man can." states nothing: an auxiliary needs a complement.
+  if (subject.length === 0 || (verb.kind === 'aux' && rest.length === 0 && !clause.locative)) return null;
+  let head: string[];
+  if (verb.kind === 'main') {
+    head = [verb.doWord, ...lowerLead(subject), verb.base];
+  } else if (DO_FOR_HAVE[verb.word] !== undefined && !isPerfect(rest)) {
+    head = [DO_FOR_HAVE[verb.word] ?? 'Does', ...lowerLead(subject), 'have'];
+  } else if (['do', 'does', 'did'].includes(verb.word) && isMainDo(rest)) {
+    head = [capitalize(verb.word), ...lowerLead(subject), 'do'];
+  } else {
+    head = [capitalize(verb.word), ...lowerLead(subject)];
+  }
+  const parts = [...head, ...rest.map((t) => t.raw)];
+  const tailText = stripTrailingPunct(lowerLead(tail).join(' '));
+  const body = stripTrailingPunct(parts.join(' ')) + (tailText ? ` ${tailText}` : '');
+  return `${capitalize(body)}?`;
+}

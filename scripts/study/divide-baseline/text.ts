@@ -1,0 +1,86 @@
+// FROZEN COPY of src/divide/text.ts at commit 474dcd8 (the rules divider before issue 29), kept only for
+// scripts/study/divide-real.ts and the divide benchmark to compare against. Do not edit or import from src/.
+/** Small text utilities shared by the divider: normalisation, contractions, tokens and articles. */
+
+/** One whitespace-delimited word: `raw` as written, `word` lower-cased without edge punctuation. */
+export interface Token {
+  raw: string;
+  word: string;
+}
+
+/** Unify quotes, drop markdown emphasis and collapse whitespace so rules see one spelling. */
+export function normalizeText(text: string): string {
+  return text
+    .replace(/[\u2018\u2019\u02bc]/g, "'")
+    .replace(/[\u201c\u201d]/g, '"')
+    .replace(/\*\*|__|`/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+const keepCase = (model: string, replacement: string): string =>
+  /^[A-Z]/.test(model) ? replacement.charAt(0).toUpperCase() + replacement.slice(1) : replacement;
+
+/** Expand contractions so "doesn't" becomes "does not" and the negation survives inversion. */
+export function expandContractions(text: string): string {
+  return text
+    .replace(/\b(can)(?:'t|not)\b/gi, (_m, c: string) => `${c} not`)
+    .replace(/\bwon't\b/gi, (m) => keepCase(m, 'will not'))
+    .replace(/\bshan't\b/gi, (m) => keepCase(m, 'shall not'))
+    .replace(/\bain't\b/gi, (m) => keepCase(m, 'is not'))
+    .replace(/\b(\w+)n't\b/gi, (_m, w: string) => `${w} not`)
+    .replace(/\b(it|that|there|here|he|she|what|who|where)'s(\s+(?:been|got)\b)?/gi,
+      (_m, w: string, been: string | undefined) => `${w} ${been ? 'has' : 'is'}${been ?? ''}`)
+    .replace(/\b(they|we|you)'re\b/gi, (_m, w: string) => `${w} are`)
+    .replace(/\bi'm\b/gi, 'I am')
+    .replace(/\b(i|you|we|they)'ve\b/gi, (_m, w: string) => `${w} have`)
+    .replace(/\b(i|you|we|they|he|she|it|there)'ll\b/gi, (_m, w: string) => `${w} will`);
+}
+
+/** Lower-case a word and strip surrounding punctuation, keeping inner apostrophes and hyphens. */
+export function cleanWord(raw: string): string {
+  return raw.toLowerCase().replace(/^[^a-z0-9']+|[^a-z0-9']+$/g, '').replace(/^'+/, '');
+}
+
+/** Split on whitespace into tokens. */
+export function tokenize(text: string): Token[] {
+  return text.split(/\s+/).filter((t) => t.length > 0).map((raw) => ({ raw, word: cleanWord(raw) }));
+}
+
+/** Join tokens back into text. */
+export function joinTokens(tokens: readonly Token[]): string {
+  return tokens.map((t) => t.raw).join(' ');
+}
+
+/** Remove trailing sentence punctuation (and a trailing comma left by list splitting). */
+export function stripTrailingPunct(text: string): string {
+  return text.replace(/[\s.,;:!]+$/u, '');
+}
+
+/** Upper-case the first letter. */
+export function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+// "an" depends on sound, not spelling; these are the usual exceptions to the vowel-letter rule.
+const CONSONANT_SOUND_VOWEL = /^(?:uni|use|usu|uti|ure|eu|ewe|one|once|ubiq|uk)/i;
+const VOWEL_SOUND_CONSONANT = /^(?:hour|honest|honou?r|heir|herb)/i;
+
+/** The indefinite article that fits the next word ("an orange", "a unicorn", "an hour"). */
+export function articleFor(word: string): 'a' | 'an' {
+  if (VOWEL_SOUND_CONSONANT.test(word)) return 'an';
+  if (CONSONANT_SOUND_VOWEL.test(word)) return 'a';
+  return /^[aeiou]/i.test(word) ? 'an' : 'a';
+}
+
+/** Repair every a/an in a sentence so rebuilt claims read naturally. */
+export function fixArticles(text: string): string {
+  // A stuttered article ("a a red circle", "the the") is a generation glitch, not content.
+  const once = text.replace(/\b(?:an?\s+)+(an?\s)/gi, '$1').replace(/\b(the)(?:\s+the)+\b/gi, '$1');
+  // Capital "A" only counts as an article at the start; elsewhere it may be a letter ("vitamin A is").
+  return once.replace(/(^|\s)(a|an|A|An)(\s+)([A-Za-z][\w-]*)/g, (m, pre: string, art: string, sp: string, next: string) => {
+    if (/^A/.test(art) && pre !== '') return m;
+    const want = articleFor(next);
+    return `${pre}${/^A/.test(art) ? capitalize(want) : want}${sp}${next}`;
+  });
+}

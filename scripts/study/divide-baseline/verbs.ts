@@ -1,0 +1,156 @@
+// FROZEN COPY of src/divide/verbs.ts at commit 474dcd8 (the rules divider before issue 29), kept only for
+// scripts/study/divide-real.ts and the divide benchmark to compare against. Do not edit or import from src/.
+/** Finite-verb detection and base forms: the part of English the question rules need. */
+import {
+  AUXILIARIES, BASE_VERBS, BE_FORMS, DETERMINERS, IRREGULAR_PAST, NOT_PAST_ED, NOUNLIKE_MODALS, NUMBER_WORDS,
+  PARTICIPLES, PLURAL_HEADS, POSITION_WORDS, PREPOSITIONS, RELATIVES,
+} from './lexicon.js';
+import type { Token } from './text.js';
+
+/** The finite verb of a clause and what do-support needs to invert it. */
+export interface VerbInfo {
+  index: number;
+  /** 'aux' verbs move to the front; 'main' verbs take do/does/did plus `base`. */
+  kind: 'aux' | 'main';
+  word: string;
+  base: string;
+  doWord: 'Do' | 'Does' | 'Did';
+  /** True when only a relative-clause verb was found (a fragment such as "the man who is tall"). */
+  fromRelative?: boolean;
+}
+
+/** Base form of a third-person singular verb ("watches" -> "watch", "carries" -> "carry"). */
+export function sFormToBase(word: string): string {
+  const special: Record<string, string> = { has: 'have', does: 'do', goes: 'go', is: 'be' };
+  if (special[word]) return special[word];
+  // Prefer a known verb: "lies" -> "lie" (not "ly"), "uses" -> "use".
+  const candidates = [word.slice(0, -1)];
+  if (/es$/.test(word)) candidates.push(word.slice(0, -2));
+  if (/ies$/.test(word)) candidates.push(word.slice(0, -3) + 'y');
+  const known = candidates.find((c) => BASE_VERBS.has(c));
+  if (known !== undefined) return known;
+  if (/[^aeiou]ies$/.test(word)) return word.slice(0, -3) + 'y';
+  if (/(?:ch|sh|ss|x|z|o)es$/.test(word)) return word.slice(0, -2);
+  return word.slice(0, -1);
+}
+
+// Stems that normally end in a silent "e" once "-ed" is removed (smil-ed, danc-ed, pars-ed).
+const SILENT_E_STEM = new RegExp(
+  '(?:^[^aeiou]*[aeiou][^aeiouwxy]$|v$|c$|[rnlpu]s$|dg$|iz$|[^aeiou]at$|ut$|[aeiou]g$|ang$|rg$|[bdgkpt]l$)',
+);
+
+/** Base form of a regular past tense ("stopped" -> "stop", "smiled" -> "smile", "carried" -> "carry"). */
+export function edFormToBase(word: string): string {
+  const stem = word.slice(0, -2);
+  const candidates = [word.slice(0, -1), stem, stem.slice(0, -1), stem.replace(/i$/, 'y')];
+  for (const c of candidates) if (BASE_VERBS.has(c)) return c;
+  if (/[^aeiou]ied$/.test(word)) return word.slice(0, -3) + 'y';
+  if (/([bdgmnprt])\1$/.test(stem)) return stem.slice(0, -1);
+  return SILENT_E_STEM.test(stem) ? stem + 'e' : stem;
+}
+
+const PRONOUN_DETERMINERS = new Set([
+  'this', 'that', 'these', 'those', 'some', 'any', 'all', 'both', 'several', 'many', 'few', 'most', 'more', 'much',
+  'either', 'neither', 'another', 'one', 'two', 'three', 'four', 'five',
+]);
+
+const PLURAL_LEADS = new Set(['several', 'many', 'multiple', 'various', 'numerous', 'both', 'few', 'these', 'those', 'all']);
+
+const isNumberWord = (w: string): boolean => NUMBER_WORDS.has(w) || /^\d+$/.test(w);
+
+// Words after which the next word is part of a noun phrase or an infinitive, so never the finite verb.
+const blocksVerb = (prev: string): boolean =>
+  DETERMINERS.has(prev) || PREPOSITIONS.has(prev) || POSITION_WORDS.has(prev) || isNumberWord(prev)
+  || prev === 'to' || /'s?$/.test(prev);
+
+/** True when a subject's head noun is plural, which decides between "Do" and "Does". */
+export function isPluralSubject(subject: readonly Token[]): boolean {
+  const words = subject.map((t) => t.word).filter((w) => w.length > 0);
+  if (words.includes('and')) return true;
+  const first = words[0] ?? '';
+  const cut = words.findIndex((w, i) => i > 0 && (PREPOSITIONS.has(w) || RELATIVES.has(w)));
+  const head = words.slice(0, cut < 0 ? words.length : cut);
+  const last = head[head.length - 1] ?? '';
+  if (PLURAL_HEADS.has(last)) return true;
+  if (PLURAL_LEADS.has(first)) return true;
+  const n = NUMBER_WORDS.get(first) ?? (/^\d+$/.test(first) ? Number(first) : undefined);
+  if (n !== undefined && n !== 1 && head.length > 1) return true;
+  return !['his', 'its', 'this', 'us', 'yes', 'news', 'series', 'species'].includes(last) && /[^su']s$/.test(last);
+}
+
+/** Whether the token at `i` is a participle, which makes a preceding has/have/had an auxiliary. */
+export function isParticipleAt(tokens: readonly Token[], i: number): boolean {
+  const w = tokens[i]?.word ?? '';
+  if (PARTICIPLES.has(w)) return true;
+  if (!/ed$/.test(w) || w.length < 4 || NOT_PAST_ED.has(w)) return false;
+  // "has painted the wall" is a perfect; "has curved edges" is possession of a modified noun.
+  const next = tokens[i + 1]?.word;
+  return next === undefined || DETERMINERS.has(next) || PREPOSITIONS.has(next) || /ly$/.test(next)
+    || ['it', 'them', 'him', 'her', 'us', 'me', 'you', 'up', 'down', 'out', 'off', 'away', 'back'].includes(next);
+}
+
+// "brightly colored pencils are ...": an -ed word soon followed by "be" with no noun-phrase start between is an adjective.
+function adjectiveBeforeBe(tokens: readonly Token[], i: number): boolean {
+  for (let j = i + 1; j < Math.min(tokens.length, i + 4); j++) {
+    const w = tokens[j]?.word ?? '';
+    if (BE_FORMS.has(w)) return true;
+    if (DETERMINERS.has(w) || PREPOSITIONS.has(w) || w === 'and') return false;
+  }
+  return false;
+}
+
+/** The finite verb at index `i`, or null; `afterRelative` lifts the determiner block for "that". */
+export function verbAt(tokens: readonly Token[], i: number, afterRelative = false): VerbInfo | null {
+  const w = tokens[i]?.word ?? '';
+  const prev = tokens[i - 1]?.word ?? '';
+  const next = tokens[i + 1]?.word ?? '';
+  // "This is ...", "Both wear hats": a lone opening determiner is a pronoun subject, not a noun's start.
+  const pronounSubject = i === 1 && PRONOUN_DETERMINERS.has(prev);
+  if (w === '' || (blocksVerb(prev) && !pronounSubject && !(afterRelative && RELATIVES.has(prev)))) return null;
+  if (/,$/.test(tokens[i - 1]?.raw ?? '') && /(?:ing|ed)$/.test(w) && !AUXILIARIES.has(w)) return null;
+  if (AUXILIARIES.has(w)) {
+    if (NOUNLIKE_MODALS.has(w) && AUXILIARIES.has(next)) return null;
+    return { index: i, kind: 'aux', word: w, base: w, doWord: 'Do' };
+  }
+  // "the tea set is", "street lights are": a noun directly before an auxiliary heads the subject.
+  if (AUXILIARIES.has(next)) return null;
+  const subject = tokens.slice(0, i);
+  const irregular = IRREGULAR_PAST.get(w);
+  if (irregular !== undefined) {
+    // put/cut/read/lay are present or past; a singular subject without -s means past.
+    const ambiguous = BASE_VERBS.has(w) && isPluralSubject(subject);
+    return { index: i, kind: 'main', word: w, base: ambiguous ? w : irregular, doWord: ambiguous ? 'Do' : 'Did' };
+  }
+  if (/s$/.test(w) && w.length > 2 && BASE_VERBS.has(sFormToBase(w))) {
+    return { index: i, kind: 'main', word: w, base: sFormToBase(w), doWord: 'Does' };
+  }
+  if (BASE_VERBS.has(w) && isPluralSubject(subject)) {
+    return { index: i, kind: 'main', word: w, base: w, doWord: 'Do' };
+  }
+  if (/ed$/.test(w) && w.length >= 4 && !NOT_PAST_ED.has(w) && !adjectiveBeforeBe(tokens, i)) {
+    return { index: i, kind: 'main', word: w, base: edFormToBase(w), doWord: 'Did' };
+  }
+  return null;
+}
+
+/** The main clause's finite verb, skipping the verb of a relative clause inside the subject. */
+export function findVerb(tokens: readonly Token[], from = 1): VerbInfo | null {
+  let pendingRelative = false;
+  let fallback: VerbInfo | null = null;
+  for (let i = from; i < tokens.length; i++) {
+    const w = tokens[i]?.word ?? '';
+    if (RELATIVES.has(w) && i > 0) {
+      pendingRelative = true;
+      continue;
+    }
+    const verb = verbAt(tokens, i, pendingRelative);
+    if (!verb) continue;
+    if (pendingRelative) {
+      fallback ??= verb;
+      pendingRelative = false;
+      continue;
+    }
+    return verb;
+  }
+  return fallback ? { ...fallback, fromRelative: true } : null;
+}

@@ -1,0 +1,196 @@
+// The division study of issue 29: how the rules divider splits real English, old (frozen copy) against new.
+//
+//   npx tsx scripts/study/divide-real.ts [--out data/study/divide-real.json]
+//
+// Sets: ../shared/real-claims/{vlm-answers-dev,text-bios-dev}.jsonl (relative to the repository root, as CI has them)
+// and any data/real-claims/*.jsonl (lines with `answer`, optional `question`, optional `facts`). Each set is also
+// reported by halves (first half: where rules were looked at; second half: not looked at) so the gap shows.
+// The metric definitions are those of ../shared/real-claims/README.md, implemented exactly.
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { divideRules as divideNew } from '../../src/divide/rules.js';
+import { divideRules as divideOld } from './divide-baseline/rules.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+interface Item { answer: string; question?: string; facts?: string[] }
+interface Division { claims: { claim: string; question: string; sentence: string }[]; skipped: { sentence: string; reason: string }[] }
+type Divide = (answer: string, opts?: { question?: string }) => Division;
+
+const STOP = new Set(('a an the is are was were be been being there this that these those of in on at to for with and or ' +
+  'but as by from it its he she his her they their them has have had do does did which who whom whose what where when ' +
+  'while also very can could may might will would shall should not no one image picture photo scene appears seems ' +
+  'visible seen shown').split(' '));
+const AUX = new Set('is are was were do does did can could has have had will would should may might must shall am'.split(' '));
+const SUBORD = new Set(('as when while if because although though since after before until unless where whether so ' +
+  'and but or then also').split(' '));
+
+/** The README's word: lower-cased, letters and digits only, "ies" -> "y", then one trailing "s" dropped. */
+export function normWord(w: string): string {
+  return w.toLowerCase().replace(/[^a-z0-9]/g, '').replace(/ies$/, 'y').replace(/s$/, '');
+}
+/**
+ * Content words of a text: normalised words, stop words and empties removed. The README leaves one thing open: is a
+ * word a stop word before or after the plural fold? Matched after the fold (`foldFirst`, the reading that reproduces
+ * the issue's figures, 75% for the old divider), "is", "was", "has", "this" become "i", "wa", "ha", "thi" and are
+ * content words, so "There is a bird." is covered only by a claim containing "is". Matched before the fold as well,
+ * they are stop words. The study reports both.
+ */
+export function contentWords(text: string, foldFirst = true): Set<string> {
+  const out = new Set<string>();
+  for (const raw of text.split(/\s+/)) {
+    const w = normWord(raw);
+    const stop = STOP.has(w) || (!foldFirst && STOP.has(raw.toLowerCase().replace(/[^a-z0-9]/g, '')));
+    if (w !== '' && !stop) out.add(w);
+  }
+  return out;
+}
+/** The README's ill-formed question: not led by an auxiliary, a subordinating word after it, or no final "?". */
+export function illFormed(question: string): boolean {
+  const words = question.trim().split(/\s+/).map((w) => w.toLowerCase().replace(/[^a-z']/g, ''));
+  return !AUX.has(words[0] ?? '') || SUBORD.has(words[1] ?? '') || !question.trim().endsWith('?');
+}
+
+function readSet(file: string): Item[] {
+  return readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l, i) => {
+    const o = JSON.parse(l) as Partial<Item>;
+    if (typeof o.answer !== 'string') throw new Error(`${file}:${i + 1}: no "answer" string`);
+    return { answer: o.answer, ...(typeof o.question === 'string' ? { question: o.question } : {}), ...(Array.isArray(o.facts) ? { facts: o.facts } : {}) };
+  });
+}
+
+interface Figures {
+  answers: number; with_facts: number; claims_per_answer: number; facts_per_answer: number | null; ratio: number | null;
+  coverable: number | null; covered: number | null; coverage: number | null;
+  /** Coverage with stop words matched before the plural fold too (see contentWords). */
+  coverage_stop_before_fold: number | null; claims: number; long_claims: number;
+  sentences: number; sentences_no_claim: number; skipped_share: number; skipped_by_reason: Record<string, number>;
+  dropped_parts_by_reason: Record<string, number>; questions: number; ill_formed: number; ill_formed_examples: string[];
+  answers_per_s: number;
+}
+
+// The reason without its quoted detail, so reasons tally ("subjective (\"x\")" -> "subjective").
+const reasonKey = (r: string): string => r.replace(/\s*\(".*$/, '').replace(/\s+"[^"]*"$/, '').replace(/ from ".*$/, '');
+
+function measure(items: Item[], divide: Divide): Figures {
+  // Warm up on the set itself (wink's model load, the JIT), then count answers per CPU second of this thread:
+  // CPU time, not the wall clock, because the machine is shared (see scripts/bench/divide.ts).
+  const run = () => items.map((it) => divide(it.answer, it.question === undefined ? undefined : { question: it.question }));
+  run();
+  const t0 = process.cpuUsage();
+  const divs = run();
+  const used = process.cpuUsage(t0);
+  const secs = (used.user + used.system) / 1e6;
+  let claimsF = 0, facts = 0, withFacts = 0, coverable = 0, covered = 0, claims = 0, long = 0, sentences = 0, noClaim = 0;
+  let questions = 0, ill = 0, coverable2 = 0, covered2 = 0;
+  const byReason: Record<string, number> = {};
+  const dropped: Record<string, number> = {};
+  const illEx: string[] = [];
+  items.forEach((it, i) => {
+    const d = divs[i]!;
+    claims += d.claims.length;
+    long += d.claims.filter((c) => c.claim.trim().split(/\s+/).length > 15).length;
+    for (const c of d.claims) {
+      questions++;
+      if (illFormed(c.question)) { ill++; if (illEx.length < 8) illEx.push(c.question); }
+    }
+    const claimSentences = new Set(d.claims.map((c) => c.sentence));
+    sentences += claimSentences.size;
+    for (const s of d.skipped) {
+      const part = [...claimSentences].some((cs) => cs.includes(s.sentence.trim()));
+      const tally = part ? dropped : byReason;
+      tally[reasonKey(s.reason)] = (tally[reasonKey(s.reason)] ?? 0) + 1;
+      if (!part) { sentences++; noClaim++; }
+    }
+    if (!it.facts) return;
+    withFacts++;
+    facts += it.facts.length;
+    claimsF += d.claims.length;
+    for (const foldFirst of [true, false]) {
+      const answerWords = contentWords(it.answer, foldFirst);
+      const claimWords = d.claims.map((c) => contentWords(c.claim, foldFirst));
+      for (const f of it.facts) {
+        const fw = [...contentWords(f, foldFirst)];
+        if (fw.length === 0 || !fw.every((w) => answerWords.has(w))) continue;
+        const hit = claimWords.some((cw) => fw.every((w) => cw.has(w)));
+        if (foldFirst) {
+          coverable++;
+          if (hit) covered++;
+        } else {
+          coverable2++;
+          if (hit) covered2++;
+        }
+      }
+    }
+  });
+  const r = (x: number, d = 3) => Math.round(x * 10 ** d) / 10 ** d;
+  return {
+    answers: items.length, with_facts: withFacts, claims_per_answer: r(claims / Math.max(1, items.length), 2),
+    facts_per_answer: withFacts ? r(facts / withFacts, 2) : null,
+    ratio: withFacts ? r(claimsF / facts) : null,
+    coverable: withFacts ? coverable : null, covered: withFacts ? covered : null,
+    coverage: withFacts && coverable ? r(covered / coverable) : null,
+    coverage_stop_before_fold: withFacts && coverable2 ? r(covered2 / coverable2) : null,
+    claims, long_claims: claims ? r(long / claims) : 0, sentences, sentences_no_claim: noClaim,
+    skipped_share: sentences ? r(noClaim / sentences) : 0, skipped_by_reason: byReason, dropped_parts_by_reason: dropped,
+    questions, ill_formed: questions ? r(ill / questions, 4) : 0, ill_formed_examples: illEx,
+    answers_per_s: Math.round(items.length / secs),
+  };
+}
+
+function sets(): { name: string; file: string }[] {
+  const shared = path.resolve(ROOT, '..', 'shared', 'real-claims');
+  const out = ['vlm-answers-dev', 'text-bios-dev'].map((n) => ({ name: n, file: path.join(shared, `${n}.jsonl`) }));
+  const extra = path.join(ROOT, 'data', 'real-claims');
+  if (existsSync(extra)) {
+    for (const f of readdirSync(extra).filter((x) => x.endsWith('.jsonl')).sort()) out.push({ name: f.replace(/\.jsonl$/, ''), file: path.join(extra, f) });
+  }
+  return out.filter((s) => {
+    if (existsSync(s.file)) return true;
+    process.stderr.write(`divide-real: ${s.file} not found, set skipped\n`);
+    return false;
+  });
+}
+
+const pct = (x: number | null): string => (x === null ? '-' : `${(x * 100).toFixed(1)}%`);
+
+function row(set: string, part: string, who: string, f: Figures): string {
+  const cols = [set, part, who, String(f.answers), f.claims_per_answer.toFixed(2), f.facts_per_answer?.toFixed(2) ?? '-',
+    f.ratio === null ? '-' : `${f.ratio.toFixed(2)}x`, pct(f.coverage), pct(f.coverage_stop_before_fold), pct(f.long_claims), pct(f.skipped_share),
+    pct(f.ill_formed), String(f.answers_per_s)];
+  return cols.join(' | ');
+}
+
+function main(): void {
+  const args = process.argv.slice(2);
+  const outIdx = args.indexOf('--out');
+  const outFile = path.resolve(ROOT, outIdx >= 0 ? args[outIdx + 1] ?? '' : 'data/study/divide-real.json');
+  const dividers: [string, Divide][] = [['old', divideOld], ['new', divideNew]];
+  const result: Record<string, Record<string, Record<string, Figures>>> = {};
+  const lines = ['set | part | divider | answers | claims/ans | facts/ans | claims:facts | coverage | coverage (stop words before fold) | >15 words | sentences skipped | ill-formed q | answers/s', '---|---|---|---|---|---|---|---|---|---|---|---|---'];
+  for (const s of sets()) {
+    const items = readSet(s.file);
+    const half = Math.ceil(items.length / 2);
+    const parts: [string, Item[]][] = [['all', items], ['first half', items.slice(0, half)], ['second half', items.slice(half)]];
+    result[s.name] = {};
+    for (const [part, its] of parts) {
+      result[s.name]![part] = {};
+      for (const [who, fn] of dividers) {
+        const f = measure(its, fn);
+        result[s.name]![part]![who] = f;
+        lines.push(row(s.name, part, who, f));
+      }
+    }
+  }
+  process.stdout.write(`${lines.join('\n')}\n\nskipped sentences by reason (all, new):\n`);
+  for (const [name, r] of Object.entries(result)) {
+    const f = r.all?.new;
+    if (f) process.stdout.write(`  ${name}: ${JSON.stringify(f.skipped_by_reason)}; parts dropped from kept sentences: ${JSON.stringify(f.dropped_parts_by_reason)}\n`);
+  }
+  mkdirSync(path.dirname(outFile), { recursive: true });
+  writeFileSync(outFile, `${JSON.stringify({ note: 'answers/s: answers per CPU second of one thread after a warm-up pass, on a machine shared with other jobs', sets: result }, null, 1)}\n`);
+  process.stdout.write(`wrote ${path.relative(ROOT, outFile)}\n`);
+}
+
+if (process.argv[1]?.endsWith("divide-real.ts")) main();

@@ -1,0 +1,337 @@
+/**
+ * Cut one sentence into clause parts, each stating one fact on its own: relative clauses ("a man who is
+ * smiling" -> "the man is smiling"), participle phrases ("a clock mounted on a wall" -> "the clock is mounted on a
+ * wall"), "with" phrases, subordinate clauses and coordinate adjectives ("a large, old clock" -> "the clock is
+ * large"). Built on wink's POS tags; each part keeps the character span of the text it came from.
+ */
+import { PARTICIPLES } from './lexicon.js';
+import type { Tok } from './nlp.js';
+
+/** One clause part: a statement to divide further, and the span [start, end) of its source text in the answer. */
+export interface Part {
+  text: string;
+  start: number;
+  end: number;
+  /** Set when the part is known to say nothing checkable (a hedge participle, an evaluative comment). */
+  skip?: string;
+}
+
+interface Draft {
+  prefix: string;
+  toks: Tok[];
+  kind: 'main' | 'relative' | 'participle' | 'with' | 'subordinate' | 'attribute';
+  skip?: string;
+  plural?: boolean;
+  paren?: boolean;
+  /** The dropped opener word ("which", "with"): the part's source text starts there. */
+  lead?: Tok;
+}
+
+const RELATIVES = new Set(['which', 'who', 'that']);
+// Clauses of reason, concession, contrast and condition stand apart; time clauses ("since he was a child",
+// "when ...") qualify the main clause and stay in it, except in front of it.
+const SUBORDINATORS = new Set(['because', 'although', 'though', 'if', 'unless', 'while', 'whereas', 'as', 'so']);
+// Participles that introduce an inference or an evaluation, not something to see.
+const HEDGE_PARTICIPLES = new Set(['suggesting', 'indicating', 'implying', 'hinting', 'signifying', 'meaning']);
+const COMMENT_PARTICIPLES = new Set([
+  'creating', 'adding', 'giving', 'making', 'contributing', 'emphasizing', 'highlighting', 'showcasing',
+  'reflecting', 'evoking', 'conveying', 'providing', 'offering', 'enhancing', 'capturing', 'setting',
+]);
+// Heads that name the picture itself: a phrase after "the image features ..." is about the object, not these.
+const PICTURE_NOUNS = new Set(['image', 'picture', 'photo', 'photograph', 'scene', 'view', 'shot', 'focus', 'setting']);
+const NOUNISH = new Set(['NOUN', 'PROPN']);
+const OBJECT_TO_SUBJECT: Record<string, string> = { him: 'he', her: 'she', them: 'they', it: 'it', he: 'he', she: 'she', they: 'they' };
+const POSSESSIVES = new Set(['its', 'his', 'her', 'their', 'my', 'our', 'your']);
+// "top left", "middle left": the tagger reads "left" as the verb.
+const SIDES = new Set(['top', 'bottom', 'middle', 'center', 'centre', 'upper', 'lower', 'far', 'lower', 'the']);
+// Participles of events that are over: "born in 1956" -> "was born in 1956".
+const PAST_ONLY = new Set(['born', 'died', 'founded', 'established', 'built', 'raised', 'educated', 'released']);
+// Participles used as prepositions ("films including X"): they introduce items, not a clause.
+const PREPOSITIONAL = new Set(['including', 'featuring', 'following', 'regarding', 'concerning', 'excluding', 'according', 'depending', 'compared', 'given', 'based']);
+// Verbs of showing that the tagger often reads as plural nouns ("The image features a clock").
+const PICTURE_VERBS = new Set(['features', 'shows', 'depicts', 'displays', 'showcases', 'captures', 'presents', 'contains', 'includes']);
+
+const isComma = (t: Tok | undefined): boolean => t !== undefined && (t.text === ',' || t.text === ';');
+const isParticipleForm = (t: Tok): boolean => t.pos === 'VERB' && (/(?:ing|ed)$/.test(t.lower) || PARTICIPLES.has(t.lower));
+const isFinite = (t: Tok): boolean => t.pos === 'AUX' || (t.pos === 'VERB' && !/ing$/.test(t.lower));
+
+/** "The dogs" -> plural; a head noun in -s (but not -ss/-us/-is) or a plural pronoun. */
+export function pluralHead(t: Tok): boolean {
+  if (t.pos === 'PROPN') return false;
+  if (['people', 'men', 'women', 'children', 'they', 'them', 'both', 'several', 'many', 'police', 'sheep', 'feet', 'teeth', 'mice', 'geese'].includes(t.lower)) return true;
+  return /[^su]s$/.test(t.lower) && !/(?:ss|us|is)$/.test(t.lower);
+}
+
+/** The noun phrase ending at head index h as a definite subject: "the parking meter", "John Smith". */
+function definite(toks: readonly Tok[], h: number): string {
+  const subjectForm = OBJECT_TO_SUBJECT[toks[h]?.lower ?? ''];
+  if (toks[h]?.pos === 'PRON' && subjectForm) return subjectForm;
+  let a = h;
+  while (a > 0 && NOUNISH.has(toks[a - 1]?.pos ?? '') && toks[a - 1]?.pos === toks[h]?.pos) a--;
+  const words = toks.slice(a, h + 1).map((t) => t.text).join(' ');
+  return toks[h]?.pos === 'PROPN' ? words : `the ${words}`;
+}
+
+// "Doug Sheehan is an actor who ...": a relative on the complement of "be" is about the subject, and the
+// subject's name says more than "the actor". Returns the name (or pronoun) or null.
+function copulaSubject(toks: readonly Tok[], head: number, main: readonly Tok[]): string | null {
+  const cop = main.findIndex((t) => t.pos === 'AUX' && ['is', 'was', 'are', 'were'].includes(t.lower));
+  const copAt = cop > 0 ? toks.indexOf(main[cop]!) : -1;
+  if (copAt < 0 || copAt > head) return null;
+  // Only the complement's own head ("an actor", "a sculptor and architect"), not a noun inside a phrase after it.
+  if (toks.slice(copAt + 1, head).some((t) => !['DET', 'ADJ', 'NOUN', 'PROPN', 'CCONJ', 'ADV', 'NUM'].includes(t.pos) && t.text !== ',')) return null;
+  // The subject up to an apposition or a parenthesis ("Fernando Luiz Rosa, commonly known as ...", "X (1922-1997)").
+  const subject: Tok[] = [];
+  for (const t of main.slice(0, cop)) {
+    if (t.text === ',' || t.text === '(') break;
+    subject.push(t);
+  }
+  if (subject.length === 0 || subject.length > 6 || subject.some((t) => ['VERB', 'AUX', 'ADP', 'SCONJ'].includes(t.pos))) return null;
+  if (subject.length === 1 && ['he', 'she', 'they', 'it'].includes(subject[0]!.lower)) return subject[0]!.lower;
+  if (subject[0]!.pos === 'PRON') return null;
+  const text = textOf(subject);
+  return subject[0]!.pos === 'DET' ? text.charAt(0).toLowerCase() + text.slice(1) : text;
+}
+
+// The nearest noun head before i, not crossing a verb; -1 if none within reach.
+function headBefore(toks: readonly Tok[], i: number): number {
+  for (let j = i - 1; j >= 0 && j >= i - 3; j--) {
+    const t = toks[j];
+    if (!t) break;
+    if (NOUNISH.has(t.pos) || (t.pos === 'PRON' && ['they', 'it', 'he', 'she', 'him', 'her', 'them'].includes(t.lower))) return j;
+    if (t.pos === 'VERB' || t.pos === 'AUX') break;
+  }
+  return -1;
+}
+
+// What a sentence-final participle phrase describes: the main clause's subject ("a girl is standing on a
+// sidewalk, holding an umbrella"), or its object when the subject is the picture itself or "there".
+function mainTopic(toks: readonly Tok[], main: readonly Tok[]): number {
+  const verb = main.findIndex((t) => isFinite(t) || PICTURE_VERBS.has(t.lower));
+  const pick = (from: readonly Tok[]): Tok | undefined => from.find((t) => NOUNISH.has(t.pos) && !PICTURE_NOUNS.has(t.lower));
+  const before = verb >= 0 ? main.slice(0, verb) : [];
+  const subject = before.some((t) => t.lower === 'there') ? undefined : pick(before.filter((t, k) => k === 0 || !['ADP'].includes(before[k - 1]?.pos ?? '')));
+  const found = subject ?? pick(verb >= 0 ? main.slice(verb + 1) : main) ?? pick(main);
+  if (!found) return -1;
+  // The head is the last noun of a compound ("parking meter").
+  let h = toks.indexOf(found);
+  while (NOUNISH.has(toks[h + 1]?.pos ?? '') && toks[h + 1]?.pos === found.pos) h++;
+  return h;
+}
+
+const be = (plural: boolean): string => (plural ? 'are' : 'is');
+
+/** Cut a sentence's tokens into clause parts; the main clause comes first. */
+export function clauseParts(toks: readonly Tok[]): Part[] {
+  const drafts: Draft[] = [{ prefix: '', toks: [], kind: 'main' }];
+  let cur = 0;
+  // The main clause being read: ", and the man is ..." starts a second one, with parts of its own.
+  let home = 0;
+  let lastHead = -1;
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i]!;
+    const prev = toks[i - 1];
+    const next = toks[i + 1];
+    if (t.text === ')' && drafts[cur]?.paren) {
+      cur = home;
+      continue;
+    }
+    if (isComma(t) && next?.pos === 'CCONJ' && clauseStartsAt(toks, i + 2, true) && !drafts[cur]?.paren) {
+      drafts.push({ prefix: '', toks: [], kind: 'main' });
+      home = cur = drafts.length - 1;
+      i++;
+      continue;
+    }
+    if (isComma(t) && !drafts[cur]?.paren) {
+      if (cur !== home) {
+        // A comma ends a clause part only where the main clause resumes or a new part opens; otherwise it is
+        // inside the part ("topics related to the Bible, Jewish tradition, and spirituality").
+        if (resumes(toks, i + 1, drafts[home]!.toks)) cur = home;
+        else drafts[cur]!.toks.push(t);
+        continue;
+      }
+      if (drafts[home]!.toks.length === 0) continue;
+      const opensNext = opener(toks, i + 1, drafts[home]!.toks, true);
+      if (opensNext === null) drafts[home]!.toks.push(t);
+      continue;
+    }
+    const op = next === undefined ? null : opener(toks, i, drafts[cur]!.toks, isComma(prev) || i === 0);
+    if (op !== null) {
+      let head = op.head;
+      if (head === -2) head = lastHead >= 0 ? lastHead : mainTopic(toks, drafts[home]!.toks);
+      if (op.kind === 'relative' || op.kind === 'participle') {
+        if (head >= 0) lastHead = head;
+      }
+      const h = toks[head];
+      const subject = h ? copulaSubject(toks, head, drafts[home]!.toks) ?? definite(toks, head) : '';
+      const plural = h ? pluralHead(h) : false;
+      let prefix = '';
+      if (op.kind === 'relative') prefix = subject;
+      const verb = op.consume === 0 ? t : next;
+      const past = verb !== undefined && PAST_ONLY.has(verb.lower);
+      if (op.kind === 'participle') prefix = `${subject} ${past ? (plural ? 'were' : 'was') : be(plural)}`;
+      const draft: Draft = { prefix, toks: [], kind: op.kind, plural, ...(op.paren ? { paren: true } : {}), ...(op.consume > 0 ? { lead: t } : {}) };
+      if (op.skip) draft.skip = op.skip;
+      if ((op.kind === 'relative' || op.kind === 'participle') && !h) draft.skip ??= 'comment on the scene';
+      drafts.push(draft);
+      cur = drafts.length - 1;
+      // An opener word ("which", "with") is dropped; a participle opens its own part and stays in it.
+      if (op.consume === 0) drafts[cur]!.toks.push(t);
+      else i += op.consume - 1;
+      continue;
+    }
+    drafts[cur]!.toks.push(t);
+  }
+  return drafts.flatMap((d) => splitAdjectives(d)).map(build).filter((p): p is Part => p !== null);
+}
+
+// Does a new clause start at j: a subject pronoun, or a noun phrase followed soon by its verb? `strict` (after
+// ", and") wants a determiner or a name in front: "..., and television shows such as ..." is a list whose "shows"
+// the tagger reads as a verb.
+function clauseStartsAt(toks: readonly Tok[], j: number, strict = false): boolean {
+  const t = toks[j];
+  if (!t) return false;
+  if (t.pos === 'PRON' && ['he', 'she', 'they', 'it', 'we', 'i', 'you', 'there', 'this', 'these'].includes(t.lower)) return true;
+  if (!(strict ? ['DET', 'PROPN'] : ['DET', 'NOUN', 'PROPN', 'NUM', 'ADJ']).includes(t.pos)) return false;
+  for (let k = j + 1; k < Math.min(toks.length, j + 6); k++) {
+    const w = toks[k]!;
+    if (isComma(w) || w.pos === 'ADP' || w.pos === 'CCONJ') return false;
+    if (isFinite(w)) return true;
+  }
+  return false;
+}
+
+// After a comma inside a clause part: does the main clause go on (its verb), or a new clause or part begin?
+function resumes(toks: readonly Tok[], j: number, main: readonly Tok[]): boolean {
+  const t = toks[j];
+  if (!t) return true;
+  if (t.pos === 'AUX' || (t.pos === 'VERB' && !/ing$/.test(t.lower))) return true;
+  if (opener(toks, j, main, true) !== null) return true;
+  if (t.pos === 'CCONJ' || t.pos === 'SCONJ') return clauseStartsAt(toks, j + 1);
+  return clauseStartsAt(toks, j);
+}
+
+interface Opener {
+  kind: Draft['kind'];
+  /** Index of the antecedent's head; -1 none; -2 "the main clause's topic". */
+  head: number;
+  consume: number;
+  skip?: string;
+  paren?: boolean;
+}
+
+// Does a clause part open at token i? `afterComma` when a comma (or the sentence start) precedes it.
+function opener(toks: readonly Tok[], i: number, main: readonly Tok[], afterComma: boolean): Opener | null {
+  const t = toks[i];
+  const prev = toks[i - 1];
+  const next = toks[i + 1];
+  if (!t || !next) return null;
+  const hasFinite = main.some((m) => isFinite(m) || PICTURE_VERBS.has(m.lower));
+  if (RELATIVES.has(t.lower) && i > 0 && (t.pos === 'PRON' || t.pos === 'DET')) {
+    const directly = prev !== undefined && NOUNISH.has(prev.pos);
+    if (t.lower === 'that' && !directly) return null;
+    if (!directly && !afterComma) return null;
+    if (!['AUX', 'VERB', 'ADV', 'PART'].includes(next.pos)) return null;
+    return { kind: 'relative', head: headBefore(toks, isComma(prev) ? i - 1 : i), consume: 1 };
+  }
+  if (t.lower === 'where' && afterComma && i > 0 && ['DET', 'PRON', 'PROPN', 'NOUN', 'NUM'].includes(next.pos)) {
+    return { kind: 'subordinate', head: -1, consume: 1 };
+  }
+  if ((isParticipleForm(t) || ingBeforePhrase(toks, i)) && t.text === t.lower && !PREPOSITIONAL.has(t.lower) && hasFinite && i > 0
+    && (afterComma || (prev !== undefined && (NOUNISH.has(prev.pos) || ['him', 'her', 'them'].includes(prev.lower))))) {
+    if (['ADJ', 'NOUN'].includes(next.pos) && !afterComma) return null; // "parked cars", a modifier
+    if (next.pos === 'PUNCT' && !afterComma) return null; // "in the middle left.": a place, not "left" the verb
+    if (t.lower === 'left' && prev !== undefined && SIDES.has(prev.lower)) return null;
+    const skip = HEDGE_PARTICIPLES.has(t.lower) ? 'opinion or hedge' : COMMENT_PARTICIPLES.has(t.lower) ? 'comment on the scene' : undefined;
+    const head = afterComma ? -2 : headBefore(toks, i);
+    return { kind: 'participle', head, consume: 0, ...(skip ? { skip } : {}) };
+  }
+  if (t.text === '(' && isParticipleForm(next) && hasFinite === false && i > 0) {
+    // "Lanny Flaherty (born October 2, 1973) is ...": a parenthetical participle about the name before it.
+    return { kind: 'participle', head: headBefore(toks, i), consume: 1, paren: true };
+  }
+  if (t.lower === 'with' && afterComma && i > 0 && hasFinite) return { kind: 'with', head: -1, consume: 1 };
+  const leading = i === 0 && ['when', 'while', 'once', 'whenever'].includes(t.lower); // tagged ADV at the start
+  if ((SUBORDINATORS.has(t.lower) || leading) && (t.pos === 'SCONJ' || leading || (t.lower === 'as' && afterComma)) && (afterComma || i === 0 || hasFinite)) {
+    if (t.lower === 'as' && (next.lower === 'well' || prev?.lower === 'such')) return null; // "as well as", "such as"
+    if (t.lower === 'as' && (next.pos === 'VERB' || next.pos === 'ADJ' || next.pos === 'ADV')) {
+      return { kind: 'subordinate', head: -1, consume: 1, skip: 'opinion or hedge' }; // "as evidenced by", "as seen"
+    }
+    if (!clauseStartsAt(toks, i + 1)) return null; // "since 1984", "as an actor": a phrase, not a clause
+    return { kind: 'subordinate', head: -1, consume: 1 };
+  }
+  return null;
+}
+
+// "a large, old-fashioned clock": comma-joined adjectives are separate facts about the head noun; adjectives
+// without commas ("a large red circle") stay together, as the shapes world's checker reads them.
+function splitAdjectives(d: Draft): Draft[] {
+  const toks = d.toks;
+  for (let i = 0; i < toks.length; i++) {
+    if (toks[i]?.pos !== 'ADJ' || toks[i + 1]?.text !== ',') continue;
+    let j = i;
+    const adjs: Tok[] = [];
+    while (toks[j]?.pos === 'ADJ' && (toks[j + 1]?.text === ',' || toks[j + 1]?.lower === 'and')) {
+      adjs.push(toks[j]!);
+      j += 2;
+    }
+    if (toks[j]?.pos !== 'ADJ' || adjs.length === 0) continue;
+    adjs.push(toks[j]!);
+    let h = j + 1;
+    if (!NOUNISH.has(toks[h]?.pos ?? '')) continue;
+    while (NOUNISH.has(toks[h + 1]?.pos ?? '')) h++;
+    const head = toks[h]!;
+    const subject = definite(toks, h);
+    const kept: Draft = { ...d, toks: [...toks.slice(0, i), ...toks.slice(j + 1)] };
+    // Each attribute part's span is its adjective.
+    const attrs: Draft[] = adjs.map((a) => ({ prefix: `${subject} ${be(pluralHead(head))} ${a.text}`, toks: [a], kind: 'attribute' }));
+    return [...splitAdjectives(kept), ...attrs];
+  }
+  return [d];
+}
+
+function textOf(toks: readonly Tok[]): string {
+  let out = '';
+  toks.forEach((t, k) => {
+    const glue = k === 0 || t.space === '' || /^[,.;:!?')]/.test(t.text) ? (k === 0 ? '' : t.space === '' ? '' : ' ') : ' ';
+    out += glue + t.text;
+  });
+  return out;
+}
+
+function build(d: Draft): Part | null {
+  const first = d.toks[0];
+  // The span ends at the last word: closing punctuation belongs to the sentence, not to one of its claims.
+  const last = [...d.toks].reverse().find((t) => t.pos !== 'PUNCT') ?? d.toks[d.toks.length - 1];
+  if (!first || !last) return null;
+  let body = d.kind === 'attribute' ? '' : textOf(d.toks).replace(/^[,;\s]+|[,;\s]+$/g, '');
+  if (d.kind === 'with') body = withClause(d.toks);
+  const text = [d.prefix, body].filter((s) => s !== '').join(' ').replace(/\s+/g, ' ').trim();
+  if (!/[a-z]/i.test(text)) return null;
+  const part: Part = { text: text.charAt(0).toUpperCase() + text.slice(1), start: (d.lead ?? first).start, end: last.end };
+  if (d.skip) part.skip = d.skip;
+  return part;
+}
+
+// "standing on it" the tagger may read as a noun; an -ing word before a preposition or article is a verb.
+function ingBeforePhrase(toks: readonly Tok[], j: number): boolean {
+  const t = toks[j];
+  return t !== undefined && /^[a-z]+ing$/.test(t.text) && ['ADP', 'DET', 'ADV', 'PART'].includes(toks[j + 1]?.pos ?? '');
+}
+
+// ", with the skateboarder standing on it" -> "the skateboarder is standing on it";
+// ", with a parking meter next to it" -> "there is a parking meter next to it".
+function withClause(toks: readonly Tok[]): string {
+  let h = toks.findIndex((t) => NOUNISH.has(t.pos) || (t.pos === 'PRON' && !POSSESSIVES.has(t.lower) && t.lower !== 'it'));
+  while (h >= 0 && NOUNISH.has(toks[h + 1]?.pos ?? '') && !ingBeforePhrase(toks, h + 1)) h++;
+  const head = toks[h];
+  const all = textOf(toks).replace(/[,;\s]+$/, '');
+  if (!head) return all;
+  const plural = pluralHead(head);
+  const after = toks[h + 1];
+  if (after && (isParticipleForm(after) || ingBeforePhrase(toks, h + 1) || after.pos === 'ADJ')) {
+    const rest = after.lower === 'being' ? toks.slice(h + 2) : toks.slice(h + 1); // "with X being Y" -> "X is Y"
+    return `${textOf(toks.slice(0, h + 1))} ${be(plural)} ${textOf(rest)}`;
+  }
+  return `there ${be(plural)} ${all}`;
+}

@@ -1,0 +1,56 @@
+/**
+ * Salvage the concrete content of a dropped part: "The giraffe appears to stretch its long neck" is a hedge, but it
+ * still says there is a giraffe and a long neck. Each concrete noun phrase becomes an existence claim, as the
+ * annotators of real answers wrote them ("There is a neck."); speculation and evaluation stay dropped.
+ */
+import { SUBJECTIVE_WORDS } from './lexicon.js';
+import type { Tok } from './nlp.js';
+import { pluralHead } from './clauses.js';
+
+/** An existence claim and the span of the noun phrase it came from. */
+export interface Salvaged {
+  claim: string;
+  start: number;
+  end: number;
+  head: string;
+}
+
+// Heads that name no visible thing: the picture, its qualities, or abstractions.
+const ABSTRACT = new Set(`
+  image picture photo photograph scene view shot focus setting composition atmosphere ambiance mood sense feeling
+  presence combination moment experience excitement thrill joy fun beauty enthusiasm determination progress skill
+  skills ability abilities way ways reason reasons purpose fact idea concept time times day life lifestyle nature
+  environment context situation activity activities interest attention importance need needs safety comfort
+  security warmth softness texture variety number lot lots part kind type sort form level amount use effect
+  impression appearance element elements aspect aspects detail details overall glimpse contrast touch pop
+  opportunity chance possibility source sign signs indication evidence behavior behaviour habit habits care love
+  relaxation leisure adventure connection relationship bond celebration occasion event
+`.split(/\s+/).filter(Boolean));
+const QUANTIFIERS = new Set(['a', 'an', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'several', 'many', 'some']);
+
+/** Existence claims for the concrete noun phrases among `toks` whose heads `known` does not already hold. */
+export function salvageNouns(toks: readonly Tok[], known: Set<string>): Salvaged[] {
+  const out: Salvaged[] = [];
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i]!;
+    if (t.pos !== 'NOUN' || /ing$/.test(t.lower) || t.text !== t.lower) continue;
+    let h = i;
+    while (toks[h + 1]?.pos === 'NOUN' && toks[h + 1]!.text === toks[h + 1]!.lower) h++;
+    const head = toks[h]!;
+    const from = i;
+    i = h;
+    if (toks.slice(from, h + 1).some((x) => ABSTRACT.has(x.lower)) || known.has(head.lower) || head.lower.length < 3) continue;
+    // Adjectives in front, minus evaluations ("a beautiful red car" -> "a red car").
+    let a = from;
+    while (toks[a - 1]?.pos === 'ADJ') a--;
+    const adjs = toks.slice(a, from).filter((x) => !SUBJECTIVE_WORDS.has(x.lower)).map((x) => x.lower);
+    const det = toks[a - 1];
+    const plural = pluralHead(head);
+    const quantity = det && (QUANTIFIERS.has(det.lower) || det.pos === 'NUM') ? det.lower : plural ? '' : 'a';
+    const np = [quantity, ...adjs, ...toks.slice(from, h + 1).map((x) => x.lower)].filter(Boolean).join(' ')
+      .replace(/^a (?=[aeiou])/, 'an ');
+    known.add(head.lower);
+    out.push({ claim: `There ${plural ? 'are' : 'is'} ${np}.`, start: toks[a]!.start, end: head.end, head: head.lower });
+  }
+  return out;
+}
