@@ -64,7 +64,8 @@ export function segmentSentences(answer: string): Sentence[] {
           continue;
         }
       }
-      cur.push(t);
+      // A line break inside a sentence (wrapped text) is a space between its words, never a join.
+      cur.push(space === t.space ? t : { ...t, space });
       joinHyphen(cur, tokens[i + 1]);
     }
     push(answer, cur, out);

@@ -5,6 +5,7 @@ import { expect } from 'vitest';
 export function expectSpanInSentence(answer: string, c: { sentence: string; start: number | null; end: number | null }): void {
   expect(c.start).not.toBeNull();
   const slice = answer.slice(c.start!, c.end!).replace(/\s+/g, ' ');
+  const sentence = c.sentence.replace(/\s+/g, ' ');
   expect(slice.length).toBeGreaterThan(0);
-  expect(c.sentence.includes(slice) || slice.includes(c.sentence)).toBe(true);
+  expect(sentence.includes(slice) || slice.includes(sentence)).toBe(true);
 }

@@ -28,7 +28,8 @@ describe('POST /v1/rewards', () => {
     const wrong = a.claims.find((c: any) => c.verdict === 'rejected');
     expect(wrong.question).toMatch(/green star/i);
     expect(wrong.p_no).toBeGreaterThan(wrong.p_yes);
-    expect(`${RIGHT} ${WRONG}`.slice(...(wrong.span as [number, number]))).toBe(WRONG);
+    // The rules divider's span covers the claim's words, not the sentence's closing period.
+    expect(`${RIGHT} ${WRONG}`.slice(...(wrong.span as [number, number]))).toBe(WRONG.replace(/\.$/, ''));
     expect(b).toMatchObject({ id: 'b', status: 'ok', reward: 1, n_accepted: 1, n_rejected: 0 });
     expect(r.body.rewards).toEqual([a.reward, b.reward]);
     expect(r.body.meta).toMatchObject({ reward: 'default', divider: 'rules' });
