@@ -119,3 +119,27 @@ describe('rlaifv loop, loop.mode "online"', () => {
     expect(readFileSync(html, 'utf8').length).toBeGreaterThan(1000);
   });
 });
+
+describe('rlaifv loop, loop.mode settings', () => {
+  const run = async (loop: Record<string, unknown>) => {
+    const dir = tempDir('rlaifv-loop-online-cfg-');
+    const config = path.join(dir, 'loop.json');
+    writeFileSync(config, JSON.stringify({ loop }));
+    const db = path.join(dir, 'x.sqlite');
+    return { db, ...(await runNode(['loop', '--rounds', '1', '--limit', '2', '--config', config, '--db', db])) };
+  };
+
+  test('an unknown mode exits 2 naming loop.mode and its choices', async () => {
+    const r = await run({ mode: 'ppo' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('loop.mode');
+    expect(r.stderr).toMatch(/dpo.*online/);
+  });
+
+  test('online with a DPO-loop step exits 2 before anything is stored', async () => {
+    const r = await run({ mode: 'online', select: 'best', select_prompts: path.join(ROOT, 'data/shapes/dev/prompts.jsonl') });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('loop.mode: "online"');
+    expect(existsSync(r.db) ? rows(r.db, 'SELECT id FROM loops') : []).toEqual([]);
+  });
+});
