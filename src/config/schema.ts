@@ -414,6 +414,10 @@ const limits = z.strictObject({
 /** The shapes DPO trainer, as the loop runs it by default ({root} is rlaifv's own folder). */
 export const DEFAULT_TRAINER = 'python3 {root}/scripts/shapes/dpo.py --pairs {pairs} --policy {policy} --out {out} --seed {round} --lr 5e-5 --epochs 2 --sft-weight 1';
 
+/** The shapes online trainer (GRPO), as loop.mode "online" runs it by default; rlaifv serve's URL is {url} and RLAIFV_URL. */
+export const DEFAULT_ONLINE_TRAINER =
+  'python3 {root}/scripts/shapes/grpo.py --prompts {prompts} --policy {policy} --ref {ref} --out {out} --samples {samples} --seed {seed}';
+
 /** Serving a new checkpoint for a remote policy (the loop's deploy hook). */
 const deploy = z.strictObject({
   /**
@@ -434,6 +438,18 @@ const deploy = z.strictObject({
 
 /** `rlaifv loop`: iterative rounds of generate → feedback → train → evaluate. */
 const loop = z.strictObject({
+  /**
+   * dpo: each round samples, labels, pairs and runs loop.trainer (iterative DPO); online: rlaifv serve runs on the
+   * loop's store and loop.online_trainer trains against it, one DPO round's samples per budget point.
+   */
+  mode: z.enum(['dpo', 'online']).default('dpo'),
+  /**
+   * The online trainer (loop.mode "online"): a shell command template with {url} (rlaifv serve, also in RLAIFV_URL),
+   * {prompts} (the train prompts as JSONL with absolute image paths), {samples} (the budget point's policy samples),
+   * {policy} (the checkpoint to start from), {ref} (the loop's start checkpoint), {out}, {round}, {seed}, {root}.
+   * Not part of the loop's identity.
+   */
+  online_trainer: z.string().min(1).default(DEFAULT_ONLINE_TRAINER),
   /** The prompts each round's policy answers to make pairs. */
   train_prompts: z.string().min(1).default('data/shapes/dev/prompts.jsonl'),
   /**

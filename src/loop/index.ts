@@ -3,7 +3,7 @@
 // policy is served), and the checkpoint is evaluated on held-out prompts; the checkpoint is the next round's policy.
 // Every step is recorded in the transaction that finishes it, so a killed loop resumes at the first unfinished step.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Config, ModelBackend } from '../config/schema.js';
 import { ConfigError, configHash, storedConfig } from '../config/load.js';
@@ -13,13 +13,15 @@ import { STAGES, runRound } from '../round.js';
 import { silentProgress, type Progress } from '../stages/context.js';
 import { evaluatePolicy, policyEvaluation, type PolicyEvaluation } from '../policy-eval.js';
 import { LoopStepError, customPairs, deploy, pullPairs, sftStep, train, withDb, type PairsMaker } from './steps.js';
-import { hashCheckpoint, isNonEmptyFolder } from './checkpoint.js';
+import { onlineTrain, startOnline, type OnlineContext } from './online.js';
+import { selectCheckpoint, type SelectCandidate } from './select.js';
 import { compareRounds, parseJudgeSpec, type CompareResult, type JudgeSpec } from '../compare/index.js';
 import type { TruthFreeFigures } from '../eval/truth-free.js';
 import { multiturnAblation, type AblationFigures } from '../eval/ablation.js';
 import { correctionEval, type FeedbackReport } from '../eval/correction.js';
 
 export { LoopStepError, type PairsMaker } from './steps.js';
+export type { SelectCandidate } from './select.js';
 
 /** How to run a loop. */
 export interface LoopOptions {
@@ -116,16 +118,28 @@ export interface LoopResult {
 function loopHash(config: Config, limit: number | null, evalLimit: number | null): string {
   const {
     trainer: _t, trainer_timeout_ms: _tt, deploy: _d, checkpoints: _c, judge: _j, judge_api_key_env: _jk, ablation_prompts: _ap, pairs_spans: _ps,
-    eval_feedback: _ef, sft_trainer, select, select_prompts, select_limit, ...what
+    eval_feedback: _ef, sft_trainer, select, select_prompts, select_limit, mode, online_trainer: _ot, ...what
   } = config.loop;
   // Selection is part of a loop's identity only when it selects (loops made before it existed keep their hash); an
   // SFT step only by being there (its command, like the trainer's, is not).
   const selection = select === 'last' ? [] : [[select, select_prompts, select_limit]];
   const sft = sft_trainer === null ? [] : ['sft'];
+  // An online loop is another loop, and so is each reward preset it trains on (config.reward is not in configHash).
+  const online = mode === 'online' ? [['online', config.reward]] : [];
   return createHash('sha256')
-    .update(JSON.stringify([configHash(config), what, limit, evalLimit, ...selection, ...sft]))
+    .update(JSON.stringify([configHash(config), what, limit, evalLimit, ...selection, ...sft, ...online]))
     .digest('hex')
     .slice(0, 16);
+}
+
+/** What the online loop cannot do, said before anything is stored (exit 2). */
+function checkOnline(config: Config): void {
+  if (config.generate.backend.type !== 'local') {
+    throw new ConfigError('loop.mode: "online" trains the policy in its trainer process from a checkpoint folder; it needs a local policy (generate.backend.type "local").');
+  }
+  if (config.loop.select !== 'last' || config.loop.sft_trainer !== null) {
+    throw new ConfigError('loop.mode: "online" keeps the trainer\'s {out} at each budget point; loop.select "best" and loop.sft_trainer are DPO-loop steps.');
+  }
 }
 
 /** The checkpoint folder the loop starts from: the local policy's folder, or the deploy hook's start checkpoint. */
@@ -177,6 +191,7 @@ export async function runLoop(config: Config, o: LoopOptions): Promise<LoopResul
     }
   }
   const judge: JudgeSpec = parseJudgeSpec(l.judge, 'loop.judge', l.judge_api_key_env);
+  if (l.mode === 'online') checkOnline(config);
   if (l.sft_trainer !== null && !config.pair.corrections.includes('refine')) {
     throw new ConfigError('loop.sft_trainer: the SFT step trains on the round\'s refinement dialogues, which only the "refine" editor makes; add "refine" to pair.corrections.');
   }
@@ -215,75 +230,88 @@ export async function runLoop(config: Config, o: LoopOptions): Promise<LoopResul
 
   const dir = path.join(checkpointsDir(config), `loop-${loop.id}`);
   let policy = { policy: startPolicy, checkpoint: start };
-  for (let k = 1; k <= o.rounds; k++) {
-    let row = withDb(config, (db) => addLoopRound(db, { loop_id: loop.id, idx: k, policy: policy.policy, policy_checkpoint: policy.checkpoint }));
-    const roundDir = path.join(dir, `round-${k}`);
-    mkdirSync(roundDir, { recursive: true });
+  // loop.mode "online": rlaifv serve runs on the store while any budget point still needs training.
+  let online: OnlineContext | null = null;
+  try {
+    for (let k = 1; k <= o.rounds; k++) {
+      let row = withDb(config, (db) => addLoopRound(db, { loop_id: loop.id, idx: k, policy: policy.policy, policy_checkpoint: policy.checkpoint }));
+      const roundDir = path.join(dir, `round-${k}`);
+      mkdirSync(roundDir, { recursive: true });
 
-    if (!row.round_done_at) {
-      progress.log(`loop round ${k}: ${row.policy} answers ${l.train_prompts}`);
-      const base = o.roundConfig?.(k, config) ?? config;
-      const roundConfig: Config = { ...base, prompts: l.train_prompts, generate: { ...base.generate, backend: policyBackend(config, row) } };
-      const run = await runRound(roundConfig, {
-        choice: row.train_round ?? 'next',
-        stages: STAGES,
-        ...(limit !== null ? { limit } : {}),
-        progress,
-        create: { purpose: 'train', onCreate: (db, id) => updateLoopRound(db, loop.id, k, { train_round: id }) },
-      });
-      row = withDb(config, (db) => {
-        updateLoopRound(db, loop.id, k, { train_round: run.round.id, round_done_at: now() });
-        return getLoopRound(db, loop.id, k)!;
-      });
-    }
+      if (l.mode === 'online') {
+        if (row.checkpoint === null) {
+          online ??= await startOnline(config, limit, dir, progress);
+          row = await onlineTrain(config, loop, row, { ctx: online, out: path.join(roundDir, 'policy'), start, echo: o.echo ?? null, progress });
+        }
+      } else {
+        if (!row.round_done_at) {
+          progress.log(`loop round ${k}: ${row.policy} answers ${l.train_prompts}`);
+          const base = o.roundConfig?.(k, config) ?? config;
+          const roundConfig: Config = { ...base, prompts: l.train_prompts, generate: { ...base.generate, backend: policyBackend(config, row) } };
+          const run = await runRound(roundConfig, {
+            choice: row.train_round ?? 'next',
+            stages: STAGES,
+            ...(limit !== null ? { limit } : {}),
+            progress,
+            create: { purpose: 'train', onCreate: (db, id) => updateLoopRound(db, loop.id, k, { train_round: id }) },
+          });
+          row = withDb(config, (db) => {
+            updateLoopRound(db, loop.id, k, { train_round: run.round.id, round_done_at: now() });
+            return getLoopRound(db, loop.id, k)!;
+          });
+        }
 
-    if (row.pairs_file === null) {
-      // The pairs get a folder of their own, so a trainer that loads a data set folder ({pairs_dir}) sees only them.
-      mkdirSync(path.join(roundDir, 'pairs'), { recursive: true });
-      const file = path.join(roundDir, 'pairs', l.pairs_file);
-      row = o.pairs ? await customPairs(config, loop, k, file, o.pairs) : await pullPairs(config, loop, row, file);
-      progress.log(`loop round ${k}: ${row.pairs} pairs in ${row.pairs_file}`);
-    }
-    if (!row.pairs) {
-      throw new LoopStepError(
-        `loop round ${k}: round ${row.train_round} gave no pairs to train on (see rlaifv stats --round ${row.train_round}); ` +
-          'more prompts (--limit) or other pair settings start a new loop.',
-      );
-    }
+        if (row.pairs_file === null) {
+          // The pairs get a folder of their own, so a trainer that loads a data set folder ({pairs_dir}) sees only them.
+          mkdirSync(path.join(roundDir, 'pairs'), { recursive: true });
+          const file = path.join(roundDir, 'pairs', l.pairs_file);
+          row = o.pairs ? await customPairs(config, loop, k, file, o.pairs) : await pullPairs(config, loop, row, file);
+          progress.log(`loop round ${k}: ${row.pairs} pairs in ${row.pairs_file}`);
+        }
+        if (!row.pairs) {
+          throw new LoopStepError(
+            `loop round ${k}: round ${row.train_round} gave no pairs to train on (see rlaifv stats --round ${row.train_round}); ` +
+              'more prompts (--limit) or other pair settings start a new loop.',
+          );
+        }
 
-    // FIRE's student training on the round's dialogues; the DPO trainer then starts from its checkpoint.
-    if (l.sft_trainer !== null && row.sft_checkpoint === null) row = await sftStep(config, loop, row, roundDir, o.echo ?? null, progress);
-    if (row.checkpoint === null) row = await train(config, loop, row, path.join(roundDir, 'policy'), o.echo ?? null, progress);
-    if (l.select === 'best' && row.select_json === null) row = await selectCheckpoint(config, loop, row, progress);
+        // FIRE's student training on the round's dialogues; the DPO trainer then starts from its checkpoint.
+        if (l.sft_trainer !== null && row.sft_checkpoint === null) row = await sftStep(config, loop, row, roundDir, o.echo ?? null, progress);
+        if (row.checkpoint === null) row = await train(config, loop, row, path.join(roundDir, 'policy'), o.echo ?? null, progress);
+        if (l.select === 'best' && row.select_json === null) row = await selectCheckpoint(config, loop, row, progress);
+      }
 
-    const d = l.deploy;
-    if (d && config.generate.backend.type === 'openai' && row.served_model === null) row = await deploy(config, loop, row, o.echo ?? null, progress);
+      const d = l.deploy;
+      if (d && config.generate.backend.type === 'openai' && row.served_model === null) row = await deploy(config, loop, row, o.echo ?? null, progress);
 
-    const next = d && config.generate.backend.type === 'openai' ? row.served_model! : row.checkpoint!;
-    if (row.eval_id === null) {
-      const ev = await evaluate(policyBackend(config, { policy: next }));
-      row = withDb(config, (db) => {
-        updateLoopRound(db, loop.id, k, { eval_id: ev.id, evaluated_at: now() });
-        return getLoopRound(db, loop.id, k)!;
-      });
+      const next = d && config.generate.backend.type === 'openai' ? row.served_model! : row.checkpoint!;
+      if (row.eval_id === null) {
+        const ev = await evaluate(policyBackend(config, { policy: next }));
+        row = withDb(config, (db) => {
+          updateLoopRound(db, loop.id, k, { eval_id: ev.id, evaluated_at: now() });
+          return getLoopRound(db, loop.id, k)!;
+        });
+      }
+      if (row.win_rates_json === null) row = await winRates(config, loop, row, baseline, judge, progress);
+      if (l.ablation_prompts !== null && row.ablation_json === null) {
+        const a = await ablate(policyBackend(config, { policy: next }));
+        row = withDb(config, (db) => {
+          updateLoopRound(db, loop.id, k, { ablation_json: JSON.stringify(a) });
+          return getLoopRound(db, loop.id, k)!;
+        });
+      }
+      if (l.eval_feedback !== null && row.feedback_json === null) {
+        const f = await feedbackRate(policyBackend(config, { policy: next }));
+        progress.log(`loop round ${row.idx}: correction rate after ${f.level} feedback ${f.correction_rate === null ? '-' : (100 * f.correction_rate).toFixed(1) + '%'} of N_e ${f.n_e}`);
+        row = withDb(config, (db) => {
+          updateLoopRound(db, loop.id, k, { feedback_json: JSON.stringify(f) });
+          return getLoopRound(db, loop.id, k)!;
+        });
+      }
+      policy = { policy: next, checkpoint: row.checkpoint! };
     }
-    if (row.win_rates_json === null) row = await winRates(config, loop, row, baseline, judge, progress);
-    if (l.ablation_prompts !== null && row.ablation_json === null) {
-      const a = await ablate(policyBackend(config, { policy: next }));
-      row = withDb(config, (db) => {
-        updateLoopRound(db, loop.id, k, { ablation_json: JSON.stringify(a) });
-        return getLoopRound(db, loop.id, k)!;
-      });
-    }
-    if (l.eval_feedback !== null && row.feedback_json === null) {
-      const f = await feedbackRate(policyBackend(config, { policy: next }));
-      progress.log(`loop round ${row.idx}: correction rate after ${f.level} feedback ${f.correction_rate === null ? '-' : (100 * f.correction_rate).toFixed(1) + '%'} of N_e ${f.n_e}`);
-      row = withDb(config, (db) => {
-        updateLoopRound(db, loop.id, k, { feedback_json: JSON.stringify(f) });
-        return getLoopRound(db, loop.id, k)!;
-      });
-    }
-    policy = { policy: next, checkpoint: row.checkpoint! };
+  } finally {
+    await online?.server.close();
   }
   return { loop, baseline, baseline_ablation: baselineAblation, baseline_feedback: baselineFeedback, rounds: withDb(config, (db) => loopReport(db, loop.id)) };
 }
@@ -309,71 +337,6 @@ async function winRates(config: Config, loop: LoopRow, row: LoopRoundRow, baseli
   } finally {
     db.close();
   }
-}
-
-/** One candidate of checkpoint selection, as recorded in loop_rounds.select_json. */
-export interface SelectCandidate {
-  checkpoint: string;
-  sha256: string;
-  eval_id: number;
-  /** The truth-free rejected-claim rate on loop.select_prompts (lower is better). */
-  rejected_claim_rate: number | null;
-  selected: boolean;
-}
-
-/**
- * Checkpoint selection (loop.select: best): the trainer's {out} and every {out}/checkpoint-<n> it left are evaluated on
- * the validation prompts; the one with the lowest truth-free rejected-claim rate becomes the round's checkpoint (a
- * tie goes to the later one, {out} last). Every candidate's figure is recorded with the choice, in one transaction.
- */
-async function selectCheckpoint(config: Config, loop: LoopRow, row: LoopRoundRow, progress: Progress): Promise<LoopRoundRow> {
-  const l = config.loop;
-  const out = row.checkpoint!;
-  const subs = readdirSync(out, { withFileTypes: true })
-    .filter((e) => e.isDirectory() && /^checkpoint-\d+$/.test(e.name))
-    .map((e) => ({ n: Number(e.name.slice('checkpoint-'.length)), dir: path.join(out, e.name) }))
-    .filter((c) => isNonEmptyFolder(c.dir))
-    .sort((a, b) => a.n - b.n)
-    .map((c) => c.dir);
-  if (subs.length === 0) progress.log(`loop round ${row.idx}: loop.select best: the trainer left no ${out}/checkpoint-*; keeping ${out}`);
-  const candidates: SelectCandidate[] = [];
-  // A trainer's last epoch is often saved twice ({out}/checkpoint-<last> and {out}): the same weights are evaluated once.
-  const byWeights = new Map<string, SelectCandidate>();
-  for (const dir of [...subs, out]) {
-    const weights = existsSync(path.join(dir, 'onnx')) ? hashCheckpoint(path.join(dir, 'onnx')) : null;
-    const same = weights ? byWeights.get(weights) : undefined;
-    if (same) {
-      candidates.push({ ...same, checkpoint: dir, sha256: hashCheckpoint(dir), selected: false });
-      continue;
-    }
-    const ev = await evaluatePolicy(config, {
-      policy: { type: 'local', model: dir },
-      prompts: l.select_prompts,
-      limit: l.select_limit,
-      samples: l.eval_samples,
-      temperature: l.eval_temperature,
-      greedy: false,
-      progress,
-    });
-    candidates.push({ checkpoint: dir, sha256: ev.policy_sha256 ?? hashCheckpoint(dir), eval_id: ev.id, rejected_claim_rate: ev.truth_free.rejected_claim_rate, selected: false });
-    if (weights) byWeights.set(weights, candidates.at(-1)!);
-  }
-  let best = candidates.length - 1;
-  for (let i = candidates.length - 1; i >= 0; i--) {
-    const f = candidates[i]!.rejected_claim_rate ?? Infinity;
-    if (f < (candidates[best]!.rejected_claim_rate ?? Infinity)) best = i;
-  }
-  candidates[best]!.selected = true;
-  const won = candidates[best]!;
-  progress.log(
-    `loop round ${row.idx}: selected ${won.checkpoint} (${candidates.map((c) => `${path.basename(c.checkpoint)} ${c.rejected_claim_rate === null ? '-' : (100 * c.rejected_claim_rate).toFixed(1) + '%'}`).join(', ')} rejected on ${l.select_prompts})`,
-  );
-  return withDb(config, (db) =>
-    db.transaction(() => {
-      updateLoopRound(db, loop.id, row.idx, { select_json: JSON.stringify(candidates), checkpoint: won.checkpoint, checkpoint_sha256: won.sha256 });
-      return getLoopRound(db, loop.id, row.idx)!;
-    })(),
-  );
 }
 
 const winRate = (r: CompareResult | undefined): LoopWinRate | null => (r ? { win_rate: r.win_rate_a, ci95: r.ci95 } : null);

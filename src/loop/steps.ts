@@ -28,13 +28,13 @@ function sha256File(file: string): string {
 }
 
 /** The last lines of a command's stderr, for an error message. */
-function tailLines(text: string, n = 8): string {
+export function tailLines(text: string, n = 8): string {
   const lines = text.trimEnd().split('\n');
   return lines.slice(-n).map((l) => `  | ${l}`).join('\n');
 }
 
 /** Records one run of an external command and the step's columns it finished (none when it failed), together. */
-function recordStep(
+export function recordStep(
   config: Config,
   loop: LoopRow,
   row: LoopRoundRow,

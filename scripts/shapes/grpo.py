@@ -1,0 +1,358 @@
+#!/usr/bin/env python3
+"""GRPO for the shapes policy: where TRL's GRPOTrainer stands for a real model, this trains the tiny policy online.
+
+    RLAIFV_URL=http://127.0.0.1:PORT python3 scripts/shapes/grpo.py --prompts PROMPTS.jsonl --policy DIR --out OUT \
+        --samples 400 [--num-generations 8] [--prompts-per-step 4] [--beta 0.04] [--epsilon 0.2] [--lr 5e-5]
+        [--ref DIR] [--num-iterations 1] [--max-new-tokens 96] [--save-every-samples N] [--log FILE] [--seed 0] [--json]
+
+Each step takes --prompts-per-step prompts (an rlaifv prompts file: image, question), samples --num-generations
+answers per prompt from the current policy (temperature 1.0, as TRL's default), and asks `rlaifv serve` for their
+rewards through the adapter a TRL user plugs in (scripts/integrations/trl_reward.py's `rlaifv_reward_sync`, called as
+TRL's `_calculate_rewards` calls it: conversational prompts with the PIL image, conversational completions, the
+`images` column), so the images travel as a TRL user's would. The loss is TRL's GRPO with its `GRPOConfig` defaults
+where they fit (trl/trainer/grpo_config.py, grpo_trainer.py `_compute_loss`):
+- advantages: reward minus the group's mean, divided by the group's std + 1e-4 (`scale_rewards="group"`);
+- the ratio π/π_old clipped to [1 − ε, 1 + ε], ε = 0.2 (`epsilon`); with `--num-iterations 1` (TRL's default) the
+  ratio is 1 at the one update, as in TRL;
+- the KL to the reference by the k3 estimator exp(ref − logp) − (ref − logp) − 1, weighted by β;
+- per-token normalisation (`loss_type="dapo"`): the batch's summed token losses over its number of answer tokens.
+β: TRL's default is 0.0 (no reference at all). This trainer's default is 0.04 (TRL's earlier default, DeepSeekMath's):
+the tiny policy's answers are short and its reward is gameable (the `rejc` preset pays for saying less), and a KL
+anchor keeps the held-out comparison with the start meaningful; `--beta 0` gives TRL's current default exactly.
+A `None` reward (the labeler could not judge the answer) or a group whose request failed gets advantage 0, as TRL
+forces for unscorable completions; both are counted and logged, never scored 0. No reward at all in the whole run is
+a failure (exit 1).
+
+It writes a model folder in the layout of models/shapes-policy with build.json, train.json (hyperparameters and the
+per-step log) and a card, beside --out then renamed (dpo.py's writer), and with --save-every-samples N also each
+N-sample point's weights as {out}/checkpoint-<samples>. --log FILE gets the per-step JSON log as well.
+Exit 2 for unusable input (a missing prompts file or image, an existing --out), 1 for anything else.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import math
+import os
+import sys
+import time
+import types
+
+import dpo  # noqa: F401 - first: it re-executes under Debian's python3 when torch is missing
+
+import torch
+from PIL import Image
+
+from dpo import InputError, encode, load_image, schedule, sha256_file, sha256_folder, write_checkpoint
+from model import IMAGE_TOKENS
+from onnx_weights import load_model
+from package_model import write_model_folder
+from tokenizer import EOS, PAD, prompt_text
+from train import IMAGE_START
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "scripts", "integrations"))
+from trl_reward import rlaifv_reward_sync  # noqa: E402 - the adapter a TRL user plugs in
+
+ADV_EPS = 1e-4  # TRL's: advantages / (std + 1e-4)
+
+
+# ------------------------------------------------------------------------------------------------ the GRPO math
+
+def group_advantages(rewards: torch.Tensor, group: int, scale: bool = True) -> torch.Tensor:
+    """Group-relative advantages of rewards laid out group after group; NaN (no reward) gets advantage 0 and is left
+    out of its group's mean and std (torch's unbiased std, as TRL's `.std(dim=1)`)."""
+    r = rewards.view(-1, group)
+    ok = ~torch.isnan(r)
+    n = ok.sum(1, keepdim=True)
+    filled = torch.where(ok, r, torch.zeros_like(r))
+    mean = filled.sum(1, keepdim=True) / n.clamp(min=1)
+    var = (torch.where(ok, r - mean, torch.zeros_like(r)) ** 2).sum(1, keepdim=True) / (n - 1).clamp(min=1)
+    adv = r - mean
+    if scale:
+        adv = adv / (var.sqrt() + ADV_EPS)
+    return torch.where(ok, adv, torch.zeros_like(adv)).view(-1)
+
+
+def grpo_loss(logp, old_logp, ref_logp, adv, mask, epsilon: float = 0.2, beta: float = 0.0):
+    """TRL's GRPO token loss with loss_type "dapo": −min(ρA, clip(ρ, 1−ε, 1+ε)A) + β·k3, summed over the answer
+    tokens (mask) and divided by their count. Returns the loss and its figures (mean k3 KL, share of clipped tokens)."""
+    mask = mask.to(logp.dtype)
+    ratio = torch.exp(logp - old_logp)
+    a = adv[:, None]
+    per_token = -torch.min(ratio * a, torch.clamp(ratio, 1 - epsilon, 1 + epsilon) * a)
+    tokens = mask.sum().clamp(min=1)
+    kl = torch.zeros((), dtype=logp.dtype)
+    if ref_logp is not None:
+        d = ref_logp - logp
+        k3 = torch.exp(d) - d - 1
+        kl = (k3 * mask).sum() / tokens
+        if beta:
+            per_token = per_token + beta * k3
+    clipped = ((ratio < 1 - epsilon) & (a < 0)) | ((ratio > 1 + epsilon) & (a > 0))
+    loss = (per_token * mask).sum() / tokens
+    return loss, {"kl": float(kl.detach()), "clip_ratio": float((clipped.to(mask.dtype) * mask).sum() / tokens)}
+
+
+# ------------------------------------------------------------------------------------------------ data and sampling
+
+def read_prompts(path: str, tok) -> list[dict]:
+    """An rlaifv prompts file (JSONL: image relative to the file, question) as token rows with their image."""
+    if not os.path.exists(path):
+        raise InputError(f"{path}: no such prompts file")
+    base = os.path.dirname(os.path.abspath(path))
+    rows = []
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            where = f"{path}:{n}"
+            try:
+                r = json.loads(line)
+            except json.JSONDecodeError as e:
+                raise InputError(f"{where}: not JSON ({e.msg})") from None
+            if not isinstance(r, dict) or not isinstance(r.get("image"), str) or not isinstance(r.get("question"), str):
+                raise InputError(f"{where}: needs \"image\" (a path) and \"question\" (text)")
+            img = r["image"] if os.path.isabs(r["image"]) else os.path.join(base, r["image"])
+            rows.append({"image": img, "question": r["question"], "ids": encode(tok, prompt_text(r["question"])), "where": where})
+    if not rows:
+        raise InputError(f"{path}: no prompts")
+    return rows
+
+
+@torch.no_grad()
+def sample_group(model, pixels: torch.Tensor, prompt: list[int], g: int, max_new: int, gen: torch.Generator) -> list[list[int]]:
+    """g answers to one prompt at temperature 1.0 (token ids, each up to and including </s> when it ends)."""
+    dec = model.decoder
+    ids = torch.tensor(prompt)[None].expand(g, -1)
+    emb = dec.embed(ids)
+    feats = model.vision(pixels[None]).expand(g, -1, -1)
+    emb = torch.cat([emb[:, :IMAGE_START], feats, emb[:, IMAGE_START + IMAGE_TOKENS:]], 1)
+    p = ids.shape[1]
+    mask = torch.ones((g, p), dtype=torch.long)
+    logits, past = dec(emb, mask, torch.arange(p).expand(g, p))
+    out = [[] for _ in range(g)]
+    done = torch.zeros(g, dtype=torch.bool)
+    for t in range(max_new):
+        nxt = torch.multinomial(logits[:, -1].softmax(-1), 1, generator=gen)[:, 0]
+        for b in range(g):
+            if not done[b]:
+                out[b].append(int(nxt[b]))
+        done |= nxt == EOS
+        if bool(done.all()):
+            break
+        nxt = torch.where(done, torch.full_like(nxt, PAD), nxt)
+        mask = torch.cat([mask, torch.ones((g, 1), dtype=torch.long)], 1)
+        logits, past = dec(dec.embed(nxt[:, None]), mask, torch.full((g, 1), p + t), past)
+    return out
+
+
+def token_logps(model, rows: list[tuple[int, list[int], list[int]]], pixels: torch.Tensor):
+    """Per-token log-probs of each row's answer tokens (row: image index, prompt ids, answer ids) and their mask."""
+    width = max(len(a) for _, _, a in rows)
+    L = max(len(p) + len(a) for _, p, a in rows)
+    ids = torch.full((len(rows), L), PAD, dtype=torch.long)
+    att = torch.zeros((len(rows), L), dtype=torch.long)
+    for b, (_, p, a) in enumerate(rows):
+        ids[b, : len(p) + len(a)] = torch.tensor(p + a)
+        att[b, : len(p) + len(a)] = 1
+    logits = model.forward_train(pixels[torch.tensor([r[0] for r in rows])], ids, att, IMAGE_START, repeat=1)
+    logp_all = torch.gather(logits[:, :-1].log_softmax(-1), 2, ids[:, 1:, None])[..., 0]
+    logp = torch.zeros((len(rows), width), dtype=logp_all.dtype)
+    mask = torch.zeros((len(rows), width))
+    for b, (_, p, a) in enumerate(rows):
+        logp[b, : len(a)] = logp_all[b, len(p) - 1: len(p) - 1 + len(a)]
+        mask[b, : len(a)] = 1
+    return logp, mask
+
+
+def rewards_for(row: dict, image: Image.Image, texts: list[str], counts: dict) -> list[float]:
+    """One group's rewards through the TRL adapter, exactly as GRPOTrainer calls a reward function; None → NaN."""
+    conv = [{"role": "user", "content": [{"type": "image", "image": image}, {"type": "text", "text": row["question"]}]}]
+    try:
+        got = rlaifv_reward_sync(prompts=[conv] * len(texts), completions=[[{"role": "assistant", "content": t}] for t in texts],
+                                 images=[[image]] * len(texts))
+    except RuntimeError as e:  # the server answered but could not score: the group gets no advantage (logged)
+        counts["errors"] += len(texts)
+        print(f"grpo.py: {row['where']}: no rewards for this group ({e})", file=sys.stderr, flush=True)
+        return [math.nan] * len(texts)
+    counts["unscorable"] += sum(r is None for r in got)
+    return [math.nan if r is None else float(r) for r in got]
+
+
+# ------------------------------------------------------------------------------------------------ training
+
+def train(model, ref, tok, prompts: list[dict], a, on_point) -> list[dict]:
+    n_prompts = math.ceil(a.samples / a.num_generations)
+    total, lr_at, opt, g = schedule(model, n_prompts, types.SimpleNamespace(batch_size=a.prompts_per_step, epochs=1, max_steps=None, lr=a.lr, seed=a.seed))
+    gen = torch.Generator().manual_seed(a.seed)
+    order = [int(i) for k in range(math.ceil(n_prompts / len(prompts))) for i in g.permutation(len(prompts))][:n_prompts]
+    max_pos = model.decoder.pos.weight.shape[0]
+    log, drawn, next_point = [], 0, a.save_every_samples
+    for step in range(total):
+        batch = [prompts[i] for i in order[step * a.prompts_per_step: (step + 1) * a.prompts_per_step]]
+        pil = [Image.open(r["image"]).convert("RGB") for r in batch]
+        pixels = torch.stack([load_image(r["image"], r["where"]) for r in batch])
+        model.eval()
+        rows, rewards, counts = [], [], {"unscorable": 0, "errors": 0}
+        for k, r in enumerate(batch):
+            answers = sample_group(model, pixels[k], r["ids"], a.num_generations, min(a.max_new_tokens, max_pos - len(r["ids"])), gen)
+            rewards += rewards_for(r, pil[k], [tok.decode([t for t in ans if t != EOS]) for ans in answers], counts)
+            rows += [(k, r["ids"], ans) for ans in answers]
+        rw = torch.tensor(rewards, dtype=torch.float32)
+        adv = group_advantages(rw, a.num_generations)
+        model.train()
+        with torch.no_grad():
+            old = token_logps(model, rows, pixels)[0]
+            ref_lp = token_logps(ref, rows, pixels)[0] if ref is not None else None
+        for pg in opt.param_groups:
+            pg["lr"] = lr_at(step)
+        for _ in range(a.num_iterations):
+            logp, mask = token_logps(model, rows, pixels)
+            loss, figs = grpo_loss(logp, old, ref_lp, adv, mask, a.epsilon, a.beta)
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+            opt.step()
+        drawn += len(rows)
+        ok = rw[~torch.isnan(rw)]
+        log.append({"step": step + 1, "samples": drawn, "lr": lr_at(step), "loss": round(float(loss), 6), "kl": round(figs["kl"], 6),
+                    "clip_ratio": round(figs["clip_ratio"], 6), "reward_mean": round(float(ok.mean()), 6) if len(ok) else None,
+                    "reward_std": round(float(ok.std()), 6) if len(ok) > 1 else None, "scored": len(ok), **counts,
+                    "answer_tokens": round(float(mask.sum() / len(rows)), 3)})
+        print(f"step {step + 1}/{total}: {drawn} samples, reward {log[-1]['reward_mean']}, loss {log[-1]['loss']:.4f}, kl {log[-1]['kl']:.4f}"
+              f" ({counts['unscorable']} unscorable, {counts['errors']} errors)", file=sys.stderr, flush=True)
+        if next_point and drawn >= next_point and step + 1 < total:
+            on_point(drawn)
+            next_point += a.save_every_samples
+    model.eval()
+    return log
+
+
+def card(info: dict) -> str:
+    hp, s = info["hyperparameters"], info["summary"]
+    return f"""# {info['name']}
+
+The shapes policy after online GRPO with `scripts/shapes/grpo.py` (rlaifv's stand-in for TRL's GRPOTrainer), rewards
+from `rlaifv serve` through `scripts/integrations/trl_reward.py`. Same architecture, tokenizer, ONNX interface and
+configs as its parent; rlaifv uses it as a local policy (`--policy` this folder).
+
+| | |
+|---|---|
+| parent checkpoint | `{info['parent']['path']}` |
+| parent SHA-256 (over its files) | `{info['parent']['sha256']}` |
+| reference model | `{info['reference']['path'] if info['reference'] else 'none (β 0)'}` |
+| prompts file | `{info['prompts']['path']}` (SHA-256 `{info['prompts']['sha256']}`) |
+| reward server | `{info['reward_server']}` |
+| samples | {s['samples']} ({hp['num_generations']} per prompt, temperature 1.0), {s['scored']} scored, {s['unscorable']} unscorable, {s['errors']} errors |
+| loss | GRPO (TRL's defaults: group-scaled advantages, ε {hp['epsilon']}, loss_type dapo), β {hp['beta']} × k3 KL, {hp['num_iterations']} update(s) per batch |
+| optimiser | AdamW, lr {hp['lr']}, weight decay 0, linear warm-up over 10% of the steps then linear decay, gradient clip 1.0 |
+| steps, prompts per step | {info['steps']}, {hp['prompts_per_step']} |
+| mean reward, first step → last | {s['reward_first']} → {s['reward_last']} |
+| seed, threads | {hp['seed']}, {hp['threads']} |
+| torch | {info['torch']} |
+
+`train.json` holds the same with the per-step log (rewards, loss, KL, clipped share, answer length).
+"""
+
+
+def parse_args():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--prompts", required=True, help="an rlaifv prompts file (JSONL: image, question)")
+    ap.add_argument("--policy", required=True, help="the checkpoint folder to start from")
+    ap.add_argument("--out", required=True, help="the new checkpoint folder (must not exist)")
+    ap.add_argument("--ref", help="the reference checkpoint for the KL (default: --policy)")
+    ap.add_argument("--samples", type=int, required=True, help="answers to draw in all (the budget)")
+    ap.add_argument("--num-generations", type=int, default=8, help="G, answers per prompt (TRL's default 8)")
+    ap.add_argument("--prompts-per-step", type=int, default=4)
+    ap.add_argument("--beta", type=float, default=0.04, help="KL weight (TRL's current default 0.0; see the top of this file)")
+    ap.add_argument("--epsilon", type=float, default=0.2)
+    ap.add_argument("--num-iterations", type=int, default=1, help="updates per generated batch (TRL's num_iterations)")
+    ap.add_argument("--lr", type=float, default=5e-5)
+    ap.add_argument("--max-new-tokens", type=int, default=96)
+    ap.add_argument("--save-every-samples", type=int, default=None, help="also write {out}/checkpoint-<samples> every N samples")
+    ap.add_argument("--log", help="write the per-step JSON log here too")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--json", action="store_true", help="print a one-line JSON summary on stdout at the end")
+    a = ap.parse_args()
+    for name in ("samples", "num_generations", "prompts_per_step", "num_iterations", "max_new_tokens"):
+        if getattr(a, name) < 1:
+            raise InputError(f"--{name.replace('_', '-')} must be at least 1")
+    if a.num_generations < 2:
+        raise InputError("--num-generations must be at least 2 (a group needs a spread)")
+    return a
+
+
+def main() -> int:
+    a = parse_args()
+    t0 = time.time()
+    torch.set_num_threads(a.threads)
+    torch.use_deterministic_algorithms(True)
+    torch.manual_seed(a.seed)
+    out, policy = os.path.abspath(a.out), os.path.abspath(a.policy)
+    ref_dir = os.path.abspath(a.ref or a.policy)
+    if os.path.exists(out):
+        raise InputError(f"{out} already exists; give another --out (the trainer never overwrites a checkpoint)")
+    if not os.path.isdir(os.path.dirname(out)):
+        raise InputError(f"{os.path.dirname(out)}: the folder for --out does not exist")
+    for d in {policy, ref_dir}:
+        if not os.path.exists(os.path.join(d, "build.json")):
+            raise InputError(f"{d}: not a shapes policy folder (no build.json)")
+    model, tok, build = load_model(policy)
+    ref = load_model(ref_dir)[0] if a.beta else None
+    prompts = read_prompts(a.prompts, tok)
+    for r in prompts[:1]:
+        load_image(r["image"], r["where"])
+    snapshots = []
+    log = train(model, ref, tok, prompts, a, lambda n: snapshots.append((n, {k: v.detach().clone() for k, v in model.state_dict().items()})))
+    scored = sum(s["scored"] for s in log)
+    if scored == 0:
+        print(f"grpo.py: no answer got a reward from {os.environ.get('RLAIFV_URL')} in {len(log)} steps; nothing was learnt", file=sys.stderr)
+        return 1
+    hp = {k: getattr(a, k) for k in ("num_generations", "prompts_per_step", "beta", "epsilon", "num_iterations", "lr", "max_new_tokens", "seed", "threads")}
+    hp["loss_type"], hp["scale_rewards"], hp["temperature"] = "dapo", "group", 1.0
+    parent_sha, prompts_sha = sha256_folder(policy), sha256_file(a.prompts)
+    rewarded = [s["reward_mean"] for s in log if s["reward_mean"] is not None]
+    info = {
+        "name": f"rlaifv/shapes-policy-grpo-{hashlib.sha256(json.dumps([parent_sha, prompts_sha, a.samples, hp]).encode()).hexdigest()[:12]}",
+        "parent": {"path": policy, "sha256": parent_sha},
+        "reference": {"path": ref_dir} if ref is not None else None,
+        "prompts": {"path": os.path.abspath(a.prompts), "sha256": prompts_sha},
+        "reward_server": os.environ.get("RLAIFV_URL", "http://127.0.0.1:8100"),
+        "hyperparameters": hp,
+        "steps": len(log),
+        "summary": {"samples": log[-1]["samples"], "scored": scored, "unscorable": sum(s["unscorable"] for s in log),
+                    "errors": sum(s["errors"] for s in log), "reward_first": rewarded[0], "reward_last": rewarded[-1]},
+        "log": log,
+        "torch": torch.__version__,
+    }
+
+    def points(tmp: str) -> None:
+        final = {k: v.detach().clone() for k, v in model.state_dict().items()}
+        for n, state in snapshots:
+            model.load_state_dict(state)
+            sub = os.path.join(tmp, f"checkpoint-{n}")
+            write_model_folder(model, tok, sub, f"{info['name']}-{n}")
+            with open(os.path.join(sub, "build.json"), "w") as f:
+                json.dump({**build, "grpo": {"parent": info["parent"], "hyperparameters": hp, "samples": n}}, f, indent=2)
+        model.load_state_dict(final)
+
+    write_checkpoint(out, model, tok, info, {**build, "grpo": {"parent": info["parent"], "hyperparameters": hp, "samples": log[-1]["samples"]}}, card(info), points)
+    if a.log:
+        with open(a.log, "w") as f:
+            json.dump(log, f, indent=2)
+    secs = time.time() - t0
+    print(f"wrote {out} ({len(log)} steps, {log[-1]['samples']} samples, {secs:.1f}s)", file=sys.stderr, flush=True)
+    if a.json:
+        print(json.dumps({"out": out, "steps": len(log), "seconds": round(secs, 2), **info["summary"]}))
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except InputError as e:
+        print(f"grpo.py: {e}", file=sys.stderr)
+        sys.exit(2)

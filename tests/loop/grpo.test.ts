@@ -1,0 +1,44 @@
+// The shapes GRPO trainer's math (scripts/shapes/grpo.py) against a case worked by hand, and its input errors.
+// The numbers below were computed on paper from TRL's formulas (grpo_trainer.py `_compute_loss`, loss_type "dapo"):
+// advantages (r − mean) / (std + 1e-4) over each group's scored answers (unbiased std), NaN → 0; the clipped ratio
+// with ε 0.2; k3 KL exp(ref − logp) − (ref − logp) − 1; the sum over answer tokens divided by their count.
+import { describe, expect, test } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { POLICY, ROOT, tempDir } from '../helpers/paths.js';
+
+const PY = '/usr/bin/python3';
+
+describe('scripts/shapes/grpo.py', () => {
+  test('advantages, clipping, KL and the per-token loss match the hand-checked case', () => {
+    const r = spawnSync(PY, [path.join(ROOT, 'tests', 'loop', 'grpo_math.py')], { encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    const got = JSON.parse(r.stdout) as { adv: number[]; loss_beta0: number; loss_beta01: number; kl: number; clip_ratio: number; grad: number[][] };
+    // Group 1 [1, 0, None, 2]: mean 1, std 1 over the three scored; the None gets 0. Group 2 all equal: all 0.
+    const s = 1 / (1 + 1e-4);
+    [0, -s, 0, s, 0, 0, 0, 0].forEach((v, i) => expect(got.adv[i]).toBeCloseTo(v, 6));
+    // Token losses: −1.2 (ratio 1.25 clipped to 1.2, A 1), −1 (ratio 1), +2 (A −2), +0.8 (ratio 0.625 clipped to 0.8,
+    // A −1): 0.6 over 4 tokens.
+    expect(got.loss_beta0).toBeCloseTo(0.15, 6);
+    // k3: 0, e^−ln2 + ln2 − 1 = 0.193147, e^ln2 − ln2 − 1 = 0.306853, 0: mean 0.125; β 0.1 adds 0.0125.
+    expect(got.kl).toBeCloseTo(0.125, 6);
+    expect(got.loss_beta01).toBeCloseTo(0.1625, 6);
+    expect(got.clip_ratio).toBeCloseTo(0.5, 6);
+    // Clipped tokens pass no gradient; the others −ρA/4 plus β(1 − e^d)/4; the padded token none.
+    [[0, -0.2375], [0.475, 0], [0, 0]].forEach((row, i) => row.forEach((v, j) => expect(got.grad[i]![j]).toBeCloseTo(v, 6)));
+  });
+
+  test('unusable input exits 2 naming the file', () => {
+    const dir = tempDir('rlaifv-grpo-');
+    const missing = path.join(dir, 'none.jsonl');
+    const r = spawnSync(PY, [path.join(ROOT, 'scripts', 'shapes', 'grpo.py'), '--prompts', missing, '--policy', POLICY, '--out', path.join(dir, 'out'), '--samples', '8'], {
+      encoding: 'utf8',
+      env: { ...process.env, RLAIFV_URL: 'http://127.0.0.1:9' },
+    });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(`${missing}: no such prompts file`);
+    const g = spawnSync(PY, [path.join(ROOT, 'scripts', 'shapes', 'grpo.py'), '--prompts', missing, '--policy', POLICY, '--out', path.join(dir, 'out'), '--samples', '8', '--num-generations', '1'], { encoding: 'utf8' });
+    expect(g.status).toBe(2);
+    expect(g.stderr).toContain('--num-generations must be at least 2');
+  });
+});
