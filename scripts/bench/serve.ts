@@ -4,8 +4,9 @@
 // Local stack (tiny models, rules divider, 2 workers): (a) N concurrent single-sample OpenRLHF requests (/get_reward,
 // 128 images × 8 by default, the VLM example's rollout): answers/s over the whole burst and per-request p50/p99 latency;
 // (b) one /v1/rewards request of M items (512 × 5 by default, a verl/EasyR1 step); (c) the offline stages on the same N
-// answers in a fresh store. Each run gets a fresh store, so none reuses another's labels. Labeler calls per claim:
-// questions labeled ÷ claims stored.
+// answers in a fresh store; (d) the HTTP floor: the same N requests from the same client to a server that answers at
+// once (scripts/bench/noop-reward.mjs), what the client and HTTP alone cost on this machine. Each run gets a fresh
+// store, so none reuses another's labels. Labeler calls per claim: questions labeled ÷ claims stored.
 // Served labeler (the test server, tests/helpers/openai-server.ts, as K endpoints with C slots and L ms each): the
 // labeler requests served per second while the server scores a burst, ÷ the fleet's capacity K·C/L.
 // The server is the built CLI in its own process; this process is only the client.
@@ -83,6 +84,16 @@ async function postJson(url: string, body: unknown): Promise<any> {
 function quantile(xs: number[], q: number): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
+}
+
+/** scripts/bench/noop-reward.mjs in its own process: answers /get_reward at once (the HTTP floor). */
+async function noopServer(): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'bench', 'noop-reward.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`noop-reward exited ${code}`)));
+    createInterface({ input: child.stdout! }).once('line', (line) => resolve((JSON.parse(line) as { port: number }).port));
+  });
+  return { url: `http://127.0.0.1:${port}`, child };
 }
 
 /** Loads the server's models before a measured run (a first batch pays the model load, which a trainer's first step pays once). */
@@ -188,6 +199,15 @@ export async function benchServe(opts: BenchOptions = {}): Promise<BenchResult> 
     const local = { workers: 2, serve: { image_root: DEV } };
     log(`serve: offline divide+label+score on ${single.length} answers`);
     const off = await offline(tmp.dir, single, () => {});
+    log(`serve: ${single.length} concurrent requests to a server that answers at once (the HTTP floor)`);
+    const n = await noopServer();
+    let floor;
+    try {
+      await postJson(`${n.url}/get_reward`, { query: [], prompts: [], labels: [] });
+      floor = await burst(n.url, single);
+    } finally {
+      await stop(n.child);
+    }
     log(`serve: ${single.length} concurrent single-sample /get_reward requests`);
     const a = await serve(writeConfig(tmp.dir, 'a.json', { ...local, db: path.join(tmp.dir, 'a.sqlite') }), tmp.dir);
     let b1;
@@ -213,6 +233,7 @@ export async function benchServe(opts: BenchOptions = {}): Promise<BenchResult> 
       info(`serve, ${single.length} concurrent OpenRLHF requests`, round(b1.perSecond), 'answers/s'),
       checked('serve ÷ offline, same answers', round(b1.perSecond / off, 2), '×', '>=', 0.8),
       checked('p99 latency, concurrent burst', round(b1.p99 / 1000, 2), 's', '<=', 2, `p50 ${round(b1.p50 / 1000, 2)} s; every request was sent at once, so latency includes the wait behind the whole burst`),
+      info('HTTP floor: the same burst to a server that answers at once', round(floor.perSecond), 'answers/s', `p50 ${round(floor.p50 / 1000, 2)} s, p99 ${round(floor.p99 / 1000, 2)} s: the client and HTTP alone on this machine (scripts/bench/noop-reward.mjs)`),
       info(`serve, one /v1/rewards of ${batch.length} items`, round(batchRate), 'answers/s'),
       info('labeler calls per claim (served answers)', round(callsPerClaim(path.join(tmp.dir, 'a.sqlite')), 3), '', 'questions labeled ÷ claims; same-image questions share a label'),
     );

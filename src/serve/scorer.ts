@@ -36,6 +36,15 @@ interface Waiting {
   resolve: (s: Scored) => void;
 }
 
+/**
+ * With a served labeler: batches labeled at once, and answers per batch in the fleet's slots (a batch of 4 answers a
+ * slot keeps every slot busy for about four requests). One large batch left the bench's fleet (2 endpoints x 8 slots)
+ * idle while it was divided and while its last images were labeled: 65-70% of its capacity used. Small batches, several
+ * labeled at once, start the fleet on a burst's first answers while the rest still arrive.
+ */
+const LABEL_LANES = 4;
+const ANSWERS_PER_SLOT = 4;
+
 /** Counters for /v1/info and the bench. */
 export interface ScorerStats {
   batches: number;
@@ -46,11 +55,13 @@ export interface ScorerStats {
 export class BatchScorer {
   private queue: Waiting[] = [];
   private running = false;
-  /** The label lane: the batch being labeled (resolved when none is). */
-  private labelLane: Promise<void> = Promise.resolve();
   /** Whether a batch is divided while the one before it is labeled (a served labeler only). */
   private readonly overlap: boolean;
+  /** Answers per batch: serve.max_batch_items, and fewer with a served labeler (see ANSWERS_PER_SLOT). */
+  private readonly batchItems: number;
   private timer: NodeJS.Timeout | null = null;
+  /** Wakes a drain that waits for its label lanes when answers arrive. */
+  private wake: (() => void) | null = null;
   /** When the oldest answer not yet in a batch arrived (null: none waits). */
   private firstWaiting: number | null = null;
   readonly stats: ScorerStats = { batches: 0, answers: 0 };
@@ -62,11 +73,14 @@ export class BatchScorer {
     private readonly backends: Backends,
   ) {
     this.overlap = isRemote(backends.labeler);
+    const l = backends.labeler;
+    this.batchItems = isRemote(l) ? Math.min(config.serve.max_batch_items, ANSWERS_PER_SLOT * l.pool.capacity) : config.serve.max_batch_items;
   }
 
   /** Scores answers (they join the next batch); resolves in the items' order. */
   score(items: readonly ScoreItem[]): Promise<Scored[]> {
     const all = items.map((item) => new Promise<Scored>((resolve) => this.queue.push({ item, resolve })));
+    this.wake?.();
     this.kick();
     return Promise.all(all);
   }
@@ -90,16 +104,20 @@ export class BatchScorer {
   }
 
   /**
-   * Scores the queue batch by batch in two lanes: with a served labeler, a batch is stored and divided while the batch
-   * before it is labeled (the fleet is not idle while the divider works). Each lane takes one batch at a time, so no
-   * two batches divide or label the same answer.
+   * Scores the queue batch by batch. With a local labeler, one batch at a time: the divider and labeler share the
+   * worker pool, so overlapping gains nothing and only makes the next batch smaller. With a served labeler, a batch is
+   * stored and divided while the ones before it are labeled, and up to LABEL_LANES batches are labeled at once, so the
+   * fleet's slots freed by one batch's last questions take the next batch's first ones instead of idling. No two
+   * batches hold the same answer; a question two batches share may be asked twice (the second label is dropped).
    */
   private async drain(): Promise<void> {
     this.running = true;
+    const lanes = this.overlap ? LABEL_LANES : 1;
+    const labeling = new Set<Promise<void>>();
     try {
       for (;;) {
         while (this.queue.length) {
-          const batch = this.queue.splice(0, this.config.serve.max_batch_items);
+          const batch = this.queue.splice(0, this.batchItems);
           const fail = (e: Error) => batch.forEach((w) => w.resolve({ error: e.message }));
           let divided: Divided;
           try {
@@ -108,21 +126,20 @@ export class BatchScorer {
             fail(e as Error);
             continue;
           }
-          const previous = this.labelLane;
-          this.labelLane = previous.then(() =>
-            this.labelBatch(divided).then(
-              (out) => batch.forEach((w, i) => w.resolve(out[i]!)),
-              fail,
-            ),
-          );
-          // A served labeler: the next batch is divided while this one is labeled, never further ahead. A local one
-          // shares the worker pool with the divider, so overlapping gains nothing and only makes the next batch
-          // smaller (each batch reads its images again): the bench measured 0.27-0.35x the offline stages with the
-          // overlap and 0.85-0.89x without.
-          await (this.overlap ? previous : this.labelLane);
+          while (labeling.size >= lanes) await Promise.race(labeling);
+          const lane: Promise<void> = this.labelBatch(divided)
+            .then((out) => batch.forEach((w, i) => w.resolve(out[i]!)), fail)
+            .finally(() => labeling.delete(lane));
+          labeling.add(lane);
+          // A local labeler: the next batch waits for this one (see above).
+          if (!this.overlap) await lane;
         }
-        await this.labelLane;
-        if (!this.queue.length) break;
+        if (!labeling.size) break;
+        // Batches are being labeled: the next one starts when answers arrive while a lane is free, or when the queue
+        // has filled by the time a lane frees (waiting for all lanes left the fleet idle for seconds in the bench).
+        const arrived = new Promise<void>((resolve) => (this.wake = resolve));
+        await Promise.race(labeling.size < lanes ? [...labeling, arrived] : labeling);
+        this.wake = null;
       }
     } finally {
       this.running = false;
