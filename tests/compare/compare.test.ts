@@ -91,7 +91,7 @@ describe('compare on real evaluation rounds of the tiny policy', () => {
     cool = a.sampled_round;
     hot = b.sampled_round;
     db = openDb(dbFile);
-  }, 120_000);
+  });
   afterAll(() => db?.close());
 
   test('truth and claims judges: the cooler round wins with an interval above 50%, mirrored when swapped; claims agree with truth', async () => {
@@ -175,7 +175,7 @@ describe('compare on real evaluation rounds of the tiny policy', () => {
     } finally {
       bad.close();
     }
-  }, 60_000);
+  });
 
   describe('a served judge (ConvBench\'s pairwise prompt) on the test server', () => {
     let srv: TestServer;
@@ -193,7 +193,7 @@ describe('compare on real evaluation rounds of the tiny policy', () => {
       const r = await comparePolicies(cfg, { a: served.backend, b: policy, prompts, limit: 8, samples: 3, temperature: 0.7, judge: { type: 'truth' } });
       expect(r).toMatchObject({ pairs: 24, ties: 24, identical_answers: 24, win_rate_a: 0.5 });
       expect(r.a).toBe('shapes-policy');
-    }, 120_000);
+    });
 
     test('both orders asked; hedged replies read by the extraction prompt; order flips are ties; stored and never asked twice', async () => {
       const judge = parseJudgeSpec(`rubric-judge@${srv.url}`);
@@ -230,6 +230,6 @@ describe('compare on real evaluation rounds of the tiny policy', () => {
       expect(probe[0]!.detail).toMatch(/compared a probe pair in both orders/);
       const dead = await checkCompareJudge({ ...(judge as { backend: any }).backend, base_urls: ['http://127.0.0.1:9/v1'] });
       expect(dead[0]!.status).toBe('fail');
-    }, 300_000);
+    });
   });
 });

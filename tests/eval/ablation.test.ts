@@ -81,7 +81,7 @@ describe('the multi-turn ablation', () => {
     const before = count();
     expect(await multiturnAblation(config, o)).toEqual(a);
     expect(count()).toBe(before);
-  }, 120_000);
+  });
 
   test('rlaifv eval --policy on multi-turn prompts: multiturn_ablation in the JSON', () => {
     const dir = tempDir('rlaifv-ablation-cli-');
@@ -94,5 +94,5 @@ describe('the multi-turn ablation', () => {
     for (const k of ['no_history', 'true_history', 'own_history']) expect(r.multiturn_ablation[k].answers).toBe(12);
     for (const k of ['repeated_error_share', 'corrected_share', 'conversations', 'samples']) expect(r.multiturn_ablation).toHaveProperty(k);
     expect(r.truth_free.answers).toBe(12);
-  }, 120_000);
+  });
 });

@@ -1,7 +1,8 @@
 // Runs the rlaifv command as a real child process without blocking the test process (a test server living in the
 // test process must keep answering while the command runs, which spawnSync would prevent).
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { onTestFinished } from 'vitest';
 import { ROOT } from './paths.js';
 
 /** The built command. */
@@ -14,14 +15,25 @@ export interface CliResult {
   stderr: string;
 }
 
+// Children still running when their test ends (passed, failed or timed out by the project's limit in
+// vitest.config.ts) or when the test file's process exits are killed: a child has no time limit of its own.
+const live = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const c of live) c.kill('SIGKILL');
+});
+function killWithTest(child: ChildProcess): void {
+  try {
+    onTestFinished(() => void child.kill('SIGKILL'));
+  } catch {
+    // Called from a hook (beforeAll), not a test: the process 'exit' handler above covers it.
+  }
+}
+
 /**
  * Runs `node <args>` and resolves when it exits. `entry` is a script (default: the built CLI); a .ts entry runs
  * through tsx. The environment is the test's, plus `env`.
  */
-export function runNode(
-  args: string[],
-  opts: { cwd?: string; env?: Record<string, string>; entry?: string; timeoutMs?: number } = {},
-): Promise<CliResult> {
+export function runNode(args: string[], opts: { cwd?: string; env?: Record<string, string>; entry?: string } = {}): Promise<CliResult> {
   const entry = opts.entry ?? CLI;
   const pre = entry.endsWith('.ts') ? ['--import', 'tsx'] : [];
   return new Promise((resolve, reject) => {
@@ -30,20 +42,18 @@ export function runNode(
       env: { ...process.env, ...opts.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    live.add(child);
+    killWithTest(child);
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`node ${[entry, ...args].join(' ')} did not finish in ${opts.timeoutMs ?? 45_000} ms; stderr: ${stderr}`));
-    }, opts.timeoutMs ?? 45_000);
     child.on('error', (e) => {
-      clearTimeout(timer);
+      live.delete(child);
       reject(e);
     });
     child.on('close', (code) => {
-      clearTimeout(timer);
+      live.delete(child);
       resolve({ code, stdout, stderr });
     });
   });

@@ -49,11 +49,11 @@ describe('rlaifv loop with an SFT step on the refinement dialogues', () => {
         },
       }),
     );
-    const out = await runNode(args(), { timeoutMs: 200_000 });
+    const out = await runNode(args());
     code = out.code;
     stderr = out.stderr;
     report = out.code === 0 ? JSON.parse(out.stdout) : [];
-  }, 240_000);
+  });
 
   test('the SFT step trains on the exported dialogues, and the DPO trainer starts from its checkpoint', () => {
     expect(code, stderr).toBe(0);
@@ -86,7 +86,7 @@ describe('rlaifv loop with an SFT step on the refinement dialogues', () => {
   });
 
   test('a rerun finds every step done and runs no command again', async () => {
-    const again = await runNode(args(), { timeoutMs: 120_000 });
+    const again = await runNode(args());
     expect(again.code, again.stderr).toBe(0);
     expect(rows(db, 'SELECT step FROM loop_commands').length).toBe(2);
     expect(JSON.parse(again.stdout)[0].sft).toEqual(report[0].sft);

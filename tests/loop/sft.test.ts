@@ -39,14 +39,14 @@ beforeAll(async () => {
   const db = path.join(dir, 'r.sqlite');
   const cfg = path.join(dir, 'c.json');
   writeFileSync(cfg, JSON.stringify({ db, pair: { corrections: ['refine'] } }));
-  const run = await runNode(['run', '--config', cfg, '--limit', '24', '--workers', '2', '--quiet'], { timeoutMs: 120_000 });
+  const run = await runNode(['run', '--config', cfg, '--limit', '24', '--workers', '2', '--quiet']);
   expect(run.code, run.stderr).toBe(0);
   dialogues = path.join(dir, 'dialogues.jsonl');
   const ex = await runNode(['export', '--config', cfg, '--format', 'fire', '--out', dialogues]);
   expect(ex.code, ex.stderr).toBe(0);
   expect(ex.stderr).toMatch(/exported \d+ refinement dialogues of round 1 as fire/);
   records = readFileSync(dialogues, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as FireRecord);
-}, 240_000);
+});
 
 /** Each clean dialogue's last revision, as the scorer reads it: the conversation before it, then it. */
 function lastRevisions(rs: FireRecord[]) {
@@ -86,7 +86,7 @@ describe('scripts/shapes/dpo.py --sft-only', () => {
     const before = await mean(POLICY);
     const after = await mean(out);
     expect(after).toBeGreaterThan(before + 0.05);
-  }, 180_000);
+  });
 
   test('unusable input exits 2 naming the file, line and field; nothing is written', async () => {
     const out = path.join(dir, 'never');
@@ -107,5 +107,5 @@ describe('scripts/shapes/dpo.py --sft-only', () => {
     expect(d.code).toBe(2);
     expect(d.stderr).toMatch(/no dialogue to learn from \(\d+ dialogues, \d+ without a clean last revision/);
     expect(existsSync(out)).toBe(false);
-  }, 180_000);
+  });
 });

@@ -35,7 +35,7 @@ let pairs: string;
 beforeAll(async () => {
   dir = tempDir('rlaifv-dpo-');
   const db = path.join(dir, 'r.sqlite');
-  const run = await runNode(['run', '--limit', '24', '--samples', '6', '--db', db, '--workers', '2', '--quiet'], { timeoutMs: 60_000 });
+  const run = await runNode(['run', '--limit', '24', '--samples', '6', '--db', db, '--workers', '2', '--quiet']);
   expect(run.code, run.stderr).toBe(0);
   pairs = path.join(dir, 'pairs.jsonl');
   const pull = await runNode(['pull', '--consumer', 't', '--format', 'trl', '--out', pairs, '--db', db]);
@@ -200,7 +200,7 @@ describe('claim spans and token-weighted DPO (--spans, --token-weight γ)', () =
     const missing = await python(['--pairs', pairs, ...args(path.join(dir, 'g-x')), '--token-weight', '3']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/pairs\.jsonl:1: field chosen_spans: missing; --token-weight needs claim spans/);
-  }, 240_000);
+  });
 });
 
 describe('stored reference log-probs (pair.reference_logprobs, --reference, --write-reference)', () => {
@@ -215,7 +215,7 @@ describe('stored reference log-probs (pair.reference_logprobs, --reference, --wr
     const cfg = path.join(dir, 'ref-config.json');
     writeFileSync(cfg, JSON.stringify({ pair: { reference_logprobs: true } }));
     const db = path.join(dir, 'r.sqlite');
-    const add = await runNode(['pair', '--config', cfg, '--round', '1', '--samples', '6', '--db', db, '--workers', '2', '--quiet'], { timeoutMs: 60_000 });
+    const add = await runNode(['pair', '--config', cfg, '--round', '1', '--samples', '6', '--db', db, '--workers', '2', '--quiet']);
     expect(add.code, add.stderr).toBe(0);
     onnxFile = path.join(dir, 'pairs-onnx.jsonl');
     const pull = await runNode(['pull', '--consumer', 'ref', '--format', 'trl', '--out', onnxFile, '--reference-logprobs', '--db', db]);
@@ -223,7 +223,7 @@ describe('stored reference log-probs (pair.reference_logprobs, --reference, --wr
     bothFile = path.join(dir, 'pairs-spans-ref.jsonl');
     const both = await runNode(['pull', '--consumer', 'ref-spans', '--format', 'trl', '--out', bothFile, '--reference-logprobs', '--spans', '--db', db]);
     expect(both.code, both.stderr).toBe(0);
-  }, 120_000);
+  });
 
   test('stored values that are the trainer\'s own pass give the same checkpoint, every byte; the pairing-time (ONNX) ones are within float noise', async () => {
     const ownFile = path.join(dir, 'pairs-own.jsonl');
@@ -254,7 +254,7 @@ describe('stored reference log-probs (pair.reference_logprobs, --reference, --wr
     expect(onnx.code, onnx.stderr).toBe(0);
     expect(json(onnx).reference).toBe('stored');
     expect(json(onnx).epochs[0]!.loss).toBeCloseTo(json(own).epochs[0]!.loss, 4);
-  }, 120_000);
+  });
 
   test('--reference stored without them, a file where only some rows have them, or a bad value exit 2; --ref or γ ≠ 1 compute', async () => {
     const none = await python(['--pairs', pairs, ...args(path.join(dir, 'x1')), '--reference', 'stored']);
@@ -284,5 +284,5 @@ describe('stored reference log-probs (pair.reference_logprobs, --reference, --wr
     expect(weighted.stderr).toMatch(/computing the reference log-probs: --token-weight weighs the reference's tokens too/);
     const refused = await python(['--pairs', bothFile, ...args(path.join(dir, 'x6')), '--token-weight', '3', '--reference', 'stored']);
     expect(refused.code).toBe(2);
-  }, 120_000);
+  });
 });
