@@ -95,7 +95,7 @@ describe('scripts/shapes/dpo.py', () => {
 
   test('the same seed gives the same bytes; another seed other weights', async () => {
     const args = (out: string, seed: string) => ['--pairs', pairs, '--policy', POLICY, '--out', out, '--seed', seed, '--epochs', '1', '--batch-size', '8'];
-    const [b, c, d] = ['b', 'c', 'd'].map((x) => path.join(dir, x));
+    const [b, c, d] = ['b', 'c', 'd'].map((x) => path.join(dir, x)) as [string, string, string];
     for (const [out, seed] of [[b, '7'], [c, '7'], [d, '8']] as const) expect((await python(args(out, seed))).code).toBe(0);
     expect(hashCheckpoint(b)).toBe(hashCheckpoint(c));
     expect(sha256(path.join(d, 'onnx', 'decoder_model_merged.onnx'))).not.toBe(sha256(path.join(b, 'onnx', 'decoder_model_merged.onnx')));
