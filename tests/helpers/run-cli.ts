@@ -1,8 +1,9 @@
 // Runs the rlaifv command as a real child process without blocking the test process (a test server living in the
 // test process must keep answering while the command runs, which spawnSync would prevent).
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess, type SpawnSyncReturns } from 'node:child_process';
 import path from 'node:path';
-import { onTestFinished } from 'vitest';
+import { afterAll, onTestFinished } from 'vitest';
+import { getCurrentTest } from 'vitest/suite';
 import { ROOT } from './paths.js';
 
 /** The built command. */
@@ -11,22 +12,22 @@ export const CLI = path.join(ROOT, 'dist', 'cli', 'main.js');
 /** What a finished command printed and its exit code. */
 export interface CliResult {
   code: number | null;
+  /** The signal that ended the command, when one did. */
+  signal: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
 }
 
-// Children still running when their test ends (passed, failed or timed out by the project's limit in
-// vitest.config.ts) or when the test file's process exits are killed: a child has no time limit of its own.
+// A child has no time limit of its own: the project's limits in vitest.config.ts bound it. It is killed when the test
+// that started it ends (passed, failed or timed out), or, for one started in a hook or a concurrent test (where the
+// current test is not known for sure), when its file's tests are done.
 const live = new Set<ChildProcess>();
-process.on('exit', () => {
+afterAll(() => {
   for (const c of live) c.kill('SIGKILL');
 });
 function killWithTest(child: ChildProcess): void {
-  try {
-    onTestFinished(() => void child.kill('SIGKILL'));
-  } catch {
-    // Called from a hook (beforeAll), not a test: the process 'exit' handler above covers it.
-  }
+  const current = getCurrentTest();
+  if (current && !current.concurrent) onTestFinished(() => void child.kill('SIGKILL'));
 }
 
 /**
@@ -52,9 +53,22 @@ export function runNode(args: string[], opts: { cwd?: string; env?: Record<strin
       live.delete(child);
       reject(e);
     });
-    child.on('close', (code) => {
+    child.on('close', (code, signal) => {
       live.delete(child);
-      resolve({ code, stdout, stderr });
+      resolve({ code, signal, stdout, stderr });
     });
+  });
+}
+
+/**
+ * Runs the built command and waits for it, blocking this process (only where no test server in this process must
+ * answer meanwhile). Example: `expect(runCliSync(['run', '--limit', 'abc']).status).toBe(2)`.
+ */
+export function runCliSync(args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}): SpawnSyncReturns<string> {
+  return spawnSync(process.execPath, [CLI, ...args], {
+    cwd: opts.cwd ?? ROOT,
+    env: { ...process.env, ...opts.env },
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
   });
 }
