@@ -3,7 +3,7 @@
 // served VLM judge on the test server (ConvBench's pairwise prompt answered by real parts: the rules divider and the
 // real tiny labeler), and the command line.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig, ConfigError } from '../../src/config/load.js';
@@ -15,6 +15,7 @@ import { judgeAnswer } from '../../src/eval/truth.js';
 import { DEFAULT_MODELS, RUBRIC_JUDGE, TestServer } from '../helpers/openai-server.js';
 import { checkCompareJudge } from '../../src/doctor/endpoints.js';
 import { ROOT, tempDir } from '../helpers/paths.js';
+import { runCliSync } from '../helpers/run-cli.js';
 
 describe('parseCompareVerdict: the last "Overall, Response X is better"', () => {
   test.each([
@@ -154,7 +155,7 @@ describe('compare on real evaluation rounds of the tiny policy', () => {
   });
 
   test('bad input: a missing policy folder and --judge truth on prompts without truth are named, exit 2, before B answers', () => {
-    const run = (args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src', 'cli', 'main.ts'), 'compare', ...args, '--db', path.join(dir, 'bad.sqlite'), '--quiet'], { cwd: ROOT, encoding: 'utf8' });
+    const run = (args: string[]) => runCliSync(['compare', ...args, '--db', path.join(dir, 'bad.sqlite'), '--quiet']);
     const missing = run(['--a', path.join(dir, 'no-such-policy'), '--b', policy.model, '--prompts', prompts, '--limit', '2']);
     expect(missing.status).toBe(2);
     expect(missing.stderr).toContain(`the policy ${path.join(dir, 'no-such-policy')}: no such model folder`);

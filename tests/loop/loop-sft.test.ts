@@ -5,21 +5,12 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { openDb } from '../../src/store/index.js';
 import { runNode } from '../helpers/run-cli.js';
 import { POLICY, ROOT, TEST, tempDir } from '../helpers/paths.js';
+import { rows } from '../helpers/db-rows.js';
 
 const SFT = 'python3 {root}/scripts/shapes/dpo.py --sft-only --dialogues {dialogues} --policy {policy} --out {out} --seed {round} --max-steps 3';
 const TRAINER = 'python3 {root}/scripts/shapes/dpo.py --pairs {pairs} --policy {policy} --out {out} --seed {round} --max-steps 3';
-
-function rows<T>(db: string, sql: string, ...args: unknown[]): T[] {
-  const d = openDb(db, { readonly: true });
-  try {
-    return d.prepare(sql).all(...args) as T[];
-  } finally {
-    d.close();
-  }
-}
 
 describe('rlaifv loop with an SFT step on the refinement dialogues', () => {
   let dir: string;

@@ -7,10 +7,10 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { openDb } from '../../src/store/index.js';
 import { hashCheckpoint } from '../../src/loop/checkpoint.js';
 import { CLI, runNode } from '../helpers/run-cli.js';
 import { POLICY, ROOT, TEST, tempDir } from '../helpers/paths.js';
+import { rows } from '../helpers/db-rows.js';
 
 const TRAINER = 'python3 {root}/scripts/shapes/dpo.py --pairs {pairs} --policy {policy} --out {out} --seed {round} --max-steps 6';
 
@@ -36,15 +36,6 @@ function writeConfig(dir: string, trainer = TRAINER): string {
 const loopArgs = (config: string, db: string, rounds = 2) => ['loop', '--rounds', String(rounds), '--limit', '40', '--eval-limit', '10', '--config', config, '--db', db, '--workers', '2'];
 
 const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
-
-function rows<T>(db: string, sql: string, ...args: unknown[]): T[] {
-  const d = openDb(db, { readonly: true });
-  try {
-    return d.prepare(sql).all(...args) as T[];
-  } finally {
-    d.close();
-  }
-}
 
 describe('rlaifv loop with the shapes DPO trainer', () => {
   let dir: string;

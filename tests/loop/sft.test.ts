@@ -3,7 +3,6 @@
 // conversation, names its parent and dialogues file, and its checkpoint loads in rlaifv and makes those revisions
 // likelier; unusable input exits 2 naming the file, line and field.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
@@ -12,20 +11,10 @@ import { WorkerPool } from '../../src/backends/local/pool.js';
 import { LocalSequenceScorer } from '../../src/backends/local/index.js';
 import type { FireRecord } from '../../src/export/fire.js';
 import { runNode } from '../helpers/run-cli.js';
-import { POLICY, ROOT, tempDir } from '../helpers/paths.js';
+import { DPO, python as runPython } from '../helpers/python.js';
+import { POLICY, tempDir } from '../helpers/paths.js';
 
-const DPO = path.join(ROOT, 'scripts', 'shapes', 'dpo.py');
-
-function python(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const p = spawn('python3', [DPO, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    p.stdout.on('data', (d) => (stdout += d));
-    p.stderr.on('data', (d) => (stderr += d));
-    p.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const python = (args: string[]) => runPython(DPO, args);
 const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
 let dir: string;

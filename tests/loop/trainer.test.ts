@@ -3,7 +3,6 @@
 // be the same bytes for the same seed, and move the policy toward the chosen answers; unusable input exits 2 naming
 // the file, line and field.
 import { beforeAll, describe, expect, test } from 'vitest';
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -11,20 +10,10 @@ import { hashCheckpoint } from '../../src/loop/checkpoint.js';
 import { WorkerPool } from '../../src/backends/local/pool.js';
 import { LocalGenerator } from '../../src/backends/local/index.js';
 import { runNode } from '../helpers/run-cli.js';
-import { DEV, POLICY, ROOT, tempDir } from '../helpers/paths.js';
+import { DPO, python as runPython } from '../helpers/python.js';
+import { DEV, POLICY, tempDir } from '../helpers/paths.js';
 
-const DPO = path.join(ROOT, 'scripts', 'shapes', 'dpo.py');
-
-function python(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const p = spawn('python3', [DPO, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    p.stdout.on('data', (d) => (stdout += d));
-    p.stderr.on('data', (d) => (stderr += d));
-    p.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const python = (args: string[]) => runPython(DPO, args);
 
 const files = (dir: string, rel = ''): string[] =>
   readdirSync(path.join(dir, rel), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(dir, path.join(rel, e.name)) : [path.join(rel, e.name)]));
