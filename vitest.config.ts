@@ -34,7 +34,7 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['tests/**/*.test.ts'], exclude: E2E, testTimeout: 30_000, hookTimeout: 60_000 },
+        test: { name: 'unit', include: ['tests/**/*.test.ts'], exclude: E2E, testTimeout: 60_000, hookTimeout: 120_000 },
       },
       {
         extends: true,
