@@ -2,8 +2,7 @@
 // test process must keep answering while the command runs, which spawnSync would prevent).
 import { spawn, spawnSync, type ChildProcess, type SpawnSyncReturns } from 'node:child_process';
 import path from 'node:path';
-import { afterAll, onTestFinished } from 'vitest';
-import { getCurrentTest } from 'vitest/suite';
+import { afterAll, onTestFinished, TestRunner } from 'vitest';
 import { ROOT } from './paths.js';
 
 /** The built command. */
@@ -26,7 +25,7 @@ afterAll(() => {
   for (const c of live) c.kill('SIGKILL');
 });
 function killWithTest(child: ChildProcess): void {
-  const current = getCurrentTest();
+  const current = TestRunner.getCurrentTest();
   if (current && !current.concurrent) onTestFinished(() => void child.kill('SIGKILL'));
 }
 
