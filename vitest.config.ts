@@ -1,11 +1,46 @@
 import { defineConfig } from 'vitest/config';
 
-// Time limits live here and only here; they are never raised to make a test pass.
+// Two projects, classified by what a test file really does (docs/testing.md):
+// - e2e: the built CLI or another child process, a real HTTP server on 127.0.0.1, Python, Chromium, loops;
+// - unit: everything else (pure units, real SQLite files in temp folders, the real tiny models in this process).
+// A new folder lands in unit unless it is listed below; a file anywhere named *.e2e.test.ts or *cli*.test.ts is e2e.
+const E2E = [
+  // Whole folders: every file in them runs the CLI, a server, Python or a loop.
+  'tests/cli/**/*.test.ts',
+  'tests/compare/**/*.test.ts',
+  'tests/docs/**/*.test.ts',
+  'tests/doctor/**/*.test.ts',
+  'tests/faults/**/*.test.ts',
+  'tests/loop/**/*.test.ts',
+  'tests/serve/**/*.test.ts',
+  // By name, anywhere.
+  'tests/**/*.e2e.test.ts',
+  'tests/**/*cli*.test.ts',
+  // Single files in mixed folders.
+  'tests/backends/{divider-spans,mimic,mimic-quirks,openai,openai-errors,openai-sequence-scorer,sequence-logprobs}.test.ts',
+  'tests/eval/{ablation,correction,policy,round}.test.ts',
+  'tests/input/images.test.ts',
+  'tests/methods/{dpo-reward-round,methods,pair-judge}.test.ts',
+  'tests/multiturn/generate.test.ts',
+  'tests/report/{loop,on-policy,pair-browser,report}.test.ts',
+  'tests/stages/{corrections,reference-logprobs,refine-teacher,rewrite,sample-guard,shards,tools}.test.ts',
+  'tests/shapes/dpo-spans.test.ts',
+  'tests/tools/{context,vlm}.test.ts',
+];
+
+// Time limits live here and only here, one pair per project; they are never raised to make a test pass.
 export default defineConfig({
   test: {
-    include: ['tests/**/*.test.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
     pool: 'forks',
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: ['tests/**/*.test.ts'], exclude: E2E, testTimeout: 60_000, hookTimeout: 120_000 },
+      },
+      {
+        extends: true,
+        test: { name: 'e2e', include: E2E, testTimeout: 300_000, hookTimeout: 300_000 },
+      },
+    ],
   },
 });

@@ -31,7 +31,7 @@ interface Arm {
   method: 'divide' | 'holistic';
   gate: { threshold: number; judge: boolean; top_up?: number } | null;
 }
-const ARMS: Arm[] = [
+const ARMS: Arm[] = ([
   { name: 'holistic', method: 'holistic', gate: null },
   { name: 'holistic + judge τ 0.7', method: 'holistic', gate: { threshold: 0.7, judge: true } },
   { name: 'holistic + judge τ 0.9', method: 'holistic', gate: { threshold: 0.9, judge: true } },
@@ -39,7 +39,7 @@ const ARMS: Arm[] = [
   { name: 'divide (REJ-C)', method: 'divide', gate: null },
   { name: 'divide + claims gate τ 0.9', method: 'divide', gate: { threshold: 0.9, judge: false } },
   { name: 'divide + judge τ 0.9', method: 'divide', gate: { threshold: 0.9, judge: true } },
-].filter((a) => !only || only.some((o) => a.name.startsWith(o)));
+] satisfies Arm[]).filter((a) => !only || only.some((o) => a.name.startsWith(o)));
 
 const server = await TestServer.start({ workers: 1, models: { ...DEFAULT_MODELS, ...RUBRIC_JUDGE } });
 const rows: Record<string, unknown>[] = [];

@@ -182,7 +182,7 @@ function writeTrl(db: Db, round: EvalRound, pairs: { promptId: string; chosenId:
   };
   const lines = pairs.map((q) =>
     JSON.stringify({
-      ...trl.record({ image_path: images.get(q.promptId)!, instruction: question.get(q.promptId)!, chosen: answers.get(q.chosenId)!.text, rejected: answers.get(q.rejectedId)!.text } as ExportPair),
+      ...(trl.record({ image_path: images.get(q.promptId)!, instruction: question.get(q.promptId)!, chosen: answers.get(q.chosenId)!.text, rejected: answers.get(q.rejectedId)!.text } as ExportPair) as Record<string, unknown>),
       ...(spans ? { chosen_spans: spansOf(q.chosenId), rejected_spans: spansOf(q.rejectedId) } : {}),
     }),
   );

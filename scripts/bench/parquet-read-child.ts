@@ -4,7 +4,7 @@ import { readInput } from '../../src/input/formats.js';
 
 const [file, imagesDir] = process.argv.slice(2);
 if (!file || !imagesDir) throw new Error('usage: parquet-read-child.ts FILE IMAGES_DIR');
-const limits = { max_image_bytes: 20 * 1024 * 1024, max_image_pixels: 40_000_000, max_question_chars: 4000 };
+const limits = { max_image_bytes: 20 * 1024 * 1024, max_image_pixels: 40_000_000, max_question_chars: 4000, fetch_timeout_ms: 30_000, fetch_retries: 3 };
 const t0 = performance.now();
 let prompts = 0;
 let problems = 0;

@@ -66,7 +66,7 @@ function fixture(nClaims: number): Fixture {
     const cl: Division['claims'] = [];
     for (let idx = 0; idx < n; idx++) {
       const f = pick(fs);
-      cl.push({ id: id(cid, idx), idx, sentence: f.claim, claim: f.claim, questionId: id(imageId, f.question.toLowerCase().replace(/\?$/, '')), questionText: f.question, imageId });
+      cl.push({ id: id(cid, idx), idx, sentence: f.claim, claim: f.claim, questionId: id(imageId, f.question.toLowerCase().replace(/\?$/, '')), questionText: f.question, imageId, start: null, end: null });
     }
     claims += n;
     divisions.push({ candidateId: cid, divider: 'rules', truncated: false, skipped: r() < 0.1 ? [{ sentence: 'It is a nice picture.', reason: 'opinion' }] : [], claims: cl });

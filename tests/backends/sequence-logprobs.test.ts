@@ -55,7 +55,7 @@ describe('answer log-probabilities (local)', () => {
       const answers = [...sampled.map((s) => s.text), 'There is a purple star in the top left.', sampled[0]!.text, ''];
       items.push({ image: p.image, question: p.question, history, answers });
     }
-  }, 60_000);
+  });
   afterAll(() => m?.dispose());
 
   test('equal to what dpo.py computes for DPO (answer tokens and </s>), single- and multi-turn', async () => {
@@ -72,7 +72,7 @@ describe('answer log-probabilities (local)', () => {
       // The empty answer is its end-of-sequence token alone.
       expect((got.at(-1) as SequenceLogprob).tokens).toBe(1);
     }
-  }, 60_000);
+  });
 
   test('batched across prompts equals one answer at a time', async () => {
     const images = await Promise.all(items.map((it) => readImage(it.image)));

@@ -30,7 +30,7 @@ const write = (name: string, lines: string[]) => {
   return file;
 };
 const parse = (stdout: string) => stdout.trim().split('\n').map((l) => JSON.parse(l) as ClaimsLine);
-const claims = (...args: string[]) => runNode(['claims', ...args], { timeoutMs: 60_000 });
+const claims = (...args: string[]) => runNode(['claims', ...args]);
 
 /** Every claim's span in its answer: the text there is (part of) the claim's sentence. */
 function expectSpans(answer: string, l: Ok): void {
@@ -139,7 +139,7 @@ describe('rlaifv claims: usage mistakes exit 2 and name the file', () => {
 describe('rlaifv claims with the LLM divider over HTTP', () => {
   let srv: TestServer;
   beforeAll(async () => {
-    srv = await TestServer.start({ workers: 1 });
+    srv = await TestServer.start({ mimic: 'vllm', workers: 1 });
   });
   afterAll(async () => {
     await srv?.close();
@@ -182,7 +182,7 @@ describe('docs/claims.md', () => {
     const [, input, output, stderr] = block as unknown as [string, string, string, string];
     const file = path.join(dir, 'answers.jsonl');
     writeFileSync(file, input);
-    const r = await runNode(['claims', '--in', 'answers.jsonl'], { cwd: dir, timeoutMs: 60_000 });
+    const r = await runNode(['claims', '--in', 'answers.jsonl'], { cwd: dir });
     expect(r.code).toBe(0);
     const got = parse(r.stdout);
     const want = parse(output);

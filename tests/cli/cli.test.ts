@@ -1,12 +1,12 @@
 // The built `rlaifv` command end to end: a small round, then `stats --json`.
 import { describe, expect, test } from 'vitest';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ROOT, tempDir } from '../helpers/paths.js';
+import { tempDir } from '../helpers/paths.js';
+import { CLI, runCliSync } from '../helpers/run-cli.js';
 
-const CLI = path.join(ROOT, 'dist', 'cli', 'main.js');
-const rlaifv = (...args: string[]) => spawnSync('node', [CLI, ...args], { encoding: 'utf8', cwd: tempDir() });
+const rlaifv = (...args: string[]) => runCliSync(args, { cwd: tempDir() });
 
 describe('rlaifv CLI', () => {
   test('run then stats --json report the same round', () => {

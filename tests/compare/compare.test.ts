@@ -3,7 +3,7 @@
 // served VLM judge on the test server (ConvBench's pairwise prompt answered by real parts: the rules divider and the
 // real tiny labeler), and the command line.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig, ConfigError } from '../../src/config/load.js';
@@ -15,6 +15,7 @@ import { judgeAnswer } from '../../src/eval/truth.js';
 import { DEFAULT_MODELS, RUBRIC_JUDGE, TestServer } from '../helpers/openai-server.js';
 import { checkCompareJudge } from '../../src/doctor/endpoints.js';
 import { ROOT, tempDir } from '../helpers/paths.js';
+import { runCliSync } from '../helpers/run-cli.js';
 
 describe('parseCompareVerdict: the last "Overall, Response X is better"', () => {
   test.each([
@@ -91,7 +92,7 @@ describe('compare on real evaluation rounds of the tiny policy', () => {
     cool = a.sampled_round;
     hot = b.sampled_round;
     db = openDb(dbFile);
-  }, 120_000);
+  });
   afterAll(() => db?.close());
 
   test('truth and claims judges: the cooler round wins with an interval above 50%, mirrored when swapped; claims agree with truth', async () => {
@@ -154,7 +155,7 @@ describe('compare on real evaluation rounds of the tiny policy', () => {
   });
 
   test('bad input: a missing policy folder and --judge truth on prompts without truth are named, exit 2, before B answers', () => {
-    const run = (args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src', 'cli', 'main.ts'), 'compare', ...args, '--db', path.join(dir, 'bad.sqlite'), '--quiet'], { cwd: ROOT, encoding: 'utf8' });
+    const run = (args: string[]) => runCliSync(['compare', ...args, '--db', path.join(dir, 'bad.sqlite'), '--quiet']);
     const missing = run(['--a', path.join(dir, 'no-such-policy'), '--b', policy.model, '--prompts', prompts, '--limit', '2']);
     expect(missing.status).toBe(2);
     expect(missing.stderr).toContain(`the policy ${path.join(dir, 'no-such-policy')}: no such model folder`);
@@ -175,7 +176,7 @@ describe('compare on real evaluation rounds of the tiny policy', () => {
     } finally {
       bad.close();
     }
-  }, 60_000);
+  });
 
   describe('a served judge (ConvBench\'s pairwise prompt) on the test server', () => {
     let srv: TestServer;
@@ -193,7 +194,7 @@ describe('compare on real evaluation rounds of the tiny policy', () => {
       const r = await comparePolicies(cfg, { a: served.backend, b: policy, prompts, limit: 8, samples: 3, temperature: 0.7, judge: { type: 'truth' } });
       expect(r).toMatchObject({ pairs: 24, ties: 24, identical_answers: 24, win_rate_a: 0.5 });
       expect(r.a).toBe('shapes-policy');
-    }, 120_000);
+    });
 
     test('both orders asked; hedged replies read by the extraction prompt; order flips are ties; stored and never asked twice', async () => {
       const judge = parseJudgeSpec(`rubric-judge@${srv.url}`);
@@ -230,6 +231,6 @@ describe('compare on real evaluation rounds of the tiny policy', () => {
       expect(probe[0]!.detail).toMatch(/compared a probe pair in both orders/);
       const dead = await checkCompareJudge({ ...(judge as { backend: any }).backend, base_urls: ['http://127.0.0.1:9/v1'] });
       expect(dead[0]!.status).toBe('fail');
-    }, 300_000);
+    });
   });
 });

@@ -2,7 +2,6 @@
 // asked with no history, with the true earlier turns, and with the policy's own earlier answers (chains it answered
 // turn by turn); the carried errors recounted from the store; a rerun generates nothing; the CLI's JSON.
 import { describe, expect, test } from 'vitest';
-import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { loadConfig } from '../../src/config/load.js';
 import { multiturnAblation } from '../../src/eval/ablation.js';
@@ -10,6 +9,7 @@ import { openDb } from '../../src/store/index.js';
 import { checkStatement } from '../../src/shapes/index.js';
 import { parseTruth } from '../../src/shapes/truth.js';
 import { POLICY, ROOT, tempDir } from '../helpers/paths.js';
+import { runCliSync } from '../helpers/run-cli.js';
 
 const MULTITURN = path.join(ROOT, 'data', 'shapes', 'multiturn', 'prompts.jsonl');
 
@@ -81,18 +81,15 @@ describe('the multi-turn ablation', () => {
     const before = count();
     expect(await multiturnAblation(config, o)).toEqual(a);
     expect(count()).toBe(before);
-  }, 120_000);
+  });
 
   test('rlaifv eval --policy on multi-turn prompts: multiturn_ablation in the JSON', () => {
     const dir = tempDir('rlaifv-ablation-cli-');
-    const out = execFileSync(
-      process.execPath,
-      ['--import', 'tsx', path.join(ROOT, 'src', 'cli', 'main.ts'), 'eval', '--policy', POLICY, '--prompts', MULTITURN, '--limit', '6', '--samples', '2', '--no-greedy', '--db', path.join(dir, 'c.sqlite'), '--json'],
-      { cwd: ROOT, encoding: 'utf8' },
-    );
-    const r = JSON.parse(out);
+    const cli = runCliSync(['eval', '--policy', POLICY, '--prompts', MULTITURN, '--limit', '6', '--samples', '2', '--no-greedy', '--db', path.join(dir, 'c.sqlite'), '--json']);
+    expect(cli.status, cli.stderr).toBe(0);
+    const r = JSON.parse(cli.stdout);
     for (const k of ['no_history', 'true_history', 'own_history']) expect(r.multiturn_ablation[k].answers).toBe(12);
     for (const k of ['repeated_error_share', 'corrected_share', 'conversations', 'samples']) expect(r.multiturn_ablation).toHaveProperty(k);
     expect(r.truth_free.answers).toBe(12);
-  }, 120_000);
+  });
 });

@@ -2,12 +2,13 @@
 // shape, and its figures against an independent recount from the stored answers, claims and labels; a rerun generates
 // nothing; bad flags exit 2 naming the flag.
 import { describe, expect, test } from 'vitest';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { openDb } from '../../src/store/index.js';
 import { checkStatement } from '../../src/shapes/index.js';
 import { parseTruth } from '../../src/shapes/truth.js';
 import { POLICY, ROOT, tempDir } from '../helpers/paths.js';
+import { runCliSync } from '../helpers/run-cli.js';
 
 const cli = (args: string[]) => execFileSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src', 'cli', 'main.ts'), ...args], { cwd: ROOT, encoding: 'utf8' });
 const norm = (t: string) => t.trim().toLowerCase().replace(/\s+/g, ' ').replace(/[.!]+$/, '');
@@ -191,13 +192,13 @@ describe('rlaifv eval --policy --feedback', () => {
     [['--feedback-noise', '0.1'], /--feedback-noise needs --feedback/],
     [['--feedback', 'simple', '--samples', '3'], /--samples does not go with --feedback/],
   ])('bad flags %j: exit 2 naming the flag', (flags, message) => {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src', 'cli', 'main.ts'), 'eval', '--policy', POLICY, ...flags, '--db', path.join(tempDir(), 'x.sqlite')], { cwd: ROOT, encoding: 'utf8' });
+    const r = runCliSync(['eval', '--policy', POLICY, ...flags, '--db', path.join(tempDir(), 'x.sqlite')]);
     expect(r.status, r.stderr).toBe(2);
     expect(r.stderr).toMatch(message);
   });
 
   test('--feedback without --policy: exit 2', () => {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src', 'cli', 'main.ts'), 'eval', '--feedback', 'simple', '--db', path.join(tempDir(), 'x.sqlite')], { cwd: ROOT, encoding: 'utf8' });
+    const r = runCliSync(['eval', '--feedback', 'simple', '--db', path.join(tempDir(), 'x.sqlite')]);
     expect(r.status, r.stderr).toBe(2);
     expect(r.stderr).toMatch(/--feedback needs --policy/);
   });

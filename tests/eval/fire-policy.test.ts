@@ -66,14 +66,18 @@ describe('the fire policy takes feedback', () => {
     expect(shipped.info.maxPositions).toBe(160);
   });
 
-  test(`one detailed turn from the truth on the first ${PROMPTS} test prompts: the fire policy corrects several times as many wrong answers as the shipped one`, async () => {
+  // One evaluation per test (each is 200 prompts of greedy decoding): the two thresholds say "several times as many".
+  test(`one detailed turn from the truth on the first ${PROMPTS} test prompts: the fire policy corrects many of its wrong answers`, async () => {
     const f = await oneTurn(fire);
-    const s = await oneTurn(shipped);
     // Measured when written: fire 10 of 55, shipped 1 of 49 (greedy decoding: the same every run).
     expect(f.wrong).toBeGreaterThan(40);
-    expect(s.wrong).toBeGreaterThan(40);
     // Measured: the fire policy corrects 24 of its 48, the shipped one 1 of its 49.
     expect(f.corrected).toBeGreaterThanOrEqual(18);
+  });
+
+  test(`the same turn on the same prompts: the shipped policy, never trained on a feedback turn, hardly any`, async () => {
+    const s = await oneTurn(shipped);
+    expect(s.wrong).toBeGreaterThan(40);
     expect(s.corrected).toBeLessThanOrEqual(3);
-  }, 120_000);
+  });
 });

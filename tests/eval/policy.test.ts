@@ -10,8 +10,8 @@ import { evaluatePolicy } from '../../src/policy-eval.js';
 import { loadEvalRound } from '../../src/eval/load.js';
 import { openDb } from '../../src/store/index.js';
 import { answer, BS, GT, HAPPY, RC, RC_POS, TRUTH, TWO, YS } from './fixture.js';
-import { POLICY, ROOT, TEST, tempDir } from '../helpers/paths.js';
-import { execFileSync } from 'node:child_process';
+import { POLICY, TEST, tempDir } from '../helpers/paths.js';
+import { runCliSync } from '../helpers/run-cli.js';
 
 const prompt = (id: string, kind: string | null, answers: EvalPrompt['answers']): EvalPrompt => ({ id, question: 'Q', kind, truth: TRUTH, paired: false, answers });
 
@@ -164,9 +164,9 @@ describe('a stored evaluation of the shipped policy on held-out prompts', () => 
     const again = await evaluatePolicy(config, o);
     expect(again.truth_free).toEqual(ev.truth_free);
     // rlaifv eval --round on that evaluation round gives its truth-free figures rather than refusing it.
-    const out = JSON.parse(
-      execFileSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src', 'cli', 'main.ts'), 'eval', '--round', String(ev.sampled_round), '--db', config.db, '--json'], { cwd: ROOT, encoding: 'utf8' }),
-    );
+    const cli = runCliSync(['eval', '--round', String(ev.sampled_round), '--db', config.db, '--json']);
+    expect(cli.status, cli.stderr).toBe(0);
+    const out = JSON.parse(cli.stdout);
     expect(out).toEqual({ round: ev.sampled_round, purpose: 'eval', truth_free: ev.truth_free });
     expect(again.sampled_round).toBe(ev.sampled_round);
     const db2 = openDb(config.db, { readonly: true });

@@ -1,6 +1,6 @@
 // `rlaifv pull`, `export` and `sql` as real processes on a real round's store: output, stderr counts, exit codes.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
@@ -10,10 +10,10 @@ import { latestSchemaVersion, roundStats } from '../../src/store/index.js';
 import { csvField, renderTable } from '../../src/cli/sql.js';
 import { runDemoRound } from '../helpers/round.js';
 import { ROOT, tempDir } from '../helpers/paths.js';
+import { CLI, runCliSync } from '../helpers/run-cli.js';
 
 // The built commands (dist/) under their own entry until src/cli/main.ts registers them (same exit-code rule).
-const ENTRY = path.join(ROOT, 'dist', 'cli', 'main.js');
-const rlaifv = (...args: string[]) => spawnSync('node', [ENTRY, ...args], { encoding: 'utf8', cwd: ROOT, maxBuffer: 64 << 20 });
+const rlaifv = (...args: string[]) => runCliSync(args);
 
 describe('export commands as processes', () => {
   let db: Db;
@@ -143,7 +143,7 @@ describe('export commands as processes', () => {
 
   test('sql stops quietly when its reader does (| head)', async () => {
     const q = 'WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 500000) SELECT i FROM n';
-    const child = spawn('node', [ENTRY, 'sql', '--db', file, '--csv', q], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('node', [CLI, 'sql', '--db', file, '--csv', q], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     const [first] = (await once(child.stdout, 'data')) as [Buffer];

@@ -18,7 +18,7 @@ beforeAll(async () => {
   ({ db, round, file } = await runDemoRound({ limit: 8, edit: (c) => (c.pair.reference_logprobs = true) }));
   const p = await runDemoRound({ limit: 4 });
   plain = { db: p.db, round: p.round };
-}, 120_000);
+});
 afterAll(() => {
   db?.close();
   plain?.db.close();

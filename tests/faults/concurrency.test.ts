@@ -38,7 +38,7 @@ const sqls: { result: CliResult; row: Record<string, number> | null }[] = [];
 const inProcess: { round: number; s: RoundStats; pairIds: string[]; missing: number; error: string | null }[] = [];
 const readerErrors: string[] = [];
 
-const rlaifv = (args: string[], timeoutMs = 60_000) => runNode(args, { cwd: dir, timeoutMs });
+const rlaifv = (args: string[]) => runNode(args, { cwd: dir });
 const idsOf = (file: string) => readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).idx as string);
 
 beforeAll(async () => {
@@ -47,8 +47,8 @@ beforeAll(async () => {
   let writing = true;
   const writer = (async () => {
     try {
-      runs.push(await rlaifv(['run', '--limit', '40', '--db', db, '--quiet'], 110_000));
-      runs.push(await rlaifv(['run', '--limit', '40', '--db', db, '--round', 'next', '--seed', '1', '--quiet'], 110_000));
+      runs.push(await rlaifv(['run', '--limit', '40', '--db', db, '--quiet']));
+      runs.push(await rlaifv(['run', '--limit', '40', '--db', db, '--round', 'next', '--seed', '1', '--quiet']));
     } finally {
       writing = false;
     }

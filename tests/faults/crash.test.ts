@@ -5,8 +5,8 @@ import { spawn, execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { openDb } from '../../src/store/index.js';
 import { ROOT, tempDir } from '../helpers/paths.js';
+import { CLI } from '../helpers/run-cli.js';
 
-const CLI = path.join(ROOT, 'dist', 'cli', 'main.js');
 // Slices of 2 prompts: the kill points fall while several stages work at once, on different slices.
 const ARGS = ['run', '--limit', '6', '--samples', '4', '--workers', '2', '--seed', '3', '--chunk-prompts', '2'];
 

@@ -1,12 +1,11 @@
 // A database's whole content as comparable rows, for fault tests that must show nothing stored was lost or
-// half-written (the same checks as tests/faults/bad-input.test.ts, shared for the data-set input faults).
+// half-written (tests/faults/: bad input, bad Parquet and the data-set input faults).
 import Database from 'better-sqlite3';
 
 /** Every row of every table, as sorted JSON strings per table. */
 export type Snapshot = Record<string, string[]>;
 
 /** Reads every row of every table of a database file. */
-
 export function snapshot(file: string): Snapshot {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {

@@ -11,7 +11,7 @@ import { writeHfParquet } from '../helpers/hf-parquet.js';
 
 let dir: string;
 const dev = readFileSync(path.join(DEV, 'prompts.jsonl'), 'utf8').trim().split('\n').slice(0, 4).map((l) => JSON.parse(l) as { id: string; image: string; question: string });
-const limits = { max_image_bytes: 1_000_000, max_image_pixels: 10_000, max_question_chars: 4000 };
+const limits = { max_image_bytes: 1_000_000, max_image_pixels: 10_000, max_question_chars: 4000, fetch_timeout_ms: 5000, fetch_retries: 0 };
 
 /** What a round produced per prompt: its image and the answers in sample order. */
 function answers(db: string) {

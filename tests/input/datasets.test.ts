@@ -10,7 +10,7 @@ import { loadConfig } from '../../src/config/load.js';
 import { DEV, tempDir } from '../helpers/paths.js';
 import { writeHfParquet, type HfColumn } from '../helpers/hf-parquet.js';
 
-const limits = { max_image_bytes: 1_000_000, max_image_pixels: 10_000, max_question_chars: 200 };
+const limits = { max_image_bytes: 1_000_000, max_image_pixels: 10_000, max_question_chars: 200, fetch_timeout_ms: 5000, fetch_retries: 0 };
 const dev = readFileSync(path.join(DEV, 'prompts.jsonl'), 'utf8').trim().split('\n').slice(0, 6).map((l) => JSON.parse(l) as { id: string; image: string; question: string });
 const png = (i: number) => readFileSync(path.join(DEV, dev[i]!.image));
 

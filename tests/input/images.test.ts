@@ -59,7 +59,7 @@ afterAll(async () => {
 describe('images of any kind and size', () => {
   test('a round on them: every prompt answered and labeled, no failure; the URL fetched once', async () => {
     const db = path.join(dir, 'r.sqlite');
-    const r = await runNode(['run', '--prompts', path.join(dir, 'p.jsonl'), '--db', db, '--samples', '2', '--workers', '2', '--on-error', 'stop'], { timeoutMs: 60_000 });
+    const r = await runNode(['run', '--prompts', path.join(dir, 'p.jsonl'), '--db', db, '--samples', '2', '--workers', '2', '--on-error', 'stop']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('8 prompts, 0 bad lines');
     expect(r.stdout).toContain('failures: 0');
@@ -92,7 +92,7 @@ describe('images of any kind and size', () => {
     }
     expect(hits).toBe(1);
     // Another round in the same store uses the fetched copy.
-    const again = await runNode(['run', '--round', 'next', '--prompts', path.join(dir, 'p.jsonl'), '--db', db, '--samples', '1', '--workers', '2', '--quiet'], { timeoutMs: 60_000 });
+    const again = await runNode(['run', '--round', 'next', '--prompts', path.join(dir, 'p.jsonl'), '--db', db, '--samples', '1', '--workers', '2', '--quiet']);
     expect(again.code, again.stderr).toBe(0);
     expect(hits).toBe(1);
   });

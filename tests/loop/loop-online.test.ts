@@ -64,7 +64,7 @@ describe('rlaifv loop, loop.mode "online"', () => {
   });
 
   beforeAll(async () => {
-    rerun = await runNode([...args, '--json'], { timeoutMs: 110_000 });
+    rerun = await runNode([...args, '--json']);
     report = rerun.code === 0 ? JSON.parse(rerun.stdout) : [];
   });
 

@@ -5,21 +5,12 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { openDb } from '../../src/store/index.js';
 import { runNode } from '../helpers/run-cli.js';
 import { POLICY, ROOT, TEST, tempDir } from '../helpers/paths.js';
+import { rows } from '../helpers/db-rows.js';
 
 const SFT = 'python3 {root}/scripts/shapes/dpo.py --sft-only --dialogues {dialogues} --policy {policy} --out {out} --seed {round} --max-steps 3';
 const TRAINER = 'python3 {root}/scripts/shapes/dpo.py --pairs {pairs} --policy {policy} --out {out} --seed {round} --max-steps 3';
-
-function rows<T>(db: string, sql: string, ...args: unknown[]): T[] {
-  const d = openDb(db, { readonly: true });
-  try {
-    return d.prepare(sql).all(...args) as T[];
-  } finally {
-    d.close();
-  }
-}
 
 describe('rlaifv loop with an SFT step on the refinement dialogues', () => {
   let dir: string;
@@ -49,11 +40,11 @@ describe('rlaifv loop with an SFT step on the refinement dialogues', () => {
         },
       }),
     );
-    const out = await runNode(args(), { timeoutMs: 200_000 });
+    const out = await runNode(args());
     code = out.code;
     stderr = out.stderr;
     report = out.code === 0 ? JSON.parse(out.stdout) : [];
-  }, 240_000);
+  });
 
   test('the SFT step trains on the exported dialogues, and the DPO trainer starts from its checkpoint', () => {
     expect(code, stderr).toBe(0);
@@ -86,7 +77,7 @@ describe('rlaifv loop with an SFT step on the refinement dialogues', () => {
   });
 
   test('a rerun finds every step done and runs no command again', async () => {
-    const again = await runNode(args(), { timeoutMs: 120_000 });
+    const again = await runNode(args());
     expect(again.code, again.stderr).toBe(0);
     expect(rows(db, 'SELECT step FROM loop_commands').length).toBe(2);
     expect(JSON.parse(again.stdout)[0].sft).toEqual(report[0].sft);

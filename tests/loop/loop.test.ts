@@ -7,10 +7,10 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { openDb } from '../../src/store/index.js';
 import { hashCheckpoint } from '../../src/loop/checkpoint.js';
 import { CLI, runNode } from '../helpers/run-cli.js';
 import { POLICY, ROOT, TEST, tempDir } from '../helpers/paths.js';
+import { rows } from '../helpers/db-rows.js';
 
 const TRAINER = 'python3 {root}/scripts/shapes/dpo.py --pairs {pairs} --policy {policy} --out {out} --seed {round} --max-steps 6';
 
@@ -37,15 +37,6 @@ const loopArgs = (config: string, db: string, rounds = 2) => ['loop', '--rounds'
 
 const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
-function rows<T>(db: string, sql: string, ...args: unknown[]): T[] {
-  const d = openDb(db, { readonly: true });
-  try {
-    return d.prepare(sql).all(...args) as T[];
-  } finally {
-    d.close();
-  }
-}
-
 describe('rlaifv loop with the shapes DPO trainer', () => {
   let dir: string;
   let db: string;
@@ -55,7 +46,7 @@ describe('rlaifv loop with the shapes DPO trainer', () => {
   beforeAll(async () => {
     dir = tempDir('rlaifv-loop-');
     db = path.join(dir, 'loop.sqlite');
-    out = await runNode([...loopArgs(writeConfig(dir), db), '--json'], { timeoutMs: 110_000 });
+    out = await runNode([...loopArgs(writeConfig(dir), db), '--json']);
     report = out.code === 0 ? JSON.parse(out.stdout) : [];
   });
 
@@ -121,24 +112,24 @@ describe('rlaifv loop with the shapes DPO trainer', () => {
 
   test('a rerun with the same rounds redoes nothing', async () => {
     const before = rows<{ n: number }>(db, 'SELECT COUNT(*) AS n FROM loop_commands')[0]!.n;
-    const again = await runNode([...loopArgs(writeConfig(dir), db), '--json'], { timeoutMs: 60_000 });
+    const again = await runNode([...loopArgs(writeConfig(dir), db), '--json']);
     expect(again.code, again.stderr).toBe(0);
     expect(JSON.parse(again.stdout)).toEqual(report);
     expect(rows<{ n: number }>(db, 'SELECT COUNT(*) AS n FROM loop_commands')[0]!.n).toBe(before);
   });
 
   test('pairs on held-out images never reach any consumer, even from a training round run on them', async () => {
-    const run = await runNode(['run', '--round', 'next', '--prompts', path.join(TEST, 'prompts.jsonl'), '--limit', '10', '--samples', '4', '--db', db, '--workers', '2', '--quiet'], { timeoutMs: 60_000 });
+    const run = await runNode(['run', '--round', 'next', '--prompts', path.join(TEST, 'prompts.jsonl'), '--limit', '10', '--samples', '4', '--db', db, '--workers', '2', '--quiet']);
     expect(run.code, run.stderr).toBe(0);
     const round = rows<{ id: number }>(db, "SELECT MAX(id) AS id FROM rounds WHERE purpose = 'train'")[0]!.id;
     const kept = rows<{ n: number }>(db, 'SELECT COUNT(*) AS n FROM v_pairs WHERE round = ? AND kept = 1', round)[0]!.n;
     expect(kept).toBeGreaterThan(0);
     const file = path.join(dir, 'other.jsonl');
-    const p = await runNode(['pull', '--consumer', 'analyst', '--round', String(round), '--format', 'trl', '--out', file, '--db', db], { timeoutMs: 30_000 });
+    const p = await runNode(['pull', '--consumer', 'analyst', '--round', String(round), '--format', 'trl', '--out', file, '--db', db]);
     expect(p.code, p.stderr).toBe(0);
     expect(p.stderr).toContain(`${kept} kept pairs are withheld`);
     expect(readFileSync(file, 'utf8')).toBe('');
-    const e = await runNode(['export', '--round', String(round), '--format', 'trl', '--out', path.join(dir, 'exp.jsonl'), '--db', db], { timeoutMs: 30_000 });
+    const e = await runNode(['export', '--round', String(round), '--format', 'trl', '--out', path.join(dir, 'exp.jsonl'), '--db', db]);
     expect(e.code, e.stderr).toBe(0);
     expect(readFileSync(path.join(dir, 'exp.jsonl'), 'utf8')).toBe('');
   });
@@ -157,7 +148,7 @@ describe('rlaifv loop on held-out prompts without truth (a user\'s own data)', (
     // The multi-turn ablation of every checkpoint too (the first 10 conversations, as --limit cuts the held-out ones).
     c.loop.ablation_prompts = path.join(ROOT, 'data/shapes/multiturn/prompts.jsonl');
     writeFileSync(config, JSON.stringify(c));
-    const r = await runNode([...loopArgs(config, db), '--json'], { timeoutMs: 110_000 });
+    const r = await runNode([...loopArgs(config, db), '--json']);
     expect(r.code, r.stderr).toBe(0);
     const rounds = JSON.parse(r.stdout);
     expect(rounds).toHaveLength(2);
@@ -171,12 +162,12 @@ describe('rlaifv loop on held-out prompts without truth (a user\'s own data)', (
       for (const k of ['no_history', 'true_history', 'own_history']) expect(x.eval.multiturn_ablation[k].false_claim_rate).toBeTypeOf('number');
     }
     // The text table shows the labeler's figures and the win rates, and '-' for the truth's.
-    const text = await runNode(loopArgs(config, db), { timeoutMs: 60_000 });
+    const text = await runNode(loopArgs(config, db));
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toMatch(/rejected \(labeler\)/);
     expect(text.stdout).toMatch(/mt: own turns/);
     expect(text.stdout.split('\n').find((l) => l.startsWith('2 '))).toMatch(/\d+\.\d% \[\d+\.\d%, \d+\.\d%\]/);
-  }, 120_000);
+  });
 });
 
 describe('rlaifv loop with checkpoint selection (loop.select: best)', () => {
@@ -187,7 +178,7 @@ describe('rlaifv loop with checkpoint selection (loop.select: best)', () => {
     const c = JSON.parse(readFileSync(config, 'utf8'));
     c.loop = { ...c.loop, select: 'best', select_prompts: path.join(ROOT, 'data/shapes/dev/prompts.jsonl'), select_limit: 8 };
     writeFileSync(config, JSON.stringify(c));
-    const r = await runNode([...loopArgs(config, db), '--json'], { timeoutMs: 110_000 });
+    const r = await runNode([...loopArgs(config, db), '--json']);
     expect(r.code, r.stderr).toBe(0);
     const rounds = JSON.parse(r.stdout);
     for (const x of rounds) {
@@ -212,10 +203,10 @@ describe('rlaifv loop with checkpoint selection (loop.select: best)', () => {
     // Selecting on the held-out prompts is refused, naming the key.
     c.loop.select_prompts = c.loop.eval_prompts;
     writeFileSync(config, JSON.stringify(c));
-    const bad = await runNode(loopArgs(config, path.join(dir, 'bad.sqlite'), 1), { timeoutMs: 30_000 });
+    const bad = await runNode(loopArgs(config, path.join(dir, 'bad.sqlite'), 1));
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('loop.select_prompts');
-  }, 120_000);
+  });
 });
 
 describe('rlaifv loop when a step fails or is killed', () => {
@@ -224,7 +215,7 @@ describe('rlaifv loop when a step fails or is killed', () => {
     const db = path.join(dir, 'loop.sqlite');
     const flag = path.join(dir, 'gpu-ready');
     const trainer = `if [ ! -f ${flag} ]; then echo "CUDA error: no device" >&2; exit 3; fi; ${TRAINER}`;
-    const first = await runNode(loopArgs(writeConfig(dir, trainer), db, 1), { timeoutMs: 60_000 });
+    const first = await runNode(loopArgs(writeConfig(dir, trainer), db, 1));
     expect(first.code).toBe(1);
     expect(first.stderr).toContain('the trainer failed (exit code 3)');
     expect(first.stderr).toContain('CUDA error: no device');
@@ -236,7 +227,7 @@ describe('rlaifv loop when a step fails or is killed', () => {
     const deliveries = rows(db, "SELECT id FROM deliveries WHERE consumer = 'loop-1'");
 
     writeFileSync(flag, '');
-    const second = await runNode([...loopArgs(writeConfig(dir, trainer), db, 1), '--json'], { timeoutMs: 60_000 });
+    const second = await runNode([...loopArgs(writeConfig(dir, trainer), db, 1), '--json']);
     expect(second.code, second.stderr).toBe(0);
     cmds = rows(db, 'SELECT exit_code, stderr_tail FROM loop_commands ORDER BY id');
     expect(cmds.map((c) => c.exit_code)).toEqual([3, 0]);
@@ -275,7 +266,7 @@ describe('rlaifv loop when a step fails or is killed', () => {
     expect(before!.checkpoint).toBeNull();
     expect(before!.pairs).toBeGreaterThan(0);
 
-    const rerun = await runNode([...loopArgs(writeConfig(dir, TRAINER), db, 1), '--json'], { timeoutMs: 60_000 });
+    const rerun = await runNode([...loopArgs(writeConfig(dir, TRAINER), db, 1), '--json']);
     expect(rerun.code, rerun.stderr).toBe(0);
     const [after] = JSON.parse(rerun.stdout);
     expect(after.round).toBe(before!.train_round);

@@ -3,7 +3,6 @@
 // conversation, names its parent and dialogues file, and its checkpoint loads in rlaifv and makes those revisions
 // likelier; unusable input exits 2 naming the file, line and field.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
@@ -12,20 +11,10 @@ import { WorkerPool } from '../../src/backends/local/pool.js';
 import { LocalSequenceScorer } from '../../src/backends/local/index.js';
 import type { FireRecord } from '../../src/export/fire.js';
 import { runNode } from '../helpers/run-cli.js';
-import { POLICY, ROOT, tempDir } from '../helpers/paths.js';
+import { DPO, python as runPython } from '../helpers/python.js';
+import { POLICY, tempDir } from '../helpers/paths.js';
 
-const DPO = path.join(ROOT, 'scripts', 'shapes', 'dpo.py');
-
-function python(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const p = spawn('python3', [DPO, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    p.stdout.on('data', (d) => (stdout += d));
-    p.stderr.on('data', (d) => (stderr += d));
-    p.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const python = (args: string[]) => runPython(DPO, args);
 const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
 let dir: string;
@@ -39,14 +28,14 @@ beforeAll(async () => {
   const db = path.join(dir, 'r.sqlite');
   const cfg = path.join(dir, 'c.json');
   writeFileSync(cfg, JSON.stringify({ db, pair: { corrections: ['refine'] } }));
-  const run = await runNode(['run', '--config', cfg, '--limit', '24', '--workers', '2', '--quiet'], { timeoutMs: 120_000 });
+  const run = await runNode(['run', '--config', cfg, '--limit', '24', '--workers', '2', '--quiet']);
   expect(run.code, run.stderr).toBe(0);
   dialogues = path.join(dir, 'dialogues.jsonl');
   const ex = await runNode(['export', '--config', cfg, '--format', 'fire', '--out', dialogues]);
   expect(ex.code, ex.stderr).toBe(0);
   expect(ex.stderr).toMatch(/exported \d+ refinement dialogues of round 1 as fire/);
   records = readFileSync(dialogues, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as FireRecord);
-}, 240_000);
+});
 
 /** Each clean dialogue's last revision, as the scorer reads it: the conversation before it, then it. */
 function lastRevisions(rs: FireRecord[]) {
@@ -86,7 +75,7 @@ describe('scripts/shapes/dpo.py --sft-only', () => {
     const before = await mean(POLICY);
     const after = await mean(out);
     expect(after).toBeGreaterThan(before + 0.05);
-  }, 180_000);
+  });
 
   test('unusable input exits 2 naming the file, line and field; nothing is written', async () => {
     const out = path.join(dir, 'never');
@@ -107,5 +96,5 @@ describe('scripts/shapes/dpo.py --sft-only', () => {
     expect(d.code).toBe(2);
     expect(d.stderr).toMatch(/no dialogue to learn from \(\d+ dialogues, \d+ without a clean last revision/);
     expect(existsSync(out)).toBe(false);
-  }, 180_000);
+  });
 });

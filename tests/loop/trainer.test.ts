@@ -3,7 +3,6 @@
 // be the same bytes for the same seed, and move the policy toward the chosen answers; unusable input exits 2 naming
 // the file, line and field.
 import { beforeAll, describe, expect, test } from 'vitest';
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -11,20 +10,10 @@ import { hashCheckpoint } from '../../src/loop/checkpoint.js';
 import { WorkerPool } from '../../src/backends/local/pool.js';
 import { LocalGenerator } from '../../src/backends/local/index.js';
 import { runNode } from '../helpers/run-cli.js';
-import { DEV, POLICY, ROOT, tempDir } from '../helpers/paths.js';
+import { DPO, python as runPython } from '../helpers/python.js';
+import { DEV, POLICY, tempDir } from '../helpers/paths.js';
 
-const DPO = path.join(ROOT, 'scripts', 'shapes', 'dpo.py');
-
-function python(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const p = spawn('python3', [DPO, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    p.stdout.on('data', (d) => (stdout += d));
-    p.stderr.on('data', (d) => (stderr += d));
-    p.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const python = (args: string[]) => runPython(DPO, args);
 
 const files = (dir: string, rel = ''): string[] =>
   readdirSync(path.join(dir, rel), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(dir, path.join(rel, e.name)) : [path.join(rel, e.name)]));
@@ -35,7 +24,7 @@ let pairs: string;
 beforeAll(async () => {
   dir = tempDir('rlaifv-dpo-');
   const db = path.join(dir, 'r.sqlite');
-  const run = await runNode(['run', '--limit', '24', '--samples', '6', '--db', db, '--workers', '2', '--quiet'], { timeoutMs: 60_000 });
+  const run = await runNode(['run', '--limit', '24', '--samples', '6', '--db', db, '--workers', '2', '--quiet']);
   expect(run.code, run.stderr).toBe(0);
   pairs = path.join(dir, 'pairs.jsonl');
   const pull = await runNode(['pull', '--consumer', 't', '--format', 'trl', '--out', pairs, '--db', db]);
@@ -95,8 +84,10 @@ describe('scripts/shapes/dpo.py', () => {
 
   test('the same seed gives the same bytes; another seed other weights', async () => {
     const args = (out: string, seed: string) => ['--pairs', pairs, '--policy', POLICY, '--out', out, '--seed', seed, '--epochs', '1', '--batch-size', '8'];
-    const [b, c, d] = ['b', 'c', 'd'].map((x) => path.join(dir, x));
-    for (const [out, seed] of [[b, '7'], [c, '7'], [d, '8']] as const) expect((await python(args(out, seed))).code).toBe(0);
+    const [b, c, d] = ['b', 'c', 'd'].map((x) => path.join(dir, x)) as [string, string, string];
+    // Independent runs, started together: each spends seconds importing torch and exporting ONNX on one core.
+    const runs = await Promise.all(([[b, '7'], [c, '7'], [d, '8']] as const).map(([out, seed]) => python(args(out, seed))));
+    for (const r of runs) expect(r.code, r.stderr).toBe(0);
     expect(hashCheckpoint(b)).toBe(hashCheckpoint(c));
     expect(sha256(path.join(d, 'onnx', 'decoder_model_merged.onnx'))).not.toBe(sha256(path.join(b, 'onnx', 'decoder_model_merged.onnx')));
   });
@@ -166,10 +157,12 @@ describe('claim spans and token-weighted DPO (--spans, --token-weight γ)', () =
   test('γ = 1 gives the checkpoint of plain DPO byte for byte; γ = 3 trains another; missing spans are named', async () => {
     const args = (out: string) => ['--policy', POLICY, '--out', out, '--seed', '1', '--epochs', '1', '--batch-size', '16'];
     // Today's trainer on the spans file (it ignores the extra columns) and γ = 1: the same folder, every byte.
-    const plain = await python(['--pairs', spansFile, ...args(path.join(dir, 'g-plain'))]);
-    const one = await python(['--pairs', spansFile, ...args(path.join(dir, 'g-1')), '--token-weight', '1']);
-    const three = await python(['--pairs', spansFile, ...args(path.join(dir, 'g-3')), '--token-weight', '3', '--json']);
-    const noSpans = await python(['--pairs', pairs, ...args(path.join(dir, 'g-nospans'))]);
+    const [plain, one, three, noSpans] = await Promise.all([
+      python(['--pairs', spansFile, ...args(path.join(dir, 'g-plain'))]),
+      python(['--pairs', spansFile, ...args(path.join(dir, 'g-1')), '--token-weight', '1']),
+      python(['--pairs', spansFile, ...args(path.join(dir, 'g-3')), '--token-weight', '3', '--json']),
+      python(['--pairs', pairs, ...args(path.join(dir, 'g-nospans'))]),
+    ]);
     for (const r of [plain, one, three, noSpans]) expect(r.code, r.stderr).toBe(0);
     expect(hashCheckpoint(path.join(dir, 'g-1'))).toBe(hashCheckpoint(path.join(dir, 'g-plain')));
     // The same pairs without spans train the same weights (only the provenance, the pairs file's SHA-256, differs).
@@ -192,15 +185,17 @@ describe('claim spans and token-weighted DPO (--spans, --token-weight γ)', () =
         })
         .join('\n') + '\n',
     );
-    const e3 = await python(['--pairs', edited, ...args(path.join(dir, 'e-3')), '--token-weight', '3']);
-    const e1 = await python(['--pairs', edited, ...args(path.join(dir, 'e-1')), '--token-weight', '1']);
+    const [e3, e1, missing] = await Promise.all([
+      python(['--pairs', edited, ...args(path.join(dir, 'e-3')), '--token-weight', '3']),
+      python(['--pairs', edited, ...args(path.join(dir, 'e-1')), '--token-weight', '1']),
+      python(['--pairs', pairs, ...args(path.join(dir, 'g-x')), '--token-weight', '3']),
+    ]);
     for (const r of [e3, e1]) expect(r.code, r.stderr).toBe(0);
     expect(sha256(path.join(dir, 'e-3', 'onnx', 'decoder_model_merged.onnx'))).not.toBe(sha256(path.join(dir, 'g-3', 'onnx', 'decoder_model_merged.onnx')));
     expect(sha256(path.join(dir, 'e-1', 'onnx', 'decoder_model_merged.onnx'))).toBe(sha256(path.join(dir, 'g-plain', 'onnx', 'decoder_model_merged.onnx')));
-    const missing = await python(['--pairs', pairs, ...args(path.join(dir, 'g-x')), '--token-weight', '3']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/pairs\.jsonl:1: field chosen_spans: missing; --token-weight needs claim spans/);
-  }, 240_000);
+  });
 });
 
 describe('stored reference log-probs (pair.reference_logprobs, --reference, --write-reference)', () => {
@@ -215,7 +210,7 @@ describe('stored reference log-probs (pair.reference_logprobs, --reference, --wr
     const cfg = path.join(dir, 'ref-config.json');
     writeFileSync(cfg, JSON.stringify({ pair: { reference_logprobs: true } }));
     const db = path.join(dir, 'r.sqlite');
-    const add = await runNode(['pair', '--config', cfg, '--round', '1', '--samples', '6', '--db', db, '--workers', '2', '--quiet'], { timeoutMs: 60_000 });
+    const add = await runNode(['pair', '--config', cfg, '--round', '1', '--samples', '6', '--db', db, '--workers', '2', '--quiet']);
     expect(add.code, add.stderr).toBe(0);
     onnxFile = path.join(dir, 'pairs-onnx.jsonl');
     const pull = await runNode(['pull', '--consumer', 'ref', '--format', 'trl', '--out', onnxFile, '--reference-logprobs', '--db', db]);
@@ -223,7 +218,7 @@ describe('stored reference log-probs (pair.reference_logprobs, --reference, --wr
     bothFile = path.join(dir, 'pairs-spans-ref.jsonl');
     const both = await runNode(['pull', '--consumer', 'ref-spans', '--format', 'trl', '--out', bothFile, '--reference-logprobs', '--spans', '--db', db]);
     expect(both.code, both.stderr).toBe(0);
-  }, 120_000);
+  });
 
   test('stored values that are the trainer\'s own pass give the same checkpoint, every byte; the pairing-time (ONNX) ones are within float noise', async () => {
     const ownFile = path.join(dir, 'pairs-own.jsonl');
@@ -231,8 +226,11 @@ describe('stored reference log-probs (pair.reference_logprobs, --reference, --wr
     expect(own.code, own.stderr).toBe(0);
     expect(json(own).reference).toBe('compute');
     // The same pairs file, the reference from the file (auto) or from the pass: one checkpoint.
-    const stored = await python(['--pairs', ownFile, ...args(path.join(dir, 'r-stored'))]);
-    const computed = await python(['--pairs', ownFile, ...args(path.join(dir, 'r-computed')), '--reference', 'compute']);
+    const [stored, computed, onnx] = await Promise.all([
+      python(['--pairs', ownFile, ...args(path.join(dir, 'r-stored'))]),
+      python(['--pairs', ownFile, ...args(path.join(dir, 'r-computed')), '--reference', 'compute']),
+      python(['--pairs', onnxFile, ...args(path.join(dir, 'r-onnx'))]),
+    ]);
     for (const r of [stored, computed]) expect(r.code, r.stderr).toBe(0);
     expect(json(stored).reference).toBe('stored');
     expect(json(computed).reference).toBe('compute');
@@ -250,39 +248,42 @@ describe('stored reference log-probs (pair.reference_logprobs, --reference, --wr
     });
     expect(max).toBeGreaterThan(0);
     expect(max).toBeLessThan(1e-4);
-    const onnx = await python(['--pairs', onnxFile, ...args(path.join(dir, 'r-onnx'))]);
     expect(onnx.code, onnx.stderr).toBe(0);
     expect(json(onnx).reference).toBe('stored');
     expect(json(onnx).epochs[0]!.loss).toBeCloseTo(json(own).epochs[0]!.loss, 4);
-  }, 120_000);
+  });
 
   test('--reference stored without them, a file where only some rows have them, or a bad value exit 2; --ref or γ ≠ 1 compute', async () => {
-    const none = await python(['--pairs', pairs, ...args(path.join(dir, 'x1')), '--reference', 'stored']);
-    expect(none.code).toBe(2);
-    expect(none.stderr).toMatch(/--reference stored: the pairs file has no ref_chosen_logps\/ref_rejected_logps/);
     const lines = readFileSync(onnxFile, 'utf8').trim().split('\n');
     const mixed = path.join(dir, 'mixed.jsonl');
     const { ref_chosen_logps: _c, ref_rejected_logps: _r, ...bare } = JSON.parse(lines[1]!);
     writeFileSync(mixed, [lines[0], JSON.stringify(bare), ...lines.slice(2)].join('\n') + '\n');
-    const m = await python(['--pairs', mixed, ...args(path.join(dir, 'x2'))]);
-    expect(m.code).toBe(2);
-    expect(m.stderr).toMatch(/pairs carry ref_chosen_logps and ref_rejected_logps, pair 2 does not/);
     const bad = path.join(dir, 'bad-ref.jsonl');
     writeFileSync(bad, JSON.stringify({ ...JSON.parse(lines[0]!), ref_chosen_logps: 'x' }) + '\n');
-    const b = await python(['--pairs', bad, ...args(path.join(dir, 'x3'))]);
+    const [none, m, b, refused] = await Promise.all([
+      python(['--pairs', pairs, ...args(path.join(dir, 'x1')), '--reference', 'stored']),
+      python(['--pairs', mixed, ...args(path.join(dir, 'x2'))]),
+      python(['--pairs', bad, ...args(path.join(dir, 'x3'))]),
+      python(['--pairs', bothFile, ...args(path.join(dir, 'x6')), '--token-weight', '3', '--reference', 'stored']),
+    ]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/--reference stored: the pairs file has no ref_chosen_logps\/ref_rejected_logps/);
+    expect(m.code).toBe(2);
+    expect(m.stderr).toMatch(/pairs carry ref_chosen_logps and ref_rejected_logps, pair 2 does not/);
     expect(b.code).toBe(2);
     expect(b.stderr).toMatch(/bad-ref.jsonl:1: field ref_chosen_logps: must be a log-prob/);
     for (const o of [path.join(dir, 'x1'), path.join(dir, 'x2'), path.join(dir, 'x3')]) expect(existsSync(o)).toBe(false);
     // Stored values are the starting policy's plain sums: another reference, or token weights, need the pass.
-    const other = await python(['--pairs', onnxFile, ...args(path.join(dir, 'x4')), '--ref', path.join(dir, 'r-own'), '--max-steps', '1']);
+    const [other, weighted] = await Promise.all([
+      python(['--pairs', onnxFile, ...args(path.join(dir, 'x4')), '--ref', path.join(dir, 'r-own'), '--max-steps', '1']),
+      python(['--pairs', bothFile, ...args(path.join(dir, 'x5')), '--token-weight', '3', '--max-steps', '1']),
+    ]);
     expect(other.code, other.stderr).toBe(0);
     expect(json(other).reference).toBe('compute');
     expect(other.stderr).toMatch(/computing the reference log-probs: --ref names another reference than --policy/);
-    const weighted = await python(['--pairs', bothFile, ...args(path.join(dir, 'x5')), '--token-weight', '3', '--max-steps', '1']);
     expect(weighted.code, weighted.stderr).toBe(0);
     expect(json(weighted).reference).toBe('compute');
     expect(weighted.stderr).toMatch(/computing the reference log-probs: --token-weight weighs the reference's tokens too/);
-    const refused = await python(['--pairs', bothFile, ...args(path.join(dir, 'x6')), '--token-weight', '3', '--reference', 'stored']);
     expect(refused.code).toBe(2);
-  }, 120_000);
+  });
 });

@@ -21,7 +21,7 @@ beforeAll(async () => {
   db.close();
   checkpoint = path.join(tempDir(), 'ckpt');
   execFileSync('python3', [path.join(ROOT, 'scripts', 'shapes', 'dpo.py'), '--pairs', pairs, '--policy', POLICY, '--out', checkpoint, '--max-steps', '4', '--lr', '1e-3'], { stdio: 'pipe' });
-}, 120_000);
+});
 
 describe('dpo-reward rounds', () => {
   test('every answer gets β(log π − log π_ref) with both log-probs as evidence; pairs follow the reward', async () => {

@@ -86,7 +86,7 @@ describe('a multi-turn round', () => {
   test('rlaifv eval reads the round: its recomputed pairs are the stored ones', () => {
     const e = evaluateRound(loadEvalRound(db, round.id));
     expect(e.prompts).toBe(6);
-    expect(e.check.pairs_match).toBe(true);
+    expect(e.check?.pairs_match).toBe(true);
     expect(e.divide.claims).toBe(roundStats(db, round.id).claims);
     expect(e.label.n).toBeGreaterThan(0);
   });

@@ -23,7 +23,7 @@ beforeAll(async () => {
   file = path.join(tempDir(), 'report.html');
   writeFileAtomic(file, buildReport(db, round.id));
   browser = await launchChromium();
-}, 120_000);
+});
 afterAll(async () => {
   await browser?.close();
   db?.close();

@@ -44,7 +44,7 @@ describe('failures', () => {
     expect(performance.now() - t0).toBeGreaterThan(1000);
     await server.close();
     // The labeler is back (served this time): the same answers, stored once, are scored.
-    const labeler = await TestServer.start({ workers: 1 });
+    const labeler = await TestServer.start({ mimic: 'vllm', workers: 1 });
     open.push(labeler);
     const again = await testServer((c) => (c.label.backend = serverBackend(labeler.url, 'shapes-labeler')), { db });
     open.push(again.server);

@@ -60,7 +60,7 @@ describe('serve: kill -9, restart, pair', () => {
     } finally {
       await stopServe(again.child);
     }
-    const pair = await runNode(['pair', '--config', again.config, '--round', String(roundId), '--quiet'], { cwd: first.dir, timeoutMs: 50_000 });
+    const pair = await runNode(['pair', '--config', again.config, '--round', String(roundId), '--quiet'], { cwd: first.dir });
     expect(pair.code, pair.stderr).toBe(0);
     const pulled = await runNode(['pull', '--config', again.config, '--consumer', 'trainer', '--format', 'trl'], { cwd: first.dir });
     expect(pulled.code, pulled.stderr).toBe(0);

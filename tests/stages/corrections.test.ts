@@ -37,7 +37,7 @@ beforeAll(async () => {
       c.pair.reference_logprobs = true;
     },
   });
-}, 240_000);
+});
 
 afterAll(() => {
   for (const r of [plain, fixed, only]) r?.db.close();

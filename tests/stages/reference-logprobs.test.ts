@@ -18,7 +18,7 @@ let round: RoundRow;
 let config: Config;
 beforeAll(async () => {
   ({ db, round, config, file } = await runDemoRound({ limit: 8, edit: (c) => (c.pair.reference_logprobs = true) }));
-}, 120_000);
+});
 afterAll(() => db?.close());
 
 const all = <T>(sql: string, ...args: unknown[]) => db.prepare(sql).all(...args) as T[];
@@ -65,7 +65,7 @@ describe('reference log-probs at pairing time', () => {
     const before = all<{ n: number }>('SELECT COUNT(*) AS n FROM answer_logprobs')[0]!.n;
     await runRound({ ...config }, { choice: 'latest', stages: ['pair'] });
     expect(all<{ n: number }>('SELECT COUNT(*) AS n FROM answer_logprobs')[0]!.n).toBe(before);
-  }, 60_000);
+  });
 
   test('rlaifv stats ranks each kept pair\'s chosen answer among its siblings and flags those under the 10th percentile', async () => {
     const r = await runNode(['stats', '--db', file, '--json']);
@@ -126,5 +126,5 @@ describe('reference log-probs at pairing time', () => {
     } finally {
       await srv.close();
     }
-  }, 60_000);
+  });
 });

@@ -47,7 +47,7 @@ beforeAll(async () => {
       c.pair.refine.teacher = configSchema.parse({ pair: { corrections: ['refine'], refine: { teacher: { backend: { type: 'openai', model: 'teacher', base_urls: [server.url] } } } } }).pair.refine.teacher;
     },
   });
-}, 240_000);
+});
 
 afterAll(async () => {
   run?.db.close();

@@ -23,7 +23,7 @@ let plain: { db: Db; round: RoundRow };
 beforeAll(async () => {
   plain = await runDemoRound({ limit: LIMIT });
   run = await runDemoRound({ limit: LIMIT, edit: (c) => (c.pair.corrections = ['refine']) });
-}, 240_000);
+});
 
 afterAll(() => {
   plain?.db.close();
@@ -156,7 +156,7 @@ describe('the FIRE export', () => {
     const file = path.join(tempDir(), 'fire.json');
     const w = exportDialogues(run.db, { round: run.round.id, out: file });
     expect(w.dialogues).toBe(rows.length);
-    const items = JSON.parse(readFileSync(file, 'utf8')) as { id: string; image: string; conversations: { from: string; value: string }[]; scores: number[]; turns: number; end: string; level: string }[];
+    const items = JSON.parse(readFileSync(file, 'utf8')) as { id: string; image: string; conversations: { from: string; value: string }[]; scores: number[]; turns: number; end: string; level: string; final_clean: boolean }[];
     expect(items.length).toBe(rows.length);
     const byId = new Map(rows.map((d) => [d.source_id, d]));
     for (const it of items) {

@@ -115,7 +115,7 @@ describe('a round with the llm editor', () => {
     } finally {
       h.close();
     }
-  }, 180_000);
+  });
 
   test('doctor: the rewriter endpoint rewrites a probe answer; a model the server does not serve fails with what to change', async () => {
     const cfg = (model: string) => configSchema.parse({ pair: { rewriter: { backend: { type: 'openai', model, base_urls: [srv.url] } } } }).pair.rewriter!;

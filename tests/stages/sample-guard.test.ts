@@ -87,7 +87,7 @@ describe('a real round through the built CLI', () => {
     const s = await TestServer.start({ pool, mimic: 'sglang', deterministic: true, seedIgnored: true });
     try {
       const { file } = config([s.url], 12);
-      const r = await runNode(['generate', '--config', file], { timeoutMs: 120_000 });
+      const r = await runNode(['generate', '--config', file]);
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr).toMatch(/generate endpoint http:\/\/127\.0\.0\.1:\d+\/v1 is stopped: all 4 samples of each of its first 3 prompts came out as the same text at temperature 0\.9/);
       expect(r.stderr).toMatch(/restart SGLang without --enable-deterministic-inference/);
@@ -102,7 +102,7 @@ describe('a real round through the built CLI', () => {
     const s = await TestServer.start({ pool, mimic: 'sglang', deterministic: true });
     try {
       const { file, db } = config([s.url], 12);
-      const r = await runNode(['generate', '--config', file], { timeoutMs: 120_000 });
+      const r = await runNode(['generate', '--config', file]);
       expect(r.code, r.stderr).toBe(0);
       const d = openDb(db, { readonly: true });
       const distinct = d.prepare('SELECT COUNT(DISTINCT text) AS n, prompt_id FROM candidates GROUP BY prompt_id').all() as { n: number }[];
@@ -119,7 +119,7 @@ describe('a real round through the built CLI', () => {
     const good = await TestServer.start({ pool, mimic: 'sglang', deterministic: true });
     try {
       const { file, db } = config([bad.url, good.url], 16);
-      const r = await runNode(['generate', '--config', file], { timeoutMs: 180_000 });
+      const r = await runNode(['generate', '--config', file]);
       expect(r.stderr).toMatch(new RegExp(`generate endpoint ${bad.url.replace(/[.]/g, '\\.')} is stopped`));
       expect(r.code, r.stderr).toBe(0);
       const before = bad.stats.byModel['shapes-policy'] ?? 0;
@@ -137,7 +137,7 @@ describe('a real round through the built CLI', () => {
     const v = await TestServer.start({ pool, mimic: 'vllm', capMaxTokens: 6 });
     try {
       const { file } = config([v.url], 12);
-      const r = await runNode(['generate', '--config', file], { timeoutMs: 120_000 });
+      const r = await runNode(['generate', '--config', file]);
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr).toMatch(/is stopped: on 3 prompts, answers stop for "length" after 6 tokens though max_tokens was 48: the server caps max_tokens/);
       expect(r.stderr).toMatch(/--generation-config vllm/);

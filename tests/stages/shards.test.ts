@@ -7,11 +7,11 @@ import { loadConfig } from '../../src/config/load.js';
 import { runRound, STAGES } from '../../src/round.js';
 import { mergeStores } from '../../src/merge.js';
 import { openDb, parseShard, shardOf } from '../../src/store/index.js';
-import { ROOT, tempDir } from '../helpers/paths.js';
+import { tempDir } from '../helpers/paths.js';
+import { CLI } from '../helpers/run-cli.js';
 
 const LIMIT = 12;
 const SAMPLES = 4;
-const CLI = path.join(ROOT, 'dist', 'cli', 'main.js');
 
 async function run(db: string, shard: { index: number; count: number } | null, seed = 0) {
   const { config } = loadConfig(undefined, { db, seed, workers: 2, samples: SAMPLES });

@@ -35,7 +35,7 @@ describe('a round with label.tools', () => {
     });
     db = r.db;
     file = r.file;
-  }, 120_000);
+  });
   afterAll(() => db?.close());
 
   it('stores each question\'s verdict under the round\'s verdict set, decided by the routed tool or the labeler', () => {
@@ -89,7 +89,7 @@ describe('a round with label.tools', () => {
     const before = db.prepare('SELECT tool, image_id, created_at FROM tool_knowledge ORDER BY tool, image_id').all();
     await runRound(config, { choice: 'next', stages: STAGES, limit: 12 });
     expect(db.prepare('SELECT tool, image_id, created_at FROM tool_knowledge ORDER BY tool, image_id').all()).toEqual(before);
-  }, 120_000);
+  });
 
   it('scores and pairs by the verdict set: every stored score is the one its verdicts give', () => {
     const bad = db
@@ -123,7 +123,7 @@ describe('calibrate-tools and eval --tools (built CLI)', () => {
     dev = (await runDemoRound({ limit: 10, dbFile: path.join(dir, 'dev.sqlite') })).file;
     test = (await runDemoRound({ limit: 10, dbFile: path.join(dir, 'test.sqlite'), overrides: { prompts: 'data/shapes/test/prompts.jsonl' } })).file;
     writeFileSync(path.join(dir, 'tools.json'), JSON.stringify({ label: { tools: [{ type: 'shapes-segmenter', name: 'masks' }] } }));
-  }, 120_000);
+  });
 
   it('calibrates on dev and refuses test', async () => {
     const out = path.join(dir, 'routing.json');
@@ -175,7 +175,7 @@ describe('a round with the served vlm tool deciding counts', () => {
         },
       })
     ).db;
-  }, 120_000);
+  });
   afterAll(async () => {
     db?.close();
     await srv?.close();

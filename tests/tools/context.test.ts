@@ -31,7 +31,7 @@ describe('tool knowledge as judge context', () => {
     let srv: TestServer;
     beforeAll(async () => {
       srv = await TestServer.start({ mimic: 'vllm', workers: 2, models: { ...DEFAULT_MODELS, ...RUBRIC_JUDGE } });
-    }, 60_000);
+    });
     afterAll(async () => srv?.close());
 
     const judge = (tools: ShapesSegmenter[]) =>
@@ -58,7 +58,7 @@ describe('a served holistic rubric', () => {
   let srv: TestServer;
   beforeAll(async () => {
     srv = await TestServer.start({ mimic: 'vllm', workers: 2, models: { ...DEFAULT_MODELS, ...RUBRIC_JUDGE } });
-  }, 60_000);
+  });
   afterAll(async () => srv?.close());
 
   it('fills {context} with the tools\' knowledge where its prompt asks for it (Table 13\'s own prompts do not)', async () => {

@@ -45,7 +45,7 @@ describe('the vlm tool on a served model (test server stand-in)', () => {
   const rows = readFileSync(path.join(DEV, 'prompts.jsonl'), 'utf8').trim().split('\n').slice(0, 12).map((l) => JSON.parse(l) as { image: string; meta: { truth: unknown } });
   beforeAll(async () => {
     srv = await TestServer.start({ mimic: 'vllm', workers: 2, models: { ...DEFAULT_MODELS, ...LISTER } });
-  }, 60_000);
+  });
   afterAll(async () => srv?.close());
 
   it('asks the fixed prompt once per image and keeps what the model said, whatever the truth', async () => {

@@ -57,7 +57,8 @@ export class WorkerPool {
    * close never returned (the event never came; seen in CI's stderr with the line below, cause not found). Idle workers
    * stop in milliseconds. After CLOSE_TIMEOUT_MS the threads are unref'd and
    * terminated without waiting, and a line on stderr says so, so a run goes on (and its process can exit) instead of
-   * hanging at the end of a round.
+   * hanging at the end of a round. Not reproduced since (tests/backends/pool-stress.e2e.test.ts; what was ruled out is
+   * in docs/testing.md), so the bound stays.
    */
   async close(): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
