@@ -24,12 +24,28 @@ describe('divideRules on real English: atomic claims', () => {
   it('gives a sentence-final participle to the subject, and a "with" phrase its own clause', () => {
     expect(claims('In the image, a young girl is standing on a sidewalk, holding a red umbrella.')).toEqual([
       'In the image, a young girl is standing on a sidewalk.',
-      'The girl is holding a red umbrella.',
+      // The subject keeps its adjective: "the young girl" is who the answer says holds it.
+      'The young girl is holding a red umbrella.',
     ]);
     expect(claims('The skateboard is positioned on a ramp, with the skateboarder standing on it.')).toEqual([
       'The skateboard is positioned on a ramp.',
       'The skateboarder is standing on it.',
     ]);
+  });
+
+  it('splits comma-joined adjectives on an object into one copy of the clause each, keeping its other words', () => {
+    // FActScore dev: the annotators wrote "He has written about social issues." and so on.
+    expect(claims('He has written extensively about social, political and economic issues in Canada.')).toEqual([
+      'He has written extensively about social issues in Canada.',
+      'He has written extensively about political issues in Canada.',
+      'He has written extensively about economic issues in Canada.',
+    ]);
+  });
+
+  it('names the antecedent of a relative clause as the answer did, possessive and adjectives included', () => {
+    // FActScore dev: "His sharp breaking pitches have earned him a nickname."
+    const got = claims('He is known for his sharp breaking pitches, which have earned him the nickname "Hacksaw."');
+    expect(got.some((c) => c.startsWith('His sharp breaking pitches have earned him the nickname'))).toBe(true);
   });
 
   it('turns a relative clause on a named subject into a fact about the name', () => {
