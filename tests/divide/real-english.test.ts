@@ -68,7 +68,31 @@ describe('divideRules on real English: lists of examples', () => {
       'He has also appeared in films.',
       'He has also appeared in films such as The Big Easy.',
       'He has also appeared in films such as The Last Boy Scout.',
+      // FActScore's annotators write what a named example is: "The Big Easy is a film."
+      'The Big Easy is a film.',
+      'The Last Boy Scout is a film.',
     ]);
+  });
+});
+
+describe('divideRules on real English: what the names are', () => {
+  // Facts FActScore's annotators wrote for these dev sentences: "Madrid is in Spain.", "Manchester City is a Premier
+  // League club.", "El Club de la Comedia is a successful show."
+  it('says where a place is, what a named thing is, and what each named example is', () => {
+    const got = (s: string): string[] => claims(s).slice(-3);
+    expect(claims('He was born on February 6, 1974 in Madrid, Spain.')).toContain('Madrid is in Spain.');
+    expect(claims('He plays for Premier League club Manchester City.')).toContain('Manchester City is a Premier League club.');
+    expect(got('He has presented several successful shows such as El Club de la Comedia, El Club del Chiste and La Hora.')).toEqual([
+      'El Club de la Comedia is a successful show.',
+      'El Club del Chiste is a successful show.',
+      'La Hora is a successful show.',
+    ]);
+  });
+
+  it('gives none for a list of places, a fronted place, or things without names', () => {
+    expect(claims('He has lived in London, Paris and Rome.').filter((c) => / is in /.test(c))).toEqual([]);
+    expect(claims('In London, Smith worked as a clerk.').filter((c) => / is in /.test(c))).toEqual([]);
+    expect(claims('There are various items such as a cup and a bottle.').filter((c) => / is an? item/.test(c))).toEqual([]);
   });
 });
 
