@@ -213,5 +213,27 @@ export function divideRules(answer: string, opts?: { question?: string }): Divid
   }
   setVerbHints(new Set());
   if (verbs.size > 0) clearClauseMemo();
+  nameThePerson(sentences, out);
   return out;
+}
+
+// "Doug Sheehan is an actor. He was born in 1956." -> "Sheehan was born in 1956.": a claim must stand alone
+// before a labeler, and the annotators wrote the name. Only he/she, only when the answer opens with a name as its
+// subject: that is who a biography's pronouns mean.
+function nameThePerson(sentences: readonly Sentence[], out: DivideResult): void {
+  const toks = sentences[0]?.tokens ?? [];
+  let n = 0;
+  while (n < toks.length && n < 5 && toks[n]!.pos === 'PROPN' && /^[A-Z]/.test(toks[n]!.text)) n++;
+  const next = toks[n];
+  if (n === 0 || next === undefined || !(next.pos === 'AUX' || next.pos === 'VERB' || next.text === '(' || next.text === ',')) return;
+  // The surname, as the annotators mostly wrote it ("Neumann completed ..."): the full name would make claims long.
+  const name = toks[n - 1]!.text;
+  out.claims.forEach((c, k) => {
+    const m = /^((?:[^,]{1,40},\s+)?)(he|she)\b/i.exec(c.claim);
+    if (!m) return;
+    const lead = m[1] ?? '';
+    const claim = `${lead}${name}${c.claim.slice(m[0].length)}`;
+    const q = claimToQuestion(claim);
+    if (q !== null) out.claims[k] = { ...c, claim, question: q };
+  });
 }

@@ -89,6 +89,16 @@ describe('divideRules on real English: what the names are', () => {
     ]);
   });
 
+  it('names the person a biography\'s he/she means, by surname, so each claim stands alone', () => {
+    expect(claims('Shayne Neumann is an Australian politician. In 2007, he was elected. He has two sons.')).toEqual([
+      'Shayne Neumann is an Australian politician.',
+      'In 2007, Neumann was elected.',
+      'Neumann has two sons.',
+    ]);
+    // Not in an answer about a picture: there is no name to mean.
+    expect(claims('A man is riding a horse. He is wearing a hat.')).toContain('He is wearing a hat.');
+  });
+
   it('gives none for a list of places, a fronted place, or things without names', () => {
     expect(claims('He has lived in London, Paris and Rome.').filter((c) => / is in /.test(c))).toEqual([]);
     expect(claims('In London, Smith worked as a clerk.').filter((c) => / is in /.test(c))).toEqual([]);
