@@ -214,7 +214,33 @@ export function divideRules(answer: string, opts?: { question?: string }): Divid
   setVerbHints(new Set());
   if (verbs.size > 0) clearClauseMemo();
   nameThePerson(sentences, out);
+  nameTheReferent(answer, out);
   return out;
+}
+
+// The people a picture's he, she or they mean: the last such noun before the claim ("A man is riding a horse. He
+// is wearing a hat." -> "The man is wearing a hat."), as FaithScore's annotators wrote it. Only people: the shapes
+// world's "it" and "they" (shapes) stay as they are.
+const REFERENTS: Record<string, RegExp> = {
+  he: /\b(man|boy|guy|gentleman|father|husband|player|skateboarder|surfer|skier|rider|chef|person)\b/gi,
+  she: /\b(woman|girl|lady|mother|wife|player|skateboarder|surfer|skier|rider|chef|person)\b/gi,
+  they: /\b(people|men|women|children|kids|boys|girls|players|friends|couple|family|group of people)\b/gi,
+};
+
+function nameTheReferent(answer: string, out: DivideResult): void {
+  out.claims.forEach((c, k) => {
+    const m = /^((?:[^,]{1,40},\s+)?)(he|she|they)\b/i.exec(c.claim);
+    const pattern = m ? REFERENTS[m[2]!.toLowerCase()] : undefined;
+    if (!m || !pattern) return;
+    const nouns = [...answer.slice(0, c.start).matchAll(pattern)];
+    const noun = nouns[nouns.length - 1]?.[1];
+    if (noun === undefined) return;
+    const lead = m[1] ?? '';
+    const the = `${lead === '' ? 'The' : 'the'} ${noun.toLowerCase()}`;
+    const claim = `${lead}${the}${c.claim.slice(m[0].length)}`;
+    const q = claimToQuestion(claim);
+    if (q !== null) out.claims[k] = { ...c, claim, question: q };
+  });
 }
 
 // "Doug Sheehan is an actor. He was born in 1956." -> "Sheehan was born in 1956.": a claim must stand alone

@@ -95,8 +95,12 @@ describe('divideRules on real English: what the names are', () => {
       'In 2007, Neumann was elected.',
       'Neumann has two sons.',
     ]);
-    // Not in an answer about a picture: there is no name to mean.
-    expect(claims('A man is riding a horse. He is wearing a hat.')).toContain('He is wearing a hat.');
+  });
+
+  it('names the people a picture\'s he/she/they mean, as FaithScore\'s annotators did, and leaves other pronouns', () => {
+    expect(claims('A man is riding a horse. He is wearing a hat.')).toContain('The man is wearing a hat.');
+    expect(claims('Three people are standing in a cellar. They are holding wine glasses.')).toContain('The people are holding wine glasses.');
+    expect(claims('There are two circles. They are red.')).toContain('They are red.');
   });
 
   it('gives none for a list of places, a fronted place, or things without names', () => {
