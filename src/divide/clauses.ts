@@ -6,6 +6,7 @@
  */
 import { PARTICIPLES } from './lexicon.js';
 import type { Tok } from './nlp.js';
+import { articleFor } from './text.js';
 
 /** One clause part: a statement to divide further, and the span [start, end) of its source text in the answer. */
 export interface Part {
@@ -309,8 +310,8 @@ function splitAdjectives(d: Draft): Draft[] {
 function withArticle(before: Tok[], adj: Tok): Tok[] {
   const det = before[before.length - 1];
   if (!det || (det.lower !== 'a' && det.lower !== 'an')) return before;
-  const an = /^[aeiou]/i.test(adj.text) && !/^(?:uni|use|usu|one|eu)/i.test(adj.text);
-  const text = det.text.charAt(0) === 'A' ? (an ? 'An' : 'A') : an ? 'an' : 'a';
+  const want = articleFor(adj.text);
+  const text = det.text.charAt(0) === 'A' ? want.charAt(0).toUpperCase() + want.slice(1) : want;
   return [...before.slice(0, -1), { ...det, text, lower: text.toLowerCase() }];
 }
 

@@ -6,6 +6,7 @@
  * words the tagger reads as proper nouns, so the shapes world's English ("a red circle in the middle") gives none.
  */
 import type { Tok } from './nlp.js';
+import { articleFor } from './text.js';
 
 /** A naming fact and the span [start, end) of the words it came from. */
 export interface NamingFact {
@@ -17,7 +18,6 @@ export interface NamingFact {
 const isName = (t: Tok | undefined): boolean => t !== undefined && ['PROPN', 'NOUN'].includes(t.pos) && /^[A-Z]/.test(t.text);
 // Particles inside foreign names ("El Club de la Comedia") that the tagger reads as common nouns.
 const PARTICLES = new Set(['de', 'del', 'la', 'le', 'les', 'los', 'las', 'da', 'di', 'do', 'dos', 'von', 'van', 'der', 'den', 'y', 'e', 'al', 'el', 'bin', 'ibn']);
-const article = (phrase: string): string => (/^[aeiou]/i.test(phrase) && !/^(?:uni|use|usu|one|eu)/i.test(phrase) ? 'an' : 'a');
 const words = (toks: readonly Tok[]): string => toks.map((t, k) => (k > 0 && t.space !== '' ? ' ' : '') + t.text).join('');
 
 // The proper-noun run starting at i (may be empty).
@@ -67,7 +67,7 @@ function kindFacts(toks: readonly Tok[]): NamingFact[] {
     let m = k - 1;
     while (m > 0 && m > k - 6 && ['ADJ', 'NOUN', 'PROPN'].includes(toks[m - 1]!.pos)) m--;
     const kind = words(toks.slice(m, k));
-    out.push({ claim: `${words(name)} is ${article(kind)} ${kind}.`, start: toks[m]!.start, end: name[name.length - 1]!.end });
+    out.push({ claim: `${words(name)} is ${articleFor(kind)} ${kind}.`, start: toks[m]!.start, end: name[name.length - 1]!.end });
     k += name.length;
   }
   return out;
@@ -122,5 +122,5 @@ export function exampleKind(category: string, item: string): string | null {
   if (!head || head[2] === undefined || !/[^su]s$/.test(head[2])) return null;
   const one = head[2].replace(/ies$/, 'y').replace(/(ch|sh|ss|x)es$/, '$1').replace(/s$/, '');
   const phrase = `${head[1] ?? ''}${one}`;
-  return `${name} is ${article(phrase)} ${phrase}.`;
+  return `${name} is ${articleFor(phrase)} ${phrase}.`;
 }

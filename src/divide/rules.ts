@@ -7,6 +7,7 @@ import { contentSkipReason, isFragment, sentenceSkipReason } from './filters.js'
 import { setVerbHints } from './lexicon.js';
 import { isPluralPhrase } from './list.js';
 import { namingFacts } from './naming.js';
+import { namePronouns } from './pronouns.js';
 import { claimToQuestion } from './question.js';
 import { salvageNouns } from './salvage.js';
 import { segmentSentences, type Sentence } from './segment.js';
@@ -213,53 +214,6 @@ export function divideRules(answer: string, opts?: { question?: string }): Divid
   }
   setVerbHints(new Set());
   if (verbs.size > 0) clearClauseMemo();
-  nameThePerson(sentences, out);
-  nameTheReferent(answer, out);
+  namePronouns(answer, sentences, out.claims);
   return out;
-}
-
-// The people a picture's he, she or they mean: the last such noun before the claim ("A man is riding a horse. He
-// is wearing a hat." -> "The man is wearing a hat."), as FaithScore's annotators wrote it. Only people: the shapes
-// world's "it" and "they" (shapes) stay as they are.
-const REFERENTS: Record<string, RegExp> = {
-  he: /\b(man|boy|guy|gentleman|father|husband|player|skateboarder|surfer|skier|rider|chef|person)\b/gi,
-  she: /\b(woman|girl|lady|mother|wife|player|skateboarder|surfer|skier|rider|chef|person)\b/gi,
-  they: /\b(people|men|women|children|kids|boys|girls|players|friends|couple|family|group of people)\b/gi,
-};
-
-function nameTheReferent(answer: string, out: DivideResult): void {
-  out.claims.forEach((c, k) => {
-    const m = /^((?:[^,]{1,40},\s+)?)(he|she|they)\b/i.exec(c.claim);
-    const pattern = m ? REFERENTS[m[2]!.toLowerCase()] : undefined;
-    if (!m || !pattern) return;
-    const nouns = [...answer.slice(0, c.start).matchAll(pattern)];
-    const noun = nouns[nouns.length - 1]?.[1];
-    if (noun === undefined) return;
-    const lead = m[1] ?? '';
-    const the = `${lead === '' ? 'The' : 'the'} ${noun.toLowerCase()}`;
-    const claim = `${lead}${the}${c.claim.slice(m[0].length)}`;
-    const q = claimToQuestion(claim);
-    if (q !== null) out.claims[k] = { ...c, claim, question: q };
-  });
-}
-
-// "Doug Sheehan is an actor. He was born in 1956." -> "Sheehan was born in 1956.": a claim must stand alone
-// before a labeler, and the annotators wrote the name. Only he/she, only when the answer opens with a name as its
-// subject: that is who a biography's pronouns mean.
-function nameThePerson(sentences: readonly Sentence[], out: DivideResult): void {
-  const toks = sentences[0]?.tokens ?? [];
-  let n = 0;
-  while (n < toks.length && n < 5 && toks[n]!.pos === 'PROPN' && /^[A-Z]/.test(toks[n]!.text)) n++;
-  const next = toks[n];
-  if (n === 0 || next === undefined || !(next.pos === 'AUX' || next.pos === 'VERB' || next.text === '(' || next.text === ',')) return;
-  // The surname, as the annotators mostly wrote it ("Neumann completed ..."): the full name would make claims long.
-  const name = toks[n - 1]!.text;
-  out.claims.forEach((c, k) => {
-    const m = /^((?:[^,]{1,40},\s+)?)(he|she)\b/i.exec(c.claim);
-    if (!m) return;
-    const lead = m[1] ?? '';
-    const claim = `${lead}${name}${c.claim.slice(m[0].length)}`;
-    const q = claimToQuestion(claim);
-    if (q !== null) out.claims[k] = { ...c, claim, question: q };
-  });
 }
