@@ -6,6 +6,7 @@
  */
 import { PARTICIPLES } from './lexicon.js';
 import type { Tok } from './nlp.js';
+import { articleFor } from './text.js';
 
 /** One clause part: a statement to divide further, and the span [start, end) of its source text in the answer. */
 export interface Part {
@@ -68,9 +69,17 @@ function definite(toks: readonly Tok[], h: number): string {
   if (toks[h]?.pos === 'PRON' && subjectForm) return subjectForm;
   let a = h;
   while (a > 0 && NOUNISH.has(toks[a - 1]?.pos ?? '') && toks[a - 1]?.pos === toks[h]?.pos) a--;
-  const words = toks.slice(a, h + 1).map((t) => t.text).join(' ');
-  return toks[h]?.pos === 'PROPN' ? words : `the ${words}`;
+  if (toks[h]?.pos === 'PROPN') return textOf(toks.slice(a, h + 1));
+  // The noun's own modifiers come along ("his sharp breaking pitches, which ..." -> "his sharp breaking pitches
+  // have ..."): a fact about the thing names it as the answer did. "a"/"an" becomes "the"; a possessive stays.
+  let m = a;
+  while (m > 0 && m > h - 6 && MODIFIER.has(toks[m - 1]?.pos ?? '') && !isComma(toks[m - 1])) m--;
+  if (isComma(toks[m - 1])) m = a; // "a large, old-fashioned clock": those adjectives are facts of their own
+  const det = toks[m - 1];
+  const lead = det && POSSESSIVES.has(det.lower) ? det.lower : 'the';
+  return `${lead} ${textOf(toks.slice(m, h + 1))}`;
 }
+const MODIFIER = new Set(['ADJ', 'NOUN', 'PROPN', 'NUM']);
 
 // "Doug Sheehan is an actor who ...": a relative on the complement of "be" is about the subject, and the
 // subject's name says more than "the actor". Returns the name (or pronoun) or null.
@@ -263,8 +272,11 @@ function opener(toks: readonly Tok[], i: number, main: readonly Tok[], afterComm
   return null;
 }
 
-// "a large, old-fashioned clock": comma-joined adjectives are separate facts about the head noun; adjectives
-// without commas ("a large red circle") stay together, as the shapes world's checker reads them.
+// "a large, old-fashioned clock", "social, political and economic issues": comma-joined adjectives are separate
+// facts. On what the clause is about they are attributes ("the clock is large"); elsewhere, one copy of the clause
+// per adjective ("He wrote about social issues", "... political issues"), so each fact keeps the clause's other
+// words. Adjectives without commas ("a large red circle") stay together, as the
+// shapes world's checker reads them.
 function splitAdjectives(d: Draft): Draft[] {
   const toks = d.toks;
   for (let i = 0; i < toks.length; i++) {
@@ -274,20 +286,33 @@ function splitAdjectives(d: Draft): Draft[] {
     while (toks[j]?.pos === 'ADJ' && (toks[j + 1]?.text === ',' || toks[j + 1]?.lower === 'and')) {
       adjs.push(toks[j]!);
       j += 2;
+      if (toks[j]?.lower === 'and' && toks[j - 1]?.text === ',') j++; // "social, political, and economic"
     }
     if (toks[j]?.pos !== 'ADJ' || adjs.length === 0) continue;
     adjs.push(toks[j]!);
     let h = j + 1;
     if (!NOUNISH.has(toks[h]?.pos ?? '')) continue;
     while (NOUNISH.has(toks[h + 1]?.pos ?? '')) h++;
-    const head = toks[h]!;
-    const subject = definite(toks, h);
-    const kept: Draft = { ...d, toks: [...toks.slice(0, i), ...toks.slice(j + 1)] };
-    // Each attribute part's span is its adjective.
-    const attrs: Draft[] = adjs.map((a) => ({ prefix: `${subject} ${be(pluralHead(head))} ${a.text}`, toks: [a], kind: 'attribute' }));
-    return [...splitAdjectives(kept), ...attrs];
+    // What the picture shows or the subject ("a large, old clock", "The tall, thin man is ..."): each adjective is a
+    // fact about the thing, "the clock is large", as the issue's annotators wrote it.
+    if (toks.slice(0, i).every((t) => !isFinite(t)) || toks.slice(0, i).some((t) => PICTURE_VERBS.has(t.lower) || t.lower === 'there')) {
+      const subject = definite(toks, h);
+      const kept: Draft = { ...d, toks: [...toks.slice(0, i), ...toks.slice(j + 1)] };
+      const attrs: Draft[] = adjs.map((a) => ({ prefix: `${subject} ${be(pluralHead(toks[h]!))} ${a.text}`, toks: [a], kind: 'attribute' }));
+      return [...splitAdjectives(kept), ...attrs];
+    }
+    return adjs.flatMap((a) => splitAdjectives({ ...d, toks: [...withArticle(toks.slice(0, i), a), a, ...toks.slice(j + 1)] }));
   }
   return [d];
+}
+
+// "a" or "an" before the adjective that now follows it ("a large, old clock" -> "an old clock").
+function withArticle(before: Tok[], adj: Tok): Tok[] {
+  const det = before[before.length - 1];
+  if (!det || (det.lower !== 'a' && det.lower !== 'an')) return before;
+  const want = articleFor(adj.text);
+  const text = det.text.charAt(0) === 'A' ? want.charAt(0).toUpperCase() + want.slice(1) : want;
+  return [...before.slice(0, -1), { ...det, text, lower: text.toLowerCase() }];
 }
 
 function textOf(toks: readonly Tok[]): string {

@@ -6,6 +6,8 @@ import { completeFromQuestion } from './context.js';
 import { contentSkipReason, isFragment, sentenceSkipReason } from './filters.js';
 import { setVerbHints } from './lexicon.js';
 import { isPluralPhrase } from './list.js';
+import { namingFacts } from './naming.js';
+import { namePronouns } from './pronouns.js';
 import { claimToQuestion } from './question.js';
 import { salvageNouns } from './salvage.js';
 import { segmentSentences, type Sentence } from './segment.js';
@@ -142,6 +144,16 @@ function keepBeforeHedge(s: Sentence, part: Part, answer: string, question: stri
   return true;
 }
 
+// What the names of a kept sentence are ("Madrid is in Spain."), unless a claim already says it.
+function addNamingFacts(s: Sentence, out: DivideResult, from: number): void {
+  const have = new Set(out.claims.slice(from).map((c) => c.claim));
+  for (const f of namingFacts(s.tokens)) {
+    const q = have.has(f.claim) ? null : claimToQuestion(f.claim);
+    if (q !== null) out.claims.push({ sentence: s.text, claim: f.claim, question: q, start: f.start, end: f.end });
+    have.add(f.claim);
+  }
+}
+
 function divideSentence(s: Sentence, answer: string, question: string | undefined, out: DivideResult): void {
   const formReason = sentenceSkipReason(s.text);
   if (formReason !== null) {
@@ -166,6 +178,7 @@ function divideSentence(s: Sentence, answer: string, question: string | undefine
     for (const p of pairs) out.claims.push({ sentence: s.text, ...p, start: part.start, end: part.end });
     for (const reason of reasons) dropped.push({ sentence: source, reason });
   }
+  if (out.claims.length > before) addNamingFacts(s, out, before);
   // A sentence that gave nothing is one skipped sentence, under its main clause's reason.
   if (out.claims.length === before) {
     const first = dropped[0];
@@ -201,5 +214,6 @@ export function divideRules(answer: string, opts?: { question?: string }): Divid
   }
   setVerbHints(new Set());
   if (verbs.size > 0) clearClauseMemo();
+  namePronouns(answer, sentences, out.claims);
   return out;
 }

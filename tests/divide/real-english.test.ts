@@ -24,12 +24,28 @@ describe('divideRules on real English: atomic claims', () => {
   it('gives a sentence-final participle to the subject, and a "with" phrase its own clause', () => {
     expect(claims('In the image, a young girl is standing on a sidewalk, holding a red umbrella.')).toEqual([
       'In the image, a young girl is standing on a sidewalk.',
-      'The girl is holding a red umbrella.',
+      // The subject keeps its adjective: "the young girl" is who the answer says holds it.
+      'The young girl is holding a red umbrella.',
     ]);
     expect(claims('The skateboard is positioned on a ramp, with the skateboarder standing on it.')).toEqual([
       'The skateboard is positioned on a ramp.',
       'The skateboarder is standing on it.',
     ]);
+  });
+
+  it('splits comma-joined adjectives on an object into one copy of the clause each, keeping its other words', () => {
+    // FActScore dev: the annotators wrote "He has written about social issues." and so on.
+    expect(claims('He has written extensively about social, political and economic issues in Canada.')).toEqual([
+      'He has written extensively about social issues in Canada.',
+      'He has written extensively about political issues in Canada.',
+      'He has written extensively about economic issues in Canada.',
+    ]);
+  });
+
+  it('names the antecedent of a relative clause as the answer did, possessive and adjectives included', () => {
+    // FActScore dev: "His sharp breaking pitches have earned him a nickname."
+    const got = claims('He is known for his sharp breaking pitches, which have earned him the nickname "Hacksaw."');
+    expect(got.some((c) => c.startsWith('His sharp breaking pitches have earned him the nickname'))).toBe(true);
   });
 
   it('turns a relative clause on a named subject into a fact about the name', () => {
@@ -52,7 +68,45 @@ describe('divideRules on real English: lists of examples', () => {
       'He has also appeared in films.',
       'He has also appeared in films such as The Big Easy.',
       'He has also appeared in films such as The Last Boy Scout.',
+      // FActScore's annotators write what a named example is: "The Big Easy is a film."
+      'The Big Easy is a film.',
+      'The Last Boy Scout is a film.',
     ]);
+  });
+});
+
+describe('divideRules on real English: what the names are', () => {
+  // Facts FActScore's annotators wrote for these dev sentences: "Madrid is in Spain.", "Manchester City is a Premier
+  // League club.", "El Club de la Comedia is a successful show."
+  it('says where a place is, what a named thing is, and what each named example is', () => {
+    const got = (s: string): string[] => claims(s).slice(-3);
+    expect(claims('He was born on February 6, 1974 in Madrid, Spain.')).toContain('Madrid is in Spain.');
+    expect(claims('He plays for Premier League club Manchester City.')).toContain('Manchester City is a Premier League club.');
+    expect(got('He has presented several successful shows such as El Club de la Comedia, El Club del Chiste and La Hora.')).toEqual([
+      'El Club de la Comedia is a successful show.',
+      'El Club del Chiste is a successful show.',
+      'La Hora is a successful show.',
+    ]);
+  });
+
+  it('names the person a biography\'s he/she means, by surname, so each claim stands alone', () => {
+    expect(claims('Shayne Neumann is an Australian politician. In 2007, he was elected. He has two sons.')).toEqual([
+      'Shayne Neumann is an Australian politician.',
+      'In 2007, Neumann was elected.',
+      'Neumann has two sons.',
+    ]);
+  });
+
+  it('names the people a picture\'s he/she/they mean, as FaithScore\'s annotators did, and leaves other pronouns', () => {
+    expect(claims('A man is riding a horse. He is wearing a hat.')).toContain('The man is wearing a hat.');
+    expect(claims('Three people are standing in a cellar. They are holding wine glasses.')).toContain('The people are holding wine glasses.');
+    expect(claims('There are two circles. They are red.')).toContain('They are red.');
+  });
+
+  it('gives none for a list of places, a fronted place, or things without names', () => {
+    expect(claims('He has lived in London, Paris and Rome.').filter((c) => / is in /.test(c))).toEqual([]);
+    expect(claims('In London, Smith worked as a clerk.').filter((c) => / is in /.test(c))).toEqual([]);
+    expect(claims('There are various items such as a cup and a bottle.').filter((c) => / is an? item/.test(c))).toEqual([]);
   });
 });
 

@@ -1,0 +1,126 @@
+/**
+ * Facts a sentence states about the names in it, beyond its clauses: "born in Lockhart, New South Wales" says
+ * Lockhart is in New South Wales; "plays for Premier League club Manchester City" says Manchester City is a Premier
+ * League club; "films such as Yuma" says Yuma is a film. FActScore's annotators wrote each of these as a fact of its
+ * own ("Madrid is in Spain.", "Bologna is an Italian Serie A club.", "Yuma is a film."). Names only: capitalised
+ * words the tagger reads as proper nouns, so the shapes world's English ("a red circle in the middle") gives none.
+ */
+import type { Tok } from './nlp.js';
+import { articleFor } from './text.js';
+
+/** A naming fact and the span [start, end) of the words it came from. */
+export interface NamingFact {
+  claim: string;
+  start: number;
+  end: number;
+}
+
+const isName = (t: Tok | undefined): boolean => t !== undefined && ['PROPN', 'NOUN'].includes(t.pos) && /^[A-Z]/.test(t.text);
+// Particles inside foreign names ("El Club de la Comedia") that the tagger reads as common nouns.
+const PARTICLES = new Set(['de', 'del', 'la', 'le', 'les', 'los', 'las', 'da', 'di', 'do', 'dos', 'von', 'van', 'der', 'den', 'y', 'e', 'al', 'el', 'bin', 'ibn']);
+const words = (toks: readonly Tok[]): string => toks.map((t, k) => (k > 0 && t.space !== '' ? ' ' : '') + t.text).join('');
+
+// The proper-noun run starting at i (may be empty).
+function nameRun(toks: readonly Tok[], i: number): Tok[] {
+  const run: Tok[] = [];
+  for (let k = i; isName(toks[k]); k++) run.push(toks[k]!);
+  return run;
+}
+
+// "in Moradabad, Uttar Pradesh, India" -> Moradabad is in Uttar Pradesh; Uttar Pradesh is in India. Not a list
+// ("in London, Paris and Rome"), not a fronted phrase ("In London, Smith ..." at the sentence start).
+function placeFacts(toks: readonly Tok[]): NamingFact[] {
+  const out: NamingFact[] = [];
+  for (let i = 1; i < toks.length; i++) {
+    if (!['in', 'from'].includes(toks[i]!.lower)) continue;
+    const runs: Tok[][] = [];
+    let k = i + 1;
+    for (let run = nameRun(toks, k); run.length > 0; run = nameRun(toks, k)) {
+      runs.push(run);
+      k += run.length;
+      if (toks[k]?.text !== ',' || !isName(toks[k + 1])) break;
+      k++;
+    }
+    const after = toks[k];
+    const list = after?.pos === 'CCONJ' && ['PROPN', 'DET', 'NOUN'].includes(toks[k + 1]?.pos ?? '');
+    if (runs.length < 2 || list || after?.lower === "'s" || after?.pos === 'VERB' || after?.pos === 'AUX') continue;
+    for (let r = 0; r + 1 < runs.length; r++) {
+      const a = runs[r]!;
+      const b = runs[r + 1]!;
+      out.push({ claim: `${words(a)} is in ${words(b)}.`, start: a[0]!.start, end: b[b.length - 1]!.end });
+    }
+    i = k;
+  }
+  return out;
+}
+
+// "Premier League club Manchester City", "the popular bachata group Aventura": a common noun right before a name,
+// with its modifiers, says what the name is.
+function kindFacts(toks: readonly Tok[]): NamingFact[] {
+  const out: NamingFact[] = [];
+  for (let k = 1; k < toks.length; k++) {
+    const noun = toks[k - 1]!;
+    if (noun.pos !== 'NOUN' || noun.text !== noun.lower || PARTICLES.has(noun.lower) || !isName(toks[k])) continue;
+    if (toks[k]!.pos !== 'PROPN') continue;
+    const name = nameRun(toks, k);
+    if (toks[k + name.length]?.lower === "'s") continue;
+    let m = k - 1;
+    while (m > 0 && m > k - 6 && ['ADJ', 'NOUN', 'PROPN'].includes(toks[m - 1]!.pos)) m--;
+    const kind = words(toks.slice(m, k));
+    out.push({ claim: `${words(name)} is ${articleFor(kind)} ${kind}.`, start: toks[m]!.start, end: name[name.length - 1]!.end });
+    k += name.length;
+  }
+  return out;
+}
+
+// "several successful shows such as A, B and C" -> A is a successful show; ... Whatever stands before the list.
+function exampleFacts(toks: readonly Tok[]): NamingFact[] {
+  const out: NamingFact[] = [];
+  for (let i = 1; i < toks.length; i++) {
+    const such = toks[i]!.lower === 'such' && toks[i + 1]?.lower === 'as';
+    if (!such && toks[i]!.lower !== 'including') continue;
+    let c = i - (toks[i - 1]?.text === ',' ? 1 : 0);
+    const end = c;
+    while (c > 0 && c > end - 6 && ['ADJ', 'NOUN', 'PROPN', 'NUM'].includes(toks[c - 1]!.pos)) c--;
+    if (c === end) continue;
+    const category = words(toks.slice(c, end));
+    let k = i + (such ? 2 : 1);
+    let item: Tok[] = [];
+    const flush = (): void => {
+      const kind = item.length > 0 && item.length <= 8 ? exampleKind(category, words(item)) : null;
+      if (kind !== null) out.push({ claim: kind, start: item[0]!.start, end: item[item.length - 1]!.end });
+      item = [];
+    };
+    for (; k < toks.length && !['.', ';', ':', '!', '?'].includes(toks[k]!.text); k++) {
+      const t = toks[k]!;
+      if (t.text === ',' || t.lower === 'and' || t.lower === 'or') flush();
+      else item.push(t);
+      if (item.length > 8) break;
+    }
+    flush();
+    i = k;
+  }
+  return out;
+}
+
+/** The naming facts of one sentence's tokens, in order. */
+export function namingFacts(toks: readonly Tok[]): NamingFact[] {
+  return [...placeFacts(toks), ...kindFacts(toks), ...exampleFacts(toks)].sort((a, b) => a.start - b.start);
+}
+
+const QUANTIFIERS = /^(?:(?:a\s+)?(?:number|string|series|variety|host|range|couple|few)\s+of\s+|several\s+|numerous\s+|various\s+|many\s+|some\s+|other\s+|more\s+|the\s+|its\s+|his\s+|her\s+|their\s+)+/i;
+
+/**
+ * "films such as The Big Easy" -> "The Big Easy is a film.": what a named example is, from its category. Null when
+ * the example is not a name (a capital or a quote) or the category has no plural head to make singular.
+ */
+export function exampleKind(category: string, item: string): string | null {
+  const name = item.replace(/\s*\([^)]*\)/g, '').trim();
+  if (!/^["“'‘]?[A-Z0-9]/.test(name)) return null;
+  const kind = category.replace(QUANTIFIERS, '').trim();
+  const head = /^(.*?)(\w+)$/.exec(kind);
+  if (!head || head[2] === undefined || !/[^su]s$/.test(head[2])) return null;
+  const one = head[2].replace(/ies$/, 'y').replace(/(ch|sh|ss|x)es$/, '$1').replace(/s$/, '');
+  const phrase = `${head[1] ?? ''}${one}`;
+  return `${name} is ${articleFor(phrase)} ${phrase}.`;
+}
