@@ -55,3 +55,22 @@ export function analyze(text: string): Analysis {
   const sentences = (doc.sentences().out(its.span) as unknown as [number, number][]).map(([a, b]) => [a, b] as [number, number]);
   return { tokens, sentences };
 }
+
+const lemmas = new Map<string, string>();
+
+/**
+ * The base form of a past-tense verb by wink's lemmatizer, read in a verb's place ("completed" -> "complete",
+ * "graduated" -> "graduate"); cached, as question forming asks for the same verbs again and again.
+ * @example verbLemma('competed') // 'compete'
+ */
+export function verbLemma(word: string): string {
+  let lemma = lemmas.get(word);
+  if (lemma === undefined) {
+    const e = engine();
+    // wink's typings give `its.lemma` a narrower signature than `out` takes; at run time it is a plain its-function.
+    const out = e.readDoc(`they ${word} it`).tokens().out(e.its.lemma as unknown as typeof e.its.value) as string[];
+    lemma = (out[1] ?? word).toLowerCase();
+    if (lemmas.size < 50_000) lemmas.set(word, lemma);
+  }
+  return lemma;
+}

@@ -1,4 +1,5 @@
 /** Finite-verb detection and base forms: the part of English the question rules need. */
+import { verbLemma } from './nlp.js';
 import {
   AUXILIARIES, BASE_VERBS, BE_FORMS, DETERMINERS, IRREGULAR_PAST, isVerbWord, NOT_PAST_ED, NOUNLIKE_MODALS, NUMBER_WORDS,
   PARTICIPLES, PLURAL_HEADS, POSITION_WORDS, PREPOSITIONS, RELATIVES,
@@ -42,6 +43,9 @@ export function edFormToBase(word: string): string {
   const stem = word.slice(0, -2);
   const candidates = [word.slice(0, -1), stem, stem.slice(0, -1), stem.replace(/i$/, 'y')];
   for (const c of candidates) if (BASE_VERBS.has(c)) return c;
+  // Beyond the known verbs, wink's lemmatizer: the spelling rules below guessed "complet", "graduat", "releas".
+  const lemma = verbLemma(word);
+  if (lemma !== word && /^[a-z]+$/.test(lemma)) return lemma;
   if (/[^aeiou]ied$/.test(word)) return word.slice(0, -3) + 'y';
   if (/([bdgmnprt])\1$/.test(stem)) return stem.slice(0, -1);
   return SILENT_E_STEM.test(stem) ? stem + 'e' : stem;

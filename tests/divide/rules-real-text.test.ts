@@ -12,3 +12,12 @@ describe('divideRules on wrapped lines', () => {
     expect(answer.slice(c.start, c.end)).toBe('A blue square sits\nbeside it');
   });
 });
+
+describe('divideRules: questions from past-tense verbs outside the known list', () => {
+  it('puts the base form after "did", by the lemmatizer, not by cutting "-ed"', () => {
+    const q = (s: string) => divideRules(s).claims.map((c) => c.question);
+    expect(q('He completed a degree in law.')).toEqual(['Did he complete a degree in law?']);
+    expect(q('She graduated from Yale.')).toEqual(['Did she graduate from Yale?']);
+    expect(q('The band released an album.')).toEqual(['Did the band release an album?']);
+  });
+});
