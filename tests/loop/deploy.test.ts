@@ -283,7 +283,8 @@ describe("vLLM's 500s for adapters it cannot load: the server's text and the fla
 
 describe('SGLang serves a bare adapter name with the base model', () => {
   test('a deploy whose model is the bare adapter name is refused with the exact name to use', async () => {
-    const [a] = await servers(1, 'sglang');
+    // Seeds honoured (deterministic mode), so the round before the deploy has pairs on every run, not by chance.
+    const [a] = await servers(1, 'sglang', true, { deterministic: true });
     try {
       // The hook refuses it before loading (SGLang needs "base:adapter").
       const { config } = served([a!.url], { model: 'policy-{hash}' });
