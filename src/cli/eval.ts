@@ -10,6 +10,7 @@ import { evaluatePolicy } from '../policy-eval.js';
 import { correctionEval, renderCorrection } from '../eval/correction.js';
 import { FEEDBACK_LEVELS, FEEDBACK_PROVIDERS, type FeedbackLevel, type FeedbackProvider } from '../feedback/teacher.js';
 import { getPolicyEval } from '../store/index.js';
+import { UsageError } from '../errors.js';
 import { positiveInt, PROGRESS_EVERY_HELP, progressEveryArg, progressFromFlags, temperatureArg } from './common.js';
 
 function evalRoundArg(v: string): number | 'latest' {
@@ -44,11 +45,6 @@ interface EvalFlags {
   feedbackNoise?: number;
   maxTurns?: number;
   tools?: boolean;
-}
-
-/** A usage mistake: exit 2 with a message naming the flag. */
-class FlagError extends Error {
-  override name = 'InputError';
 }
 
 /** `--policy P --feedback L`: the policy's correction rate after feedback, instead of its hallucination figures. */
@@ -125,7 +121,7 @@ async function evalPolicy(f: EvalFlags): Promise<void> {
 async function evalTools(db: Db, round: EvalRound, config: Config): Promise<ToolsFigures> {
   const routing = config.label.routing;
   if (config.label.tools.length === 0 || routing === null || typeof routing === 'string') {
-    throw new FlagError('--tools needs a config (--config) with label.tools and label.routing (from rlaifv calibrate-tools).');
+    throw new UsageError('--tools needs a config (--config) with label.tools and label.routing (from rlaifv calibrate-tools).');
   }
   const tools = createTools(config);
   return toolsFigures(round, tools, await roundKnowledge(db, round, tools), routing);
@@ -157,12 +153,12 @@ export function registerEval(program: Command): void {
     .exitOverride((e) => process.exit(e.exitCode === 0 ? 0 : 2))
     .action(async (f: EvalFlags) => {
       for (const [flag, given] of [['--provider', f.provider], ['--feedback-noise', f.feedbackNoise], ['--max-turns', f.maxTurns]] as const) {
-        if (given !== undefined && !f.feedback) throw new FlagError(`${flag} needs --feedback simple|detailed.`);
+        if (given !== undefined && !f.feedback) throw new UsageError(`${flag} needs --feedback simple|detailed.`);
       }
-      if (f.feedback && !f.policy) throw new FlagError('--feedback needs --policy MODEL (the policy whose answers get feedback).');
+      if (f.feedback && !f.policy) throw new UsageError('--feedback needs --policy MODEL (the policy whose answers get feedback).');
       if (f.feedback) {
         for (const [flag, given] of [['--samples', f.samples], ['--temperature', f.temperature]] as const) {
-          if (given !== undefined) throw new FlagError(`${flag} does not go with --feedback: every answer of a feedback conversation is greedy (T 0), one per prompt.`);
+          if (given !== undefined) throw new UsageError(`${flag} does not go with --feedback: every answer of a feedback conversation is greedy (T 0), one per prompt.`);
         }
         return evalFeedback(f);
       }

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The `rlaifv` command: commands only parse, call the library and render.
 import { Command } from 'commander';
+import { exitCodeOf } from '../errors.js';
 import { registerRun } from './run.js';
 import { registerStats } from './stats.js';
 import { registerReport } from './report.js';
@@ -59,5 +60,5 @@ program.parseAsync(process.argv).then(() => {
 }).catch((e: Error) => {
   settled = true;
   process.stderr.write(`rlaifv: ${e.message}\n`);
-  process.exit(['ConfigError', 'InputError', 'FatalBackendError'].includes(e.name) ? 2 : 1);
+  process.exit(exitCodeOf(e));
 });
