@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { loadConfig } from '../config/load.js';
 import { startServer } from '../serve/server.js';
+import { configOption, dbOption } from './flags.js';
 
 interface ServeFlags {
   config?: string;
@@ -24,8 +25,8 @@ export function registerServe(program: Command): void {
   program
     .command('serve')
     .description('serve claim-level rewards to online RL trainers (POST /v1/rewards, POST /get_reward for OpenRLHF)')
-    .option('--config <file>', 'config JSON file (default: the embedded demo config)')
-    .option('--db <file>', 'SQLite database where every scored answer is stored (default: db/rlaifv.sqlite)')
+    .addOption(configOption('config JSON file (default: the embedded demo config)'))
+    .addOption(dbOption('SQLite database where every scored answer is stored (default: db/rlaifv.sqlite)'))
     .option('--host <host>', 'address to bind (default 127.0.0.1; any other needs an API key in serve.api_key_env)')
     .option('--port <port>', 'port (default 8100; 0: any free port)', portArg)
     .option('--workers <n>', 'worker threads for local models (default: the number of cores)', (v) => {
