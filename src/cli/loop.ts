@@ -76,7 +76,7 @@ export function registerLoop(program: Command): void {
     .addOption(dbOption('SQLite database (default: db/rlaifv.sqlite)'))
     .option('--policy <model>', 'the starting policy (a folder for local, a served model name for openai)')
     .option('--workers <n>', 'worker threads (default: the number of cores)', positiveInt('--workers'))
-    .addOption(jsonOption('print a JSON array with one object per round'))
+    .addOption(jsonOption('one JSON object: the starting policy (start) and one object per round (rounds)'))
     .addOption(quietOption('no progress output'))
     .option('--progress-every <seconds>', PROGRESS_EVERY_HELP, progressEveryArg)
     .action(async (f: LoopFlags) => {
@@ -101,6 +101,8 @@ export function registerLoop(program: Command): void {
         feedback: r.baseline_feedback,
       };
       const rounds = r.rounds.slice(0, f.rounds);
-      process.stdout.write(f.json ? JSON.stringify(rounds) + '\n' : render(baseline, rounds));
+      // --json holds every row the table shows: the starting policy's evaluation, then the rounds.
+      const start = { loop: r.loop.id, policy: r.baseline.policy, policy_sha256: r.baseline.policy_sha256, eval: baseline };
+      process.stdout.write(f.json ? JSON.stringify({ start, rounds }) + '\n' : render(baseline, rounds));
     });
 }

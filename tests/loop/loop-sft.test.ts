@@ -52,7 +52,7 @@ describe('rlaifv loop with an SFT step on the refinement dialogues', () => {
     const out = await runNode(args(), { timeoutMs: 200_000 });
     code = out.code;
     stderr = out.stderr;
-    report = out.code === 0 ? JSON.parse(out.stdout) : [];
+    report = out.code === 0 ? JSON.parse(out.stdout).rounds : [];
   }, 240_000);
 
   test('the SFT step trains on the exported dialogues, and the DPO trainer starts from its checkpoint', () => {
@@ -89,7 +89,7 @@ describe('rlaifv loop with an SFT step on the refinement dialogues', () => {
     const again = await runNode(args(), { timeoutMs: 120_000 });
     expect(again.code, again.stderr).toBe(0);
     expect(rows(db, 'SELECT step FROM loop_commands').length).toBe(2);
-    expect(JSON.parse(again.stdout)[0].sft).toEqual(report[0].sft);
+    expect(JSON.parse(again.stdout).rounds[0].sft).toEqual(report[0].sft);
   });
 
   test('an SFT step without the refine editor is refused, naming the keys', async () => {
