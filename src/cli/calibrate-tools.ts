@@ -38,7 +38,7 @@ export function registerCalibrateTools(program: Command): void {
     .description('calibrate label.routing (claim form -> tool or labeler) on a stored dev round against its truth; never on test')
     .addOption(configOption('config JSON file with label.tools'))
     .addOption(dbOption('SQLite database (default: db/rlaifv.sqlite)'))
-    .addOption(roundOption('the dev round to calibrate on (default: latest)', 'latest'))
+    .addOption(roundOption('the dev round to calibrate on (default: latest)', ['latest']))
     .option('--out <file>', 'write the routing file here (for label.routing)')
     .addOption(new Option('--ties <source>', 'who gets a form where a tool is exactly as accurate as the labeler alone (default tool)').choices(['tool', 'labeler']))
     .addOption(jsonOption('one JSON object'))

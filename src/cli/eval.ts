@@ -129,7 +129,7 @@ export function registerEval(program: Command): void {
     .description('feedback quality of a shapes-world round against the truth (divide, labels, pairs, oracle) and its policy\'s hallucination')
     .addOption(dbOption('SQLite database (default: db/rlaifv.sqlite)'))
     .addOption(configOption('config JSON file (for its db path, and the loop section\'s held-out settings)'))
-    .addOption(roundOption('round (default: latest)', 'latest'))
+    .addOption(roundOption('round (default: latest)', ['latest']))
     .option('--policy <model>', 'evaluate this policy (a folder, or a served model name) on held-out prompts, sampled and greedy')
     .option('--prompts <file>', 'with --policy: held-out prompts, with or without shapes truth (default: loop.eval_prompts, the test split)')
     .option('--limit <n>', 'with --policy: the first N held-out prompts', positiveInt('--limit'))

@@ -27,7 +27,7 @@ export function registerExport(program: Command): void {
       .command('export')
       .description("write a round's kept pairs in a trainer format (records no delivery; see pull)")
       .requiredOption('--out <file>', 'output file (.parquet: Parquet with image bytes, for trl and rlaifv), or - for stdout')
-      .addOption(roundOption('round (default: latest)', 'latest'))
+      .addOption(roundOption('round (default: latest)', ['latest']))
       .addOption(jsonOption('one JSON object (round, format, pairs, bytes, out) on stdout; needs --out FILE')),
     ['fire'],
   ).action(async (f: ExportFlags) => {

@@ -18,21 +18,21 @@ export const positiveInt = (flag: string) => wholeNumber(flag, 1);
 /** The words a --round may take besides a round number; each command allows the ones that make sense for it. */
 export type RoundWord = 'latest' | 'next' | 'all';
 
-/** Parses --round: a round number or one of `words`; anything else names the flag and what is allowed. */
-export function roundArg<W extends RoundWord>(...words: W[]) {
+/** Parses --round: a round number or one of `words`; anything else names the flag, what is allowed and `why`. */
+export function roundArg<W extends RoundWord>(words: W[], why?: string) {
   const allowed = ['a round number', ...words.map((w) => `"${w}"`)];
   const said = allowed.length > 2 ? `${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)}` : allowed.join(' or ');
   return (v: string): number | W => {
     if ((words as string[]).includes(v)) return v as W;
     const n = /^\d+$/.test(v.trim()) ? Number(v) : NaN;
-    if (!Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError(`--round must be ${said}, got "${v}".`);
+    if (!Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError(`--round must be ${said}, got "${v}"${why ? ` (${why})` : ''}.`);
     return n;
   };
 }
 
-/** --round with the words a command allows, shown in its help as `<n|latest|…>`. */
-export function roundOption<W extends RoundWord>(help: string, ...words: W[]): Option {
-  return new Option(`--round <${['n', ...words].join('|')}>`, help).argParser(roundArg(...words));
+/** --round with the words a command allows, shown in its help as `<n|latest|…>`; `why` explains a refusal. */
+export function roundOption<W extends RoundWord>(help: string, words: W[], why?: string): Option {
+  return new Option(`--round <${['n', ...words].join('|')}>`, help).argParser(roundArg(words, why));
 }
 
 /** --config: the config JSON file. */

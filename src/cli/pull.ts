@@ -27,7 +27,7 @@ export function registerPull(program: Command): void {
       .description('deliver to a consumer the kept pairs it has not had yet (each pair once per consumer)')
       .requiredOption('--consumer <name>', 'who receives the pairs (letters, digits, . _ -), e.g. trainer')
       .option('--out <file>', 'output file (.parquet: Parquet with image bytes, for trl and rlaifv); default - (stdout)')
-      .addOption(roundOption('finished rounds to deliver from (default: all)', 'latest', 'all'))
+      .addOption(roundOption('finished rounds to deliver from (default: all)', ['latest', 'all']))
       .addOption(jsonOption('the delivery as one JSON object on stdout (needs --out FILE)')),
   ).action(async (f: PullFlags) => {
     if (f.json && (f.out ?? '-') === '-') throw new UsageError('--json prints the delivery on stdout, where the pairs would go: give --out FILE.');

@@ -23,7 +23,7 @@ export function registerReport(program: Command): void {
     .description('one round as a self-contained HTML page with charts (no network needed to view it)')
     .addOption(configOption('config JSON file (for its db path)'))
     .addOption(dbOption())
-    .addOption(roundOption('round (default: latest)', 'latest'))
+    .addOption(roundOption('round (default: latest)', ['latest'], 'a report reads an existing round'))
     .option('--out <file>', `HTML file to write (default: ${DEFAULT_REPORT_FILE})`)
     .option('--pairs <n>', `pairs in the page's pair browser, sampled with the round's seed (default: ${DEFAULT_REPORT_PAIRS}; 0: none)`, pairsArg)
     .addOption(quietOption('print nothing on success'))

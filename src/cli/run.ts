@@ -84,7 +84,7 @@ export function registerRun(program: Command): void {
     program
       .command('run')
       .description('run a whole round: generate, divide, label, score, pair')
-      .addOption(roundOption('round to work on (default: resume the latest with this config, else a new one)', 'next', 'latest'))
+      .addOption(roundOption('round to work on (default: resume the latest with this config, else a new one)', ['next', 'latest']))
       .option('--policy <model>', 'policy model (a folder for local, a model name for openai)')
       .addOption(samplesOption())
       .addOption(jsonOption('the summary as one JSON object (stats, input, stages, wall_seconds)')),
@@ -94,7 +94,7 @@ export function registerRun(program: Command): void {
       program
         .command(s)
         .description(`run only the ${s} stage of a round`)
-        .addOption(roundOption('round to work on (default: latest)', 'next', 'latest'))
+        .addOption(roundOption('round to work on (default: latest)', ['next', 'latest']))
         .option('--policy <model>', 'policy model')
         .addOption(samplesOption())
         .addOption(jsonOption('the summary as one JSON object (stats, input, stages, wall_seconds)')),

@@ -23,7 +23,7 @@ export function registerStats(program: Command): void {
     .description('counts of a round (prompts, answers, claims, labels, pairs, failures)')
     .addOption(dbOption())
     .addOption(configOption('config JSON file (for its db path)'))
-    .addOption(roundOption('round (default: latest)', 'latest'))
+    .addOption(roundOption('round (default: latest)', ['latest'], 'stats reads an existing round'))
     .addOption(jsonOption())
     .action((f: { db?: string; config?: string; round?: number | 'latest'; json?: boolean }) => {
       const { config } = loadConfig(f.config, f.db ? { db: f.db } : {});
