@@ -5,7 +5,8 @@ import { closeSync, existsSync, openSync, renameSync, rmSync, writeSync } from '
 import os from 'node:os';
 import path from 'node:path';
 import { ConfigError } from './config/load.js';
-import { configSchema, modelBackend, type OpenAIBackend } from './config/schema.js';
+import { configSchema, type OpenAIBackend } from './config/schema.js';
+import { parseModelAtUrl } from './config/model-url.js';
 import { LocalGenerator, LocalSequenceScorer } from './backends/local/index.js';
 import { OpenAIGenerator } from './backends/openai/index.js';
 import { OpenAISequenceScorer } from './backends/openai/sequence-scorer.js';
@@ -142,13 +143,7 @@ export type BonModel = string | OpenAIBackend;
  * @example parseBonModel('my-dpo@http://gpu-1:8000/v1', '--policy') // { type: 'openai', model: 'my-dpo', base_urls: [...], ... }
  */
 export function parseBonModel(spec: string, flag: string, apiKeyEnv?: string): BonModel {
-  const m = /^(.+)@(https?:\/\/.*)$/i.exec(spec);
-  if (!m) return spec;
-  const r = modelBackend.safeParse({ type: 'openai', model: m[1], base_urls: [m[2]], ...(apiKeyEnv ? { api_key_env: apiKeyEnv } : {}) });
-  if (!r.success || r.data.type !== 'openai') {
-    throw new ConfigError(`${flag}: "${spec}" is not MODEL@URL with a base URL such as http://host:8000/v1 (${r.success ? 'not a served model' : r.error.issues[0]!.message}).`);
-  }
-  return r.data;
+  return parseModelAtUrl(spec, flag, apiKeyEnv) ?? spec;
 }
 
 /** A best-of-N run over a prompts file, with model folders or served models. */

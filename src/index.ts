@@ -1,5 +1,6 @@
 // rlaifv's library API. The CLI is built on these; nothing here imports from cli/.
 export { loadConfig, configHash, ConfigError, PACKAGE_ROOT, type LoadedConfig, type ConfigOverrides } from './config/load.js';
+export { UsageError, RuntimeFailure, RlaifvError, exitCodeOf } from './errors.js';
 export { configSchema, type Config, type ModelBackend } from './config/schema.js';
 export { readPrompts, type InputPrompt, type InputProblem, type Turn } from './input/prompts.js';
 export { readLlavaPrompts } from './input/llava.js';

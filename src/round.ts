@@ -1,6 +1,7 @@
 // One RLAIF-V round end to end: ingest prompts, then generate → divide → label → score → pair.
 import type { Config } from './config/schema.js';
 import { ConfigError, configHash, storedConfig } from './config/load.js';
+import { InputError } from './errors.js';
 import {
   addRoundPrompt,
   createRound,
@@ -50,10 +51,8 @@ export const STAGES = ['generate', 'divide', 'label', 'score', 'pair'] as const;
 /** A stage name. */
 export type StageName = (typeof STAGES)[number];
 
-/** Thrown when input is bad and the run was asked to stop on errors. */
-export class InputError extends Error {
-  override name = 'InputError';
-}
+/** Thrown when input is bad and the run was asked to stop on errors (exit 2): the one error module's, re-exported. */
+export { InputError };
 
 /** Which round to work on: a number, 'next' (a new one) or 'latest' (resume the newest, or start one). */
 export type RoundChoice = number | 'next' | 'latest';

@@ -1,7 +1,11 @@
 // Errors backends raise that stages treat specially.
+import { ConfigError } from '../errors.js';
 
-/** A mistake retrying cannot fix (bad key, unknown model, a setting the server refuses): the run stops with it. */
-export class FatalBackendError extends Error {
+/**
+ * A mistake retrying cannot fix (bad key, unknown model, a setting the server refuses): the run stops with it. A bad
+ * setup, so a ConfigError (exit 2).
+ */
+export class FatalBackendError extends ConfigError {
   override name = 'FatalBackendError';
 }
 

@@ -4,7 +4,8 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { BON_DEFAULTS, parseBonModel, runBestOfN, type BonSettings } from '../bon.js';
 import { INPUT_FORMATS } from '../input/reader.js';
 import { REWARD_VARIANTS, type RewardVariant } from '../methods/dpo-reward.js';
-import { positiveInt, PROGRESS_EVERY_HELP, progressEveryArg, progressFromFlags, seedArg, temperatureArg } from './common.js';
+import { PROGRESS_EVERY_HELP, progressEveryArg, progressFromFlags, seedArg, temperatureArg } from './common.js';
+import { deprecatedAlias, jsonOption, positiveInt, quietOption, samplesOption } from './flags.js';
 
 function betaArg(v: string): number {
   const b = Number(v);
@@ -16,7 +17,9 @@ interface BonFlags {
   prompts: string;
   policy: string;
   ref: string;
-  n: number;
+  samples: number;
+  /** The old spelling of --samples (hidden, deprecated for one release). */
+  n?: number;
   beta: number;
   reward: RewardVariant;
   temperature: number;
@@ -40,22 +43,21 @@ export function registerBon(program: Command): void {
     .requiredOption('--policy <model>', 'the trained policy: a model folder, or MODEL@http://host:port/v1 served by vLLM; it samples and scores')
     .requiredOption('--ref <model>', 'the reference (the checkpoint DPO started from): a model folder or MODEL@URL')
     .option('--api-key-env <name>', 'the environment variable holding the API key of served models')
-    .option('--n <n>', 'answers sampled per prompt', positiveInt('--n'), BON_DEFAULTS.n)
+    .addOption(samplesOption('answers sampled per prompt', BON_DEFAULTS.n))
+    .addOption(deprecatedAlias('--n', '--samples', positiveInt('--n')))
     .option('--beta <b>', 'β of the reward', betaArg, BON_DEFAULTS.beta)
     .addOption(new Option('--reward <variant>', 'sum: β(Σ log π − Σ log π_ref); mean: the same per token').choices(REWARD_VARIANTS).default(BON_DEFAULTS.reward))
     .option('--temperature <t>', 'sampling temperature', temperatureArg, BON_DEFAULTS.temperature)
     .option('--seed <s>', 'sample i of prompt p has the seed a round with this seed gives it', seedArg, BON_DEFAULTS.seed)
     .option('--limit <n>', 'only the first N prompts', positiveInt('--limit'))
     .option('--out <file>', 'the JSONL output (default: stdout)')
-    .option('--json', 'the summary as one JSON object')
+    .addOption(jsonOption('the summary as one JSON object'))
     .addOption(new Option('--input-format <format>', 'how to read --prompts (default auto: by extension)').choices(INPUT_FORMATS))
     .option('--workers <n>', 'worker threads (default: the number of cores)', positiveInt('--workers'))
-    .option('--quiet', 'no progress output')
+    .addOption(quietOption('no progress output'))
     .option('--progress-every <seconds>', PROGRESS_EVERY_HELP, progressEveryArg)
-    // A bad or missing flag is a usage mistake: exit 2, after commander's message naming the flag.
-    .exitOverride((e) => process.exit(e.exitCode === 0 ? 0 : 2))
     .action(async (f: BonFlags) => {
-      const settings: BonSettings = { ...BON_DEFAULTS, n: f.n, beta: f.beta, reward: f.reward, temperature: f.temperature, seed: f.seed };
+      const settings: BonSettings = { ...BON_DEFAULTS, n: f.n ?? f.samples, beta: f.beta, reward: f.reward, temperature: f.temperature, seed: f.seed };
       const toStdout = !f.out;
       const summary = await runBestOfN(
         {

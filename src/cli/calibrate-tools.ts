@@ -6,11 +6,12 @@ import { openDb } from '../store/index.js';
 import { loadConfig } from '../config/load.js';
 import { EvalRefusal, calibrateRouting, loadEvalRound, pct, resolveEvalRound, roundKnowledge, roundSplits, table, type Calibration } from '../eval/index.js';
 import { createTools } from '../tools/index.js';
+import { configOption, dbOption, jsonOption, roundOption } from './flags.js';
 
 interface Flags {
   db?: string;
   config?: string;
-  round?: string;
+  round?: number | 'latest';
   out?: string;
   json?: boolean;
   ties?: 'tool' | 'labeler';
@@ -35,21 +36,18 @@ export function registerCalibrateTools(program: Command): void {
   program
     .command('calibrate-tools')
     .description('calibrate label.routing (claim form -> tool or labeler) on a stored dev round against its truth; never on test')
-    .option('--config <file>', 'config JSON file with label.tools')
-    .option('--db <file>', 'SQLite database (default: db/rlaifv.sqlite)')
-    .option('--round <n|latest>', 'the dev round to calibrate on (default: latest)')
+    .addOption(configOption('config JSON file with label.tools'))
+    .addOption(dbOption('SQLite database (default: db/rlaifv.sqlite)'))
+    .addOption(roundOption('the dev round to calibrate on (default: latest)', ['latest']))
     .option('--out <file>', 'write the routing file here (for label.routing)')
     .addOption(new Option('--ties <source>', 'who gets a form where a tool is exactly as accurate as the labeler alone (default tool)').choices(['tool', 'labeler']))
-    .option('--json', 'one JSON object')
-    .exitOverride((e) => process.exit(e.exitCode === 0 ? 0 : 2))
+    .addOption(jsonOption('one JSON object'))
     .action(async (f: Flags) => {
       const { config } = loadConfig(f.config, f.db ? { db: f.db } : {});
       if (config.label.tools.length === 0) throw new EvalRefusal('calibrate-tools: the config has no label.tools to calibrate (e.g. [{"type": "shapes-segmenter"}]).');
       const db = openDb(config.db, { readonly: true, upgrade: true });
       try {
-        const choice = f.round === undefined || f.round === 'latest' ? 'latest' : Number(f.round);
-        if (choice !== 'latest' && !(Number.isInteger(choice) && choice > 0)) throw new EvalRefusal(`--round must be a round number or "latest", got "${f.round}".`);
-        const id = resolveEvalRound(db, choice, config.db);
+        const id = resolveEvalRound(db, f.round ?? 'latest', config.db);
         const splits = roundSplits(db, id);
         if (splits.includes('test')) {
           throw new EvalRefusal(`calibrate-tools: round ${id} holds prompts of the test split; calibrate on dev (data/shapes/dev), never on test.`);

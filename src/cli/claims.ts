@@ -5,6 +5,7 @@ import { once } from 'node:events';
 import { loadConfig } from '../config/load.js';
 import { previewClaims, readLines, type ClaimsLine } from '../claims-preview.js';
 import { InputError } from '../round.js';
+import { configOption } from './flags.js';
 
 interface ClaimsFlags {
   in?: string;
@@ -29,7 +30,7 @@ export function registerClaims(program: Command): void {
     .command('claims')
     .description('preview how the configured divider divides answers: JSONL {"id"?, "question"?, "answer"} in, one line of claims per line out')
     .option('--in <file>', 'answers, one JSON object a line: {"id"?, "question"?, "answer"}')
-    .option('--config <file>', 'config JSON file whose divide section is used (default: the embedded demo config)')
+    .addOption(configOption('config JSON file whose divide section is used (default: the embedded demo config)'))
     .option('--out <file>', 'output JSONL file (default: stdout)')
     .action(async (f: ClaimsFlags) => {
       if (!f.in) throw new InputError('claims: --in <file> is required (answers as JSON lines).');

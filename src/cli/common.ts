@@ -1,5 +1,6 @@
 // Flags every command shares, and turning them into a loaded config.
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { configOption, dbOption, positiveInt, quietOption, wholeNumber } from './flags.js';
 import { loadConfig, type ConfigOverrides, type LoadedConfig } from '../config/load.js';
 import type { RoundChoice } from '../round.js';
 import { INPUT_FORMATS } from '../input/reader.js';
@@ -7,21 +8,8 @@ import { parseShard, type Shard } from '../store/shards.js';
 import type { Progress } from '../stages/context.js';
 import { DEFAULT_PROGRESS_SECONDS, terminalProgress } from './progress.js';
 
-/** Parses a positive whole number flag. */
-export function positiveInt(name: string) {
-  return (v: string): number => {
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`${name} must be a whole number ≥ 1, got "${v}".`);
-    return n;
-  };
-}
-
 /** Parses --seed: a whole number from 0 to 2^31 − 1. */
-export function seedArg(v: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0 || n > 2 ** 31 - 1) throw new InvalidArgumentError(`--seed must be a whole number from 0 to 2147483647, got "${v}".`);
-  return n;
-}
+export const seedArg = wholeNumber('--seed', 0, 2 ** 31 - 1);
 
 /** Parses --temperature: a number from 0 to 5. */
 export function temperatureArg(v: string): number {
@@ -30,19 +18,11 @@ export function temperatureArg(v: string): number {
   return t;
 }
 
-/** Parses --round: a number, "next" or "latest". */
-export function roundArg(v: string): RoundChoice {
-  if (v === 'next' || v === 'latest') return v;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`--round must be a round number, "next" or "latest", got "${v}".`);
-  return n;
-}
-
 /** Adds the common flags to a command. */
 export function withCommonFlags(cmd: Command): Command {
   cmd
-    .option('--config <file>', 'config JSON file (default: the embedded demo config)')
-    .option('--db <file>', 'SQLite database (default: db/rlaifv.sqlite)')
+    .addOption(configOption())
+    .addOption(dbOption())
     .option('--prompts <file>', 'prompts file (JSONL, Parquet data set, RLAIF-V rows), instead of the config\'s')
     .addOption(new Option('--input-format <format>', 'how to read --prompts (default auto: by extension)').choices(INPUT_FORMATS))
     .option('--image-column <name>', 'data-set prompts: the image column (default image)')
@@ -76,7 +56,7 @@ export const PROGRESS_EVERY_HELP = `without a terminal (a log file): a progress 
 
 /** Adds --quiet and --progress-every to a command that shows progress. */
 export function withProgressFlags(cmd: Command): Command {
-  return cmd.option('--quiet', 'no progress output').option('--progress-every <seconds>', PROGRESS_EVERY_HELP, progressEveryArg);
+  return cmd.addOption(quietOption()).option('--progress-every <seconds>', PROGRESS_EVERY_HELP, progressEveryArg);
 }
 
 /** The progress flags as commander parses them. */

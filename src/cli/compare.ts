@@ -6,7 +6,8 @@ import type { ModelBackend } from '../config/schema.js';
 import { comparePolicies, parseJudgeSpec, type CompareResult, type CompareTally } from '../compare/index.js';
 import { table } from '../eval/render.js';
 import { parseBonModel } from '../bon.js';
-import { positiveInt, PROGRESS_EVERY_HELP, progressEveryArg, progressFromFlags, temperatureArg } from './common.js';
+import { PROGRESS_EVERY_HELP, progressEveryArg, progressFromFlags, temperatureArg } from './common.js';
+import { configOption, dbOption, jsonOption, positiveInt, quietOption, samplesOption } from './flags.js';
 
 interface CompareFlags {
   a: string;
@@ -63,14 +64,14 @@ export function registerCompare(program: Command): void {
     .requiredOption('--b <model>', 'policy B (as --a)')
     .requiredOption('--prompts <file>', 'held-out prompts (JSONL, Parquet data set, LLaVA conversations); truth is needed only by --judge truth')
     .option('--limit <n>', 'the first N prompts', positiveInt('--limit'))
-    .option('--samples <n>', 'answers per prompt and policy (default: loop.eval_samples, 10)', positiveInt('--samples'))
+    .addOption(samplesOption('answers per prompt and policy (default: loop.eval_samples, 10)'))
     .option('--temperature <t>', 'sampling temperature (default: loop.eval_temperature, 0.7)', temperatureArg)
     .option('--judge <judge>', 'truth (the shapes checker), claims (rlaifv\'s divider and labeler, no truth) or MODEL@URL (a served VLM)', 'claims')
     .option('--api-key-env <name>', 'the environment variable holding the API key of a served judge or policy')
-    .option('--db <file>', 'SQLite database (default: db/rlaifv.sqlite)')
-    .option('--config <file>', 'config JSON file (its labeler, divider and policy server)')
-    .option('--json', 'one JSON object')
-    .option('--quiet', 'no progress output')
+    .addOption(dbOption('SQLite database (default: db/rlaifv.sqlite)'))
+    .addOption(configOption('config JSON file (its labeler, divider and policy server)'))
+    .addOption(jsonOption('one JSON object'))
+    .addOption(quietOption('no progress output'))
     .option('--progress-every <seconds>', PROGRESS_EVERY_HELP, progressEveryArg)
     .action(async (f: CompareFlags) => {
       const judge = parseJudgeSpec(f.judge, '--judge', f.apiKeyEnv);

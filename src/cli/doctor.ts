@@ -1,15 +1,16 @@
 // `rlaifv doctor`: checks the config, model folders, database and remote endpoints, with a fix for each problem.
 import type { Command } from 'commander';
 import { doctorJson, renderDoctor, runDoctor } from '../doctor/index.js';
+import { configOption, dbOption, jsonOption } from './flags.js';
 
 /** Registers `doctor`. */
 export function registerDoctor(program: Command): void {
   program
     .command('doctor')
     .description('check the config, local model folders, the database and every remote endpoint; each check says ok, warn or fail with a fix to try')
-    .option('--config <file>', 'config JSON file (default: the embedded demo config)')
-    .option('--db <file>', 'SQLite database (default: the config\'s db)')
-    .option('--json', 'one JSON object')
+    .addOption(configOption('config JSON file (default: the embedded demo config)'))
+    .addOption(dbOption('SQLite database (default: the config\'s db)'))
+    .addOption(jsonOption('one JSON object'))
     .action(async (f: { config?: string; db?: string; json?: boolean }) => {
       const r = await runDoctor({ ...(f.config ? { config: f.config } : {}), ...(f.db ? { db: f.db } : {}) });
       process.stdout.write(f.json ? doctorJson(r) : renderDoctor(r));

@@ -10,14 +10,10 @@ import { evaluatePolicy } from '../policy-eval.js';
 import { correctionEval, renderCorrection } from '../eval/correction.js';
 import { FEEDBACK_LEVELS, FEEDBACK_PROVIDERS, type FeedbackLevel, type FeedbackProvider } from '../feedback/teacher.js';
 import { getPolicyEval } from '../store/index.js';
-import { positiveInt, PROGRESS_EVERY_HELP, progressEveryArg, progressFromFlags, temperatureArg } from './common.js';
+import { UsageError } from '../errors.js';
+import { configOption, dbOption, jsonOption, positiveInt, quietOption, roundOption, samplesOption } from './flags.js';
+import { PROGRESS_EVERY_HELP, progressEveryArg, progressFromFlags, temperatureArg } from './common.js';
 
-function evalRoundArg(v: string): number | 'latest' {
-  if (v === 'latest') return v;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`--round must be a round number or "latest", got "${v}".`);
-  return n;
-}
 
 /** Parses --feedback-noise: a probability from 0 to 1. */
 function noiseArg(v: string): number {
@@ -44,11 +40,6 @@ interface EvalFlags {
   feedbackNoise?: number;
   maxTurns?: number;
   tools?: boolean;
-}
-
-/** A usage mistake: exit 2 with a message naming the flag. */
-class FlagError extends Error {
-  override name = 'InputError';
 }
 
 /** `--policy P --feedback L`: the policy's correction rate after feedback, instead of its hallucination figures. */
@@ -125,7 +116,7 @@ async function evalPolicy(f: EvalFlags): Promise<void> {
 async function evalTools(db: Db, round: EvalRound, config: Config): Promise<ToolsFigures> {
   const routing = config.label.routing;
   if (config.label.tools.length === 0 || routing === null || typeof routing === 'string') {
-    throw new FlagError('--tools needs a config (--config) with label.tools and label.routing (from rlaifv calibrate-tools).');
+    throw new UsageError('--tools needs a config (--config) with label.tools and label.routing (from rlaifv calibrate-tools).');
   }
   const tools = createTools(config);
   return toolsFigures(round, tools, await roundKnowledge(db, round, tools), routing);
@@ -136,13 +127,13 @@ export function registerEval(program: Command): void {
   program
     .command('eval')
     .description('feedback quality of a shapes-world round against the truth (divide, labels, pairs, oracle) and its policy\'s hallucination')
-    .option('--db <file>', 'SQLite database (default: db/rlaifv.sqlite)')
-    .option('--config <file>', 'config JSON file (for its db path, and the loop section\'s held-out settings)')
-    .option('--round <n|latest>', 'round (default: latest)', evalRoundArg)
+    .addOption(dbOption('SQLite database (default: db/rlaifv.sqlite)'))
+    .addOption(configOption('config JSON file (for its db path, and the loop section\'s held-out settings)'))
+    .addOption(roundOption('round (default: latest)', ['latest']))
     .option('--policy <model>', 'evaluate this policy (a folder, or a served model name) on held-out prompts, sampled and greedy')
     .option('--prompts <file>', 'with --policy: held-out prompts, with or without shapes truth (default: loop.eval_prompts, the test split)')
     .option('--limit <n>', 'with --policy: the first N held-out prompts', positiveInt('--limit'))
-    .option('--samples <n>', 'with --policy: samples per prompt (default: loop.eval_samples, 10)', positiveInt('--samples'))
+    .addOption(samplesOption('with --policy: samples per prompt (default: loop.eval_samples, 10)'))
     .option('--temperature <t>', 'with --policy: sampling temperature (default: loop.eval_temperature, 0.7)', temperatureArg)
     .option('--no-greedy', 'with --policy: no greedy answers')
     .addOption(new Option('--feedback <level>', 'with --policy: the correction rate after a teacher\'s feedback turn, detailed (each false claim corrected) or simple (only "Your answer has errors.")').choices(FEEDBACK_LEVELS))
@@ -150,19 +141,17 @@ export function registerEval(program: Command): void {
     .option('--feedback-noise <r>', 'with --feedback: flip each of the provider\'s verdicts with probability r (seeded; default 0)', noiseArg)
     .option('--max-turns <n>', 'with --feedback: feedback turns at most while the answer stays wrong (default 3)', positiveInt('--max-turns'))
     .option('--tools', 'also recompute the round\'s verdicts with the config\'s label.tools and label.routing (nothing stored changes)')
-    .option('--json', 'one JSON object')
-    .option('--quiet', 'no progress output')
+    .addOption(jsonOption('one JSON object'))
+    .addOption(quietOption('no progress output'))
     .option('--progress-every <seconds>', PROGRESS_EVERY_HELP, progressEveryArg)
-    // A bad flag is a usage mistake: exit 2, after commander's message naming the flag.
-    .exitOverride((e) => process.exit(e.exitCode === 0 ? 0 : 2))
     .action(async (f: EvalFlags) => {
       for (const [flag, given] of [['--provider', f.provider], ['--feedback-noise', f.feedbackNoise], ['--max-turns', f.maxTurns]] as const) {
-        if (given !== undefined && !f.feedback) throw new FlagError(`${flag} needs --feedback simple|detailed.`);
+        if (given !== undefined && !f.feedback) throw new UsageError(`${flag} needs --feedback simple|detailed.`);
       }
-      if (f.feedback && !f.policy) throw new FlagError('--feedback needs --policy MODEL (the policy whose answers get feedback).');
+      if (f.feedback && !f.policy) throw new UsageError('--feedback needs --policy MODEL (the policy whose answers get feedback).');
       if (f.feedback) {
         for (const [flag, given] of [['--samples', f.samples], ['--temperature', f.temperature]] as const) {
-          if (given !== undefined) throw new FlagError(`${flag} does not go with --feedback: every answer of a feedback conversation is greedy (T 0), one per prompt.`);
+          if (given !== undefined) throw new UsageError(`${flag} does not go with --feedback: every answer of a feedback conversation is greedy (T 0), one per prompt.`);
         }
         return evalFeedback(f);
       }

@@ -1,6 +1,7 @@
 // Flags and checks the export commands (pull, export, sql) share.
 import { existsSync } from 'node:fs';
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { Option, type Command } from 'commander';
+import { configOption, dbOption } from './flags.js';
 import { loadConfig } from '../config/load.js';
 import { ExportInputError } from '../export/errors.js';
 import { FORMATS } from '../export/formats.js';
@@ -16,7 +17,7 @@ export function existingDbFile(f: { db?: string; config?: string }): string {
 
 /** Adds --db and --config (where the store is). */
 export function withStoreFlags(cmd: Command): Command {
-  return cmd.option('--db <file>', 'SQLite database (default: db/rlaifv.sqlite)').option('--config <file>', 'config JSON file (for its db path)');
+  return cmd.addOption(dbOption()).addOption(configOption('config JSON file (for its db path)'));
 }
 
 /** Adds --format (required; `extra` formats besides the pair formats) and --dataset-name, then the store flags. */
@@ -28,16 +29,4 @@ export function withFormatFlags(cmd: Command, extra: readonly string[] = []): Co
       .option('--spans', 'add each side\'s claim spans (chosen_spans, rejected_spans: sentence ranges, verdict, p(no)); JSON files only')
       .option('--reference-logprobs', 'add each side\'s log-probs under the round\'s policy (pair.reference_logprobs): ref_chosen_logps/ref_rejected_logps; rlaifv: ref_win_logp, ref_win_avg_logp, ref_win_per_token_logp and ref_rej_*; JSON files only'),
   );
-}
-
-/** Parses --round: a round number or one of the given words. */
-export function roundFlag<W extends string>(...words: W[]) {
-  return (v: string): number | W => {
-    if ((words as string[]).includes(v)) return v as W;
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < 1) {
-      throw new InvalidArgumentError(`--round must be a round number or ${words.map((w) => `"${w}"`).join(' or ')}, got "${v}".`);
-    }
-    return n;
-  };
 }

@@ -1,10 +1,12 @@
 // `rlaifv export`: a round's kept pairs in a trainer format, to a file or stdout; no delivery is recorded.
 import type { Command } from 'commander';
+import { UsageError } from '../errors.js';
 import { openDb } from '../store/index.js';
 import { exportPairs, exportRound } from '../export/export.js';
 import { ExportInputError } from '../export/errors.js';
 import { exportDialogues } from '../export/fire.js';
-import { existingDbFile, roundFlag, withFormatFlags } from './export-flags.js';
+import { existingDbFile, withFormatFlags } from './export-flags.js';
+import { jsonOption, roundOption } from './flags.js';
 
 interface ExportFlags {
   format: string;
@@ -15,6 +17,7 @@ interface ExportFlags {
   datasetName?: string;
   spans?: boolean;
   referenceLogprobs?: boolean;
+  json?: boolean;
 }
 
 /** Registers `export`. */
@@ -24,9 +27,11 @@ export function registerExport(program: Command): void {
       .command('export')
       .description("write a round's kept pairs in a trainer format (records no delivery; see pull)")
       .requiredOption('--out <file>', 'output file (.parquet: Parquet with image bytes, for trl and rlaifv), or - for stdout')
-      .option('--round <n|latest>', 'round (default: latest)', roundFlag('latest')),
+      .addOption(roundOption('round (default: latest)', ['latest']))
+      .addOption(jsonOption('one JSON object (round, format, pairs, bytes, out) on stdout; needs --out FILE')),
     ['fire'],
   ).action(async (f: ExportFlags) => {
+    if (f.json && f.out === '-') throw new UsageError('--json prints the summary on stdout, where the pairs would go: give --out FILE.');
     const file = existingDbFile(f);
     const db = openDb(file);
     try {
@@ -38,6 +43,7 @@ export function registerExport(program: Command): void {
         // The round's refinement dialogues, not its pairs (pair.corrections "refine").
         if (f.spans || f.referenceLogprobs || f.datasetName) throw new ExportInputError('--format fire writes dialogues: --spans, --reference-logprobs and --dataset-name are for pair formats.');
         const w = exportDialogues(db, { round: round.id, out: f.out });
+        if (f.json) return void process.stdout.write(JSON.stringify({ round: round.id, status: round.status, format: 'fire', dialogues: w.dialogues, bytes: w.bytes, out: w.target }) + '\n');
         process.stderr.write(
           `exported ${w.dialogues} refinement dialogues of round ${round.id} as fire (${w.bytes} bytes) to ${w.target === '-' ? 'stdout' : w.target}` +
             (w.dialogues === 0 ? '; the round has none (they come from pair.corrections "refine")' : '') +
@@ -53,6 +59,10 @@ export function registerExport(program: Command): void {
         ...(f.spans ? { spans: true } : {}),
         ...(f.referenceLogprobs ? { referenceLogprobs: true } : {}),
       });
+      if (f.json) {
+        const out = { round: round.id, status: round.status, format: f.format, container: w.container, pairs: w.pairIds.length, bytes: w.bytes, out: w.target, dataset_info: w.datasetInfo ?? null };
+        return void process.stdout.write(JSON.stringify(out) + '\n');
+      }
       const where = w.target === '-' ? 'stdout' : w.target;
       process.stderr.write(
         `exported ${w.pairIds.length} pairs of round ${round.id} as ${f.format} (${w.container}, ${w.bytes} bytes) to ${where}` +

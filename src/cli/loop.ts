@@ -2,7 +2,8 @@
 import type { Command } from 'commander';
 import { loadConfig, type ConfigOverrides } from '../config/load.js';
 import { runLoop, type LoopRoundReport, type LoopWinRate } from '../loop/index.js';
-import { positiveInt, PROGRESS_EVERY_HELP, progressEveryArg, progressFromFlags } from './common.js';
+import { PROGRESS_EVERY_HELP, progressEveryArg, progressFromFlags } from './common.js';
+import { configOption, dbOption, jsonOption, positiveInt, quietOption } from './flags.js';
 
 interface LoopFlags {
   rounds: number;
@@ -71,12 +72,12 @@ export function registerLoop(program: Command): void {
     .requiredOption('--rounds <n>', 'rounds the loop should have done (finished rounds are not redone)', positiveInt('--rounds'))
     .option('--limit <n>', 'only the first N train prompts (and held-out prompts, unless --eval-limit)', positiveInt('--limit'))
     .option('--eval-limit <n>', 'only the first N held-out prompts', positiveInt('--eval-limit'))
-    .option('--config <file>', 'config JSON file (its loop section; default: the embedded demo config)')
-    .option('--db <file>', 'SQLite database (default: db/rlaifv.sqlite)')
+    .addOption(configOption('config JSON file (its loop section; default: the embedded demo config)'))
+    .addOption(dbOption('SQLite database (default: db/rlaifv.sqlite)'))
     .option('--policy <model>', 'the starting policy (a folder for local, a served model name for openai)')
     .option('--workers <n>', 'worker threads (default: the number of cores)', positiveInt('--workers'))
-    .option('--json', 'print a JSON array with one object per round')
-    .option('--quiet', 'no progress output')
+    .addOption(jsonOption('one JSON object: the starting policy (start) and one object per round (rounds)'))
+    .addOption(quietOption('no progress output'))
     .option('--progress-every <seconds>', PROGRESS_EVERY_HELP, progressEveryArg)
     .action(async (f: LoopFlags) => {
       const o: ConfigOverrides = {};
@@ -100,6 +101,8 @@ export function registerLoop(program: Command): void {
         feedback: r.baseline_feedback,
       };
       const rounds = r.rounds.slice(0, f.rounds);
-      process.stdout.write(f.json ? JSON.stringify(rounds) + '\n' : render(baseline, rounds));
+      // --json holds every row the table shows: the starting policy's evaluation, then the rounds.
+      const start = { loop: r.loop.id, policy: r.baseline.policy, policy_sha256: r.baseline.policy_sha256, eval: baseline };
+      process.stdout.write(f.json ? JSON.stringify({ start, rounds }) + '\n' : render(baseline, rounds));
     });
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The `rlaifv` command: commands only parse, call the library and render.
-import { Command } from 'commander';
+import { Command, CommanderError } from 'commander';
+import { exitCodeOf } from '../errors.js';
 import { registerRun } from './run.js';
 import { registerStats } from './stats.js';
 import { registerReport } from './report.js';
@@ -20,7 +21,10 @@ import { registerClaims } from './claims.js';
 const program = new Command()
   .name('rlaifv')
   .description('DPO preference pairs from a vision-language model\'s own answers, with open-source AI feedback (RLAIF-V)')
-  .showHelpAfterError();
+  .showHelpAfterError()
+  // Commander's own usage errors (unknown flag or command, missing or bad value, no command) throw instead of exiting
+  // with its 1, so the catch below exits 2 for them as for every usage error; commands created below inherit this.
+  .exitOverride();
 registerRun(program);
 registerStats(program);
 registerReport(program);
@@ -58,6 +62,8 @@ program.parseAsync(process.argv).then(() => {
   settled = true;
 }).catch((e: Error) => {
   settled = true;
+  // Commander has printed its message (or the help) already; --help and --version end with its exit code 0.
+  if (e instanceof CommanderError) process.exit(e.exitCode === 0 ? 0 : 2);
   process.stderr.write(`rlaifv: ${e.message}\n`);
-  process.exit(['ConfigError', 'InputError', 'FatalBackendError'].includes(e.name) ? 2 : 1);
+  process.exit(exitCodeOf(e));
 });

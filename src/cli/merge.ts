@@ -1,6 +1,7 @@
 // `rlaifv merge --into DB SHARD.sqlite...`: shard stores of a round into one store.
 import type { Command } from 'commander';
 import { mergeStores } from '../merge.js';
+import { jsonOption } from './flags.js';
 
 /** Registers `merge`. */
 export function registerMerge(program: Command): void {
@@ -9,7 +10,7 @@ export function registerMerge(program: Command): void {
     .description('merge shard stores (made with --shard i/n) into one store; merging a shard twice changes nothing')
     .requiredOption('--into <file>', 'the store to merge into (created if missing)')
     .argument('<shards...>', 'shard SQLite files')
-    .option('--json', 'one JSON object')
+    .addOption(jsonOption('one JSON object'))
     .action((files: string[], f: { into: string; json?: boolean }) => {
       const r = mergeStores(f.into, files);
       if (f.json) return void process.stdout.write(JSON.stringify(r) + '\n');

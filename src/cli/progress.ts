@@ -165,7 +165,13 @@ function withLanes(lane: (stage: string, roundPrompts?: number) => Progress, end
     log: logLine,
     lane(stage, roundPrompts) {
       let l = lanes.get(stage);
-      if (!l) lanes.set(stage, (l = lane(stage, roundPrompts)));
+      if (!l) {
+        const fresh = lane(stage, roundPrompts);
+        // A lane's counts and clock belong to one round: once it finishes, the next round (a loop reuses this
+        // progress) gets a fresh lane instead of carrying them over ("done: 4000/2000 prompts" in round 2).
+        l = { ...fresh, finish: () => (fresh.finish?.(), void lanes.delete(stage)) };
+        lanes.set(stage, l);
+      }
       return l;
     },
   };

@@ -1,8 +1,10 @@
 // `rlaifv pull`: the kept pairs a consumer has not had yet, each delivered exactly once.
 import type { Command } from 'commander';
+import { UsageError } from '../errors.js';
 import { openDb } from '../store/index.js';
 import { pull, type RoundSelector } from '../export/pull.js';
-import { existingDbFile, roundFlag, withFormatFlags } from './export-flags.js';
+import { existingDbFile, withFormatFlags } from './export-flags.js';
+import { jsonOption, roundOption } from './flags.js';
 
 interface PullFlags {
   consumer: string;
@@ -14,6 +16,7 @@ interface PullFlags {
   datasetName?: string;
   spans?: boolean;
   referenceLogprobs?: boolean;
+  json?: boolean;
 }
 
 /** Registers `pull`. */
@@ -24,8 +27,10 @@ export function registerPull(program: Command): void {
       .description('deliver to a consumer the kept pairs it has not had yet (each pair once per consumer)')
       .requiredOption('--consumer <name>', 'who receives the pairs (letters, digits, . _ -), e.g. trainer')
       .option('--out <file>', 'output file (.parquet: Parquet with image bytes, for trl and rlaifv); default - (stdout)')
-      .option('--round <n|latest|all>', 'finished rounds to deliver from (default: all)', roundFlag('latest', 'all')),
+      .addOption(roundOption('finished rounds to deliver from (default: all)', ['latest', 'all']))
+      .addOption(jsonOption('the delivery as one JSON object on stdout (needs --out FILE)')),
   ).action(async (f: PullFlags) => {
+    if (f.json && (f.out ?? '-') === '-') throw new UsageError('--json prints the delivery on stdout, where the pairs would go: give --out FILE.');
     const file = existingDbFile(f);
     const db = openDb(file);
     try {
@@ -47,6 +52,11 @@ export function registerPull(program: Command): void {
       }
       if (r.heldOut) {
         process.stderr.write(`note: ${r.heldOut} kept pairs are withheld: their images are held out for evaluation (an eval round has seen them).\n`);
+      }
+      if (f.json) {
+        const skipped = r.skipped.map((s) => ({ round: s.id, status: s.status }));
+        const out = { consumer: r.consumer, format: f.format, container: r.container, rounds: r.rounds, skipped, held_out: r.heldOut, pairs: r.pairIds.length, delivery: r.delivery, bytes: r.bytes, out: r.target };
+        return void process.stdout.write(JSON.stringify(out) + '\n');
       }
       const rounds = r.rounds.length ? `round${r.rounds.length > 1 ? 's' : ''} ${r.rounds.join(', ')}` : 'no finished round';
       const where = r.target === '-' ? 'stdout' : r.target;

@@ -1,21 +1,14 @@
 // `rlaifv report`: one round as a self-contained HTML page with charts.
 import { existsSync, statSync } from 'node:fs';
 import { InvalidArgumentError, type Command } from 'commander';
+import { configOption, dbOption, jsonOption, quietOption, roundOption } from './flags.js';
 import { getRound, latestRound, openDb } from '../store/index.js';
 import { loadConfig } from '../config/load.js';
 import { InputError } from '../round.js';
 import { buildReport, DEFAULT_REPORT_PAIRS, writeFileAtomic } from '../report/index.js';
-import { roundArg } from './common.js';
 
 /** The report's default file, in the current folder. */
 export const DEFAULT_REPORT_FILE = 'report.html';
-
-/** Parses --round for commands that read an existing round: a number or "latest". */
-function existingRoundArg(v: string): number | 'latest' {
-  const r = roundArg(v);
-  if (r === 'next') throw new InvalidArgumentError('--round must be a round number or "latest" (a report reads an existing round).');
-  return r;
-}
 
 /** Parses --pairs: a whole number of pairs, 0 for none. */
 function pairsArg(v: string): number {
@@ -28,13 +21,14 @@ export function registerReport(program: Command): void {
   program
     .command('report')
     .description('one round as a self-contained HTML page with charts (no network needed to view it)')
-    .option('--config <file>', 'config JSON file (for its db path)')
-    .option('--db <file>', 'SQLite database (default: db/rlaifv.sqlite)')
-    .option('--round <n|latest>', 'round (default: latest)', existingRoundArg)
+    .addOption(configOption('config JSON file (for its db path)'))
+    .addOption(dbOption())
+    .addOption(roundOption('round (default: latest)', ['latest'], 'a report reads an existing round'))
     .option('--out <file>', `HTML file to write (default: ${DEFAULT_REPORT_FILE})`)
     .option('--pairs <n>', `pairs in the page's pair browser, sampled with the round's seed (default: ${DEFAULT_REPORT_PAIRS}; 0: none)`, pairsArg)
-    .option('--quiet', 'print nothing on success')
-    .action((f: { config?: string; db?: string; round?: number | 'latest'; out?: string; pairs?: number; quiet?: boolean }) => {
+    .addOption(quietOption('print nothing on success'))
+    .addOption(jsonOption('one JSON object: {round, out, bytes}'))
+    .action((f: { config?: string; db?: string; round?: number | 'latest'; out?: string; pairs?: number; quiet?: boolean; json?: boolean }) => {
       const { config } = loadConfig(f.config, f.db ? { db: f.db } : {});
       if (!existsSync(config.db)) throw new InputError(`No database at ${config.db}; run \`rlaifv run\` first or pass --db.`);
       const out = f.out ?? DEFAULT_REPORT_FILE;
@@ -51,7 +45,9 @@ export function registerReport(program: Command): void {
         }
         const html = buildReport(db, round.id, { pairs: f.pairs });
         writeFileAtomic(out, html);
-        if (!f.quiet) process.stdout.write(`round ${round.id} report: ${out} (${Math.round(Buffer.byteLength(html) / 1024)} KB)\n`);
+        const bytes = Buffer.byteLength(html);
+        if (f.json) process.stdout.write(JSON.stringify({ round: round.id, out, bytes }) + '\n');
+        else if (!f.quiet) process.stdout.write(`round ${round.id} report: ${out} (${Math.round(bytes / 1024)} KB)\n`);
       } finally {
         db.close();
       }

@@ -2,10 +2,11 @@
 import type { Command } from 'commander';
 import { openDb, roundStats } from '../store/index.js';
 import { runRound, STAGES, type StageName } from '../round.js';
-import { configFromFlags, positiveInt, progressFromFlags, roundArg, withCommonFlags, type CommonFlags } from './common.js';
+import { configFromFlags, progressFromFlags, withCommonFlags, type CommonFlags } from './common.js';
+import { jsonOption, roundOption, samplesOption } from './flags.js';
 import type { StageResult } from '../stages/context.js';
 
-async function execute(stages: readonly StageName[], f: CommonFlags, defaultRound: 'latest' | 'next'): Promise<void> {
+async function execute(stages: readonly StageName[], f: CommonFlags & { json?: boolean }, defaultRound: 'latest' | 'next'): Promise<void> {
   const { config } = configFromFlags(f);
   const progress = progressFromFlags(f);
   const t0 = performance.now();
@@ -19,10 +20,23 @@ async function execute(stages: readonly StageName[], f: CommonFlags, defaultRoun
   });
   const db = openDb(config.db, { readonly: true, upgrade: true });
   try {
-    printSummary(roundStats(db, run.round.id), run.ingest, run.ingestSeconds, run.results, (performance.now() - t0) / 1000, f.quiet);
+    const stats = roundStats(db, run.round.id);
+    const wall = (performance.now() - t0) / 1000;
+    if (f.json) process.stdout.write(JSON.stringify(runJson(stats, run.ingest, run.ingestSeconds, run.results, wall)) + '\n');
+    else printSummary(stats, run.ingest, run.ingestSeconds, run.results, wall, f.quiet);
   } finally {
     db.close();
   }
+}
+
+/** `run --json`: the round's counts (as `stats --json`), the input read, each stage's items, failures and seconds. */
+function runJson(stats: ReturnType<typeof roundStats>, ingest: { prompts: number; problems: number }, ingestSeconds: number, results: StageResult[], wallSeconds: number) {
+  return {
+    stats,
+    input: { prompts: ingest.prompts, bad_lines: ingest.problems, seconds: ingestSeconds },
+    stages: results.map((r) => ({ stage: r.stage, items: r.items, failures: r.failures, seconds: r.seconds, model_seconds: r.modelSeconds })),
+    wall_seconds: wallSeconds,
+  };
 }
 
 function printSummary(
@@ -70,18 +84,20 @@ export function registerRun(program: Command): void {
     program
       .command('run')
       .description('run a whole round: generate, divide, label, score, pair')
-      .option('--round <n|next|latest>', 'round to work on (default: resume the latest with this config, else a new one)', roundArg)
+      .addOption(roundOption('round to work on (default: resume the latest with this config, else a new one)', ['next', 'latest']))
       .option('--policy <model>', 'policy model (a folder for local, a model name for openai)')
-      .option('--samples <n>', 'samples per prompt', positiveInt('--samples')),
-  ).action((f: CommonFlags) => execute(STAGES, f, 'latest'));
+      .addOption(samplesOption())
+      .addOption(jsonOption('the summary as one JSON object (stats, input, stages, wall_seconds)')),
+  ).action((f: CommonFlags & { json?: boolean }) => execute(STAGES, f, 'latest'));
   for (const s of STAGES) {
     withCommonFlags(
       program
         .command(s)
         .description(`run only the ${s} stage of a round`)
-        .option('--round <n|next|latest>', 'round to work on (default: latest)', roundArg)
+        .addOption(roundOption('round to work on (default: latest)', ['next', 'latest']))
         .option('--policy <model>', 'policy model')
-        .option('--samples <n>', 'samples per prompt', positiveInt('--samples')),
-    ).action((f: CommonFlags) => execute([s], f, 'latest'));
+        .addOption(samplesOption())
+        .addOption(jsonOption('the summary as one JSON object (stats, input, stages, wall_seconds)')),
+    ).action((f: CommonFlags & { json?: boolean }) => execute([s], f, 'latest'));
   }
 }

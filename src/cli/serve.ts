@@ -1,9 +1,9 @@
 // `rlaifv serve`: the claim-level reward server for online RL trainers (parses flags, starts the library's server,
 // prints where it listens, stops on SIGINT/SIGTERM).
 import type { Command } from 'commander';
-import { InvalidArgumentError } from 'commander';
 import { loadConfig } from '../config/load.js';
 import { startServer } from '../serve/server.js';
+import { configOption, dbOption, positiveInt, wholeNumber } from './flags.js';
 
 interface ServeFlags {
   config?: string;
@@ -13,26 +13,16 @@ interface ServeFlags {
   workers?: number;
 }
 
-function portArg(v: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError(`--port must be a whole number from 0 to 65535, got "${v}".`);
-  return n;
-}
-
 /** Registers `serve`. */
 export function registerServe(program: Command): void {
   program
     .command('serve')
     .description('serve claim-level rewards to online RL trainers (POST /v1/rewards, POST /get_reward for OpenRLHF)')
-    .option('--config <file>', 'config JSON file (default: the embedded demo config)')
-    .option('--db <file>', 'SQLite database where every scored answer is stored (default: db/rlaifv.sqlite)')
+    .addOption(configOption('config JSON file (default: the embedded demo config)'))
+    .addOption(dbOption('SQLite database where every scored answer is stored (default: db/rlaifv.sqlite)'))
     .option('--host <host>', 'address to bind (default 127.0.0.1; any other needs an API key in serve.api_key_env)')
-    .option('--port <port>', 'port (default 8100; 0: any free port)', portArg)
-    .option('--workers <n>', 'worker threads for local models (default: the number of cores)', (v) => {
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`--workers must be a whole number ≥ 1, got "${v}".`);
-      return n;
-    })
+    .option('--port <port>', 'port (default 8100; 0: any free port)', wholeNumber('--port', 0, 65535))
+    .option('--workers <n>', 'worker threads for local models (default: the number of cores)', positiveInt('--workers'))
     .action(async (f: ServeFlags) => {
       const { config } = loadConfig(f.config, { ...(f.db ? { db: f.db } : {}), ...(f.workers ? { workers: f.workers } : {}) });
       const server = await startServer(config, { ...(f.host ? { host: f.host } : {}), ...(f.port !== undefined ? { port: f.port } : {}) });

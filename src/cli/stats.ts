@@ -1,8 +1,10 @@
 // `rlaifv stats`: counts per stage for a round.
 import type { Command } from 'commander';
-import { latestRound, openDb, roundStats } from '../store/index.js';
+import { getRound, latestRound, openDb, roundStats } from '../store/index.js';
 import { loadConfig } from '../config/load.js';
-import { roundArg } from './common.js';
+import { InputError } from '../errors.js';
+import { existsSync } from 'node:fs';
+import { configOption, dbOption, jsonOption, roundOption } from './flags.js';
 import { roundOnPolicy } from '../eval/on-policy.js';
 import type { OnPolicySummary } from '../feedback/on-policy.js';
 
@@ -19,16 +21,18 @@ export function registerStats(program: Command): void {
   program
     .command('stats')
     .description('counts of a round (prompts, answers, claims, labels, pairs, failures)')
-    .option('--db <file>', 'SQLite database (default: db/rlaifv.sqlite)')
-    .option('--config <file>', 'config JSON file (for its db path)')
-    .option('--round <n|latest>', 'round (default: latest)', roundArg)
-    .option('--json', 'one JSON object')
-    .action((f: { db?: string; config?: string; round?: number | 'latest' | 'next'; json?: boolean }) => {
+    .addOption(dbOption())
+    .addOption(configOption('config JSON file (for its db path)'))
+    .addOption(roundOption('round (default: latest)', ['latest'], 'stats reads an existing round'))
+    .addOption(jsonOption())
+    .action((f: { db?: string; config?: string; round?: number | 'latest'; json?: boolean }) => {
       const { config } = loadConfig(f.config, f.db ? { db: f.db } : {});
+      if (!existsSync(config.db)) throw new InputError(`No database at ${config.db}; run \`rlaifv run\` first or pass --db.`);
       const db = openDb(config.db, { readonly: true, upgrade: true });
       try {
         const id = typeof f.round === 'number' ? f.round : latestRound(db)?.id;
-        if (id === undefined) throw new Error(`No rounds in ${config.db} yet; run \`rlaifv run\` first.`);
+        if (id === undefined) throw new InputError(`No rounds in ${config.db} yet; run \`rlaifv run\` first.`);
+        if (!getRound(db, id)) throw new InputError(`No round ${id} in ${config.db}${latestRound(db) ? ` (the latest is round ${latestRound(db)!.id})` : ''}.`);
         const s = roundStats(db, id);
         // The on-policy check when the round has reference log-probs (pair.reference_logprobs); null otherwise.
         const check = roundOnPolicy(db, id);

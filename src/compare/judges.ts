@@ -4,7 +4,7 @@
 // - a served VLM asked ConvBench's pairwise question ("Overall, Response X is better"), with the image.
 import { createHash } from 'node:crypto';
 import type { OpenAIBackend } from '../config/schema.js';
-import { modelBackend } from '../config/schema.js';
+import { parseModelAtUrl } from '../config/model-url.js';
 import { ConfigError } from '../config/load.js';
 import { FatalBackendError } from '../backends/errors.js';
 import { fillTemplate } from '../backends/openai/index.js';
@@ -21,13 +21,9 @@ export type JudgeSpec = { type: 'truth' } | { type: 'claims' } | { type: 'served
  */
 export function parseJudgeSpec(s: string, field = '--judge', apiKeyEnv?: string): JudgeSpec {
   if (s === 'truth' || s === 'claims') return { type: s };
-  const at = s.lastIndexOf('@');
-  if (at <= 0 || at === s.length - 1) {
-    throw new ConfigError(`${field}: "${s}" is not a judge: use truth, claims, or MODEL@URL (a served VLM, e.g. judge@http://127.0.0.1:8000/v1).`);
-  }
-  const parsed = modelBackend.safeParse({ type: 'openai', model: s.slice(0, at), base_urls: [s.slice(at + 1)], ...(apiKeyEnv ? { api_key_env: apiKeyEnv } : {}) });
-  if (!parsed.success) throw new ConfigError(`${field}: "${s}": ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-  return { type: 'served', backend: parsed.data as OpenAIBackend };
+  const backend = parseModelAtUrl(s, field, apiKeyEnv);
+  if (!backend) throw new ConfigError(`${field}: "${s}" is not a judge: use truth, claims, or MODEL@URL (a served VLM, e.g. judge@http://127.0.0.1:8000/v1).`);
+  return { type: 'served', backend };
 }
 
 /** A judge's name as results print it. */

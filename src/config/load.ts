@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createHash } from 'node:crypto';
+import { ConfigError } from '../errors.js';
 import { PAIR_STRATEGIES } from '../feedback/pairs.js';
 import { z } from 'zod';
 import { configSchema, routingTable, type Config } from './schema.js';
@@ -10,10 +11,8 @@ import { configSchema, routingTable, type Config } from './schema.js';
 /** The package root: where the embedded default's data/ and models/ live. */
 export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-/** Thrown for configuration mistakes; the message names the file and field and says what is allowed. */
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
+/** Configuration mistakes (exit 2): the one error module's, re-exported for the config's callers. */
+export { ConfigError };
 
 function allowedKeys(schema: z.ZodType, at: PropertyKey[]): string[] | null {
   let s: any = schema;

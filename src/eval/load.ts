@@ -1,4 +1,5 @@
 // Reads one round from the store into the evaluation's in-memory form (read-only queries).
+import { InputError } from '../errors.js';
 import { getRound, getVerdictSet, latestRound, roundPrompts, type Db } from '../store/index.js';
 import { stmt } from '../store/statements.js';
 import { DEFAULT_MAX_PAIRS, DEFAULT_PAIR_DIFF } from '../feedback/pairs.js';
@@ -7,11 +8,11 @@ import { parseTruth, type Truth } from '../shapes/truth.js';
 import type { EvalAnswer, EvalClaim, EvalPrompt, EvalRound, PairConfig } from './types.js';
 
 /**
- * Why a round cannot be evaluated (no such round, or prompts without a shapes-world truth). Named InputError so the
+ * Why a round cannot be evaluated (no such round, or prompts without a shapes-world truth). An InputError, so the
  * CLI exits 2, as for any bad input.
  */
-export class EvalRefusal extends Error {
-  override name = 'InputError';
+export class EvalRefusal extends InputError {
+  override name = 'EvalRefusal';
 }
 
 /** The round to evaluate: a number, or the newest round when undefined / 'latest'. */

@@ -6,6 +6,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import readline from 'node:readline';
 import { buildPrompt, type InputLimits, type InputOptions, type InputPrompt, type InputProblem, type PromptFields, type Turn } from './check.js';
+import { InputFileError } from './reader.js';
 
 /** True for a parsed row that is LLaVA-style (it has a `conversations` field). */
 export function isLlavaRow(json: unknown): boolean {
@@ -69,7 +70,7 @@ export async function* readLlavaPrompts(
   try {
     await stat(file);
   } catch {
-    throw new Error(`Prompts file ${file} does not exist.`);
+    throw new InputFileError(`Prompts file ${file} does not exist.`);
   }
   const dir = path.dirname(path.resolve(file));
   const rows = file.toLowerCase().endsWith('.jsonl') ? jsonlRows(file) : arrayRows(file);

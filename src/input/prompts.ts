@@ -6,6 +6,7 @@ import readline from 'node:readline';
 import { z } from 'zod';
 import { buildPrompt, historyProblem, type InputLimits, type InputOptions, type InputPrompt, type InputProblem, type PromptFields } from './check.js';
 import { isLlavaRow, llavaFields, readLlavaPrompts } from './llava.js';
+import { InputFileError } from './reader.js';
 
 export type { InputLimits, InputOptions, InputPrompt, InputProblem, Turn } from './check.js';
 export { checkImage, checkImageBytes, imageId, makePrompt } from './check.js';
@@ -63,7 +64,7 @@ export async function* readPrompts(
   try {
     await stat(file);
   } catch {
-    throw new Error(`Prompts file ${file} does not exist.`);
+    throw new InputFileError(`Prompts file ${file} does not exist.`);
   }
   if (opts?.format === 'llava' || (file.toLowerCase().endsWith('.json') && (await opensArray(file)))) {
     yield* readLlavaPrompts(file, limits, opts);

@@ -1,4 +1,5 @@
 // What every input reader takes and the error a whole unreadable input file raises.
+import { InputError } from '../errors.js';
 
 /** The input formats, as `--input-format` and config `input_format` name them ('auto': from the extension). */
 export const INPUT_FORMATS = ['auto', 'jsonl', 'parquet', 'rlaifv', 'llava'] as const;
@@ -12,6 +13,6 @@ export interface ReaderOptions {
 }
 
 /** A whole input file cannot be read (missing, not Parquet, a column missing): the CLI exits 2, whatever on_error. */
-export class InputFileError extends Error {
-  override name = 'InputError';
+export class InputFileError extends InputError {
+  override name = 'InputFileError';
 }

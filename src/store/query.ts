@@ -1,9 +1,10 @@
 // Read-only queries for analysts (`rlaifv sql`): a read-only connection, and a statement that must only read.
+import { InputError } from '../errors.js';
 import type { Db } from './open.js';
 
 /** Thrown when a statement is refused or fails to prepare; the message says why and what is allowed. */
-export class QueryError extends Error {
-  override name = 'InputError';
+export class QueryError extends InputError {
+  override name = 'QueryError';
 }
 
 /** A prepared read-only query. */

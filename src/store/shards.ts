@@ -1,4 +1,5 @@
 // Shards: a fixed, hash-based slice of a round's prompts per store, and merging shard stores into one.
+import { InputError } from '../errors.js';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -7,8 +8,8 @@ import { openDb } from './open.js';
 import { now, stmt } from './statements.js';
 
 /** A shard or merge request that cannot be done as asked (the CLI exits 2, as for other bad input). */
-export class StoreInputError extends Error {
-  override name = 'InputError';
+export class StoreInputError extends InputError {
+  override name = 'StoreInputError';
 }
 
 /** Shard i of n (0 ≤ i < n). */

@@ -20,7 +20,7 @@ const read = (file: string) =>
     .filter(Boolean)
     .map((l) => JSON.parse(l) as BonRow);
 const bon = (out: string, ...extra: string[]) =>
-  runNode(['bon', '--prompts', PROMPTS, '--policy', POLICY, '--limit', '5', '--n', String(N), '--out', out, '--workers', '2', '--quiet', ...extra]);
+  runNode(['bon', '--prompts', PROMPTS, '--policy', POLICY, '--limit', '5', '--samples', String(N), '--out', out, '--workers', '2', '--quiet', ...extra]);
 
 describe('rlaifv bon', () => {
   const dir = tempDir();
@@ -83,9 +83,18 @@ describe('rlaifv bon', () => {
     }
   });
 
+  test('the old --n still sets the samples for one release, with a one-line deprecation note on stderr', async () => {
+    const r = await bon(path.join(dir, 'old-n.jsonl'), '--ref', LABELER, '--n', '2', '--json');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe('rlaifv: --n is deprecated and will be removed in the next release; use --samples.\n');
+    expect(JSON.parse(r.stdout)).toMatchObject({ prompts: 5, answers: 5 * 2 });
+  });
+
   test('bad flags: exit 2 with a message naming the flag', async () => {
     const cases: [string[], RegExp][] = [
-      [['--n', '0'], /--n must be a whole number ≥ 1, got "0"/],
+      [['--samples', '0'], /--samples must be a whole number ≥ 1, got "0"/],
+      // The old spelling, kept for one release: parsed like --samples, with a deprecation note.
+      [['--n', '0'], /--n is deprecated and will be removed in the next release; use --samples\.\n(.|\n)*--n must be a whole number ≥ 1, got "0"/],
       [['--beta', '-1'], /--beta must be a positive number, got "-1"/],
       [['--reward', 'max'], /option '--reward <variant>' argument 'max' is invalid\. Allowed choices are sum, mean/],
       [['--temperature', 'hot'], /--temperature must be a number from 0 to 5/],
@@ -119,7 +128,7 @@ describe('rlaifv bon with served models (the test server: real tiny models behin
     expect((await bon(local, '--ref', LABELER)).code).toBe(0);
     const served = path.join(dir, 'served.jsonl');
     const r = await runNode(
-      ['bon', '--prompts', PROMPTS, '--policy', `shapes-policy@${srv.url}`, '--ref', `shapes-labeler@${srv.url}`, '--limit', '5', '--n', String(N), '--out', served, '--quiet', '--json'],
+      ['bon', '--prompts', PROMPTS, '--policy', `shapes-policy@${srv.url}`, '--ref', `shapes-labeler@${srv.url}`, '--limit', '5', '--samples', String(N), '--out', served, '--quiet', '--json'],
     );
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
@@ -142,7 +151,7 @@ describe('rlaifv bon with served models (the test server: real tiny models behin
     // A server that drops prompt_logprobs (as OpenAI's API cannot give them): the run stops, naming the endpoint.
     const plain = await TestServer.start({ mimic: 'sglang', deterministic: true, workers: 1 });
     try {
-      const bad = await runNode(['bon', '--prompts', PROMPTS, '--policy', `shapes-policy@${plain.url}`, '--ref', LABELER, '--limit', '2', '--n', '2', '--quiet']);
+      const bad = await runNode(['bon', '--prompts', PROMPTS, '--policy', `shapes-policy@${plain.url}`, '--ref', LABELER, '--limit', '2', '--samples', '2', '--quiet']);
       expect(bad.code).not.toBe(0);
       expect(bad.stderr).toMatch(/prompt_logprobs/);
       expect(bad.stderr).toContain(plain.url);

@@ -3,12 +3,19 @@
 // what is done of the whole round, a rate and an ETA.
 import { describe, expect, test } from 'vitest';
 import { formatDuration, lineProgress } from '../../src/cli/progress.js';
+import type { Progress } from '../../src/stages/context.js';
 
 /** Drives lanes as runStreaming does: per slice start(items), ticks, done(), through(prompts); finish() at the end. */
 function simulate(everyMs: number, o: { prompts: number; slice: number; secondsPerSlice: number }) {
   const lines: string[] = [];
-  let t = 0;
-  const p = lineProgress(everyMs, (m) => lines.push(m), () => t);
+  const clock = { t: 0 };
+  const p = lineProgress(everyMs, (m) => lines.push(m), () => clock.t);
+  simulateRound(p, clock, o);
+  return { lines, seconds: clock.t / 1000 };
+}
+
+/** One streaming round on `p`, advancing the fake clock (a loop runs several rounds on the same progress). */
+function simulateRound(p: Progress, clock: { t: number }, o: { prompts: number; slice: number; secondsPerSlice: number }) {
   const stages = { generate: 10, divide: 10, label: 23, score: 10, pair: 1 } as const;
   const lanes = Object.keys(stages).map((s) => [s, p.lane!(s, o.prompts)] as const);
   for (let from = 0; from < o.prompts; from += o.slice) {
@@ -17,7 +24,7 @@ function simulate(everyMs: number, o: { prompts: number; slice: number; secondsP
       const per = stages[s as keyof typeof stages];
       lane.start(s, n * per);
       for (let i = 0; i < n; i++) {
-        t += (o.secondsPerSlice * 1000) / n / lanes.length;
+        clock.t += (o.secondsPerSlice * 1000) / n / lanes.length;
         lane.tick(per);
       }
       lane.done();
@@ -25,7 +32,6 @@ function simulate(everyMs: number, o: { prompts: number; slice: number; secondsP
     }
   }
   for (const [, lane] of lanes) lane.finish!();
-  return { lines, seconds: t / 1000 };
 }
 
 describe('progress lines without a terminal', () => {
@@ -47,6 +53,24 @@ describe('progress lines without a terminal', () => {
     // Halfway through (about 1,000 of 2,000 prompts after about 120 s), the ETA is about 2 minutes.
     const mid = label.find((l) => Number(/ (\d+)\/2000/.exec(l)![1]) >= 900)!;
     expect(mid).toMatch(/ETA (1m[3-5]\d|2m[0-3]\d)s/);
+  });
+
+  test('a loop\'s second round starts afresh: its counts, elapsed time and rate are its own, not carried over', () => {
+    const lines: string[] = [];
+    const clock = { t: 0 };
+    const p = lineProgress(30_000, (m) => lines.push(m), () => clock.t);
+    simulateRound(p, clock, { prompts: 200, slice: 32, secondsPerSlice: 60 });
+    const round1End = lines.length;
+    clock.t += 600_000; // training and evaluation between the rounds: ten minutes no stage is running
+    simulateRound(p, clock, { prompts: 100, slice: 32, secondsPerSlice: 60 });
+    const second = lines.slice(round1End);
+    for (const stage of ['generate', 'divide', 'label', 'score', 'pair']) {
+      const mine = second.filter((l) => l.startsWith(`[${stage}] `));
+      expect(mine[0]).toBe(`[${stage}] start: 100 prompts`);
+      // 100 prompts in 4 slices of 60 s: at most 4m00s, not round 1's 7 minutes plus the pause plus this round.
+      expect(mine.at(-1)).toMatch(new RegExp(`^\\[${stage}\\] done: 100/100 prompts.* in (3m\\d\\ds|4m00s) `));
+    }
+    expect(second.find((l) => l.startsWith('[generate] done'))).toMatch(/done: 100\/100 prompts, 1000 answers in 4m00s \(4\.2 answers\/s\)$/);
   });
 
   test('0 seconds: a line per tick; lines only when something moved', () => {

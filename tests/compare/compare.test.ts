@@ -72,7 +72,8 @@ describe('parseJudgeSpec', () => {
     expect(s.type === 'served' && [s.backend.model, s.backend.base_urls, s.backend.api_key_env]).toEqual(['judge-34b', ['http://10.0.0.5:8000/v1'], 'JUDGE_KEY']);
     expect(() => parseJudgeSpec('gpt')).toThrow(ConfigError);
     expect(() => parseJudgeSpec('gpt')).toThrow(/--judge: "gpt" is not a judge/);
-    expect(() => parseJudgeSpec('judge@not a url')).toThrow(/--judge: "judge@not a url": base_urls/);
+    expect(() => parseJudgeSpec('judge@not a url')).toThrow(/--judge: "judge@not a url" is not a judge/);
+    expect(() => parseJudgeSpec('judge@http://')).toThrow(/--judge: "judge@http:\/\/" is not MODEL@URL with a base URL/);
   });
 });
 

@@ -65,7 +65,7 @@ describe('rlaifv loop, loop.mode "online"', () => {
 
   beforeAll(async () => {
     rerun = await runNode([...args, '--json']);
-    report = rerun.code === 0 ? JSON.parse(rerun.stdout) : [];
+    report = rerun.code === 0 ? JSON.parse(rerun.stdout).rounds : [];
   });
 
   test('the kill left budget point 1 trained and evaluated, point 2 untrained; the rerun trains only point 2', () => {

@@ -43,7 +43,7 @@ describe('rlaifv loop with an SFT step on the refinement dialogues', () => {
     const out = await runNode(args());
     code = out.code;
     stderr = out.stderr;
-    report = out.code === 0 ? JSON.parse(out.stdout) : [];
+    report = out.code === 0 ? JSON.parse(out.stdout).rounds : [];
   });
 
   test('the SFT step trains on the exported dialogues, and the DPO trainer starts from its checkpoint', () => {
@@ -80,7 +80,7 @@ describe('rlaifv loop with an SFT step on the refinement dialogues', () => {
     const again = await runNode(args());
     expect(again.code, again.stderr).toBe(0);
     expect(rows(db, 'SELECT step FROM loop_commands').length).toBe(2);
-    expect(JSON.parse(again.stdout)[0].sft).toEqual(report[0].sft);
+    expect(JSON.parse(again.stdout).rounds[0].sft).toEqual(report[0].sft);
   });
 
   test('an SFT step without the refine editor is refused, naming the keys', async () => {

@@ -42,12 +42,36 @@ describe('rlaifv loop with the shapes DPO trainer', () => {
   let db: string;
   let out: { code: number | null; stdout: string; stderr: string };
   let report: any[];
+  let start: any;
 
   beforeAll(async () => {
     dir = tempDir('rlaifv-loop-');
     db = path.join(dir, 'loop.sqlite');
     out = await runNode([...loopArgs(writeConfig(dir), db), '--json']);
-    report = out.code === 0 ? JSON.parse(out.stdout) : [];
+    report = out.code === 0 ? JSON.parse(out.stdout).rounds : [];
+    start = out.code === 0 ? JSON.parse(out.stdout).start : null;
+  });
+
+  test('--json holds the starting policy\'s row the table shows', () => {
+    expect(out.code, out.stderr).toBe(0);
+    expect(start.policy).toBe(POLICY);
+    expect(start.eval.false_claim_rate).toBeTypeOf('number');
+    expect(start.eval.truth_free.rejected_claim_rate).toBeTypeOf('number');
+    expect(start.eval.truth_free.win_rate_vs_start).toBeNull();
+    // Round 1's win rate against the start is against this evaluation.
+    expect(report[0].eval.eval_id).not.toBe(start.eval.eval_id);
+  });
+
+  test('progress in a log starts afresh with each round: no stage ends with more prompts than its round has', () => {
+    const done = out.stderr.split('\n').filter((l) => /^\[\w+\] done: \d+\/\d+ prompts/.test(l));
+    expect(done.length, out.stderr).toBeGreaterThanOrEqual(10); // 5 stages × 2 rounds
+    for (const l of done) {
+      const [, a, b] = /done: (\d+)\/(\d+) prompts/.exec(l)!;
+      expect(Number(a), l).toBe(Number(b));
+    }
+    for (const stage of ['generate', 'divide', 'label', 'score', 'pair']) {
+      expect(out.stderr.split('\n').filter((l) => l.startsWith(`[${stage}] start: `)).length, stage).toBeGreaterThanOrEqual(2);
+    }
   });
 
   test('two rounds, each trained and evaluated; --json has the fields other tools read', () => {
@@ -114,7 +138,7 @@ describe('rlaifv loop with the shapes DPO trainer', () => {
     const before = rows<{ n: number }>(db, 'SELECT COUNT(*) AS n FROM loop_commands')[0]!.n;
     const again = await runNode([...loopArgs(writeConfig(dir), db), '--json']);
     expect(again.code, again.stderr).toBe(0);
-    expect(JSON.parse(again.stdout)).toEqual(report);
+    expect(JSON.parse(again.stdout).rounds).toEqual(report);
     expect(rows<{ n: number }>(db, 'SELECT COUNT(*) AS n FROM loop_commands')[0]!.n).toBe(before);
   });
 
@@ -150,7 +174,7 @@ describe('rlaifv loop on held-out prompts without truth (a user\'s own data)', (
     writeFileSync(config, JSON.stringify(c));
     const r = await runNode([...loopArgs(config, db), '--json']);
     expect(r.code, r.stderr).toBe(0);
-    const rounds = JSON.parse(r.stdout);
+    const rounds = JSON.parse(r.stdout).rounds;
     expect(rounds).toHaveLength(2);
     for (const x of rounds) {
       expect(x.eval.false_claim_rate).toBeNull();
@@ -180,7 +204,7 @@ describe('rlaifv loop with checkpoint selection (loop.select: best)', () => {
     writeFileSync(config, JSON.stringify(c));
     const r = await runNode([...loopArgs(config, db), '--json']);
     expect(r.code, r.stderr).toBe(0);
-    const rounds = JSON.parse(r.stdout);
+    const rounds = JSON.parse(r.stdout).rounds;
     for (const x of rounds) {
       const out = path.join(path.dirname(path.dirname(x.pairs_file)), 'policy');
       expect(x.select.map((s: any) => s.checkpoint)).toEqual([path.join(out, 'checkpoint-1'), path.join(out, 'checkpoint-2'), out]);
@@ -233,7 +257,7 @@ describe('rlaifv loop when a step fails or is killed', () => {
     expect(cmds.map((c) => c.exit_code)).toEqual([3, 0]);
     // The retry trained on the pairs delivered the first time: no second pull.
     expect(rows(db, "SELECT id FROM deliveries WHERE consumer = 'loop-1'")).toEqual(deliveries);
-    expect(JSON.parse(second.stdout)[0].trainer_exit).toBe(0);
+    expect(JSON.parse(second.stdout).rounds[0].trainer_exit).toBe(0);
   });
 
   test('kill -9 while the trainer runs: the rerun resumes there, trains once more, and feeds no pair twice', async () => {
@@ -268,7 +292,7 @@ describe('rlaifv loop when a step fails or is killed', () => {
 
     const rerun = await runNode([...loopArgs(writeConfig(dir, TRAINER), db, 1), '--json']);
     expect(rerun.code, rerun.stderr).toBe(0);
-    const [after] = JSON.parse(rerun.stdout);
+    const [after] = JSON.parse(rerun.stdout).rounds;
     expect(after.round).toBe(before!.train_round);
     expect(after.pairs).toBe(before!.pairs);
     expect(rows(db, "SELECT id FROM deliveries WHERE consumer = 'loop-1'")).toHaveLength(1);
