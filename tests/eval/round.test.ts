@@ -15,11 +15,12 @@ import { DEV, ROOT, tempDir } from '../helpers/paths.js';
 const ENTRY = `
 import { Command } from 'commander';
 import { registerEval } from './dist/cli/eval.js';
+import { exitCodeOf } from './dist/errors.js';
 const program = new Command().name('rlaifv').showHelpAfterError();
 registerEval(program);
 program.parseAsync(process.argv.slice(1), { from: 'user' }).catch((e) => {
   process.stderr.write('rlaifv: ' + e.message + '\\n');
-  process.exit(e.name === 'ConfigError' || e.name === 'InputError' ? 2 : 1);
+  process.exit(exitCodeOf(e));
 });`;
 const rlaifv = (...args: string[]) => spawnSync('node', ['--input-type=module', '-e', ENTRY, ...args], { cwd: ROOT, encoding: 'utf8' });
 
