@@ -18,7 +18,7 @@ import type { EvalAnswer, EvalPrompt } from './types.js';
 import { flipVerdicts, studentPrompt, teacherTurn, SAID_CORRECT, type ClaimVerdict, type FeedbackLevel, type FeedbackProvider } from '../feedback/teacher.js';
 import { feedbackByKind, feedbackFigures, type ConversationOutcome, type FeedbackFigures } from './correction-metrics.js';
 import { pct, table } from './render.js';
-import { normClaim, subjectsOf } from './ablation.js';
+import { normClaim, subjectsOf } from './claims.js';
 
 /** What to measure: the policy, the held-out prompts, and the teacher. */
 export interface CorrectionOptions {

@@ -9,6 +9,7 @@ export * from './render.js';
 export * from './policy.js';
 export * from './policy-report.js';
 export * from './truth-free.js';
+export * from './claims.js';
 export * from './ablation.js';
 export * from '../feedback/teacher.js';
 export * from './correction-metrics.js';
