@@ -23,7 +23,7 @@ import type { InputPrompt } from '../src/input/prompts.js';
 import { configSchema } from '../src/config/schema.js';
 import { bestIndex, dpoReward, type RewardVariant } from '../src/methods/dpo-reward.js';
 import { parseTruth, type Truth } from '../src/shapes/truth.js';
-import { mapLimit } from '../src/stages/context.js';
+import { mapLimit } from '../src/progress.js';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const argv = process.argv.slice(2);

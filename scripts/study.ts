@@ -11,7 +11,7 @@ import { runRound, STAGES } from '../src/round.js';
 import { openDb, type RoundRow } from '../src/store/index.js';
 import { WorkerPool } from '../src/backends/local/pool.js';
 import { LocalLabeler } from '../src/backends/local/index.js';
-import { mapLimit } from '../src/stages/context.js';
+import { mapLimit } from '../src/progress.js';
 import { parseStatement, renderStatement } from '../src/shapes/index.js';
 import {
   evaluateRound,

@@ -18,7 +18,8 @@ export {
   type StageName,
 } from './round.js';
 export { previewClaims, divideLines, readLines, parseClaimsLine, type ClaimsLine, type ClaimsSummary } from './claims-preview.js';
-export { silentProgress, type Progress, type StageResult } from './stages/context.js';
+export { type StageResult } from './stages/context.js';
+export { silentProgress, type Progress } from './progress.js';
 export { openDb, roundStats, latestRound, getRound, type Db, type RoundRow, type RoundStats } from './store/index.js';
 export type { Generator, Divider, Labeler, GenerateRequest, GenerateResult, LabelResult, DivideOutput } from './backends/types.js';
 export { LlavaModel, readImage } from './backends/local/llava.js';

@@ -5,7 +5,7 @@
 import type { Config, ModelBackend } from './config/schema.js';
 import { finishPolicyEval, createPolicyEval, findPolicyEval, finishRound, getPolicyEval, getRound, linkPolicyEvalRound, openDb, type PolicyEvalRow } from './store/index.js';
 import { runRound } from './round.js';
-import { silentProgress, type Progress } from './stages/context.js';
+import { silentProgress, type Progress } from './progress.js';
 import { loadEvalRound } from './eval/load.js';
 import { policyFigures, type PolicyFigures } from './eval/policy.js';
 import { roundHasTruth, truthFreeFigures, type TruthFreeFigures } from './eval/truth-free.js';

@@ -4,7 +4,7 @@ import { loadConfig, type ConfigOverrides, type LoadedConfig } from '../config/l
 import type { RoundChoice } from '../round.js';
 import { INPUT_FORMATS } from '../input/reader.js';
 import { parseShard, type Shard } from '../store/shards.js';
-import type { Progress } from '../stages/context.js';
+import type { Progress } from '../progress.js';
 import { DEFAULT_PROGRESS_SECONDS, terminalProgress } from './progress.js';
 
 /** Parses a positive whole number flag. */

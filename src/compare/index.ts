@@ -4,7 +4,7 @@
 // the start are the same comparison of its evaluation rounds.
 import type { Config, ModelBackend } from '../config/schema.js';
 import { getCompareVerdict, getRound, openDb, putCompareVerdict, roundPrompts, promptHistory, type Db } from '../store/index.js';
-import { mapLimit, silentProgress, type Progress } from '../stages/context.js';
+import { mapLimit, silentProgress, type Progress } from '../progress.js';
 import { EvalRefusal, loadEvalRound } from '../eval/load.js';
 import { judgeAnswer } from '../eval/truth.js';
 import { promptKinds, roundHasTruth, scoredAnswers, type ScoredAnswer } from '../eval/truth-free.js';

@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { Config, ModelBackend } from '../config/schema.js';
 import type { Turn } from '../backends/types.js';
 import { openDb, promptHistory, roundPrompts, type Db, type RoundPrompt } from '../store/index.js';
-import { silentProgress, type Progress } from '../stages/context.js';
+import { silentProgress, type Progress } from '../progress.js';
 import { evaluatePolicy, type PolicyEvaluation } from '../policy-eval.js';
 import { hashCheckpoint } from '../loop/checkpoint.js';
 import { checkStatement } from '../shapes/index.js';

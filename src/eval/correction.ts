@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Config, ModelBackend } from '../config/schema.js';
 import { openDb, roundPrompts, type Db, type RoundPrompt } from '../store/index.js';
 import { stmt } from '../store/statements.js';
-import { silentProgress, type Progress } from '../stages/context.js';
+import { silentProgress, type Progress } from '../progress.js';
 import { evaluatePolicy } from '../policy-eval.js';
 import { isRejected, type AcceptRule } from '../feedback/verdict.js';
 import type { Truth } from '../shapes/truth.js';

@@ -10,7 +10,7 @@ import { ConfigError, configHash, storedConfig } from '../config/load.js';
 import { addLoopRound, createLoop, findLoop, getLoopRound, getPolicyEval, openDb, setLoopBaseline, updateLoopRound, type Db, type LoopRoundRow, type LoopRow } from '../store/index.js';
 import { now } from '../store/statements.js';
 import { STAGES, runRound } from '../round.js';
-import { silentProgress, type Progress } from '../stages/context.js';
+import { silentProgress, type Progress } from '../progress.js';
 import { evaluatePolicy, policyEvaluation, type PolicyEvaluation } from '../policy-eval.js';
 import { LoopStepError, customPairs, deploy, pullPairs, sftStep, train, withDb, type PairsMaker } from './steps.js';
 import { hashCheckpoint, isNonEmptyFolder } from './checkpoint.js';

@@ -5,7 +5,8 @@
 import type { Config } from '../config/schema.js';
 import { stageConcurrency, type Backends } from '../round.js';
 import { isRemote } from '../backends/openai/index.js';
-import { silentProgress, type StageContext } from '../stages/context.js';
+import { type StageContext } from '../stages/context.js';
+import { silentProgress } from '../progress.js';
 import { runDivide } from '../stages/divide.js';
 import { runLabel } from '../stages/label.js';
 import { runScore } from '../stages/score.js';

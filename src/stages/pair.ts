@@ -37,7 +37,8 @@ import type { Teacher } from '../methods/teacher.js';
 import type { Edit } from '../feedback/corrections.js';
 import type { CorrectionEditor } from '../config/schema.js';
 import { contentId } from './ids.js';
-import { mapLimit, timed, type ModelTime, type StageContext, type StageResult } from './context.js';
+import { type StageContext, type StageResult } from './context.js';
+import { mapLimit, timed, type ModelTime } from '../progress.js';
 
 /**
  * Pairs every prompt of the round (or of `ctx.scope`) not paired yet, then (re)computes length balance over all the

@@ -7,7 +7,8 @@ import type { Config } from '../config/schema.js';
 import type { WorkerPool } from '../backends/local/pool.js';
 import { LocalSequenceScorer } from '../backends/local/index.js';
 import { OpenAISequenceScorer } from '../backends/openai/sequence-scorer.js';
-import { timed, type ModelTime, type StageContext } from './context.js';
+import { type StageContext } from './context.js';
+import { timed, type ModelTime } from '../progress.js';
 
 /** Prompts teacher-forced per call: enough for every worker to batch its part. */
 const PROMPTS_PER_CALL = 16;

@@ -5,7 +5,8 @@ import type { Turn } from '../backends/types.js';
 import type { FeedbackMethod, MethodAnswer, MethodPrompt, MethodScore } from '../methods/types.js';
 import { isRejected } from '../feedback/verdict.js';
 import { scoreAnswer } from '../feedback/scores.js';
-import { mapLimit, timed, type StageContext, type StageResult } from './context.js';
+import { type StageContext, type StageResult } from './context.js';
+import { mapLimit, timed } from '../progress.js';
 
 /** Scores every divided candidate whose claims are all labeled (or failed for good). */
 export async function runScore(ctx: StageContext, labelerId: string): Promise<StageResult> {

@@ -14,7 +14,8 @@ import {
 import type { Knowledge } from '../shapes/knowledge.js';
 import { decide, LABELER, routedTools, type Routing } from '../tools/route.js';
 import type { Tool } from '../tools/types.js';
-import { mapLimit, timed, type StageContext, type StageResult } from './context.js';
+import { type StageContext, type StageResult } from './context.js';
+import { mapLimit, timed } from '../progress.js';
 
 /** The tools, routing table and verdict-set id of a round with label.tools. */
 export interface ToolVerdicts {
