@@ -13,7 +13,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../src/config/load.js';
-import { runRound, STAGES } from '../src/round.js';
+import { runRound, STAGES } from '../src/pipeline/round.js';
 import { openDb } from '../src/store/index.js';
 import { pull } from '../src/export/pull.js';
 import { hashCheckpoint } from '../src/loop/checkpoint.js';

@@ -16,8 +16,8 @@ export {
   type RoundRun,
   type RoundChoice,
   type StageName,
-} from './round.js';
-export { previewClaims, divideLines, readLines, parseClaimsLine, type ClaimsLine, type ClaimsSummary } from './claims-preview.js';
+} from './pipeline/round.js';
+export { previewClaims, divideLines, readLines, parseClaimsLine, type ClaimsLine, type ClaimsSummary } from './pipeline/claims-preview.js';
 export { type StageResult } from './stages/context.js';
 export { silentProgress, type Progress } from './progress.js';
 export { openDb, roundStats, latestRound, getRound, type Db, type RoundRow, type RoundStats } from './store/index.js';

@@ -4,7 +4,7 @@
 // or export ever delivers a pair on an image they have seen.
 import type { Config, ModelBackend } from './config/schema.js';
 import { finishPolicyEval, createPolicyEval, findPolicyEval, finishRound, getPolicyEval, getRound, linkPolicyEvalRound, openDb, type PolicyEvalRow } from './store/index.js';
-import { runRound } from './round.js';
+import { runRound } from './pipeline/round.js';
 import { silentProgress, type Progress } from './progress.js';
 import { loadEvalRound } from './eval/load.js';
 import { policyFigures, type PolicyFigures } from './eval/policy.js';

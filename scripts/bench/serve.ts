@@ -15,7 +15,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { CLI, DEV_PROMPTS, ROOT, checked, info, readJsonl, round, tempDir, writeConfig, type BenchOptions, type BenchResult, type Row } from './common.js';
 import { loadConfig } from '../../src/config/load.js';
-import { createBackends, selectRound, stageConcurrency } from '../../src/round.js';
+import { createBackends, selectRound, stageConcurrency } from '../../src/pipeline/round.js';
 import { openDb, putOnlineAnswers, type Db, type ImageRow } from '../../src/store/index.js';
 import { checkImage, makePrompt } from '../../src/input/prompts.js';
 import { imageStoreDir } from '../../src/image/store.js';

@@ -1,7 +1,7 @@
 // Flags every command shares, and turning them into a loaded config.
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { loadConfig, type ConfigOverrides, type LoadedConfig } from '../config/load.js';
-import type { RoundChoice } from '../round.js';
+import type { RoundChoice } from '../pipeline/round.js';
 import { INPUT_FORMATS } from '../input/reader.js';
 import { parseShard, type Shard } from '../store/shards.js';
 import type { Progress } from '../progress.js';

@@ -3,7 +3,7 @@ import { existsSync, statSync } from 'node:fs';
 import { InvalidArgumentError, type Command } from 'commander';
 import { getRound, latestRound, openDb } from '../store/index.js';
 import { loadConfig } from '../config/load.js';
-import { InputError } from '../round.js';
+import { InputError } from '../pipeline/round.js';
 import { buildReport, DEFAULT_REPORT_PAIRS, writeFileAtomic } from '../report/index.js';
 import { roundArg } from './common.js';
 

@@ -9,7 +9,7 @@ import type { Config, ModelBackend } from '../config/schema.js';
 import { ConfigError, configHash, storedConfig } from '../config/load.js';
 import { addLoopRound, createLoop, findLoop, getLoopRound, getPolicyEval, openDb, setLoopBaseline, updateLoopRound, type Db, type LoopRoundRow, type LoopRow } from '../store/index.js';
 import { now } from '../store/statements.js';
-import { STAGES, runRound } from '../round.js';
+import { STAGES, runRound } from '../pipeline/round.js';
 import { silentProgress, type Progress } from '../progress.js';
 import { evaluatePolicy, policyEvaluation, type PolicyEvaluation } from '../policy-eval.js';
 import { LoopStepError, customPairs, deploy, pullPairs, sftStep, train, withDb, type PairsMaker } from './steps.js';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { loadConfig } from '../../src/config/load.js';
 import type { Config } from '../../src/config/schema.js';
-import { runRound, STAGES } from '../../src/round.js';
+import { runRound, STAGES } from '../../src/pipeline/round.js';
 import { openDb, roundStats } from '../../src/store/index.js';
 import { pull } from '../../src/export/pull.js';
 import { TestServer } from '../helpers/openai-server.js';

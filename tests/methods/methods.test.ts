@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import path from 'node:path';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadConfig, ConfigError } from '../../src/config/load.js';
-import { runRound, STAGES } from '../../src/round.js';
+import { runRound, STAGES } from '../../src/pipeline/round.js';
 import { openDb, roundStats, type Db } from '../../src/store/index.js';
 import { pull } from '../../src/export/pull.js';
 import { loadEvalRound } from '../../src/eval/load.js';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { loadConfig, ConfigError } from '../../src/config/load.js';
 import { ANYPREFER_PAIR_PROMPT, configSchema, type GateJudgeConfig } from '../../src/config/schema.js';
-import { runRound, STAGES } from '../../src/round.js';
+import { runRound, STAGES } from '../../src/pipeline/round.js';
 import { latestRound, openDb, roundStats, type Db } from '../../src/store/index.js';
 import { judgeInOrder } from '../../src/feedback/gate.js';
 import { makeRlaifvPairs, type ScoredAnswer } from '../../src/feedback/pairs.js';

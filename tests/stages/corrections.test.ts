@@ -11,7 +11,7 @@ import { tempDir } from '../helpers/paths.js';
 import { launchChromium, loadFile } from '../helpers/browser.js';
 import { loadConfig, ConfigError } from '../../src/config/load.js';
 import { roundStats, type Db, type RoundRow } from '../../src/store/index.js';
-import { runRound, STAGES } from '../../src/round.js';
+import { runRound, STAGES } from '../../src/pipeline/round.js';
 import { loadEvalRound } from '../../src/eval/load.js';
 import { evaluateRound } from '../../src/eval/report.js';
 import { pct, renderReport } from '../../src/eval/render.js';

@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { loadConfig } from '../../src/config/load.js';
 import { configSchema, REWRITE_PROMPT } from '../../src/config/schema.js';
 import { checkRewriter } from '../../src/doctor/endpoints.js';
-import { runRound, STAGES } from '../../src/round.js';
+import { runRound, STAGES } from '../../src/pipeline/round.js';
 import { openDb, roundStats } from '../../src/store/index.js';
 import { parseRewrite, sentenceEdits } from '../../src/methods/rewriter.js';
 import { DEFAULT_MODELS, REWRITER, TestServer } from '../helpers/openai-server.js';

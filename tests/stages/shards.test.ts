@@ -4,8 +4,8 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { loadConfig } from '../../src/config/load.js';
-import { runRound, STAGES } from '../../src/round.js';
-import { mergeStores } from '../../src/merge.js';
+import { runRound, STAGES } from '../../src/pipeline/round.js';
+import { mergeStores } from '../../src/pipeline/merge.js';
 import { openDb, parseShard, shardOf } from '../../src/store/index.js';
 import { ROOT, tempDir } from '../helpers/paths.js';
 
