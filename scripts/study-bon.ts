@@ -11,7 +11,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { WorkerPool } from '../src/backends/local/pool.js';
 import { LocalGenerator, LocalSequenceScorer } from '../src/backends/local/index.js';
-import { BON_DEFAULTS, bestOfOne, type BonAnswer, type BonBackends } from '../src/bon.js';
+import { BON_DEFAULTS, bestOfOne, type BonAnswer, type BonBackends } from '../src/pipeline/bon.js';
 import { divideRules } from '../src/divide/rules.js';
 import { pct, table } from '../src/eval/render.js';
 import { policyFigures, type PolicyFigures } from '../src/eval/policy.js';

@@ -31,4 +31,4 @@ export type { SequenceLogprob, SequenceScoreItem, SequenceScorer } from './backe
 export { LocalSequenceScorer } from './backends/local/index.js';
 export { OpenAISequenceScorer } from './backends/openai/sequence-scorer.js';
 export { dpoReward, dpoRewards, bestIndex, REWARD_VARIANTS, type RewardVariant, type AnswerReward, type DpoRewardSettings } from './methods/dpo-reward.js';
-export { runBestOfN, bestOfOne, BON_DEFAULTS, type BonOptions, type BonSettings, type BonRow, type BonAnswer, type BonSummary, type BonBackends } from './bon.js';
+export { runBestOfN, bestOfOne, BON_DEFAULTS, type BonOptions, type BonSettings, type BonRow, type BonAnswer, type BonSummary, type BonBackends } from './pipeline/bon.js';
