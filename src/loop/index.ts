@@ -11,13 +11,13 @@ import { addLoopRound, createLoop, findLoop, getLoopRound, getPolicyEval, openDb
 import { now } from '../store/statements.js';
 import { STAGES, runRound } from '../pipeline/round.js';
 import { silentProgress, type Progress } from '../progress.js';
-import { evaluatePolicy, policyEvaluation, type PolicyEvaluation } from '../policy-eval.js';
+import { evaluatePolicy, policyEvaluation, type PolicyEvaluation } from '../eval/runs/policy-eval.js';
 import { LoopStepError, customPairs, deploy, pullPairs, sftStep, train, withDb, type PairsMaker } from './steps.js';
 import { hashCheckpoint, isNonEmptyFolder } from './checkpoint.js';
-import { compareRounds, parseJudgeSpec, type CompareResult, type JudgeSpec } from '../compare/index.js';
+import { compareRounds, parseJudgeSpec, type CompareResult, type JudgeSpec } from '../eval/runs/compare/index.js';
 import type { TruthFreeFigures } from '../eval/truth-free.js';
-import { multiturnAblation, type AblationFigures } from '../eval/ablation.js';
-import { correctionEval, type FeedbackReport } from '../eval/correction.js';
+import { multiturnAblation, type AblationFigures } from '../eval/runs/ablation.js';
+import { correctionEval, type FeedbackReport } from '../eval/runs/correction.js';
 
 export { LoopStepError, type PairsMaker } from './steps.js';
 

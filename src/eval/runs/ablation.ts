@@ -7,17 +7,17 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Config, ModelBackend } from '../config/schema.js';
-import type { Turn } from '../backends/types.js';
-import { openDb, promptHistory, roundPrompts, type Db, type RoundPrompt } from '../store/index.js';
-import { silentProgress, type Progress } from '../progress.js';
-import { evaluatePolicy, type PolicyEvaluation } from '../policy-eval.js';
-import { hashCheckpoint } from '../loop/checkpoint.js';
-import { checkStatement } from '../shapes/index.js';
-import { normClaim, subjectsOf } from './claims.js';
-import { parseTruth, type Truth } from '../shapes/truth.js';
-import { stmt } from '../store/statements.js';
-import { table } from './render.js';
+import type { Config, ModelBackend } from '../../config/schema.js';
+import type { Turn } from '../../backends/types.js';
+import { openDb, promptHistory, roundPrompts, type Db, type RoundPrompt } from '../../store/index.js';
+import { silentProgress, type Progress } from '../../progress.js';
+import { evaluatePolicy, type PolicyEvaluation } from './policy-eval.js';
+import { hashCheckpoint } from '../../loop/checkpoint.js';
+import { checkStatement } from '../../shapes/index.js';
+import { normClaim, subjectsOf } from '../claims.js';
+import { parseTruth, type Truth } from '../../shapes/truth.js';
+import { stmt } from '../../store/statements.js';
+import { table } from '../render.js';
 
 /** The three ways the final turn is asked. */
 export const ABLATION_CONDITIONS = ['no_history', 'true_history', 'own_history'] as const;
