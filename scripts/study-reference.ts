@@ -16,7 +16,7 @@ import { loadConfig } from '../src/config/load.js';
 import { runRound, STAGES } from '../src/pipeline/round.js';
 import { openDb } from '../src/store/index.js';
 import { pull } from '../src/export/pull.js';
-import { hashCheckpoint } from '../src/loop/checkpoint.js';
+import { hashCheckpoint } from '../src/util/checkpoint.js';
 import { roundOnPolicy } from '../src/eval/on-policy.js';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');

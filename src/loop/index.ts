@@ -13,7 +13,7 @@ import { STAGES, runRound } from '../pipeline/round.js';
 import { silentProgress, type Progress } from '../progress.js';
 import { evaluatePolicy, policyEvaluation, type PolicyEvaluation } from '../eval/runs/policy-eval.js';
 import { LoopStepError, customPairs, deploy, pullPairs, sftStep, train, withDb, type PairsMaker } from './steps.js';
-import { hashCheckpoint, isNonEmptyFolder } from './checkpoint.js';
+import { hashCheckpoint, isNonEmptyFolder } from '../util/checkpoint.js';
 import { compareRounds, parseJudgeSpec, type CompareResult, type JudgeSpec } from '../eval/runs/compare/index.js';
 import type { TruthFreeFigures } from '../eval/truth-free.js';
 import { multiturnAblation, type AblationFigures } from '../eval/runs/ablation.js';

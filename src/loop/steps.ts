@@ -11,7 +11,7 @@ import { now } from '../store/statements.js';
 import { pull } from '../export/pull.js';
 import { exportDialogues } from '../export/fire.js';
 import type { Progress } from '../progress.js';
-import { hashCheckpoint, isNonEmptyFolder } from './checkpoint.js';
+import { hashCheckpoint, isNonEmptyFolder } from '../util/checkpoint.js';
 import { fillCommand, runCommand, type CommandResult } from './command.js';
 import { waitForModel } from './deploy.js';
 

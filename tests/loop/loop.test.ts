@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { openDb } from '../../src/store/index.js';
-import { hashCheckpoint } from '../../src/loop/checkpoint.js';
+import { hashCheckpoint } from '../../src/util/checkpoint.js';
 import { CLI, runNode } from '../helpers/run-cli.js';
 import { POLICY, ROOT, TEST, tempDir } from '../helpers/paths.js';
 

@@ -12,7 +12,7 @@ import type { Turn } from '../../backends/types.js';
 import { openDb, promptHistory, roundPrompts, type Db, type RoundPrompt } from '../../store/index.js';
 import { silentProgress, type Progress } from '../../progress.js';
 import { evaluatePolicy, type PolicyEvaluation } from './policy-eval.js';
-import { hashCheckpoint } from '../../loop/checkpoint.js';
+import { hashCheckpoint } from '../../util/checkpoint.js';
 import { checkStatement } from '../../shapes/index.js';
 import { normClaim, subjectsOf } from '../claims.js';
 import { parseTruth, type Truth } from '../../shapes/truth.js';

@@ -10,7 +10,7 @@ import { loadEvalRound } from '../load.js';
 import { policyFigures, type PolicyFigures } from '../policy.js';
 import { roundHasTruth, truthFreeFigures, type TruthFreeFigures } from '../truth-free.js';
 import type { Db } from '../../store/index.js';
-import { hashCheckpoint, isNonEmptyFolder } from '../../loop/checkpoint.js';
+import { hashCheckpoint, isNonEmptyFolder } from '../../util/checkpoint.js';
 import { ConfigError } from '../../config/load.js';
 
 /** What to evaluate, where, and how it decodes. */
