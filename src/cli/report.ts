@@ -4,7 +4,8 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { getRound, latestRound, openDb } from '../store/index.js';
 import { loadConfig } from '../config/load.js';
 import { InputError } from '../pipeline/round.js';
-import { buildReport, DEFAULT_REPORT_PAIRS, writeFileAtomic } from '../report/index.js';
+import { buildReport, DEFAULT_REPORT_PAIRS } from '../report/index.js';
+import { writeFileAtomic } from '../util/fs.js';
 import { roundArg } from './common.js';
 
 /** The report's default file, in the current folder. */

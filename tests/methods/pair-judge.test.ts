@@ -19,7 +19,8 @@ import { evaluateRound } from '../../src/eval/report.js';
 import { DEFAULT_MODELS, RUBRIC_JUDGE, TestServer } from '../helpers/openai-server.js';
 import { tempDir } from '../helpers/paths.js';
 import { launchChromium, loadFile } from '../helpers/browser.js';
-import { buildReport, writeFileAtomic } from '../../src/report/index.js';
+import { buildReport } from '../../src/report/index.js';
+import { writeFileAtomic } from '../../src/util/fs.js';
 
 const all = (db: Db, sql: string, ...args: unknown[]) => db.prepare(sql).all(...args) as Record<string, any>[];
 const one = (db: Db, sql: string, ...args: unknown[]) => db.prepare(sql).get(...args) as Record<string, any>;

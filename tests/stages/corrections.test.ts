@@ -18,7 +18,8 @@ import { pct, renderReport } from '../../src/eval/render.js';
 import { judgeRound } from '../../src/eval/truth.js';
 import { roundOnPolicy } from '../../src/eval/on-policy.js';
 import { pull } from '../../src/export/pull.js';
-import { buildReport, writeFileAtomic } from '../../src/report/index.js';
+import { buildReport } from '../../src/report/index.js';
+import { writeFileAtomic } from '../../src/util/fs.js';
 import type { Config } from '../../src/config/schema.js';
 
 const LIMIT = 40;
