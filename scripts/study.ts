@@ -7,7 +7,8 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { configHash, loadConfig } from '../src/config/load.js';
-import { runRound, STAGES } from '../src/pipeline/round.js';
+import { runRound } from '../src/pipeline/round.js';
+import { STAGES } from '../src/domain.js';
 import { openDb, type RoundRow } from '../src/store/index.js';
 import { WorkerPool } from '../src/backends/local/pool.js';
 import { LocalLabeler } from '../src/backends/local/index.js';

@@ -3,20 +3,8 @@ export { loadConfig, configHash, ConfigError, PACKAGE_ROOT, type LoadedConfig, t
 export { configSchema, type Config, type ModelBackend } from './config/schema.js';
 export { readPrompts, type InputPrompt, type InputProblem, type Turn } from './input/prompts.js';
 export { readLlavaPrompts } from './input/llava.js';
-export {
-  STAGES,
-  createBackends,
-  createDivider,
-  ingestPrompts,
-  runStages,
-  runRound,
-  selectRound,
-  InputError,
-  type Backends,
-  type RoundRun,
-  type RoundChoice,
-  type StageName,
-} from './pipeline/round.js';
+export { createBackends, createDivider, ingestPrompts, runStages, runRound, selectRound, InputError, type Backends, type RoundRun, type RoundChoice } from './pipeline/round.js';
+export { STAGES, type StageName } from './domain.js';
 export { previewClaims, divideLines, readLines, parseClaimsLine, type ClaimsLine, type ClaimsSummary } from './pipeline/claims-preview.js';
 export { type StageResult } from './stages/context.js';
 export { silentProgress, type Progress } from './progress.js';

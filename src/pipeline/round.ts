@@ -46,10 +46,8 @@ import { runStreaming, type StreamStage } from '../stages/stream.js';
 import { runToolVerdicts, type ToolVerdicts } from '../stages/tools.js';
 import { createTools, createToolVerdicts } from '../tools/index.js';
 
-/** The stages in order. */
-export const STAGES = ['generate', 'divide', 'label', 'score', 'pair'] as const;
-/** A stage name. */
-export type StageName = (typeof STAGES)[number];
+import { STAGES, type StageName } from '../domain.js';
+export { STAGES, type StageName };
 
 /** Thrown when input is bad and the run was asked to stop on errors. */
 export class InputError extends Error {

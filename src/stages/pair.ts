@@ -15,7 +15,8 @@ import {
 import { getPairStrategy, noDrops, type DropReason, type Pair, type PairResult, type ScoredAnswer } from '../feedback/pairs.js';
 import { claimGate, judgeInOrder, rejectProbability } from '../feedback/gate.js';
 import type { PairJudge } from '../methods/pair-judge.js';
-import type { SequenceScorer, Turn } from '../backends/types.js';
+import type { SequenceScorer } from '../backends/types.js';
+import type { Turn } from '../domain.js';
 import { runReferenceLogprobs } from './reference.js';
 import { pairGap } from '../methods/index.js';
 import type { ScoredCandidate } from '../store/index.js';

@@ -1,7 +1,7 @@
 // Stage 4: a claim is rejected when the labeler says no; answers get REJ-C and REJ-P (both stored).
 import { pendingMethodScores, pendingScores, putAnswerScores, putFailures, putScores, type AnswerScoreRow, type FailureInput, type ScoreRow } from '../store/index.js';
 import { FatalBackendError } from '../backends/errors.js';
-import type { Turn } from '../backends/types.js';
+import type { Turn } from '../domain.js';
 import type { FeedbackMethod, MethodAnswer, MethodPrompt, MethodScore } from '../methods/types.js';
 import { isRejected } from '../feedback/verdict.js';
 import { scoreAnswer } from '../feedback/scores.js';

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Config, ModelBackend } from '../../config/schema.js';
-import type { Turn } from '../../backends/types.js';
+import type { Turn } from '../../domain.js';
 import { openDb, promptHistory, roundPrompts, type Db, type RoundPrompt } from '../../store/index.js';
 import { silentProgress, type Progress } from '../../progress.js';
 import { evaluatePolicy, type PolicyEvaluation } from './policy-eval.js';

@@ -10,7 +10,7 @@ import { FatalBackendError } from '../../../backends/errors.js';
 import { fillTemplate } from '../../../backends/openai/index.js';
 import { OpenAIJudge } from '../../../backends/openai/judge.js';
 import { judgeContext } from '../../../methods/pair-judge.js';
-import type { Turn } from '../../../backends/types.js';
+import type { Turn } from '../../../domain.js';
 
 /** What `--judge` / `loop.judge` names. */
 export type JudgeSpec = { type: 'truth' } | { type: 'claims' } | { type: 'served'; backend: OpenAIBackend };
