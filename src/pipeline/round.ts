@@ -43,7 +43,8 @@ import { Rewriter } from '../methods/rewriter.js';
 import { Teacher } from '../methods/teacher.js';
 import { referenceScorer } from '../stages/reference.js';
 import { runStreaming, type StreamStage } from '../stages/stream.js';
-import { runToolVerdicts, type ToolVerdicts } from '../stages/tools.js';
+import { runToolVerdicts } from '../stages/tools.js';
+import { type ToolVerdicts } from '../tools/types.js';
 import { createTools, createToolVerdicts } from '../tools/index.js';
 
 import { STAGES, type StageName } from '../domain.js';
