@@ -2,7 +2,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { loadConfig, type ConfigOverrides, type LoadedConfig } from '../config/load.js';
 import type { RoundChoice } from '../pipeline/round.js';
-import { INPUT_FORMATS } from '../input/reader.js';
+import { INPUT_FORMATS } from '../config/input-formats.js';
 import { parseShard, type Shard } from '../store/shards.js';
 import type { Progress } from '../progress.js';
 import { DEFAULT_PROGRESS_SECONDS, terminalProgress } from './progress.js';

@@ -1,6 +1,6 @@
 // The config file's shape: strict zod schemas (an unknown key is an error) with the method's defaults.
 import { z } from 'zod';
-import { INPUT_FORMATS } from '../input/reader.js';
+import { INPUT_FORMATS } from './input-formats.js';
 import { QUESTION_FORMS } from '../shapes/form.js';
 import { rewardSchema, serveSchema } from './serve-schema.js';
 
