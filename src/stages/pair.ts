@@ -31,7 +31,7 @@ import {
 } from '../feedback/corrections.js';
 import { isRejected } from '../feedback/verdict.js';
 import { wordCount } from '../feedback/words.js';
-import { correctionSources, putCandidates, scoredCorrections, type CandidateRow, type CorrectionSource, type ScoredCorrection } from '../store/index.js';
+import { correctionSources, putCandidates, rewriteDone, scoredCorrections, type CandidateRow, type CorrectionSource, type ScoredCorrection } from '../store/index.js';
 import { Rewriter, sentenceEdits } from '../methods/rewriter.js';
 import { runRefine, type RefineResult } from './refine.js';
 import type { Teacher } from '../methods/teacher.js';
@@ -252,15 +252,12 @@ function correctionRow(ctx: StageContext, promptId: string, a: Pick<CorrectionSo
 async function writeRewrites(ctx: StageContext, rewriter: Rewriter | null, promptIds: readonly string[]): Promise<number> {
   if (!rewriter) throw new Error('pair: the "llm" correction editor needs pair.rewriter.');
   const prompts = judgePrompts(ctx.db, promptIds);
-  const done = ctx.db.prepare(
-    `SELECT EXISTS (SELECT 1 FROM candidates WHERE id = ?) OR EXISTS (SELECT 1 FROM failures WHERE round_id = ? AND stage = 'pair' AND item = ? AND retried_at IS NULL) AS done`,
-  );
   const todo: { promptId: string; a: EditSource }[] = [];
   for (const [promptId, answers] of editSources(ctx, promptIds)) {
     for (const a of answers) {
       if (!a.claims.some((c) => c.verdict === 'rejected') || a.claims.some((c) => c.verdict === 'unjudged')) continue;
       const id = contentId(ctx.round.id, promptId, 'correction', 'llm', a.id);
-      if ((done.get(id, ctx.round.id, `rewrite:${a.id}`) as { done: number }).done) continue;
+      if (rewriteDone(ctx.db, id, ctx.round.id, `rewrite:${a.id}`)) continue;
       todo.push({ promptId, a });
     }
   }
