@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Config, ModelBackend } from '../config/schema.js';
 import { ConfigError, configHash, storedConfig } from '../config/load.js';
-import { addLoopRound, createLoop, findLoop, getLoopRound, getPolicyEval, openDb, setLoopBaseline, updateLoopRound, type Db, type LoopRoundRow, type LoopRow } from '../store/index.js';
+import { addLoopRound, createLoop, findLoop, getLoopRound, getPolicyEval, loopRounds, openDb, setLoopBaseline, updateLoopRound, type Db, type LoopRoundRow, type LoopRow } from '../store/index.js';
 import { now } from '../store/statements.js';
 import { runRound } from '../pipeline/round.js';
 import { STAGES } from '../domain.js';
@@ -387,7 +387,7 @@ function truthFree(ev: PolicyEvaluation, winRatesJson: string | null): LoopTruth
 
 /** Every round of a loop as reported. */
 export function loopReport(db: Db, loopId: number): LoopRoundReport[] {
-  const rows = db.prepare('SELECT * FROM loop_rounds WHERE loop_id = ? ORDER BY idx').all(loopId) as LoopRoundRow[];
+  const rows = loopRounds(db, loopId);
   return rows.map((r) => {
     const ev = r.eval_id === null ? null : policyEvaluation(getPolicyEval(db, r.eval_id)!);
     return {
