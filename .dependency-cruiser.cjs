@@ -28,9 +28,7 @@ const SQL_NOT_YET_IN_STORE = [
   '^src/eval/load\\.ts$', // 5 statements: the round, its answers, claims, labels and scores for eval
   '^src/eval/truth-free\\.ts$', // 3
   '^src/eval/runs/ablation\\.ts$', // 2
-  '^src/eval/runs/correction\\.ts$', // 1
   '^src/export/spans\\.ts$', // 3
-  '^src/export/reference\\.ts$', // 1
   '^src/pipeline/merge\\.ts$', // 5: shard copy counts
   '^src/loop/index\\.ts$', // 0 statements: takes now() from store/statements.ts; to come from store/index.ts
   '^src/loop/steps\\.ts$', // 0 statements: takes now() from store/statements.ts; to come from store/index.ts

@@ -245,3 +245,9 @@ export function rewriteDone(db: Db, candidateId: string, roundId: number, item: 
   ).get(candidateId, roundId, item) as { done: number };
   return !!row.done;
 }
+
+/** Each answer's finish reason in a round, by prompt id (sample 0). */
+export function finishReasons(db: Db, roundId: number): Map<string, string> {
+  const rows = stmt(db, 'SELECT prompt_id AS id, finish_reason AS r FROM candidates WHERE round_id = ? AND sample_index = 0').all(roundId) as { id: string; r: string }[];
+  return new Map(rows.map((x) => [x.id, x.r]));
+}

@@ -6,8 +6,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Config, ModelBackend } from '../../config/schema.js';
-import { openDb, roundPrompts, type Db, type RoundPrompt } from '../../store/index.js';
-import { stmt } from '../../store/statements.js';
+import { finishReasons, openDb, roundPrompts, type Db, type RoundPrompt } from '../../store/index.js';
 import { silentProgress, type Progress } from '../../progress.js';
 import { evaluatePolicy } from './policy-eval.js';
 import { isRejected, type AcceptRule } from '../../feedback/verdict.js';
@@ -121,12 +120,6 @@ interface Conversation {
   firstFalseClaims: string[];
   /** A revision the divider could not divide: nothing more to judge or say. */
   stopped: boolean;
-}
-
-/** Each answer's finish reason in a round, by prompt id (sample 0). */
-function finishReasons(db: Db, roundId: number): Map<string, string> {
-  const rows = stmt(db, 'SELECT prompt_id AS id, finish_reason AS r FROM candidates WHERE round_id = ? AND sample_index = 0').all(roundId) as { id: string; r: string }[];
-  return new Map(rows.map((x) => [x.id, x.r]));
 }
 
 /**
