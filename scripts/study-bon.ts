@@ -11,7 +11,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { WorkerPool } from '../src/backends/local/pool.js';
 import { LocalGenerator, LocalSequenceScorer } from '../src/backends/local/index.js';
-import { BON_DEFAULTS, bestOfOne, type BonAnswer, type BonBackends } from '../src/bon.js';
+import { BON_DEFAULTS, bestOfOne, type BonAnswer, type BonBackends } from '../src/pipeline/bon.js';
 import { divideRules } from '../src/divide/rules.js';
 import { pct, table } from '../src/eval/render.js';
 import { policyFigures, type PolicyFigures } from '../src/eval/policy.js';
@@ -23,7 +23,7 @@ import type { InputPrompt } from '../src/input/prompts.js';
 import { configSchema } from '../src/config/schema.js';
 import { bestIndex, dpoReward, type RewardVariant } from '../src/methods/dpo-reward.js';
 import { parseTruth, type Truth } from '../src/shapes/truth.js';
-import { mapLimit } from '../src/stages/context.js';
+import { mapLimit } from '../src/progress.js';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const argv = process.argv.slice(2);

@@ -8,7 +8,8 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig, PACKAGE_ROOT } from '../src/config/load.js';
-import { runRound, STAGES } from '../src/round.js';
+import { runRound } from '../src/pipeline/round.js';
+import { STAGES } from '../src/domain.js';
 import { openDb } from '../src/store/index.js';
 import { loadEvalRound } from '../src/eval/load.js';
 import { evaluateRound } from '../src/eval/report.js';

@@ -17,7 +17,7 @@ import path from 'node:path';
 import { configSchema } from '../src/config/schema.js';
 import { PairJudge } from '../src/methods/pair-judge.js';
 import { createRng, hashSeed, sampleWithoutReplacement } from '../src/feedback/rng.js';
-import { mapLimit } from '../src/stages/context.js';
+import { mapLimit } from '../src/progress.js';
 import { ranks, spearman } from '../src/eval/correlation.js';
 import { DEFAULT_MODELS, RUBRIC_JUDGE, TestServer } from '../tests/helpers/openai-server.js';
 

@@ -21,7 +21,7 @@ import path from 'node:path';
 import { loadConfig, PACKAGE_ROOT } from '../src/config/load.js';
 import { configSchema, type Config } from '../src/config/schema.js';
 import { runLoop, type LoopResult } from '../src/loop/index.js';
-import type { FeedbackReport } from '../src/eval/correction.js';
+import type { FeedbackReport } from '../src/eval/runs/correction.js';
 import { loadEvalRound } from '../src/eval/load.js';
 import { judgeAnswer, judgeRound } from '../src/eval/truth.js';
 import { pairRound } from '../src/eval/pairs.js';

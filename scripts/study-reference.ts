@@ -13,10 +13,11 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../src/config/load.js';
-import { runRound, STAGES } from '../src/round.js';
+import { runRound } from '../src/pipeline/round.js';
+import { STAGES } from '../src/domain.js';
 import { openDb } from '../src/store/index.js';
 import { pull } from '../src/export/pull.js';
-import { hashCheckpoint } from '../src/loop/checkpoint.js';
+import { hashCheckpoint } from '../src/util/checkpoint.js';
 import { roundOnPolicy } from '../src/eval/on-policy.js';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');

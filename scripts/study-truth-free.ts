@@ -20,12 +20,12 @@ import { loadConfig } from '../src/config/load.js';
 import { openDb, type Db } from '../src/store/index.js';
 import { loopReport } from '../src/loop/index.js';
 import { getPolicyEval, type LoopRoundRow } from '../src/store/index.js';
-import { policyEvaluation, evaluatePolicy, type PolicyEvaluation } from '../src/policy-eval.js';
-import { compareRounds, parseJudgeSpec, type CompareResult } from '../src/compare/index.js';
+import { policyEvaluation, evaluatePolicy, type PolicyEvaluation } from '../src/eval/runs/policy-eval.js';
+import { compareRounds, parseJudgeSpec, type CompareResult } from '../src/eval/runs/compare/index.js';
 import { loadEvalRound } from '../src/eval/load.js';
 import { judgeAnswer } from '../src/eval/truth.js';
 import { scoredAnswers } from '../src/eval/truth-free.js';
-import { multiturnAblation, type AblationFigures } from '../src/eval/ablation.js';
+import { multiturnAblation, type AblationFigures } from '../src/eval/runs/ablation.js';
 import { DEFAULT_MODELS, RUBRIC_JUDGE, TestServer } from '../tests/helpers/openai-server.js';
 import { PACKAGE_ROOT } from '../src/config/load.js';
 

@@ -7,11 +7,12 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { configHash, loadConfig } from '../src/config/load.js';
-import { runRound, STAGES } from '../src/round.js';
+import { runRound } from '../src/pipeline/round.js';
+import { STAGES } from '../src/domain.js';
 import { openDb, type RoundRow } from '../src/store/index.js';
 import { WorkerPool } from '../src/backends/local/pool.js';
 import { LocalLabeler } from '../src/backends/local/index.js';
-import { mapLimit } from '../src/stages/context.js';
+import { mapLimit } from '../src/progress.js';
 import { parseStatement, renderStatement } from '../src/shapes/index.js';
 import {
   evaluateRound,

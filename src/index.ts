@@ -4,22 +4,11 @@ export { UsageError, RuntimeFailure, RlaifvError, exitCodeOf } from './errors.js
 export { configSchema, type Config, type ModelBackend } from './config/schema.js';
 export { readPrompts, type InputPrompt, type InputProblem, type Turn } from './input/prompts.js';
 export { readLlavaPrompts } from './input/llava.js';
-export {
-  STAGES,
-  createBackends,
-  createDivider,
-  ingestPrompts,
-  runStages,
-  runRound,
-  selectRound,
-  InputError,
-  type Backends,
-  type RoundRun,
-  type RoundChoice,
-  type StageName,
-} from './round.js';
-export { previewClaims, divideLines, readLines, parseClaimsLine, type ClaimsLine, type ClaimsSummary } from './claims-preview.js';
-export { silentProgress, type Progress, type StageResult } from './stages/context.js';
+export { createBackends, createDivider, ingestPrompts, runStages, runRound, selectRound, InputError, type Backends, type RoundRun, type RoundChoice } from './pipeline/round.js';
+export { STAGES, type StageName } from './domain.js';
+export { previewClaims, divideLines, readLines, parseClaimsLine, type ClaimsLine, type ClaimsSummary } from './pipeline/claims-preview.js';
+export { type StageResult } from './stages/context.js';
+export { silentProgress, type Progress } from './progress.js';
 export { openDb, roundStats, latestRound, getRound, type Db, type RoundRow, type RoundStats } from './store/index.js';
 export type { Generator, Divider, Labeler, GenerateRequest, GenerateResult, LabelResult, DivideOutput } from './backends/types.js';
 export { LlavaModel, readImage } from './backends/local/llava.js';
@@ -31,4 +20,4 @@ export type { SequenceLogprob, SequenceScoreItem, SequenceScorer } from './backe
 export { LocalSequenceScorer } from './backends/local/index.js';
 export { OpenAISequenceScorer } from './backends/openai/sequence-scorer.js';
 export { dpoReward, dpoRewards, bestIndex, REWARD_VARIANTS, type RewardVariant, type AnswerReward, type DpoRewardSettings } from './methods/dpo-reward.js';
-export { runBestOfN, bestOfOne, BON_DEFAULTS, type BonOptions, type BonSettings, type BonRow, type BonAnswer, type BonSummary, type BonBackends } from './bon.js';
+export { runBestOfN, bestOfOne, BON_DEFAULTS, type BonOptions, type BonSettings, type BonRow, type BonAnswer, type BonSummary, type BonBackends } from './pipeline/bon.js';

@@ -9,7 +9,8 @@
 import { copyFileSync, existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../../src/config/load.js';
-import { createBackends, ingestPrompts, runStages, selectRound, STAGES, type Backends, type RoundChoice } from '../../src/round.js';
+import { createBackends, ingestPrompts, runStages, selectRound, type Backends, type RoundChoice } from '../../src/pipeline/round.js';
+import { STAGES } from '../../src/domain.js';
 import { openDb } from '../../src/store/index.js';
 import { DEV_PROMPTS, tempDir } from './common.js';
 

@@ -1,5 +1,6 @@
 // The roles a model plays: the three of a round (policy, labeler, divider), and a scorer of whole answers (the DPO
 // reward's policy and reference). A backend implements one role; stages only see these interfaces.
+import type { Turn } from '../domain.js';
 
 /** Decoding settings, the same for every sample of a round. */
 export interface Decoding {
@@ -10,12 +11,6 @@ export interface Decoding {
   top_k?: number;
   min_p?: number;
   repetition_penalty?: number;
-}
-
-/** One earlier turn of a conversation (text only; the image belongs to the first user turn). */
-export interface Turn {
-  role: 'user' | 'assistant';
-  content: string;
 }
 
 /** One prompt's request for samples, each with its own recorded seed. */

@@ -3,8 +3,8 @@ import type { Command } from 'commander';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { loadConfig } from '../config/load.js';
-import { previewClaims, readLines, type ClaimsLine } from '../claims-preview.js';
-import { InputError } from '../round.js';
+import { previewClaims, readLines, type ClaimsLine } from '../pipeline/claims-preview.js';
+import { InputError } from '../pipeline/round.js';
 import { configOption } from './flags.js';
 
 interface ClaimsFlags {

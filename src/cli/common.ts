@@ -2,10 +2,10 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { configOption, dbOption, positiveInt, quietOption, wholeNumber } from './flags.js';
 import { loadConfig, type ConfigOverrides, type LoadedConfig } from '../config/load.js';
-import type { RoundChoice } from '../round.js';
-import { INPUT_FORMATS } from '../input/reader.js';
+import type { RoundChoice } from '../pipeline/round.js';
+import { INPUT_FORMATS } from '../config/input-formats.js';
 import { parseShard, type Shard } from '../store/shards.js';
-import type { Progress } from '../stages/context.js';
+import type { Progress } from '../progress.js';
 import { DEFAULT_PROGRESS_SECONDS, terminalProgress } from './progress.js';
 
 /** Parses --seed: a whole number from 0 to 2^31 − 1. */

@@ -3,9 +3,9 @@
 import type { Command } from 'commander';
 import { loadConfig, type ConfigOverrides } from '../config/load.js';
 import type { ModelBackend } from '../config/schema.js';
-import { comparePolicies, parseJudgeSpec, type CompareResult, type CompareTally } from '../compare/index.js';
+import { comparePolicies, parseJudgeSpec, type CompareResult, type CompareTally } from '../eval/runs/compare/index.js';
 import { table } from '../eval/render.js';
-import { parseBonModel } from '../bon.js';
+import { parseBonModel } from '../pipeline/bon.js';
 import { PROGRESS_EVERY_HELP, progressEveryArg, progressFromFlags, temperatureArg } from './common.js';
 import { configOption, dbOption, jsonOption, positiveInt, quietOption, samplesOption } from './flags.js';
 

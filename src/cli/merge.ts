@@ -1,6 +1,6 @@
 // `rlaifv merge --into DB SHARD.sqlite...`: shard stores of a round into one store.
 import type { Command } from 'commander';
-import { mergeStores } from '../merge.js';
+import { mergeStores } from '../pipeline/merge.js';
 import { jsonOption } from './flags.js';
 
 /** Registers `merge`. */

@@ -2,7 +2,7 @@
 // streaming round several stages run at once: each gets its own lane (bar, or lines tagged with its name), whose
 // item total grows as slices of prompts reach it, while its share of the round is counted in prompts.
 import cliProgress from 'cli-progress';
-import type { Progress } from '../stages/context.js';
+import type { Progress } from '../progress.js';
 
 /** How progress is shown: nothing, or (without a TTY) a line per stage every `everySeconds` (0: every item). */
 export interface ProgressOptions {

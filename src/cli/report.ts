@@ -4,7 +4,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { configOption, dbOption, jsonOption, quietOption, roundOption } from './flags.js';
 import { getRound, latestRound, openDb } from '../store/index.js';
 import { loadConfig } from '../config/load.js';
-import { InputError } from '../round.js';
+import { InputError } from '../pipeline/round.js';
 import { buildReport, DEFAULT_REPORT_PAIRS, writeFileAtomic } from '../report/index.js';
 
 /** The report's default file, in the current folder. */

@@ -1,7 +1,8 @@
 // The config file's shape: strict zod schemas (an unknown key is an error) with the method's defaults.
 import { z } from 'zod';
-import { INPUT_FORMATS } from '../input/reader.js';
+import { INPUT_FORMATS } from './input-formats.js';
 import { QUESTION_FORMS } from '../shapes/form.js';
+import { CORRECTION_EDITORS, type CorrectionEditor } from '../feedback/corrections.js';
 import { rewardSchema, serveSchema } from './serve-schema.js';
 
 /** What a server backend's `server` may say (see backends/openai/server-kind.ts). */
@@ -159,10 +160,8 @@ const score = z.strictObject({
   method: z.enum(['rejc', 'rejp']).default('rejc'),
 });
 
-/** The correction editors of pair.corrections. */
-export const CORRECTION_EDITORS = ['drop', 'overwrite', 'llm', 'refine'] as const;
-/** A correction editor's name. */
-export type CorrectionEditor = (typeof CORRECTION_EDITORS)[number];
+// The editors' names live with the pure editors (feedback/corrections.ts); the schema validates against them.
+export { CORRECTION_EDITORS, type CorrectionEditor };
 
 /**
  * The `llm` correction editor's prompt (OPA-DPO's minimal rewrite: keep every accepted sentence verbatim, fix only the

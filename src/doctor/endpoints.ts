@@ -15,7 +15,7 @@ import { tokenTexts } from '../backends/openai/messages.js';
 import { checkDeployRoutes, checkSampling } from './server-checks.js';
 import { fillTemplate } from '../backends/openai/index.js';
 import { OpenAISequenceScorer } from '../backends/openai/sequence-scorer.js';
-import { parseJudgeSpec, ServedCompareJudge, type JudgeSpec } from '../compare/judges.js';
+import { parseJudgeSpec, ServedCompareJudge, type JudgeSpec } from '../eval/runs/compare/judges.js';
 import { PairJudge } from '../methods/pair-judge.js';
 import { Rewriter } from '../methods/rewriter.js';
 import { Teacher } from '../methods/teacher.js';

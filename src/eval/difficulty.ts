@@ -4,7 +4,7 @@
 import type { AcceptRule } from '../feedback/verdict.js';
 import { labelerVerdict } from './pairs.js';
 import { questionForm, type QuestionForm } from './truth.js';
-import { normClaim } from './ablation.js';
+import { normClaim } from './claims.js';
 import type { EvalAnswer, EvalRound } from './types.js';
 
 /** The lens's figures for a set of pairs. */

@@ -7,9 +7,9 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../store/open.js';
 import { roundDialogues, type StoredDialogue } from '../store/dialogues.js';
-import type { Turn } from '../backends/types.js';
+import type { Turn } from '../domain.js';
 import { studentPrompt } from '../feedback/teacher.js';
-import { writeFileAtomic } from '../report/index.js';
+import { writeFileAtomic } from '../util/fs.js';
 import { ExportInputError } from './errors.js';
 
 /** One dialogue as the FIRE export writes it. */

@@ -2,7 +2,7 @@
 // image bytes, and the Hugging Face `datasets` features that make the image columns decode as images.
 import type { SchemaElement } from 'hyparquet-writer';
 import type { ExportPair } from '../store/deliveries.js';
-import type { Turn } from '../backends/types.js';
+import type { Turn } from '../domain.js';
 import { ExportInputError } from './errors.js';
 
 /** The formats, as `--format` names them. */

@@ -1,7 +1,6 @@
 // Reference log-probs of a pair's two sides (pair.reference_logprobs): each answer teacher-forced under the round's
 // policy at pairing time. Exported when asked for (--reference-logprobs), so a trainer can skip its reference pass.
-import { stmt } from '../store/statements.js';
-import type { Db } from '../store/index.js';
+import { pairSideLogprob, type Db } from '../store/index.js';
 import type { ExportPair, ReferenceLogprob } from '../store/deliveries.js';
 import { ExportInputError } from './errors.js';
 import { withSpans } from './spans.js';
@@ -20,14 +19,8 @@ export function referenceAllowed(container: Container): void {
  * reference log-probs and others not would make a trainer mix its own pass with stored values.
  */
 export function* withReferenceLogprobs(db: Db, rows: Iterable<ExportPair>): IterableIterator<ExportPair> {
-  const side = stmt(
-    db,
-    `SELECT a.sum, a.tokens, a.per_token_json FROM pairs p JOIN rounds r ON r.id = p.round_id
-     JOIN answer_logprobs a ON a.candidate_id = CASE WHEN @side = 'chosen' THEN p.chosen_id ELSE p.rejected_id END AND a.model = r.policy_model
-     WHERE p.id = @pair`,
-  );
   const get = (pair: string, which: 'chosen' | 'rejected'): ReferenceLogprob => {
-    const r = side.get({ pair, side: which }) as { sum: number; tokens: number; per_token_json: string } | undefined;
+    const r = pairSideLogprob(db, pair, which);
     if (!r) {
       throw new ExportInputError(
         `--reference-logprobs: pair ${pair} has no reference log-probs for its ${which} answer; ` +

@@ -2,9 +2,13 @@
 // so the pair's two sides differ where the labeler said the answer was wrong (RLHF-V's corrected segments, OPA-DPO's
 // minimal rewrites, TPO's topic overwrite with the model's own better sample). Pure text work on what divide and
 // label stored: the sentence each claim came from and the labeler's verdict on it.
-import type { CorrectionEditor } from '../config/schema.js';
 import { gateAndSample, noDrops, type DropReason, type Pair, type PairOptions, type ScoredAnswer } from './pairs.js';
 import { VALUE_EPSILON } from './scores.js';
+
+/** The correction editors of pair.corrections. */
+export const CORRECTION_EDITORS = ['drop', 'overwrite', 'llm', 'refine'] as const;
+/** A correction editor's name. */
+export type CorrectionEditor = (typeof CORRECTION_EDITORS)[number];
 
 /** One claim of an answer as an editor sees it, in claim order. */
 export interface EditClaim {

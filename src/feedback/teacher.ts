@@ -2,7 +2,7 @@
 // feedback), built from a provider's verdicts on an answer's claims. Pure: no model, no store.
 import { hashSeed, createRng } from './rng.js';
 import { parseStatement, renderStatement, type QuantifiedStatement, type Statement } from '../shapes/index.js';
-import type { Turn } from '../backends/types.js';
+import type { Turn } from '../domain.js';
 
 /** How much the teacher says: every claim it judges false, as its correction, or only that the answer has errors. */
 export const FEEDBACK_LEVELS = ['simple', 'detailed'] as const;

@@ -5,7 +5,7 @@ import { decode as decodeBmp } from 'bmp-ts';
 import { decodePlainPng } from '../image/png.js';
 import { imageSource } from '../image/sources.js';
 import { saveImageBytes, sha256Hex } from '../image/store.js';
-import type { Turn } from '../backends/types.js';
+import type { Turn } from '../domain.js';
 
 export type { Turn };
 

@@ -1,8 +1,8 @@
 // What every input reader takes and the error a whole unreadable input file raises.
 import { InputError } from '../errors.js';
 
-/** The input formats, as `--input-format` and config `input_format` name them ('auto': from the extension). */
-export const INPUT_FORMATS = ['auto', 'jsonl', 'parquet', 'rlaifv', 'llava'] as const;
+// The list lives in config/ (its schema validates input_format); readers take it from there.
+export { INPUT_FORMATS } from '../config/input-formats.js';
 
 /** Options every input reader takes (readPrompts' InputOptions plus the column mapping of data-set files). */
 export interface ReaderOptions {

@@ -7,18 +7,19 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Config, ModelBackend } from '../config/schema.js';
 import { ConfigError, configHash, storedConfig } from '../config/load.js';
-import { addLoopRound, createLoop, findLoop, getLoopRound, getPolicyEval, openDb, setLoopBaseline, updateLoopRound, type Db, type LoopRoundRow, type LoopRow } from '../store/index.js';
-import { now } from '../store/statements.js';
-import { STAGES, runRound } from '../round.js';
-import { silentProgress, type Progress } from '../stages/context.js';
-import { evaluatePolicy, policyEvaluation, type PolicyEvaluation } from '../policy-eval.js';
+import { addLoopRound, createLoop, findLoop, getLoopRound, getPolicyEval, loopRounds, openDb, setLoopBaseline, updateLoopRound, type Db, type LoopRoundRow, type LoopRow } from '../store/index.js';
+import { now } from '../store/index.js';
+import { runRound } from '../pipeline/round.js';
+import { STAGES } from '../domain.js';
+import { silentProgress, type Progress } from '../progress.js';
+import { evaluatePolicy, policyEvaluation, type PolicyEvaluation } from '../eval/runs/policy-eval.js';
 import { LoopStepError, customPairs, deploy, pullPairs, sftStep, train, withDb, type PairsMaker } from './steps.js';
 import { onlineTrain, startOnline, type OnlineContext } from './online.js';
 import { selectCheckpoint, type SelectCandidate } from './select.js';
-import { compareRounds, parseJudgeSpec, type CompareResult, type JudgeSpec } from '../compare/index.js';
+import { compareRounds, parseJudgeSpec, type CompareResult, type JudgeSpec } from '../eval/runs/compare/index.js';
 import type { TruthFreeFigures } from '../eval/truth-free.js';
-import { multiturnAblation, type AblationFigures } from '../eval/ablation.js';
-import { correctionEval, type FeedbackReport } from '../eval/correction.js';
+import { multiturnAblation, type AblationFigures } from '../eval/runs/ablation.js';
+import { correctionEval, type FeedbackReport } from '../eval/runs/correction.js';
 
 export { LoopStepError, type PairsMaker } from './steps.js';
 export type { SelectCandidate } from './select.js';
@@ -349,7 +350,7 @@ function truthFree(ev: PolicyEvaluation, winRatesJson: string | null): LoopTruth
 
 /** Every round of a loop as reported. */
 export function loopReport(db: Db, loopId: number): LoopRoundReport[] {
-  const rows = db.prepare('SELECT * FROM loop_rounds WHERE loop_id = ? ORDER BY idx').all(loopId) as LoopRoundRow[];
+  const rows = loopRounds(db, loopId);
   return rows.map((r) => {
     const ev = r.eval_id === null ? null : policyEvaluation(getPolicyEval(db, r.eval_id)!);
     return {

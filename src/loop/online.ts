@@ -6,13 +6,13 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config/schema.js';
 import { PACKAGE_ROOT } from '../config/load.js';
-import { now } from '../store/statements.js';
+import { now } from '../store/index.js';
 import type { LoopRoundRow, LoopRow } from '../store/index.js';
 import { imageStoreDir } from '../image/store.js';
 import { readInput } from '../input/formats.js';
 import { startServer, type RewardServer } from '../serve/server.js';
 import type { Progress } from '../stages/context.js';
-import { hashCheckpoint, isNonEmptyFolder } from './checkpoint.js';
+import { hashCheckpoint, isNonEmptyFolder } from '../util/checkpoint.js';
 import { fillCommand, runCommand } from './command.js';
 import { LoopStepError, recordStep, tailLines } from './steps.js';
 

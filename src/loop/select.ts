@@ -5,8 +5,8 @@ import path from 'node:path';
 import type { Config } from '../config/schema.js';
 import { getLoopRound, updateLoopRound, type LoopRoundRow, type LoopRow } from '../store/index.js';
 import type { Progress } from '../stages/context.js';
-import { evaluatePolicy } from '../policy-eval.js';
-import { hashCheckpoint, isNonEmptyFolder } from './checkpoint.js';
+import { evaluatePolicy } from '../eval/runs/policy-eval.js';
+import { hashCheckpoint, isNonEmptyFolder } from '../util/checkpoint.js';
 import { withDb } from './steps.js';
 
 /** One candidate of checkpoint selection, as recorded in loop_rounds.select_json. */

@@ -7,11 +7,11 @@ import type { Config } from '../config/schema.js';
 import { PACKAGE_ROOT } from '../config/load.js';
 import { getLoopRound, openDb, recordLoopCommand, updateLoopRound, type Db, type LoopRoundRow, type LoopRow } from '../store/index.js';
 import { deliveries } from '../store/deliveries.js';
-import { now } from '../store/statements.js';
+import { now } from '../store/index.js';
 import { pull } from '../export/pull.js';
 import { exportDialogues } from '../export/fire.js';
-import type { Progress } from '../stages/context.js';
-import { hashCheckpoint, isNonEmptyFolder } from './checkpoint.js';
+import type { Progress } from '../progress.js';
+import { hashCheckpoint, isNonEmptyFolder } from '../util/checkpoint.js';
 import { fillCommand, runCommand, type CommandResult } from './command.js';
 import { waitForModel } from './deploy.js';
 

@@ -3,7 +3,7 @@
 // feedback method's pairs (divide's own gate reads its claims' probabilities instead; feedback/gate.ts).
 import { createHash } from 'node:crypto';
 import type { GateJudgeConfig } from '../config/schema.js';
-import type { Turn } from '../backends/types.js';
+import type { Turn } from '../domain.js';
 import { FatalBackendError } from '../backends/errors.js';
 import { fillTemplate } from '../backends/openai/index.js';
 import { OpenAIJudge } from '../backends/openai/judge.js';

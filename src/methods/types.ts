@@ -1,5 +1,5 @@
 // The feedback-method seam: a prompt's answers in, one score per answer (with its evidence) out.
-import type { Turn } from '../backends/types.js';
+import type { Turn } from '../domain.js';
 import type { FeedbackMethodName } from '../config/schema.js';
 
 /** A prompt as a method sees it. */

@@ -14,7 +14,7 @@ import {
 } from '../store/report-rows.js';
 import { isRejected } from '../feedback/verdict.js';
 import { lengthStats } from '../feedback/length-balance.js';
-import { STAGES } from '../round.js';
+import { STAGES } from '../domain.js';
 import { countInts, countShares, countWordBins } from './bins.js';
 import { gatherOnPolicy } from './on-policy.js';
 import type { KindRow, LoopSeries, RejectedClaim, ReportData, StageFailures } from './types.js';

@@ -1,5 +1,5 @@
 // The round report: gather from the store, chart, render one self-contained HTML page, write it atomically.
-import { readFileSync, renameSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { getRound, type Db } from '../store/index.js';
@@ -14,6 +14,8 @@ export { escapeHtml, jsonForScript, renderReportHtml } from './html.js';
 export { DEFAULT_REPORT_PAIRS, gatherPairBrowser, samplePairIds } from './pairs.js';
 export { sentenceSegments, type Segment } from './highlight.js';
 export type { BrowserAnswer, BrowserClaim, BrowserPair, PairBrowser, Turn } from './types.js';
+// Kept so imports of writeFileAtomic from here keep working while other branches merge; it lives in util/fs.ts.
+export { writeFileAtomic } from '../util/fs.js';
 
 let chartJs: string | undefined;
 
@@ -45,17 +47,4 @@ export function buildReport(db: Db, roundId: number, opts: { pairs?: number } = 
   const data = gatherReport(db, roundId);
   const browser = pairs > 0 ? gatherPairBrowser(db, getRound(db, roundId)!, pairs) : null;
   return renderReportHtml(data, reportCharts(data), chartJsSource(), browser);
-}
-
-/** Writes a file through a temp file in the same folder and a rename, so readers never see half a report. */
-export function writeFileAtomic(file: string, content: string): void {
-  mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  try {
-    writeFileSync(tmp, content);
-    renameSync(tmp, file);
-  } catch (e) {
-    rmSync(tmp, { force: true });
-    throw e;
-  }
 }

@@ -3,9 +3,10 @@
 // question dedup and per-image labeler batches work as offline), one batch at a time; then each answer's evidence is
 // read back and turned into its reward. With a served labeler, a batch is divided while the one before it is labeled.
 import type { Config } from '../config/schema.js';
-import { stageConcurrency, type Backends } from '../round.js';
+import { stageConcurrency, type Backends } from '../pipeline/round.js';
 import { isRemote } from '../backends/openai/index.js';
-import { silentProgress, type StageContext } from '../stages/context.js';
+import { type StageContext } from '../stages/context.js';
+import { silentProgress } from '../progress.js';
 import { runDivide } from '../stages/divide.js';
 import { runLabel } from '../stages/label.js';
 import { runScore } from '../stages/score.js';

@@ -5,7 +5,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Config } from '../config/schema.js';
 import { ConfigError, configHash } from '../config/load.js';
-import { createBackends, selectRound, type Backends } from '../round.js';
+import { createBackends, selectRound, type Backends } from '../pipeline/round.js';
 import { imageStoreDir } from '../image/store.js';
 import { markOnlineRound, onlineAnswerCount, onlineRound, openDb, type Db, type RoundRow } from '../store/index.js';
 import { BatchScorer } from './scorer.js';

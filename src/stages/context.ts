@@ -2,26 +2,10 @@
 import type { Config } from '../config/schema.js';
 import type { Db, OrdinalRange, RoundRow } from '../store/index.js';
 import type { Divider, Generator, Labeler } from '../backends/types.js';
+import type { Progress } from '../progress.js';
 
-/** Progress of one stage: the CLI renders it as a bar on a TTY and as log lines otherwise. */
-export interface Progress {
-  start(stage: string, total: number): void;
-  tick(n?: number): void;
-  done(): void;
-  log(msg: string): void;
-  /**
-   * The progress of one stage while several stages run at once (a streaming round of `roundPrompts` prompts);
-   * absent: this one is used.
-   */
-  lane?(stage: string, roundPrompts?: number): Progress;
-  /** A streaming lane: `prompts` more of the round's prompts are through this stage. */
-  through?(prompts: number): void;
-  /** A streaming lane has done its last slice. */
-  finish?(): void;
-}
-
-/** A progress sink that says nothing (library use, tests). */
-export const silentProgress: Progress = { start() {}, tick() {}, done() {}, log() {} };
+// Kept so imports of these names from here keep working while other branches merge; new code imports ../progress.js.
+export { silentProgress, timed, mapLimit, type Progress, type ModelTime } from '../progress.js';
 
 /** The round being worked on. */
 export interface StageContext {
@@ -42,28 +26,6 @@ export interface StageResult {
   seconds: number;
   /** Time spent waiting on model/backend calls (the rest is rlaifv's own work). */
   modelSeconds: number;
-}
-
-/** Time spent in model calls: the wall time during which at least one call was in flight. */
-export interface ModelTime {
-  modelSeconds: number;
-  inFlight?: number;
-  since?: number;
-}
-
-/**
- * Runs `fn` (a model call), adding to `acc.modelSeconds` the time during which at least one call was in flight:
- * concurrent calls count once, so a stage's model time never exceeds its own time.
- */
-export async function timed<T>(acc: ModelTime, fn: () => Promise<T>): Promise<T> {
-  if (!acc.inFlight) acc.since = performance.now();
-  acc.inFlight = (acc.inFlight ?? 0) + 1;
-  try {
-    return await fn();
-  } finally {
-    acc.inFlight -= 1;
-    if (acc.inFlight === 0) acc.modelSeconds += (performance.now() - acc.since!) / 1000;
-  }
 }
 
 /**
@@ -90,23 +52,4 @@ export class WriteBatcher<T> {
     this.last = performance.now();
     if (this.rows.length) this.write(this.rows.splice(0));
   }
-}
-
-/** Runs tasks with at most `limit` in flight, in order of submission; results keep the input order. */
-export async function mapLimit<T, R>(items: T[], limit: number, fn: (x: T, i: number) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const i = next++;
-      try {
-        out[i] = await fn(items[i]!, i);
-      } catch (e) {
-        next = items.length; // a failing task stops the others from starting new work
-        throw e;
-      }
-    }
-  });
-  await Promise.all(lanes);
-  return out;
 }

@@ -3,7 +3,8 @@ import { pendingDivision, putDivisions, putFailures, type Division, type Failure
 import type { DivideOutput } from '../backends/types.js';
 import { contentId, normaliseQuestion } from './ids.js';
 import { FatalBackendError } from '../backends/errors.js';
-import { mapLimit, timed, WriteBatcher, type StageContext, type StageResult } from './context.js';
+import { WriteBatcher, type StageContext, type StageResult } from './context.js';
+import { mapLimit, timed } from '../progress.js';
 
 const BATCH = 64;
 /** Answers' results written per transaction (or every second, whichever comes first). */

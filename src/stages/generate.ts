@@ -5,7 +5,8 @@ import { wordCount } from '../feedback/words.js';
 import { contentId } from './ids.js';
 import { FatalBackendError } from '../backends/errors.js';
 import { SampleGuard, capFix } from './sample-guard.js';
-import { mapLimit, timed, WriteBatcher, type StageContext, type StageResult } from './context.js';
+import { WriteBatcher, type StageContext, type StageResult } from './context.js';
+import { mapLimit, timed } from '../progress.js';
 
 /** The seed of sample `index` of a prompt in a round: distinct per sample, reproducible from the round seed. */
 export function sampleSeed(roundSeed: number, promptId: string, index: number): number {

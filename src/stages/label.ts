@@ -2,7 +2,8 @@
 import { pendingLabels, putFailures, putLabels, type FailureInput, type LabelRow } from '../store/index.js';
 import { FatalBackendError } from '../backends/errors.js';
 import type { LabelResult } from '../backends/types.js';
-import { mapLimit, timed, type StageContext, type StageResult } from './context.js';
+import { type StageContext, type StageResult } from './context.js';
+import { mapLimit, timed } from '../progress.js';
 
 // Questions of one image go together: the image is read once, and a server's prefix cache reuses it.
 const MAX_PER_IMAGE = 64;

@@ -15,7 +15,8 @@ import {
 import { getPairStrategy, noDrops, type DropReason, type Pair, type PairResult, type ScoredAnswer } from '../feedback/pairs.js';
 import { claimGate, judgeInOrder, rejectProbability } from '../feedback/gate.js';
 import type { PairJudge } from '../methods/pair-judge.js';
-import type { SequenceScorer, Turn } from '../backends/types.js';
+import type { SequenceScorer } from '../backends/types.js';
+import type { Turn } from '../domain.js';
 import { runReferenceLogprobs } from './reference.js';
 import { pairGap } from '../methods/index.js';
 import type { ScoredCandidate } from '../store/index.js';
@@ -30,14 +31,15 @@ import {
 } from '../feedback/corrections.js';
 import { isRejected } from '../feedback/verdict.js';
 import { wordCount } from '../feedback/words.js';
-import { correctionSources, putCandidates, scoredCorrections, type CandidateRow, type CorrectionSource, type ScoredCorrection } from '../store/index.js';
+import { correctionSources, putCandidates, rewriteDone, scoredCorrections, type CandidateRow, type CorrectionSource, type ScoredCorrection } from '../store/index.js';
 import { Rewriter, sentenceEdits } from '../methods/rewriter.js';
 import { runRefine, type RefineResult } from './refine.js';
 import type { Teacher } from '../methods/teacher.js';
 import type { Edit } from '../feedback/corrections.js';
 import type { CorrectionEditor } from '../config/schema.js';
 import { contentId } from './ids.js';
-import { mapLimit, timed, type ModelTime, type StageContext, type StageResult } from './context.js';
+import { type StageContext, type StageResult } from './context.js';
+import { mapLimit, timed, type ModelTime } from '../progress.js';
 
 /**
  * Pairs every prompt of the round (or of `ctx.scope`) not paired yet, then (re)computes length balance over all the
@@ -250,15 +252,12 @@ function correctionRow(ctx: StageContext, promptId: string, a: Pick<CorrectionSo
 async function writeRewrites(ctx: StageContext, rewriter: Rewriter | null, promptIds: readonly string[]): Promise<number> {
   if (!rewriter) throw new Error('pair: the "llm" correction editor needs pair.rewriter.');
   const prompts = judgePrompts(ctx.db, promptIds);
-  const done = ctx.db.prepare(
-    `SELECT EXISTS (SELECT 1 FROM candidates WHERE id = ?) OR EXISTS (SELECT 1 FROM failures WHERE round_id = ? AND stage = 'pair' AND item = ? AND retried_at IS NULL) AS done`,
-  );
   const todo: { promptId: string; a: EditSource }[] = [];
   for (const [promptId, answers] of editSources(ctx, promptIds)) {
     for (const a of answers) {
       if (!a.claims.some((c) => c.verdict === 'rejected') || a.claims.some((c) => c.verdict === 'unjudged')) continue;
       const id = contentId(ctx.round.id, promptId, 'correction', 'llm', a.id);
-      if ((done.get(id, ctx.round.id, `rewrite:${a.id}`) as { done: number }).done) continue;
+      if (rewriteDone(ctx.db, id, ctx.round.id, `rewrite:${a.id}`)) continue;
       todo.push({ promptId, a });
     }
   }

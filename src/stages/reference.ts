@@ -2,12 +2,14 @@
 // paired prompt teacher-forced under the round's policy. A pair's two sides give the trainer its reference log-probs;
 // the other samples are the siblings the on-policy check ranks a chosen answer among (feedback/on-policy.ts).
 import { pendingAnswerLogprobs, putAnswerLogprobs, putFailures, type AnswerLogprob, type PendingLogprob } from '../store/index.js';
-import type { SequenceScorer, Turn } from '../backends/types.js';
+import type { SequenceScorer } from '../backends/types.js';
+import type { Turn } from '../domain.js';
 import type { Config } from '../config/schema.js';
 import type { WorkerPool } from '../backends/local/pool.js';
 import { LocalSequenceScorer } from '../backends/local/index.js';
 import { OpenAISequenceScorer } from '../backends/openai/sequence-scorer.js';
-import { timed, type ModelTime, type StageContext } from './context.js';
+import { type StageContext } from './context.js';
+import { timed, type ModelTime } from '../progress.js';
 
 /** Prompts teacher-forced per call: enough for every worker to batch its part. */
 const PROMPTS_PER_CALL = 16;

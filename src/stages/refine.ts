@@ -28,7 +28,8 @@ import {
   type RoundPrompt,
 } from '../store/index.js';
 import { contentId } from './ids.js';
-import { mapLimit, timed, type ModelTime, type StageContext } from './context.js';
+import { type StageContext } from './context.js';
+import { mapLimit, timed, type ModelTime } from '../progress.js';
 
 /** What the refine driver needs besides the stage context. */
 export interface RefineDeps {

@@ -1,11 +1,12 @@
 // Stage 4: a claim is rejected when the labeler says no; answers get REJ-C and REJ-P (both stored).
 import { pendingMethodScores, pendingScores, putAnswerScores, putFailures, putScores, type AnswerScoreRow, type FailureInput, type ScoreRow } from '../store/index.js';
 import { FatalBackendError } from '../backends/errors.js';
-import type { Turn } from '../backends/types.js';
+import type { Turn } from '../domain.js';
 import type { FeedbackMethod, MethodAnswer, MethodPrompt, MethodScore } from '../methods/types.js';
 import { isRejected } from '../feedback/verdict.js';
 import { scoreAnswer } from '../feedback/scores.js';
-import { mapLimit, timed, type StageContext, type StageResult } from './context.js';
+import { type StageContext, type StageResult } from './context.js';
+import { mapLimit, timed } from '../progress.js';
 
 /** Scores every divided candidate whose claims are all labeled (or failed for good). */
 export async function runScore(ctx: StageContext, labelerId: string): Promise<StageResult> {

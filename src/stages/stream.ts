@@ -4,7 +4,8 @@
 // number of prompts. Length balance, which looks at the whole round, runs once after the last slice.
 import type { Config } from '../config/schema.js';
 import { roundOrdinals, type OrdinalRange } from '../store/index.js';
-import type { Progress, StageContext, StageResult } from './context.js';
+import type { StageContext, StageResult } from './context.js';
+import type { Progress } from '../progress.js';
 
 /** One stage as streaming runs it: a function of the context (whose scope is the slice). */
 export interface StreamStage {

@@ -12,19 +12,13 @@ import {
   type SourcedLabelRow,
 } from '../store/index.js';
 import type { Knowledge } from '../shapes/knowledge.js';
-import { decide, LABELER, routedTools, type Routing } from '../tools/route.js';
-import type { Tool } from '../tools/types.js';
-import { mapLimit, timed, type StageContext, type StageResult } from './context.js';
+import { decide, LABELER, routedTools } from '../tools/route.js';
+import type { ToolVerdicts } from '../tools/types.js';
+import { type StageContext, type StageResult } from './context.js';
+import { mapLimit, timed } from '../progress.js';
 
-/** The tools, routing table and verdict-set id of a round with label.tools. */
-export interface ToolVerdicts {
-  tools: readonly Tool[];
-  routing: Routing;
-  /** The round's labeler id (rounds.labeler_model): where these verdicts are stored. */
-  verdictSet: string;
-  /** The labeler's own id. */
-  labeler: string;
-}
+// Kept so imports of ToolVerdicts from here keep working while other branches merge; it lives in tools/types.ts.
+export type { ToolVerdicts };
 
 /**
  * Decides the round's pending questions: a tool's knowledge of each image is read from the cache or made once (and

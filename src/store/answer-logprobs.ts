@@ -95,3 +95,13 @@ export function roundAnswerMeans(
   }
   return { pairs, means, corrected };
 }
+
+/** A pair's side's log-probs under its round's policy (pair.reference_logprobs), or undefined when none were stored. */
+export function pairSideLogprob(db: Db, pair: string, side: 'chosen' | 'rejected'): { sum: number; tokens: number; per_token_json: string } | undefined {
+  return stmt(
+    db,
+    `SELECT a.sum, a.tokens, a.per_token_json FROM pairs p JOIN rounds r ON r.id = p.round_id
+     JOIN answer_logprobs a ON a.candidate_id = CASE WHEN @side = 'chosen' THEN p.chosen_id ELSE p.rejected_id END AND a.model = r.policy_model
+     WHERE p.id = @pair`,
+  ).get({ pair, side }) as { sum: number; tokens: number; per_token_json: string } | undefined;
+}

@@ -16,3 +16,5 @@ export * from './compare-verdicts.js';
 export * from './dialogues.js';
 export * from './tools.js';
 export * from './online.js';
+/** The store's clock (ISO 8601, UTC), as every stored timestamp is written. */
+export { now } from './statements.js';

@@ -1,6 +1,6 @@
 // Images and prompts: the round's input, stored once and shared by every round that uses it.
 import type { Db } from './open.js';
-import type { Turn } from '../backends/types.js';
+import type { Turn } from '../domain.js';
 import { stmt } from './statements.js';
 import { ALL_PROMPTS, type OrdinalRange } from './work.js';
 

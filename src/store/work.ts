@@ -233,3 +233,21 @@ export function putScores(db: Db, rows: ScoreRow[]): void {
     for (const r of rows) ins.run(r);
   })();
 }
+
+/**
+ * Whether the `llm` editor is done with an answer: its correction candidate `candidateId` exists, or its rewrite failed
+ * (an unretried failure `item` of stage pair in `roundId`).
+ */
+export function rewriteDone(db: Db, candidateId: string, roundId: number, item: string): boolean {
+  const row = stmt(
+    db,
+    `SELECT EXISTS (SELECT 1 FROM candidates WHERE id = ?) OR EXISTS (SELECT 1 FROM failures WHERE round_id = ? AND stage = 'pair' AND item = ? AND retried_at IS NULL) AS done`,
+  ).get(candidateId, roundId, item) as { done: number };
+  return !!row.done;
+}
+
+/** Each answer's finish reason in a round, by prompt id (sample 0). */
+export function finishReasons(db: Db, roundId: number): Map<string, string> {
+  const rows = stmt(db, 'SELECT prompt_id AS id, finish_reason AS r FROM candidates WHERE round_id = ? AND sample_index = 0').all(roundId) as { id: string; r: string }[];
+  return new Map(rows.map((x) => [x.id, x.r]));
+}

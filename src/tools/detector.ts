@@ -6,16 +6,12 @@ import { COLORS, SHAPES, type Color, type Shape } from '../shapes/vocabulary.js'
 import type { Knowledge } from '../shapes/knowledge.js';
 import { cellOf } from './segment.js';
 import type { Tool } from './types.js';
+import { zeroShotDetector, type Detection } from '../backends/local/zero-shot-detector.js';
 
 /** The model types transformers.js runs as zero-shot object detectors (its MODEL_FOR_ZERO_SHOT_OBJECT_DETECTION). */
 export const DETECTOR_MODEL_TYPES = ['owlvit', 'owlv2', 'grounding-dino'] as const;
 
-/** One detection as the pipeline returns it (ZeroShotObjectDetectionOutputSingle: integer pixel box by default). */
-export interface Detection {
-  score: number;
-  label: string;
-  box: { xmin: number; ymin: number; xmax: number; ymax: number };
-}
+export type { Detection };
 
 /** The queries the detector is asked: every colour–shape phrase of the shapes world ("red circle"). */
 export const DETECTOR_LABELS: readonly string[] = COLORS.flatMap((c) => SHAPES.map((s) => `${c} ${s}`));
@@ -92,26 +88,16 @@ export function detectionsToKnowledge(dets: readonly Detection[], width: number,
 export class DetectorTool implements Tool {
   readonly name: string;
   readonly id: string;
-  private detector: Promise<(image: unknown, labels: string[], o: { threshold: number }) => Promise<Detection[]>> | null = null;
-  private readonly dtype: 'fp32' | 'q8';
+  private readonly detect: ReturnType<typeof zeroShotDetector>;
 
   constructor(private readonly opts: { name: string; model: string; threshold: number }) {
     this.name = opts.name;
-    this.dtype = inspectDetectorFolder(opts.model).dtype;
+    this.detect = zeroShotDetector(opts.model, inspectDetectorFolder(opts.model).dtype);
     this.id = `detector:${path.basename(opts.model)}@${opts.threshold}`;
   }
 
   async know(imagePath: string): Promise<Knowledge> {
-    const { env, pipeline, RawImage } = await import('@huggingface/transformers');
-    // Folders on disk only: rlaifv never downloads weights at run time.
-    env.allowRemoteModels = false;
-    env.allowLocalModels = true;
-    this.detector ??= pipeline('zero-shot-object-detection', this.opts.model, { local_files_only: true, dtype: this.dtype, device: 'cpu' }).catch((e: Error) => {
-      throw new Error(`Could not load detector folder ${this.opts.model}: ${e.message}`);
-    }) as never;
-    const detect = await this.detector!;
-    const image = await RawImage.read(imagePath);
-    const dets = await detect(image, [...DETECTOR_LABELS], { threshold: this.opts.threshold });
-    return detectionsToKnowledge(dets, image.width, image.height, this.opts.threshold);
+    const { detections, width, height } = await this.detect(imagePath, [...DETECTOR_LABELS], this.opts.threshold);
+    return detectionsToKnowledge(detections, width, height, this.opts.threshold);
   }
 }

@@ -1,6 +1,6 @@
 // Knowledge tools (issue 23): a declarative registry from label.tools to Tool instances, and a round's tool verdicts.
 import type { Config, ToolConfig } from '../config/schema.js';
-import type { ToolVerdicts } from '../stages/tools.js';
+import type { ToolVerdicts } from './types.js';
 import { routedTools, verdictSetId, type Routing } from './route.js';
 import { ShapesSegmenter } from './shapes-segmenter.js';
 import type { Tool } from './types.js';

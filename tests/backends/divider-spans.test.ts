@@ -5,7 +5,7 @@ import { WorkerPool } from '../../src/backends/local/pool.js';
 import { RulesDivider } from '../../src/backends/local/index.js';
 import type { DivideOutput } from '../../src/backends/types.js';
 import { loadConfig } from '../../src/config/load.js';
-import { createDivider } from '../../src/round.js';
+import { createDivider } from '../../src/pipeline/round.js';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { TestServer } from '../helpers/openai-server.js';

@@ -13,7 +13,8 @@ import { OpenAIGenerator, OpenAILabeler } from '../../src/backends/openai/index.
 import { FatalBackendError } from '../../src/backends/errors.js';
 import { loadConfig } from '../../src/config/load.js';
 import type { Config } from '../../src/config/schema.js';
-import { runRound, STAGES } from '../../src/round.js';
+import { runRound } from '../../src/pipeline/round.js';
+import { STAGES } from '../../src/domain.js';
 import { openDb, roundStats } from '../../src/store/index.js';
 
 const MODES: Mimic[] = ['vllm', 'vllm-legacy', 'sglang'];

@@ -11,7 +11,8 @@ import { LocalGenerator, LocalLabeler } from '../../src/backends/local/index.js'
 import { OpenAIGenerator, OpenAILabeler } from '../../src/backends/openai/index.js';
 import { loadConfig } from '../../src/config/load.js';
 import type { Config } from '../../src/config/schema.js';
-import { runRound, STAGES } from '../../src/round.js';
+import { runRound } from '../../src/pipeline/round.js';
+import { STAGES } from '../../src/domain.js';
 import { openDb, roundStats } from '../../src/store/index.js';
 import { sampleSeed } from '../../src/stages/generate.js';
 

@@ -9,7 +9,8 @@ import { LlavaModel, readImage } from '../../src/backends/local/llava.js';
 import runTask, { type LogprobResult } from '../../src/backends/local/local.worker.js';
 import { LocalSequenceScorer } from '../../src/backends/local/index.js';
 import { WorkerPool } from '../../src/backends/local/pool.js';
-import type { SequenceLogprob, Turn } from '../../src/backends/types.js';
+import type { SequenceLogprob } from '../../src/backends/types.js';
+import type { Turn } from '../../src/domain.js';
 import { POLICY, ROOT, TEST } from '../helpers/paths.js';
 
 interface Row {

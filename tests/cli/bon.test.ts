@@ -7,7 +7,7 @@ import path from 'node:path';
 import { runNode } from '../helpers/run-cli.js';
 import { LABELER, POLICY, TEST, tempDir } from '../helpers/paths.js';
 import { sampleSeed } from '../../src/stages/generate.js';
-import { BON_DEFAULTS, bestOfOne, type BonRow } from '../../src/bon.js';
+import { BON_DEFAULTS, bestOfOne, type BonRow } from '../../src/pipeline/bon.js';
 import { LocalGenerator, LocalSequenceScorer } from '../../src/backends/local/index.js';
 import { WorkerPool } from '../../src/backends/local/pool.js';
 import { TestServer } from '../helpers/openai-server.js';

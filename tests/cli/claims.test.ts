@@ -8,7 +8,7 @@ import { runNode } from '../helpers/run-cli.js';
 import { ROOT, serverBackend, tempDir } from '../helpers/paths.js';
 import { TestServer } from '../helpers/openai-server.js';
 import { expectSpanInSentence } from '../helpers/spans.js';
-import type { ClaimsLine } from '../../src/claims-preview.js';
+import type { ClaimsLine } from '../../src/pipeline/claims-preview.js';
 
 type Ok = Extract<ClaimsLine, { claims: unknown }>;
 

@@ -4,7 +4,7 @@
 import { describe, expect, test } from 'vitest';
 import path from 'node:path';
 import { loadConfig } from '../../src/config/load.js';
-import { multiturnAblation } from '../../src/eval/ablation.js';
+import { multiturnAblation } from '../../src/eval/runs/ablation.js';
 import { openDb } from '../../src/store/index.js';
 import { checkStatement } from '../../src/shapes/index.js';
 import { parseTruth } from '../../src/shapes/truth.js';

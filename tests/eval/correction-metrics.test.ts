@@ -3,7 +3,7 @@
 // correctness of an answer.
 import { describe, expect, test } from 'vitest';
 import { feedbackByKind, feedbackFigures, type ConversationOutcome } from '../../src/eval/correction-metrics.js';
-import { feedbackIsRight, isCorrect, onSubject, truthScore } from '../../src/eval/correction.js';
+import { feedbackIsRight, isCorrect, onSubject, truthScore } from '../../src/eval/runs/correction.js';
 
 const o = (x: Partial<ConversationOutcome> & Pick<ConversationOutcome, 'scores'>): ConversationOutcome => ({
   promptId: 'p',

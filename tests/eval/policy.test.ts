@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { answerCoverage, mentionedObjects, policyFigures, type EvalPrompt } from '../../src/eval/index.js';
 import { parseStatement, checkAnswer } from '../../src/shapes/index.js';
 import { loadConfig } from '../../src/config/load.js';
-import { evaluatePolicy } from '../../src/policy-eval.js';
+import { evaluatePolicy } from '../../src/eval/runs/policy-eval.js';
 import { loadEvalRound } from '../../src/eval/load.js';
 import { openDb } from '../../src/store/index.js';
 import { answer, BS, GT, HAPPY, RC, RC_POS, TRUTH, TWO, YS } from './fixture.js';

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../../src/config/load.js';
-import { ingestPrompts, selectRound } from '../../src/round.js';
+import { ingestPrompts, selectRound } from '../../src/pipeline/round.js';
 import { openDb, roundStats, type Db, type RoundRow } from '../../src/store/index.js';
 import { checkStatement, parseTruth } from '../../src/shapes/index.js';
 import { EvalRefusal, evaluateRound, loadEvalRound, resolveEvalRound, type EvalReport } from '../../src/eval/index.js';

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { openDb, type Db, type RoundRow } from '../../src/store/index.js';
 import { AlreadyDeliveredError } from '../../src/store/deliveries.js';
 import { pull, type PullOptions } from '../../src/export/pull.js';
-import { runRound } from '../../src/round.js';
+import { runRound } from '../../src/pipeline/round.js';
 import { runDemoRound } from '../helpers/round.js';
 import { tempDir } from '../helpers/paths.js';
 import { readParquetFile } from '../helpers/parquet.js';

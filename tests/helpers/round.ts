@@ -3,7 +3,8 @@ import path from 'node:path';
 import { loadConfig, type ConfigOverrides } from '../../src/config/load.js';
 import type { Config } from '../../src/config/schema.js';
 import { openDb, type Db, type RoundRow } from '../../src/store/index.js';
-import { runRound, STAGES } from '../../src/round.js';
+import { runRound } from '../../src/pipeline/round.js';
+import { STAGES } from '../../src/domain.js';
 import { tempDir } from './paths.js';
 
 /** Runs a whole round of the embedded default config on the first `limit` dev prompts into a new database. */

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { hashCheckpoint } from '../../src/loop/checkpoint.js';
+import { hashCheckpoint } from '../../src/util/checkpoint.js';
 import { CLI, runNode } from '../helpers/run-cli.js';
 import { POLICY, ROOT, TEST, tempDir } from '../helpers/paths.js';
 import { rows } from '../helpers/db-rows.js';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
-import { hashCheckpoint } from '../../src/loop/checkpoint.js';
+import { hashCheckpoint } from '../../src/util/checkpoint.js';
 import { WorkerPool } from '../../src/backends/local/pool.js';
 import { LocalSequenceScorer } from '../../src/backends/local/index.js';
 import type { FireRecord } from '../../src/export/fire.js';

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { hashCheckpoint } from '../../src/loop/checkpoint.js';
+import { hashCheckpoint } from '../../src/util/checkpoint.js';
 import { WorkerPool } from '../../src/backends/local/pool.js';
 import { LocalGenerator } from '../../src/backends/local/index.js';
 import { runNode } from '../helpers/run-cli.js';

@@ -10,7 +10,8 @@ import { LlavaModel, readImage } from '../../src/backends/local/llava.js';
 import { WorkerPool } from '../../src/backends/local/pool.js';
 import { LocalGenerator } from '../../src/backends/local/index.js';
 import { OpenAIGenerator } from '../../src/backends/openai/index.js';
-import type { GenerateRequest, Turn } from '../../src/backends/types.js';
+import type { GenerateRequest } from '../../src/backends/types.js';
+import type { Turn } from '../../src/domain.js';
 import type { OpenAIBackend } from '../../src/config/schema.js';
 
 const MULTITURN = path.join(ROOT, 'data', 'shapes', 'multiturn');

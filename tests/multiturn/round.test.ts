@@ -9,7 +9,7 @@ import { ROOT, tempDir } from '../helpers/paths.js';
 import { roundStats, type Db, type RoundRow } from '../../src/store/index.js';
 import { exportPairs } from '../../src/export/export.js';
 import { evaluateRound, loadEvalRound } from '../../src/eval/index.js';
-import type { Turn } from '../../src/backends/types.js';
+import type { Turn } from '../../src/domain.js';
 
 const MULTITURN = path.join(ROOT, 'data', 'shapes', 'multiturn');
 const lines = readFileSync(path.join(MULTITURN, 'prompts.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));

@@ -8,7 +8,8 @@ import { runDemoRound } from '../helpers/round.js';
 import { tempDir } from '../helpers/paths.js';
 import { launchChromium, loadFile } from '../helpers/browser.js';
 import type { Db, RoundRow } from '../../src/store/index.js';
-import { buildReport, writeFileAtomic } from '../../src/report/index.js';
+import { buildReport } from '../../src/report/index.js';
+import { writeFileAtomic } from '../../src/util/fs.js';
 import { gatherReport } from '../../src/report/data.js';
 import { roundOnPolicy } from '../../src/eval/on-policy.js';
 

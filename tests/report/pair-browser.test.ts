@@ -8,7 +8,8 @@ import { runDemoRound } from '../helpers/round.js';
 import { tempDir } from '../helpers/paths.js';
 import { launchChromium, loadFile, type LoadedPage } from '../helpers/browser.js';
 import { openDb, type Db, type RoundRow } from '../../src/store/index.js';
-import { buildReport, DEFAULT_REPORT_PAIRS, samplePairIds, writeFileAtomic } from '../../src/report/index.js';
+import { buildReport, DEFAULT_REPORT_PAIRS, samplePairIds } from '../../src/report/index.js';
+import { writeFileAtomic } from '../../src/util/fs.js';
 import { registerReport } from '../../src/cli/report.js';
 import { questionForm } from '../../src/eval/truth.js';
 

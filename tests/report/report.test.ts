@@ -8,15 +8,8 @@ import { runDemoRound } from '../helpers/round.js';
 import { DEV, tempDir } from '../helpers/paths.js';
 import { launchChromium, loadFile, type LoadedPage } from '../helpers/browser.js';
 import { openDb, putFailures, type Db, type RoundRow } from '../../src/store/index.js';
-import {
-  buildReport,
-  chartJsSource,
-  escapeHtml,
-  gatherReport,
-  renderReportHtml,
-  reportCharts,
-  writeFileAtomic,
-} from '../../src/report/index.js';
+import { buildReport, chartJsSource, escapeHtml, gatherReport, renderReportHtml, reportCharts } from '../../src/report/index.js';
+import { writeFileAtomic } from '../../src/util/fs.js';
 import { FAILURE_STAGES } from '../../src/report/data.js';
 import { registerReport } from '../../src/cli/report.js';
 

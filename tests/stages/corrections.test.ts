@@ -11,14 +11,16 @@ import { tempDir } from '../helpers/paths.js';
 import { launchChromium, loadFile } from '../helpers/browser.js';
 import { loadConfig, ConfigError } from '../../src/config/load.js';
 import { roundStats, type Db, type RoundRow } from '../../src/store/index.js';
-import { runRound, STAGES } from '../../src/round.js';
+import { runRound } from '../../src/pipeline/round.js';
+import { STAGES } from '../../src/domain.js';
 import { loadEvalRound } from '../../src/eval/load.js';
 import { evaluateRound } from '../../src/eval/report.js';
 import { pct, renderReport } from '../../src/eval/render.js';
 import { judgeRound } from '../../src/eval/truth.js';
 import { roundOnPolicy } from '../../src/eval/on-policy.js';
 import { pull } from '../../src/export/pull.js';
-import { buildReport, writeFileAtomic } from '../../src/report/index.js';
+import { buildReport } from '../../src/report/index.js';
+import { writeFileAtomic } from '../../src/util/fs.js';
 import type { Config } from '../../src/config/schema.js';
 
 const LIMIT = 40;

@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import path from 'node:path';
 import { loadConfig } from '../../src/config/load.js';
 import { openDb } from '../../src/store/index.js';
-import { createBackends, ingestPrompts, runStages, selectRound } from '../../src/round.js';
+import { createBackends, ingestPrompts, runStages, selectRound } from '../../src/pipeline/round.js';
 import { tempDir } from '../helpers/paths.js';
 
 describe('stage order', () => {

@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { WorkerPool } from '../../src/backends/local/pool.js';
 import { LocalSequenceScorer } from '../../src/backends/local/index.js';
-import { runRound, STAGES } from '../../src/round.js';
+import { runRound } from '../../src/pipeline/round.js';
+import { STAGES } from '../../src/domain.js';
 import { answerLogprobs, type Db, type RoundRow } from '../../src/store/index.js';
 import type { Config } from '../../src/config/schema.js';
 import { runDemoRound } from '../helpers/round.js';

@@ -5,7 +5,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runDemoRound } from '../helpers/round.js';
 import { TEXTS } from '../helpers/mimic.js';
-import { runRound, STAGES } from '../../src/round.js';
+import { runRound } from '../../src/pipeline/round.js';
+import { STAGES } from '../../src/domain.js';
 import { dialogueStates, roundDialogues, roundStats, type Db, type RoundRow } from '../../src/store/index.js';
 import { answerVerdicts, chosenRevision, isContextError, nextStep } from '../../src/stages/refine.js';
 import { studentPrompt, teacherTurn } from '../../src/feedback/teacher.js';

@@ -4,7 +4,8 @@ import { describe, expect, test } from 'vitest';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { loadConfig } from '../../src/config/load.js';
-import { runRound, STAGES, type StageName } from '../../src/round.js';
+import { runRound } from '../../src/pipeline/round.js';
+import { STAGES, type StageName } from '../../src/domain.js';
 import { slicesOf } from '../../src/stages/stream.js';
 import { tempDir } from '../helpers/paths.js';
 

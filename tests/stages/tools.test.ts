@@ -4,7 +4,8 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runRound, STAGES } from '../../src/round.js';
+import { runRound } from '../../src/pipeline/round.js';
+import { STAGES } from '../../src/domain.js';
 import { loadConfig } from '../../src/config/load.js';
 import { getVerdictSet, openDb, type Db } from '../../src/store/index.js';
 import { checkStatement, parseTruth, questionForm } from '../../src/shapes/index.js';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DetectorTool, detectionsToKnowledge, inspectDetectorFolder, type Detection } from '../../src/tools/index.js';
 import { checkKnown } from '../../src/shapes/index.js';
-import { createBackends } from '../../src/round.js';
+import { createBackends } from '../../src/pipeline/round.js';
 import { loadConfig } from '../../src/config/load.js';
 import { DEV, LABELER, tempDir } from '../helpers/paths.js';
 

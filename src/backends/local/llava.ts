@@ -17,7 +17,8 @@ import {
 } from '@huggingface/transformers';
 import { inspectLlavaFolder, type LlavaFolderInfo } from './model-folder.js';
 import { decodePlainPng } from '../../image/png.js';
-import type { SequenceLogprob, Turn } from '../types.js';
+import type { SequenceLogprob } from '../types.js';
+import type { Turn } from '../../domain.js';
 
 export { decodePlainPng };
 import { sampleToken, seededRng, type SamplingSettings } from './sampling.js';

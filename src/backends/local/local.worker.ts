@@ -4,7 +4,8 @@ import { topIndices, yesNoFromLogits, yesNoTokenIds } from '../../feedback/yes-n
 import { divideRules } from '../../divide/rules.js';
 import { cutWords } from '../../feedback/words.js';
 import { claimSpan, locateSentences } from '../../feedback/claim-spans.js';
-import type { Decoding, DivideOutput, GenerateResult, LabelResult, SequenceLogprob, SequenceScoreItem, Turn } from '../types.js';
+import type { Decoding, DivideOutput, GenerateResult, LabelResult, SequenceLogprob, SequenceScoreItem } from '../types.js';
+import type { Turn } from '../../domain.js';
 
 /** A task for a worker thread. */
 export type WorkerTask =

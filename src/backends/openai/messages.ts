@@ -1,7 +1,7 @@
 // Chat messages as every server backend sends them, and the one check every response gets.
 import type { ChatCompletion, ChatCompletionContentPart, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { BadResponseError } from '../errors.js';
-import type { Turn } from '../types.js';
+import type { Turn } from '../../domain.js';
 
 /** One user message: the image (a URL or data URL) first when there is one, then the text. */
 export function userMessage(image: string | null, text: string) {

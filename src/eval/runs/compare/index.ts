@@ -2,12 +2,12 @@
 // each: generate, divide, label, score), and a judge decides each pair of answers (sample i of A against sample i of
 // B) in both orders. A verdict that flips with the order is a tie. The loop's win rates against the previous round and
 // the start are the same comparison of its evaluation rounds.
-import type { Config, ModelBackend } from '../config/schema.js';
-import { getCompareVerdict, getRound, openDb, putCompareVerdict, roundPrompts, promptHistory, type Db } from '../store/index.js';
-import { mapLimit, silentProgress, type Progress } from '../stages/context.js';
-import { EvalRefusal, loadEvalRound } from '../eval/load.js';
-import { judgeAnswer } from '../eval/truth.js';
-import { promptKinds, roundHasTruth, scoredAnswers, type ScoredAnswer } from '../eval/truth-free.js';
+import type { Config, ModelBackend } from '../../../config/schema.js';
+import { getCompareVerdict, getRound, openDb, putCompareVerdict, roundPrompts, promptHistory, type Db } from '../../../store/index.js';
+import { mapLimit, silentProgress, type Progress } from '../../../progress.js';
+import { EvalRefusal, loadEvalRound } from '../../load.js';
+import { judgeAnswer } from '../../truth.js';
+import { promptKinds, roundHasTruth, scoredAnswers, type ScoredAnswer } from '../../truth-free.js';
 import { evaluatePolicy } from '../policy-eval.js';
 import { compareKeys, judgeName, ServedCompareJudge, type AnswerKey, type JudgeSpec } from './judges.js';
 import { pairOutcome, tallyOf, type CompareTally, type PromptTally } from './tally.js';

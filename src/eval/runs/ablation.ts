@@ -7,16 +7,17 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Config, ModelBackend } from '../config/schema.js';
-import type { Turn } from '../backends/types.js';
-import { openDb, promptHistory, roundPrompts, type Db, type RoundPrompt } from '../store/index.js';
-import { silentProgress, type Progress } from '../stages/context.js';
-import { evaluatePolicy, type PolicyEvaluation } from '../policy-eval.js';
-import { hashCheckpoint } from '../loop/checkpoint.js';
-import { checkStatement, parseStatement, type Statement } from '../shapes/index.js';
-import { parseTruth, type Truth } from '../shapes/truth.js';
-import { stmt } from '../store/statements.js';
-import { table } from './render.js';
+import type { Config, ModelBackend } from '../../config/schema.js';
+import type { Turn } from '../../domain.js';
+import { openDb, promptHistory, roundPrompts, type Db, type RoundPrompt } from '../../store/index.js';
+import { silentProgress, type Progress } from '../../progress.js';
+import { evaluatePolicy, type PolicyEvaluation } from './policy-eval.js';
+import { hashCheckpoint } from '../../util/checkpoint.js';
+import { checkStatement } from '../../shapes/index.js';
+import { normClaim, subjectsOf } from '../claims.js';
+import { parseTruth, type Truth } from '../../shapes/truth.js';
+import { stmt } from '../../store/statements.js';
+import { table } from '../render.js';
 
 /** The three ways the final turn is asked. */
 export const ABLATION_CONDITIONS = ['no_history', 'true_history', 'own_history'] as const;
@@ -64,38 +65,6 @@ export interface AblationOptions {
   temperature: number;
   progress?: Progress;
 }
-
-/** What a claim is about: how many objects fit a description, or one attribute of a description's referent. */
-function subjects(s: Statement): string[] {
-  const d = (x: Record<string, unknown>) => JSON.stringify(Object.keys(x).sort().map((k) => [k, x[k]]));
-  switch (s.kind) {
-    case 'exists':
-    case 'absent':
-    case 'count':
-      return [`n|${d({ ...s.desc })}`];
-    case 'attribute':
-      return [`a|${d({ ...s.desc })}|${s.predicate.attr}`];
-    case 'conjunction':
-      return s.items.flatMap(subjects);
-  }
-}
-
-/**
- * The subjects of a claim's text (how many objects fit a description, or one attribute of a description's referent);
- * none for text outside the shapes language.
- * @example subjectsOf('The circle is blue.') // one key, shared with 'The circle is red.'
- */
-export function subjectsOf(text: string): string[] {
-  try {
-    const s = parseStatement(text);
-    return s ? subjects(s) : [];
-  } catch {
-    return [];
-  }
-}
-
-/** A claim's text as compared for sameness: trimmed, lower-case, single spaces, no final stop. */
-export const normClaim = (t: string) => t.trim().toLowerCase().replace(/\s+/g, ' ').replace(/[.!]+$/, '');
 
 /** The figures of one condition's evaluation. */
 function conditionFigures(ev: PolicyEvaluation): ConditionFigures {

@@ -4,23 +4,24 @@
 import { closeSync, existsSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ConfigError } from './config/load.js';
-import { configSchema, type OpenAIBackend } from './config/schema.js';
-import { parseModelAtUrl } from './config/model-url.js';
-import { LocalGenerator, LocalSequenceScorer } from './backends/local/index.js';
-import { OpenAIGenerator } from './backends/openai/index.js';
-import { OpenAISequenceScorer } from './backends/openai/sequence-scorer.js';
-import { inspectLlavaFolder } from './backends/local/model-folder.js';
-import { WorkerPool } from './backends/local/pool.js';
-import { FatalBackendError } from './backends/errors.js';
-import type { Decoding, GenerateResult, Generator, SequenceScorer, Turn } from './backends/types.js';
-import { imageStoreDir } from './image/store.js';
-import { readInput } from './input/formats.js';
-import type { InputLimits, InputPrompt } from './input/prompts.js';
-import { InputFileError } from './input/reader.js';
-import { bestIndex, dpoRewards, type RewardVariant } from './methods/dpo-reward.js';
-import { sampleSeed } from './stages/generate.js';
-import { mapLimit, silentProgress, type Progress } from './stages/context.js';
+import { ConfigError } from '../config/load.js';
+import { configSchema, type OpenAIBackend } from '../config/schema.js';
+import { parseModelAtUrl } from '../config/model-url.js';
+import { LocalGenerator, LocalSequenceScorer } from '../backends/local/index.js';
+import { OpenAIGenerator } from '../backends/openai/index.js';
+import { OpenAISequenceScorer } from '../backends/openai/sequence-scorer.js';
+import { inspectLlavaFolder } from '../backends/local/model-folder.js';
+import { WorkerPool } from '../backends/local/pool.js';
+import { FatalBackendError } from '../backends/errors.js';
+import type { Decoding, GenerateResult, Generator, SequenceScorer } from '../backends/types.js';
+import type { Turn } from '../domain.js';
+import { imageStoreDir } from '../image/store.js';
+import { readInput } from '../input/formats.js';
+import type { InputLimits, InputPrompt } from '../input/prompts.js';
+import { InputFileError } from '../input/reader.js';
+import { bestIndex, dpoRewards, type RewardVariant } from '../methods/dpo-reward.js';
+import { sampleSeed } from '../stages/generate.js';
+import { mapLimit, silentProgress, type Progress } from '../stages/context.js';
 
 /** How answers are sampled and chosen. */
 export interface BonSettings {

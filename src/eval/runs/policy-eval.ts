@@ -2,16 +2,16 @@
 // cuts the answers into claims and the labeler gives each a verdict (the truth-free figures, which any prompts give);
 // where the prompts carry the shapes truth, the truth judges the claims too. Evaluation rounds never pair, and no pull
 // or export ever delivers a pair on an image they have seen.
-import type { Config, ModelBackend } from './config/schema.js';
-import { finishPolicyEval, createPolicyEval, findPolicyEval, finishRound, getPolicyEval, getRound, linkPolicyEvalRound, openDb, type PolicyEvalRow } from './store/index.js';
-import { runRound } from './round.js';
-import { silentProgress, type Progress } from './stages/context.js';
-import { loadEvalRound } from './eval/load.js';
-import { policyFigures, type PolicyFigures } from './eval/policy.js';
-import { roundHasTruth, truthFreeFigures, type TruthFreeFigures } from './eval/truth-free.js';
-import type { Db } from './store/index.js';
-import { hashCheckpoint, isNonEmptyFolder } from './loop/checkpoint.js';
-import { ConfigError } from './config/load.js';
+import type { Config, ModelBackend } from '../../config/schema.js';
+import { finishPolicyEval, createPolicyEval, findPolicyEval, finishRound, getPolicyEval, getRound, linkPolicyEvalRound, openDb, type PolicyEvalRow } from '../../store/index.js';
+import { runRound } from '../../pipeline/round.js';
+import { silentProgress, type Progress } from '../../progress.js';
+import { loadEvalRound } from '../load.js';
+import { policyFigures, type PolicyFigures } from '../policy.js';
+import { roundHasTruth, truthFreeFigures, type TruthFreeFigures } from '../truth-free.js';
+import type { Db } from '../../store/index.js';
+import { hashCheckpoint, isNonEmptyFolder } from '../../util/checkpoint.js';
+import { ConfigError } from '../../config/load.js';
 
 /** What to evaluate, where, and how it decodes. */
 export interface PolicyEvalOptions {

@@ -5,20 +5,19 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Config, ModelBackend } from '../config/schema.js';
-import { openDb, roundPrompts, type Db, type RoundPrompt } from '../store/index.js';
-import { stmt } from '../store/statements.js';
-import { silentProgress, type Progress } from '../stages/context.js';
-import { evaluatePolicy } from '../policy-eval.js';
-import { isRejected, type AcceptRule } from '../feedback/verdict.js';
-import type { Truth } from '../shapes/truth.js';
-import { loadEvalRound } from './load.js';
-import { judgeAnswer } from './truth.js';
-import type { EvalAnswer, EvalPrompt } from './types.js';
-import { flipVerdicts, studentPrompt, teacherTurn, SAID_CORRECT, type ClaimVerdict, type FeedbackLevel, type FeedbackProvider } from '../feedback/teacher.js';
-import { feedbackByKind, feedbackFigures, type ConversationOutcome, type FeedbackFigures } from './correction-metrics.js';
-import { pct, table } from './render.js';
-import { normClaim, subjectsOf } from './ablation.js';
+import type { Config, ModelBackend } from '../../config/schema.js';
+import { finishReasons, openDb, roundPrompts, type Db, type RoundPrompt } from '../../store/index.js';
+import { silentProgress, type Progress } from '../../progress.js';
+import { evaluatePolicy } from './policy-eval.js';
+import { isRejected, type AcceptRule } from '../../feedback/verdict.js';
+import type { Truth } from '../../shapes/truth.js';
+import { loadEvalRound } from '../load.js';
+import { judgeAnswer } from '../truth.js';
+import type { EvalAnswer, EvalPrompt } from '../types.js';
+import { flipVerdicts, studentPrompt, teacherTurn, SAID_CORRECT, type ClaimVerdict, type FeedbackLevel, type FeedbackProvider } from '../../feedback/teacher.js';
+import { feedbackByKind, feedbackFigures, type ConversationOutcome, type FeedbackFigures } from '../correction-metrics.js';
+import { pct, table } from '../render.js';
+import { normClaim, subjectsOf } from '../claims.js';
 
 /** What to measure: the policy, the held-out prompts, and the teacher. */
 export interface CorrectionOptions {
@@ -121,12 +120,6 @@ interface Conversation {
   firstFalseClaims: string[];
   /** A revision the divider could not divide: nothing more to judge or say. */
   stopped: boolean;
-}
-
-/** Each answer's finish reason in a round, by prompt id (sample 0). */
-function finishReasons(db: Db, roundId: number): Map<string, string> {
-  const rows = stmt(db, 'SELECT prompt_id AS id, finish_reason AS r FROM candidates WHERE round_id = ? AND sample_index = 0').all(roundId) as { id: string; r: string }[];
-  return new Map(rows.map((x) => [x.id, x.r]));
 }
 
 /**

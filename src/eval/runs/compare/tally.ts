@@ -1,6 +1,6 @@
 // The arithmetic of a pairwise comparison: wins, ties and position flips per prompt, the win rate (a tie counts half)
 // and its 95% interval by a bootstrap over prompts (answers of one prompt share an image and are not independent).
-import { createRng, hashSeed } from '../feedback/rng.js';
+import { createRng, hashSeed } from '../../../feedback/rng.js';
 
 /** One answer pair's outcome for A (after both orders were judged). */
 export type PairOutcome = 'a' | 'b' | 'tie';

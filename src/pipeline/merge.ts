@@ -1,8 +1,8 @@
 // Merging shard stores of a round into one store: rows copied once, length balance recomputed over the whole round.
-import { configSchema } from './config/schema.js';
-import { mergedShards, mergeShard, openDb, finishRound, StoreInputError, type MergeReport } from './store/index.js';
-import { stmt } from './store/statements.js';
-import { rebalance } from './stages/pair.js';
+import { configSchema } from '../config/schema.js';
+import { mergedShards, mergeShard, openDb, finishRound, StoreInputError, type MergeReport } from '../store/index.js';
+import { stmt } from '../store/statements.js';
+import { rebalance } from '../stages/pair.js';
 
 /** What merging did to each round it touched. */
 export interface MergeResult {

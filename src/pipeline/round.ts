@@ -1,7 +1,7 @@
 // One RLAIF-V round end to end: ingest prompts, then generate → divide → label → score → pair.
-import type { Config } from './config/schema.js';
-import { ConfigError, configHash, storedConfig } from './config/load.js';
-import { InputError } from './errors.js';
+import type { Config } from '../config/schema.js';
+import { ConfigError, configHash, storedConfig } from '../config/load.js';
+import { InputError } from '../errors.js';
 import {
   addRoundPrompt,
   createRound,
@@ -24,32 +24,32 @@ import {
   type Db,
   type RoundPurpose,
   type RoundRow,
-} from './store/index.js';
-import { readInput } from './input/formats.js';
-import { imageStoreDir } from './image/store.js';
-import { WorkerPool } from './backends/local/pool.js';
-import { LocalGenerator, LocalLabeler, RulesDivider } from './backends/local/index.js';
-import type { Divider, Generator, Labeler, SequenceScorer } from './backends/types.js';
-import { isRemote, LlmDivider, OpenAIGenerator, OpenAILabeler, takeUsage } from './backends/openai/index.js';
-import { silentProgress, type Progress, type StageContext, type StageResult } from './stages/context.js';
-import { runGenerate } from './stages/generate.js';
-import { runDivide } from './stages/divide.js';
-import { runLabel } from './stages/label.js';
-import { runMethodScore, runScore } from './stages/score.js';
-import { createMethod, type FeedbackMethod } from './methods/index.js';
-import { PairJudge } from './methods/pair-judge.js';
-import { rebalance, runPair } from './stages/pair.js';
-import { Rewriter } from './methods/rewriter.js';
-import { Teacher } from './methods/teacher.js';
-import { referenceScorer } from './stages/reference.js';
-import { runStreaming, type StreamStage } from './stages/stream.js';
-import { runToolVerdicts, type ToolVerdicts } from './stages/tools.js';
-import { createTools, createToolVerdicts } from './tools/index.js';
+} from '../store/index.js';
+import { readInput } from '../input/formats.js';
+import { imageStoreDir } from '../image/store.js';
+import { WorkerPool } from '../backends/local/pool.js';
+import { LocalGenerator, LocalLabeler, RulesDivider } from '../backends/local/index.js';
+import type { Divider, Generator, Labeler, SequenceScorer } from '../backends/types.js';
+import { isRemote, LlmDivider, OpenAIGenerator, OpenAILabeler, takeUsage } from '../backends/openai/index.js';
+import { type StageContext, type StageResult } from '../stages/context.js';
+import { silentProgress, type Progress } from '../progress.js';
+import { runGenerate } from '../stages/generate.js';
+import { runDivide } from '../stages/divide.js';
+import { runLabel } from '../stages/label.js';
+import { runMethodScore, runScore } from '../stages/score.js';
+import { createMethod, type FeedbackMethod } from '../methods/index.js';
+import { PairJudge } from '../methods/pair-judge.js';
+import { rebalance, runPair } from '../stages/pair.js';
+import { Rewriter } from '../methods/rewriter.js';
+import { Teacher } from '../methods/teacher.js';
+import { referenceScorer } from '../stages/reference.js';
+import { runStreaming, type StreamStage } from '../stages/stream.js';
+import { runToolVerdicts } from '../stages/tools.js';
+import { type ToolVerdicts } from '../tools/types.js';
+import { createTools, createToolVerdicts } from '../tools/index.js';
 
-/** The stages in order. */
-export const STAGES = ['generate', 'divide', 'label', 'score', 'pair'] as const;
-/** A stage name. */
-export type StageName = (typeof STAGES)[number];
+import { STAGES, type StageName } from '../domain.js';
+export { STAGES, type StageName };
 
 /** Thrown when input is bad and the run was asked to stop on errors (exit 2): the one error module's, re-exported. */
 export { InputError };

@@ -3,14 +3,14 @@
 // - claims: rlaifv's own divider and labeler, no truth (fewer rejected claims wins, then more accepted claims);
 // - a served VLM asked ConvBench's pairwise question ("Overall, Response X is better"), with the image.
 import { createHash } from 'node:crypto';
-import type { OpenAIBackend } from '../config/schema.js';
-import { parseModelAtUrl } from '../config/model-url.js';
-import { ConfigError } from '../config/load.js';
-import { FatalBackendError } from '../backends/errors.js';
-import { fillTemplate } from '../backends/openai/index.js';
-import { OpenAIJudge } from '../backends/openai/judge.js';
-import { judgeContext } from '../methods/pair-judge.js';
-import type { Turn } from '../backends/types.js';
+import type { OpenAIBackend } from '../../../config/schema.js';
+import { parseModelAtUrl } from '../../../config/model-url.js';
+import { ConfigError } from '../../../config/load.js';
+import { FatalBackendError } from '../../../backends/errors.js';
+import { fillTemplate } from '../../../backends/openai/index.js';
+import { OpenAIJudge } from '../../../backends/openai/judge.js';
+import { judgeContext } from '../../../methods/pair-judge.js';
+import type { Turn } from '../../../domain.js';
 
 /** What `--judge` / `loop.judge` names. */
 export type JudgeSpec = { type: 'truth' } | { type: 'claims' } | { type: 'served'; backend: OpenAIBackend };

@@ -3,10 +3,10 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import readline from 'node:readline';
-import type { Config } from './config/schema.js';
-import type { Divider, DivideOutput } from './backends/types.js';
-import { WorkerPool } from './backends/local/pool.js';
-import { FatalBackendError } from './backends/errors.js';
+import type { Config } from '../config/schema.js';
+import type { Divider, DivideOutput } from '../backends/types.js';
+import { WorkerPool } from '../backends/local/pool.js';
+import { FatalBackendError } from '../backends/errors.js';
 import { createDivider, InputError } from './round.js';
 
 /** One input line's division, or why it has none; `id` is the line's own id or its 1-based line number. */
