@@ -74,12 +74,19 @@ function definite(toks: readonly Tok[], h: number): string {
   // have ..."): a fact about the thing names it as the answer did. "a"/"an" becomes "the"; a possessive stays.
   let m = a;
   while (m > 0 && m > h - 6 && MODIFIER.has(toks[m - 1]?.pos ?? '') && !isComma(toks[m - 1])) m--;
+  // "several suitcases and bags piled up on a cart": the participle is about both nouns.
+  if (toks[m - 1]?.lower === 'and' && toks[m - 2]?.pos === 'NOUN' && toks[h]?.pos === 'NOUN') {
+    m -= 2;
+    while (m > 0 && m > h - 8 && MODIFIER.has(toks[m - 1]?.pos ?? '') && !isComma(toks[m - 1])) m--;
+  }
   if (isComma(toks[m - 1])) m = a; // "a large, old-fashioned clock": those adjectives are facts of their own
+  while (m < h && QUANTITY.has(toks[m]!.lower)) m++; // "several bags" -> "the bags"
   const det = toks[m - 1];
   const lead = det && POSSESSIVES.has(det.lower) ? det.lower : 'the';
   return `${lead} ${textOf(toks.slice(m, h + 1))}`;
 }
 const MODIFIER = new Set(['ADJ', 'NOUN', 'PROPN', 'NUM']);
+const QUANTITY = new Set(['several', 'many', 'various', 'numerous', 'multiple', 'some', 'few']);
 
 // "Doug Sheehan is an actor who ...": a relative on the complement of "be" is about the subject, and the
 // subject's name says more than "the actor". Returns the name (or pronoun) or null.
@@ -173,7 +180,7 @@ export function clauseParts(toks: readonly Tok[]): Part[] {
       }
       const h = toks[head];
       const subject = h ? copulaSubject(toks, head, drafts[home]!.toks) ?? definite(toks, head) : '';
-      const plural = h ? pluralHead(h) : false;
+      const plural = h ? pluralHead(h) || / and /.test(subject) : false;
       let prefix = '';
       if (op.kind === 'relative') prefix = subject;
       const verb = op.consume === 0 ? t : next;
@@ -191,7 +198,23 @@ export function clauseParts(toks: readonly Tok[]): Part[] {
     }
     drafts[cur]!.toks.push(t);
   }
+  nameIt(drafts, toks);
   return drafts.flatMap((d) => splitAdjectives(d)).map(build).filter((p): p is Part => p !== null);
+}
+
+// "a couch with a cat lying on it", "a ramp, with the skateboarder standing on it": "it" after a preposition in a
+// participle or "with" part is what the main clause is about, so the fact names it ("The cat is lying on the red
+// velvet couch."), as the annotators wrote it.
+function nameIt(drafts: Draft[], toks: readonly Tok[]): void {
+  const main = drafts[0]!.toks;
+  const topic = mainTopic(toks, main);
+  const head = toks[topic];
+  if (!head || head.pos !== 'NOUN' || pluralHead(head) || !main.includes(head)) return;
+  const name = definite(toks, topic);
+  for (const d of drafts) {
+    if ((d.kind !== 'participle' && d.kind !== 'with') || d.prefix.toLowerCase().startsWith(`${name.toLowerCase()} `)) continue;
+    d.toks = d.toks.map((t, k) => (t.lower === 'it' && t.pos === 'PRON' && d.toks[k - 1]?.pos === 'ADP' ? { ...t, text: name, lower: name } : t));
+  }
 }
 
 // Does a new clause start at j: a subject pronoun, or a noun phrase followed soon by its verb? `strict` (after
@@ -201,7 +224,9 @@ function clauseStartsAt(toks: readonly Tok[], j: number, strict = false): boolea
   const t = toks[j];
   if (!t) return false;
   if (t.pos === 'PRON' && ['he', 'she', 'they', 'it', 'we', 'i', 'you', 'there', 'this', 'these'].includes(t.lower)) return true;
-  if (!(strict ? ['DET', 'PROPN'] : ['DET', 'NOUN', 'PROPN', 'NUM', 'ADJ']).includes(t.pos)) return false;
+  // "..., and her pose suggests ...": a possessive opens a noun phrase as a determiner does.
+  const determiner = t.pos === 'DET' || POSSESSIVES.has(t.lower);
+  if (!determiner && !(strict ? ['PROPN'] : ['NOUN', 'PROPN', 'NUM', 'ADJ']).includes(t.pos)) return false;
   for (let k = j + 1; k < Math.min(toks.length, j + 6); k++) {
     const w = toks[k]!;
     if (isComma(w) || w.pos === 'ADP' || w.pos === 'CCONJ') return false;

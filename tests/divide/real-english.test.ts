@@ -29,8 +29,24 @@ describe('divideRules on real English: atomic claims', () => {
     ]);
     expect(claims('The skateboard is positioned on a ramp, with the skateboarder standing on it.')).toEqual([
       'The skateboard is positioned on a ramp.',
-      'The skateboarder is standing on it.',
+      // "it" is what the main clause is about: the annotators wrote "The skateboarder is standing on a skateboard."
+      'The skateboarder is standing on the skateboard.',
     ]);
+  });
+
+  it('names the "it" of a participle or "with" phrase, and keeps a coordinated subject whole', () => {
+    // FaithScore dev: "A cat is lying on a couch.", "Suitcases and bags are piled up on a luggage cart."
+    expect(claims('The image features a red velvet couch with a cat lying on it.')).toContain('The cat is lying on the red velvet couch.');
+    expect(claims('In the image, there are several suitcases and bags piled up on a luggage cart in the lobby of a hotel.'))
+      .toContain('The suitcases and bags are piled up on a luggage cart in the lobby of a hotel.');
+    // Not when "it" could be the subject itself.
+    expect(claims('A girl is sitting on a bench, leaning on it.')).toContain('The girl is leaning on it.');
+  });
+
+  it('splits ", and" before a possessive, so a hedge in the second clause leaves the first', () => {
+    const d = divideRules('The girl appears to be smiling, and her pose suggests that she is enjoying the rain or is excited about the umbrella.');
+    expect(d.claims.map((c) => c.claim)).toEqual(['The girl appears to be smiling.']);
+    expect(d.skipped).toEqual([{ sentence: 'her pose suggests that she is enjoying the rain or is excited about the umbrella', reason: 'opinion or hedge' }]);
   });
 
   it('splits comma-joined adjectives on an object into one copy of the clause each, keeping its other words', () => {
