@@ -1,7 +1,7 @@
 /** Split one sentence into atomic claims: clauses, conjoined predicates and listed objects. */
 import { analyzeClause, stripDiscourseMarkers, type Clause } from './clause.js';
 import {
-  AUXILIARIES, AUX_ADVERBS, BE_FORMS, DETERMINERS, isVerbWord, NOT_PAST_ED, PARTICIPLES, PRONOUNS,
+  AUXILIARIES, AUX_ADVERBS, BE_FORMS, DETERMINERS, isVerbWord, NOT_PAST_ED, PARTICIPLES, PREPOSITIONS, PRONOUNS,
 } from './lexicon.js';
 import { agreeBe, isPluralPhrase, isSplittableList, segmentList } from './list.js';
 import {
@@ -119,13 +119,37 @@ function verbGroupEnd(clause: Clause, withIng: boolean): number {
   return g;
 }
 
-// Does this conjunct start a new verb phrase for the same subject ("... and wears a hat")?
-function startsVerbPhrase(subject: readonly Token[], seg: readonly Token[], mainIsBe: boolean): boolean {
+// Does this conjunct start a new verb phrase for the same subject ("... and wears a hat")? `beNominal` when the
+// main verb is "be" with a noun phrase, a place or a passive after it ("is a member of the party", "was born in").
+function startsVerbPhrase(subject: readonly Token[], seg: readonly Token[], mainIsBe: boolean, beNominal: boolean): boolean {
   const first = seg[0]?.word ?? '';
   if (AUXILIARIES.has(first)) return true;
-  const v = verbAt([...subject, ...seg], subject.length);
-  // After "is", "-ed" words are adjectives ("tired and relaxed"), not new past-tense verbs.
-  return v !== null && !(mainIsBe && v.doWord === 'Did');
+  // "... and later earned a degree": an adverb of time may stand before the verb.
+  const at = subject.length + (SEQUENCE_ADVERBS.has(first) ? 1 : 0);
+  const v = verbAt([...subject, ...seg], at);
+  // After "is", "-ed" words are adjectives ("tired and relaxed"), not new past-tense verbs; but after a noun
+  // phrase or a passive, an "-ed" word with a preposition is a verb of its own ("was born in Ohio and graduated
+  // from Yale", "is a member of the party and served as minister").
+  if (v !== null && mainIsBe && v.doWord === 'Did') {
+    const next = seg[at - subject.length + 1]?.word ?? '';
+    return beNominal && (!/ed$/.test(v.word) || PREPOSITIONS.has(next) || next === 'as');
+  }
+  return v !== null;
+}
+
+const SEQUENCE_ADVERBS = new Set(['later', 'then', 'subsequently', 'eventually', 'also', 'soon', 'briefly', 'currently']);
+
+// "was born in" (a passive) or "is a member" / "is in": a "be" whose predicate is not an adjective.
+function isNominalBe(tokens: readonly Token[], g: number): boolean {
+  const next = tokens[g]?.word ?? '';
+  return isParticiple(next) || DETERMINERS.has(next) || PREPOSITIONS.has(next);
+}
+const isParticiple = (w: string): boolean => PARTICIPLES.has(w) || (/ed$/.test(w) && w.length > 4 && !NOT_PAST_ED.has(w));
+
+// A past participle after a passive continues it ("was born in Ohio and educated at Yale" -> "was educated at
+// Yale"); a verb in the past tense after any other "be" stands alone ("served as minister").
+function passiveGroup(tokens: readonly Token[], g: number, verbIndex: number): string | null {
+  return isParticiple(tokens[g]?.word ?? '') ? joinTokens(tokens.slice(verbIndex, g)) : null;
 }
 
 /** Split conjoined verb phrases and listed items that share one subject and verb. */
@@ -146,6 +170,7 @@ function trySplit(clause: Clause, g: number, depth: number): string[] | null {
   const subject = tokens.slice(0, verbIndex);
   const there = clause.subject.length === 1 && clause.subject[0]?.word === 'there';
   const mainIsBe = BE_FORMS.has(verb.word);
+  const beNominal = mainIsBe && isNominalBe(tokens, g);
 
   // Pass 1: "The man is tall and wears a hat" -> separate verb phrases.
   const cuts: number[] = [];
@@ -154,13 +179,15 @@ function trySplit(clause: Clause, g: number, depth: number): string[] | null {
     for (let j = 1; j < pred.length; j++) {
       const prevTok = pred[j - 1];
       const boundary = prevTok?.word === 'and' || (hasAnd && /,$/.test(prevTok?.raw ?? ''));
-      if (boundary && startsVerbPhrase(subject, pred.slice(j), mainIsBe)) cuts.push(j);
+      if (boundary && startsVerbPhrase(subject, pred.slice(j), mainIsBe, beNominal)) cuts.push(j);
     }
   }
   const mainPred = trimJoiners(pred.slice(0, cuts[0] ?? pred.length));
+  const passive = mainIsBe ? passiveGroup(tokens, g, verbIndex) : null;
   const vpClaims = cuts.flatMap((start, i) => {
     const seg = trimJoiners(pred.slice(start, cuts[i + 1] ?? pred.length));
-    return splitPredicate(`${joinTokens(subject)} ${joinTokens(seg)}`, depth + 1);
+    const be = passive !== null && PARTICIPLE_FIRST(seg) ? `${passive} ` : '';
+    return splitPredicate(`${joinTokens(subject)} ${be}${joinTokens(seg)}`, depth + 1);
   });
 
   // Pass 2: "There is a red circle, a blue star and a green square" -> one claim per item.
@@ -179,6 +206,12 @@ function trySplit(clause: Clause, g: number, depth: number): string[] | null {
   });
   return [...mainClaims, ...vpClaims];
 }
+
+// "educated at Yale": a conjunct led by a past participle; verbs without a passive ("graduated from", "moved to")
+// are in the past tense there ("was born in Ohio and graduated from Yale" -> "graduated from Yale").
+const PARTICIPLE_FIRST = (seg: readonly Token[]): boolean => isParticiple(seg[0]?.word ?? '') && !INTRANSITIVE.has(seg[0]?.word ?? '');
+const INTRANSITIVE = new Set(`graduated moved served worked studied lived died retired returned emigrated immigrated
+  competed played performed appeared debuted went grew began started remained stayed resided lectured taught`.split(/\s+/));
 
 // Drop dangling "and" and commas left at the edges of a conjunct.
 function trimJoiners(seg: readonly Token[]): Token[] {

@@ -137,7 +137,7 @@ export const IRREGULAR_PAST: ReadonlyMap<string, string> = new Map(
 );
 
 /** Irregular past participles ("eaten", "been") that signal a perfect after has/have/had. */
-export const PARTICIPLES = set(irregularRows.map((r) => r[2] ?? '').join(' ') + ' gotten got');
+export const PARTICIPLES = set(irregularRows.map((r) => r[2] ?? '').join(' ') + ' gotten got born');
 
 /** Words ending in -ed that are not regular past tenses. */
 export const NOT_PAST_ED = set(`

@@ -94,8 +94,11 @@ function claimsOf(text: string, question: string | undefined): { pairs: Pair[]; 
   }
   const pairs: Pair[] = [];
   const reasons: string[] = [];
-  for (const split of withExamples(statement).flatMap(splitClaims)) {
-    const claim = asExistence(split);
+  // An example's copy of the clause repeats the other conjuncts of the split; those are dropped. Repeats within one
+  // piece stay: "There is a green star and a green star." is two stars.
+  const pieces = withExamples(statement).map((p) => splitClaims(p).map(asExistence));
+  const repeats = (claim: string, k: number): boolean => pieces.slice(0, k).some((p) => p.includes(claim));
+  for (const claim of pieces.flatMap((p, k) => p.filter((c) => !repeats(c, k)))) {
     const q = claimToQuestion(claim);
     if (q === null) reasons.push(`no question could be formed from "${claim}"`);
     else pairs.push({ claim, question: q });

@@ -78,6 +78,31 @@ describe('divideRules on real English: atomic claims', () => {
   });
 });
 
+describe('divideRules on real English: conjoined predicates of a biography', () => {
+  it('splits "was born in X and graduated from Y": a passive goes on, a verb without one stands alone', () => {
+    // FActScore dev (first half): "Tusa graduated from the University of Palermo.", "Taylor was educated at ..."
+    expect(claims('Tusa was born in Palermo, Sicily, in 1952 and graduated from the University of Palermo with a degree in Natural Sciences.'))
+      .toEqual(['Tusa was born in Palermo, Sicily, in 1952.', 'Tusa graduated from the University of Palermo with a degree in Natural Sciences.', 'Palermo is in Sicily.']);
+    expect(claims('Taylor was born in Germantown, Philadelphia and educated at Phillips Exeter Academy and Stevens Institute of Technology.'))
+      .toContain('Taylor was educated at Phillips Exeter Academy and Stevens Institute of Technology.');
+  });
+
+  it('splits "is a member of X and served as Y", ", and wrote ..." and "and later earned ..."', () => {
+    expect(claims("Neumann is a member of the Australian Labor Party and served as Shadow Minister for Veterans' Affairs from 2013 to 2019."))
+      .toEqual(['Neumann is a member of the Australian Labor Party.', "Neumann served as Shadow Minister for Veterans' Affairs from 2013 to 2019."]);
+    expect(claims('Guilmant was a professor of organ at the Paris Conservatoire from 1871-1909, and wrote several books on the subject of organ music.'))
+      .toEqual(['Guilmant was a professor of organ at the Paris Conservatoire from 1871-1909.', 'Guilmant wrote several books on the subject of organ music.']);
+    expect(claims('Hedding studied at the University of Cape Town and later earned his Master of Theology degree from Dallas Theological Seminary in Texas.'))
+      .toEqual(['Hedding studied at the University of Cape Town.', 'Hedding later earned his Master of Theology degree from Dallas Theological Seminary in Texas.']);
+  });
+
+  it('keeps an adjective after "is" with its conjunct, as the shapes checker reads it, and gives an example no repeats', () => {
+    expect(claims('The circle is red and located in the top left.')).toEqual(['The circle is red and located in the top left.']);
+    const got = claims('Miki was elected to the House of Representatives in 1947, and served in various cabinet positions including Minister of Foreign Affairs.');
+    expect(got.filter((c) => c === 'Miki was elected to the House of Representatives in 1947.')).toHaveLength(1);
+  });
+});
+
 describe('divideRules on real English: lists of examples', () => {
   it('gives each example after "such as" a claim of its own, keeping its category', () => {
     expect(claims('He has also appeared in films such as The Big Easy and The Last Boy Scout.')).toEqual([
