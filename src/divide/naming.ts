@@ -81,6 +81,8 @@ function exampleFacts(toks: readonly Tok[]): NamingFact[] {
     if (!such && toks[i]!.lower !== 'including') continue;
     let c = i - (toks[i - 1]?.text === ',' ? 1 : 0);
     const end = c;
+    // The tagger may read a plural head before "such as" as a verb ("television shows such as").
+    if (toks[c - 1]?.pos === 'VERB' && /[^s]s$/.test(toks[c - 1]!.lower) && toks[c - 2]?.pos === 'NOUN') c--;
     while (c > 0 && c > end - 6 && ['ADJ', 'NOUN', 'PROPN', 'NUM'].includes(toks[c - 1]!.pos)) c--;
     if (c === end) continue;
     const category = words(toks.slice(c, end));
@@ -93,6 +95,12 @@ function exampleFacts(toks: readonly Tok[]): NamingFact[] {
     };
     for (; k < toks.length && !['.', ';', ':', '!', '?'].includes(toks[k]!.text); k++) {
       const t = toks[k]!;
+      // ", and television shows such as ...": a second list with a category of its own.
+      if ((t.lower === 'such' && toks[k + 1]?.lower === 'as') || t.lower === 'including') {
+        item = [];
+        k -= 1;
+        break;
+      }
       if (t.text === ',' || t.lower === 'and' || t.lower === 'or') flush();
       else item.push(t);
       if (item.length > 8) break;

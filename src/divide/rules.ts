@@ -66,13 +66,39 @@ const SHOWS = /^(?:(.+?),\s+)?(?:(?:the|this)\s+(?:image|picture|photo|photograp
 // take the category noun's place.
 const EXAMPLES = /^(.*\b(?:in|on|at|for|with|of|by|from|to|into)\s+)((?:[\w'’-]+\s+){0,4}?[\w'’-]+),?\s+(such as|including|like)\s+(.+?)\.?$/i;
 
+// "Varma has directed several successful films, including Rangeela (1995) and Satya (1998)": after a verb, a
+// counted category's examples are objects of their own ("Varma has directed Rangeela (1995).").
+const COUNTED_EXAMPLES = /^(.*?\s)((?:several|many|numerous|various|multiple|two|three|four|five|a number of)\s+(?:[\w'’-]+\s+){0,3}[\w'’-]+),?\s+(such as|including)\s+(.+?)\.?$/i;
+// ", and television shows such as ...": a second category with its own examples.
+const SECOND_LIST = /,?\s+and\s+((?:[a-z][\w'’-]*\s+){0,3}[a-z][\w'’-]*)\s+(?:such as|including|like)\s+/;
+
+// The items of a list: "A, B and C"; a number after a comma stays with its name ("Beverly Hills, 90210").
+function listItems(text: string): string[] | null {
+  const items: string[] = [];
+  for (const x of text.split(/\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+/).filter((y) => /[A-Za-z0-9]/.test(y))) {
+    if (/^\d+$/.test(x) && items.length > 0) items[items.length - 1] += `, ${x}`;
+    else items.push(x);
+  }
+  return items.length === 0 || items.some((x) => x.split(/\s+/).length > 8) ? null : items;
+}
+
 function withExamples(text: string): string[] {
   const m = EXAMPLES.exec(text);
-  if (!m || m[1] === undefined || m[2] === undefined || m[3] === undefined || m[4] === undefined) return [text];
-  const items = m[4].split(/\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+/).filter((x) => /[A-Za-z0-9]/.test(x));
-  if (items.length === 0 || items.some((x) => x.split(/\s+/).length > 8)) return [text];
+  if (!m || m[1] === undefined || m[2] === undefined || m[3] === undefined || m[4] === undefined) return withCountedExamples(text);
+  const second = SECOND_LIST.exec(m[4]);
+  const rest = second ? withExamples(`${m[1]}${m[4].slice(second.index).replace(/^,?\s+and\s+/, '')}`) : [];
+  const items = listItems(second ? m[4].slice(0, second.index) : m[4]);
+  if (items === null) return [text];
   // Each example keeps its category ("in films such as The Big Easy"): that the example is a film is a fact too.
-  return [`${m[1]}${m[2]}.`, ...items.map((x) => `${m[1]}${m[2]} ${m[3]} ${x}.`)];
+  return [`${m[1]}${m[2]}.`, ...items.map((x) => `${m[1]}${m[2]} ${m[3]} ${x}.`), ...rest];
+}
+
+function withCountedExamples(text: string): string[] {
+  const m = COUNTED_EXAMPLES.exec(text);
+  if (!m || m[1] === undefined || m[2] === undefined || m[4] === undefined) return [text];
+  const items = listItems(m[4]);
+  if (items === null || !/\b(?:has|have|had|was|were)\b|\b\w+ed\s*$/i.test(m[1])) return [text];
+  return [`${m[1]}${m[2]}.`, ...items.map((x) => `${m[1]}${x}.`)];
 }
 
 function asExistence(claim: string): string {

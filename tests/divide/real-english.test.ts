@@ -114,6 +114,24 @@ describe('divideRules on real English: lists of examples', () => {
       'The Last Boy Scout is a film.',
     ]);
   });
+
+  it('reads a second category with its own examples apart, and keeps "Beverly Hills, 90210" one name', () => {
+    // FActScore dev: "He has appeared in television shows.", "NYPD Blue is a television show."
+    const got = claims('He has also appeared in films such as The Big Easy and The Last Boy Scout, and television shows such as NYPD Blue and Beverly Hills, 90210.');
+    expect(got).toContain('He has also appeared in television shows.');
+    expect(got).toContain('He has also appeared in television shows such as Beverly Hills, 90210.');
+    expect(got).toContain('NYPD Blue is a television show.');
+    expect(got.some((c) => /films such as television/.test(c))).toBe(false);
+  });
+
+  it('makes each example of a counted category after a verb an object of its own', () => {
+    expect(claims('Varma has since directed several successful films, including Rangeela (1995), Satya (1998), and Company (2002).').slice(0, 4)).toEqual([
+      'Varma has since directed several successful films.',
+      'Varma has since directed Rangeela (1995).',
+      'Varma has since directed Satya (1998).',
+      'Varma has since directed Company (2002).',
+    ]);
+  });
 });
 
 describe('divideRules on real English: what the names are', () => {
