@@ -101,6 +101,18 @@ function withCountedExamples(text: string): string[] {
   return [`${m[1]}${m[2]}.`, ...items.map((x) => `${m[1]}${x}.`)];
 }
 
+// "born in the Bronx, New York on September 21, 1974" -> born in the Bronx, New York / born on September 21, 1974:
+// the place and the date are two facts, as FActScore's annotators wrote them.
+const BORN = /^(.*?\b(?:born|died))\s+((?:in|on)\s+.+?)\.?$/;
+const NEXT_PHRASE = /,?\s+(?=(?:in|on)\s+(?:the\s+)?[A-Z0-9])/;
+
+function bornApart(claim: string): string[] {
+  const m = BORN.exec(claim);
+  if (!m || m[1] === undefined || m[2] === undefined) return [claim];
+  const phrases = m[2].split(NEXT_PHRASE).map((x) => x.replace(/[,\s]+$/, '')).filter((x) => x !== '');
+  return phrases.length < 2 ? [claim] : phrases.map((x) => `${m[1]} ${x}.`);
+}
+
 function asExistence(claim: string): string {
   const m = SHOWS.exec(claim);
   if (!m || m[2] === undefined) return claim;
@@ -122,7 +134,7 @@ function claimsOf(text: string, question: string | undefined): { pairs: Pair[]; 
   const reasons: string[] = [];
   // An example's copy of the clause repeats the other conjuncts of the split; those are dropped. Repeats within one
   // piece stay: "There is a green star and a green star." is two stars.
-  const pieces = withExamples(statement).map((p) => splitClaims(p).map(asExistence));
+  const pieces = withExamples(statement).map((p) => splitClaims(p).flatMap(bornApart).map(asExistence));
   const repeats = (claim: string, k: number): boolean => pieces.slice(0, k).some((p) => p.includes(claim));
   for (const claim of pieces.flatMap((p, k) => p.filter((c) => !repeats(c, k)))) {
     const q = claimToQuestion(claim);

@@ -82,9 +82,16 @@ describe('divideRules on real English: conjoined predicates of a biography', () 
   it('splits "was born in X and graduated from Y": a passive goes on, a verb without one stands alone', () => {
     // FActScore dev (first half): "Tusa graduated from the University of Palermo.", "Taylor was educated at ..."
     expect(claims('Tusa was born in Palermo, Sicily, in 1952 and graduated from the University of Palermo with a degree in Natural Sciences.'))
-      .toEqual(['Tusa was born in Palermo, Sicily, in 1952.', 'Tusa graduated from the University of Palermo with a degree in Natural Sciences.', 'Palermo is in Sicily.']);
+      .toEqual(['Tusa was born in Palermo, Sicily.', 'Tusa was born in 1952.', 'Tusa graduated from the University of Palermo with a degree in Natural Sciences.', 'Palermo is in Sicily.']);
     expect(claims('Taylor was born in Germantown, Philadelphia and educated at Phillips Exeter Academy and Stevens Institute of Technology.'))
       .toContain('Taylor was educated at Phillips Exeter Academy and Stevens Institute of Technology.');
+  });
+
+  it('splits where and when someone was born into two facts', () => {
+    // FActScore dev: "He was born in Los Angeles.", "He was born on August 24, 1956."
+    expect(claims('She was born in the Bronx, New York on September 21, 1974.')).toEqual(['She was born in the Bronx, New York.', 'She was born on September 21, 1974.']);
+    expect(claims('He was born on August 24, 1956 in Los Angeles, California.').slice(0, 2)).toEqual(['He was born on August 24, 1956.', 'He was born in Los Angeles, California.']);
+    expect(claims('He was born in Ohio.')).toEqual(['He was born in Ohio.']);
   });
 
   it('splits "is a member of X and served as Y", ", and wrote ..." and "and later earned ..."', () => {
