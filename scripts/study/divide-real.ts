@@ -65,12 +65,16 @@ interface Figures {
   coverable: number | null; covered: number | null; coverage: number | null;
   /** Coverage with stop words matched before the plural fold too (see contentWords). */
   coverage_stop_before_fold: number | null; claims: number; long_claims: number;
-  sentences: number; sentences_no_claim: number; skipped_share: number; skipped_by_reason: Record<string, number>;
+  sentences: number; sentences_no_claim: number; skipped_share: number;
+  /** The share among statements only: headings, code, instructions, questions and exclamations not counted. */
+  skipped_statements_share: number; skipped_by_reason: Record<string, number>;
   dropped_parts_by_reason: Record<string, number>; questions: number; ill_formed: number; ill_formed_examples: string[];
   answers_per_s: number;
 }
 
 // The reason without its quoted detail, so reasons tally ("subjective (\"x\")" -> "subjective").
+// Sentences that are not statements by their form: skipped with a reason, but nothing there was a fact to keep.
+const FORM_REASONS = new Set(['heading or lead-in', 'code', 'instruction or advice', 'question', 'exclamation']);
 const reasonKey = (r: string): string => r.replace(/\s*\(".*$/, '').replace(/\s+"[^"]*"$/, '').replace(/ from ".*$/, '');
 
 function measure(items: Item[], divide: Divide): Figures {
@@ -125,6 +129,7 @@ function measure(items: Item[], divide: Divide): Figures {
     }
   });
   const r = (x: number, d = 3) => Math.round(x * 10 ** d) / 10 ** d;
+  const forms = Object.entries(byReason).filter(([k]) => FORM_REASONS.has(k)).reduce((a, [, n]) => a + n, 0);
   return {
     answers: items.length, with_facts: withFacts, claims_per_answer: r(claims / Math.max(1, items.length), 2),
     facts_per_answer: withFacts ? r(facts / withFacts, 2) : null,
@@ -133,7 +138,8 @@ function measure(items: Item[], divide: Divide): Figures {
     coverage: withFacts && coverable ? r(covered / coverable) : null,
     coverage_stop_before_fold: withFacts && coverable2 ? r(covered2 / coverable2) : null,
     claims, long_claims: claims ? r(long / claims) : 0, sentences, sentences_no_claim: noClaim,
-    skipped_share: sentences ? r(noClaim / sentences) : 0, skipped_by_reason: byReason, dropped_parts_by_reason: dropped,
+    skipped_share: sentences ? r(noClaim / sentences) : 0,
+    skipped_statements_share: sentences > forms ? r((noClaim - forms) / (sentences - forms)) : 0, skipped_by_reason: byReason, dropped_parts_by_reason: dropped,
     questions, ill_formed: questions ? r(ill / questions, 4) : 0, ill_formed_examples: illEx,
     answers_per_s: Math.round(items.length / secs),
   };
@@ -157,7 +163,7 @@ const pct = (x: number | null): string => (x === null ? '-' : `${(x * 100).toFix
 
 function row(set: string, part: string, who: string, f: Figures): string {
   const cols = [set, part, who, String(f.answers), f.claims_per_answer.toFixed(2), f.facts_per_answer?.toFixed(2) ?? '-',
-    f.ratio === null ? '-' : `${f.ratio.toFixed(2)}x`, pct(f.coverage), pct(f.coverage_stop_before_fold), pct(f.long_claims), pct(f.skipped_share),
+    f.ratio === null ? '-' : `${f.ratio.toFixed(2)}x`, pct(f.coverage), pct(f.coverage_stop_before_fold), pct(f.long_claims), pct(f.skipped_share), pct(f.skipped_statements_share),
     pct(f.ill_formed), String(f.answers_per_s)];
   return cols.join(' | ');
 }
@@ -168,7 +174,7 @@ function main(): void {
   const outFile = path.resolve(ROOT, outIdx >= 0 ? args[outIdx + 1] ?? '' : 'data/study/divide-real.json');
   const dividers: [string, Divide][] = [['old', divideOld], ['new', divideNew]];
   const result: Record<string, Record<string, Record<string, Figures>>> = {};
-  const lines = ['set | part | divider | answers | claims/ans | facts/ans | claims:facts | coverage | coverage (stop words before fold) | >15 words | sentences skipped | ill-formed q | answers/s', '---|---|---|---|---|---|---|---|---|---|---|---|---'];
+  const lines = ['set | part | divider | answers | claims/ans | facts/ans | claims:facts | coverage | coverage (stop words before fold) | >15 words | sentences skipped | statements skipped | ill-formed q | answers/s', '---|---|---|---|---|---|---|---|---|---|---|---|---|---'];
   for (const s of sets()) {
     const items = readSet(s.file);
     const half = Math.ceil(items.length / 2);

@@ -1,6 +1,6 @@
 /** Which sentences and clause parts are not checkable facts about the image, and why. */
 import { stripDiscourseMarkers } from './clause.js';
-import { HEDGE_PATTERNS, META_PATTERNS, SUBJECTIVE_WORDS } from './lexicon.js';
+import { HEDGE_PATTERNS, META_PATTERNS, PARTICIPLES, SUBJECTIVE_WORDS } from './lexicon.js';
 import { cleanWord, expandContractions, normalizeText } from './text.js';
 
 /** The reason a whole sentence yields no claims (its form, or talk about the conversation), or null. */
@@ -9,10 +9,26 @@ export function sentenceSkipReason(sentence: string): string | null {
   if (text === '') return 'empty';
   if (/\?["')\]]*$/.test(text)) return 'question';
   if (/!["')\]]*$/.test(text)) return 'exclamation';
-  if (/:["')\]]*$/.test(text)) return 'heading or lead-in';
+  if (/:["')\]]*$/.test(text) || /^(?:title|subject|heading)\s*:/i.test(text)) return 'heading or lead-in';
+  if (CODE.test(text)) return 'code';
   const body = stripDiscourseMarkers(expandContractions(text));
   if (META_PATTERNS.some((re) => re.test(body))) return 'about the conversation, not the image';
   return null;
+}
+
+// Markup and program text in an answer ("```html", "<div class=...>", "body { margin: 0;"): not a statement.
+const CODE = /^```|^<\/?[a-z!][\w-]*(?:\s[^>]*)?\/?>?|[{};]\s*$|^[.#]?[\w-]+\s*\{|^[\w-]+\s*:\s*[^\s].*;/i;
+
+/**
+ * "Rinse the shrimp under cold water.", "Serve with lemon wedges.": a sentence led by a verb in its base form tells
+ * the reader what to do and says nothing about the image. `first` is the sentence's first token, as the tagger read it.
+ */
+export function isInstruction(first: { text: string; pos: string } | undefined, second: { pos: string } | undefined): boolean {
+  if (first === undefined || first.pos !== 'VERB' || !/^[A-Z][a-z]+$/.test(first.text)) return false;
+  // Not a participle ("Born in Tokyo, she ...") nor a name the tagger read as a verb ("Rob Furlong is ...").
+  // An order takes an object or a place next ("Preheat your oven", "Serve with"), not a verb ("Ford is ...").
+  const object = ['DET', 'NOUN', 'ADJ', 'PRON', 'ADP', 'ADV', 'NUM', 'PART'].includes(second?.pos ?? '');
+  return object && !/(?:ing|ed|s)$/.test(first.text) && !PARTICIPLES.has(first.text.toLowerCase());
 }
 
 /** The reason a sentence yields no claims, or null when it should be divided (the form, then the content). */

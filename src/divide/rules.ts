@@ -3,7 +3,7 @@ import { splitClaims } from './claims.js';
 import { analyzeClause, clearClauseMemo, stripDiscourseMarkers } from './clause.js';
 import { clauseParts, type Part } from './clauses.js';
 import { completeFromQuestion } from './context.js';
-import { contentSkipReason, isFragment, sentenceSkipReason } from './filters.js';
+import { contentSkipReason, isFragment, isInstruction, sentenceSkipReason } from './filters.js';
 import { setVerbHints } from './lexicon.js';
 import { isPluralPhrase } from './list.js';
 import { namingFacts } from './naming.js';
@@ -196,7 +196,7 @@ function addNamingFacts(s: Sentence, out: DivideResult, from: number): void {
 }
 
 function divideSentence(s: Sentence, answer: string, question: string | undefined, out: DivideResult): void {
-  const formReason = sentenceSkipReason(s.text);
+  const formReason = sentenceSkipReason(s.text) ?? (isInstruction(s.tokens[0], s.tokens[1]) ? 'instruction or advice' : null);
   if (formReason !== null) {
     if (formReason !== 'empty') out.skipped.push({ sentence: s.text, reason: formReason });
     return;
