@@ -23,11 +23,11 @@ const CODE = /^```|^<\/?[a-z!][\w-]*(?:\s[^>]*)?\/?>?|[{};]\s*$|^[.#]?[\w-]+\s*\
  * "Rinse the shrimp under cold water.", "Serve with lemon wedges.": a sentence led by a verb in its base form tells
  * the reader what to do and says nothing about the image. `first` is the sentence's first token, as the tagger read it.
  */
-export function isInstruction(first: { text: string; pos: string } | undefined, second: { pos: string } | undefined): boolean {
+export function isInstruction(first: { text: string; pos: string } | undefined, second: { text: string; pos: string } | undefined): boolean {
   if (first === undefined || first.pos !== 'VERB' || !/^[A-Z][a-z]+$/.test(first.text)) return false;
   // Not a participle ("Born in Tokyo, she ...") nor a name the tagger read as a verb ("Rob Furlong is ...").
   // An order takes an object or a place next ("Preheat your oven", "Serve with"), not a verb ("Ford is ...").
-  const object = ['DET', 'NOUN', 'ADJ', 'PRON', 'ADP', 'ADV', 'NUM', 'PART'].includes(second?.pos ?? '');
+  const object = ['DET', 'NOUN', 'ADJ', 'PRON', 'ADP', 'ADV', 'NUM', 'PART'].includes(second?.pos ?? '') && !/^['’]s$/.test(second?.text ?? '');
   return object && !/(?:ing|ed|s)$/.test(first.text) && !PARTICIPLES.has(first.text.toLowerCase());
 }
 

@@ -184,6 +184,7 @@ describe('divideRules on real English: what is not about the image', () => {
     // A participle or a name the tagger reads as a verb opens a statement, not an order.
     expect(divideRules('Born in Tokyo, she began her acting career in the late 1940s.').skipped).toEqual([]);
     expect(divideRules('Ford is one of the highest-grossing actors of all time.').claims).toHaveLength(1);
+    expect(divideRules("Ford's films have grossed more than $5.4 billion in North America.").claims).toHaveLength(1);
   });
 
   it('drops speculation and advice with their reason', () => {
