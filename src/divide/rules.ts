@@ -11,7 +11,7 @@ import { namePronouns } from './pronouns.js';
 import { claimToQuestion } from './question.js';
 import { salvageNouns } from './salvage.js';
 import { segmentSentences, type Sentence } from './segment.js';
-import { cleanWord, normalizeText, stripTrailingPunct } from './text.js';
+import { articleFor, cleanWord, normalizeText, stripTrailingPunct } from './text.js';
 
 /** Claim -> yes/no question, re-exported so callers need only this module. */
 export { claimToQuestion } from './question.js';
@@ -113,6 +113,34 @@ function bornApart(claim: string): string[] {
   return phrases.length < 2 ? [claim] : phrases.map((x) => `${m[1]} ${x}.`);
 }
 
+// "Lanny Flaherty is an American actor, director and producer." -> ... is an American actor. / ... is a director. /
+// ... is a producer.: each role is a fact, as FActScore's annotators wrote them. A named or pronoun subject only, and
+// every item a bare noun phrase ("best known for ...", "who ..." are not roles).
+const ROLES = /^((?:[A-Z][\w'’.-]*\s+){0,5}[A-Z][\w'’.-]*|He|She)\s+(is|was)\s+(an?|the)\s+(.+?)\.?$/;
+const NOT_ROLE = /^(?:best|well|known|who|which|that|born|having|also|most|one|based|currently|widely|perhaps|as|in|on|at|from|with|for|by|since)\b|\b(?:[a-z]+ed|[a-z]+ing|is|was|has|have)\b/;
+
+function rolesApart(claim: string): string[] {
+  const m = ROLES.exec(claim);
+  if (!m || m[1] === undefined || m[4] === undefined || /^(?:There|It|This|That|These|Those|They)$/.test(m[1])) return [claim];
+  const items = m[4].split(/\s*,\s*(?:and\s+)?|\s+and\s+/).map((x) => x.replace(/^(?:an?|the)\s+/, ''));
+  if (items.length < 2 || items.some((x) => x === '' || x.split(/\s+/).length > 14) || items.slice(1).some((x) => NOT_ROLE.test(x))) return [claim];
+  // One person's roles: singular nouns, the later ones lower-case, a phrase after a role only on the last
+  // ("advocate for diversity, equity and inclusion" and "roles in A, B and C" are one role's objects).
+  const plural = (x: string): boolean => /[^su]s$/.test(x.replace(/\s*\(.*\)$/, '').split(/\s+/).pop() ?? '');
+  if (items.some((x) => !/\s(?:of|for|in|at|with|from|on)\s/.test(x) && plural(x)) || items.slice(1).some((x) => /^[A-Z][a-z]/.test(x))
+    || items.slice(0, -1).some((x) => /\s(?:of|for|in|at|with|from|on|to|by)\s/.test(x))) return [claim];
+  // Shared words go to every role, as the annotators wrote them: "an award-winning director and producer" -> "an
+  // award-winning producer"; "the founder and CEO of X" -> "the founder of X".
+  const first = items[0]!.split(/\s+/);
+  const mods = first.length > 1 ? `${first.slice(0, -1).join(' ')} ` : '';
+  const of = items.length === 2 ? /\s(of\s.+)$/.exec(items[1]!)?.[1] : undefined;
+  const full = items.map((x, k) => {
+    if (k === 0) return of !== undefined && first.length <= 2 ? `${x} ${of}` : x;
+    return x.includes(' ') ? x : `${mods}${x}`;
+  });
+  return full.map((x, k) => `${m[1]} ${m[2]} ${k === 0 || m[3] === 'the' ? m[3] : articleFor(x)} ${x}.`);
+}
+
 function asExistence(claim: string): string {
   const m = SHOWS.exec(claim);
   if (!m || m[2] === undefined) return claim;
@@ -134,7 +162,7 @@ function claimsOf(text: string, question: string | undefined): { pairs: Pair[]; 
   const reasons: string[] = [];
   // An example's copy of the clause repeats the other conjuncts of the split; those are dropped. Repeats within one
   // piece stay: "There is a green star and a green star." is two stars.
-  const pieces = withExamples(statement).map((p) => splitClaims(p).flatMap(bornApart).map(asExistence));
+  const pieces = withExamples(statement).map((p) => splitClaims(p).flatMap(bornApart).flatMap(rolesApart).map(asExistence));
   const repeats = (claim: string, k: number): boolean => pieces.slice(0, k).some((p) => p.includes(claim));
   for (const claim of pieces.flatMap((p, k) => p.filter((c) => !repeats(c, k)))) {
     const q = claimToQuestion(claim);

@@ -94,6 +94,20 @@ describe('divideRules on real English: conjoined predicates of a biography', () 
     expect(claims('He was born in Ohio.')).toEqual(['He was born in Ohio.']);
   });
 
+  it('gives each of a person\'s roles a claim, and leaves lists that are not roles', () => {
+    // FActScore dev: "Lanny Flaherty is an American.", "Lanny Flaherty is an actor.", "... is a director.", "... is a producer."
+    expect(claims('Lanny Flaherty (born October 2, 1973) is an American actor, director and producer.').slice(0, 3)).toEqual([
+      'Lanny Flaherty is an American actor.', 'Lanny Flaherty is an American director.', 'Lanny Flaherty is an American producer.',
+    ]);
+    // "Joey D. Vieira is an award-winning producer.", "He is the founder of the Global Church Network."
+    expect(claims('Joey D. Vieira is an award-winning director and producer.')).toEqual(['Joey D. Vieira is an award-winning director.', 'Joey D. Vieira is an award-winning producer.']);
+    expect(claims('He is the founder and CEO of the Global Church Network.')).toEqual(['He is the founder of the Global Church Network.', 'He is the CEO of the Global Church Network.']);
+    expect(claims('Shashank Manohar is an Indian lawyer, cricket administrator, and former President of the Board of Control for Cricket in India (BCCI).')).toContain(
+      'Shashank Manohar is a former President of the Board of Control for Cricket in India (BCCI).');
+    expect(claims('Jones is an advocate for diversity, equity and inclusion.')).toEqual(['Jones is an advocate for diversity, equity and inclusion.']);
+    expect(claims('Alma Katsu is an author of horror novels, short stories and poems.')).toEqual(['Alma Katsu is an author of horror novels, short stories and poems.']);
+  });
+
   it('splits "is a member of X and served as Y", ", and wrote ..." and "and later earned ..."', () => {
     expect(claims("Neumann is a member of the Australian Labor Party and served as Shadow Minister for Veterans' Affairs from 2013 to 2019."))
       .toEqual(['Neumann is a member of the Australian Labor Party.', "Neumann served as Shadow Minister for Veterans' Affairs from 2013 to 2019."]);
