@@ -189,13 +189,25 @@ function report(out: string, json: string | null): void {
     }
     summary[arm] = { points, seeds: mine.map((r) => r.seed), minutes: meanSd(mine.map((r) => r.seconds / 60)) };
   }
-  lines.push('', '| arm | wall minutes per run (mean ± sd) | per budget point | trainer seconds per point |', '|---|---|---|---|');
+  lines.push('', '| arm | wall minutes per run, by seed | trainer seconds per budget point, by seed |', '|---|---|---|');
   for (const arm of arms) {
-    const mine = runs.filter((r) => r.arm === arm);
-    const m = summary[arm]!.minutes;
-    const t = meanSd(mine.flatMap((r) => r.trainer_seconds.filter((x): x is number => x !== null)));
-    const rounds = mine[0]!.args.rounds;
-    lines.push(`| ${arm} | ${num(m, 1)} | ${(m.mean / rounds).toFixed(1)} | ${t.mean.toFixed(0)} ± ${t.sd.toFixed(0)} |`);
+    const mine = runs.filter((r) => r.arm === arm).sort((x, y) => x.seed - y.seed);
+    const t = mine.map((r) => r.trainer_seconds.map((x) => (x === null ? '–' : x.toFixed(0))).join(' / '));
+    lines.push(`| ${arm} | ${mine.map((r) => `s${r.seed} ${(r.seconds / 60).toFixed(1)}`).join(', ')} | ${t.map((x, i) => `s${mine[i]!.seed} ${x}`).join('; ')} |`);
+  }
+  // Differences at the last budget point: beyond the spread when the seeds' ranges do not overlap.
+  lines.push('', '| last point | arm A | arm B | A − B | beyond the spread (ranges apart) |', '|---|---|---|---|---|');
+  for (const key of ['false_claims', 'true_per_answer', 'distinct_per_prompt'] as const) {
+    for (let i = 0; i < arms.length; i++) {
+      for (let j = i + 1; j < arms.length; j++) {
+        const pa = summary[arms[i]!]!.points, pb = summary[arms[j]!]!.points;
+        const last = String(Math.min(Object.keys(pa).length, Object.keys(pb).length) - 1);
+        const x = pa[last]![key]!, y = pb[last]![key]!;
+        const apart = x.max < y.min || y.max < x.min;
+        const scale = key === 'false_claims' ? 100 : 1;
+        lines.push(`| ${key} | ${arms[i]} | ${arms[j]} | ${((x.mean - y.mean) * scale).toFixed(2)} | ${apart ? 'yes' : 'no'} |`);
+      }
+    }
   }
   process.stdout.write(lines.join('\n') + '\n');
   if (json) writeFileSync(json, JSON.stringify({ summary, runs: runs.map(({ marks: _m, ...r }: RunJson & { marks?: unknown }) => r) }, null, 2) + '\n');
