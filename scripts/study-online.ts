@@ -148,7 +148,7 @@ async function run(r: RunArgs): Promise<void> {
   process.stderr.write(`[${r.arm} s${r.seed}] done in ${(seconds / 60).toFixed(1)} min\n`);
 }
 
-type RunJson = { arm: Arm; seed: number; args: RunArgs; seconds: number; trainer_seconds: (number | null)[]; baseline: LoopResult['baseline']; rounds: { loop_round: number; pairs: number | null; eval: LoopResult['rounds'][number]['eval'] }[] };
+type RunJson = { arm: Arm; seed: number; args: RunArgs; seconds: number; marks: { at: number; msg: string }[]; trainer_seconds: (number | null)[]; baseline: LoopResult['baseline']; rounds: { loop_round: number; pairs: number | null; eval: LoopResult['rounds'][number]['eval'] }[] };
 
 /** The figures the study reports for one evaluation (sampled, greedy). */
 function figures(s: LoopResult['baseline']['sampled'], greedy: LoopResult['baseline']['greedy']) {
@@ -189,11 +189,19 @@ function report(out: string, json: string | null): void {
     }
     summary[arm] = { points, seeds: mine.map((r) => r.seed), minutes: meanSd(mine.map((r) => r.seconds / 60)) };
   }
-  lines.push('', '| arm | wall minutes per run, by seed | trainer seconds per budget point, by seed |', '|---|---|---|');
+  // A budget point's wall time: from the first point's start (after the start policy's evaluation) to the run's end,
+  // over the points: generation, feedback and training (DPO) or training against serve (online), and the evaluation.
+  const perPoint = (r: RunJson) => {
+    const first = r.marks.find((m) => /^loop budget point 1: |^loop round 1: \S+ answers /.test(m.msg));
+    // A resumed run (its first point trained by an earlier process) has no such mark: not counted.
+    return first ? (r.seconds - first.at) / r.rounds.length / 60 : null;
+  };
+  lines.push('', '| arm | wall minutes per run, by seed | minutes per budget point, by seed | trainer seconds per budget point, by seed |', '|---|---|---|---|');
   for (const arm of arms) {
     const mine = runs.filter((r) => r.arm === arm).sort((x, y) => x.seed - y.seed);
     const t = mine.map((r) => r.trainer_seconds.map((x) => (x === null ? '–' : x.toFixed(0))).join(' / '));
-    lines.push(`| ${arm} | ${mine.map((r) => `s${r.seed} ${(r.seconds / 60).toFixed(1)}`).join(', ')} | ${t.map((x, i) => `s${mine[i]!.seed} ${x}`).join('; ')} |`);
+    const pp = mine.map((r) => `s${r.seed} ${perPoint(r)?.toFixed(2) ?? '–'}`).join(', ');
+    lines.push(`| ${arm} | ${mine.map((r) => `s${r.seed} ${(r.seconds / 60).toFixed(1)}`).join(', ')} | ${pp} | ${t.map((x, i) => `s${mine[i]!.seed} ${x}`).join('; ')} |`);
   }
   // Differences at the last budget point: beyond the spread when the seeds' ranges do not overlap.
   lines.push('', '| last point | arm A | arm B | A − B | beyond the spread (ranges apart) |', '|---|---|---|---|---|');
@@ -210,7 +218,7 @@ function report(out: string, json: string | null): void {
     }
   }
   process.stdout.write(lines.join('\n') + '\n');
-  if (json) writeFileSync(json, JSON.stringify({ summary, runs: runs.map(({ marks: _m, ...r }: RunJson & { marks?: unknown }) => r) }, null, 2) + '\n');
+  if (json) writeFileSync(json, JSON.stringify({ summary, runs: runs.map(({ marks: _m, ...r }) => r) }, null, 2) + '\n');
 }
 
 const a = parseArgs(process.argv.slice(2));
