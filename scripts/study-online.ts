@@ -3,7 +3,7 @@
 // loop study's train and test splits, several seeds.
 //
 //   npx tsx scripts/study-online.ts run --arm dpo|rejc|default|oracle --seed S [--rounds 4] [--limit N] [--eval-limit N]
-//                                       [--trainer-args "..."] [--out DIR]
+//                                       [--trainer-args "..."] [--out DIR]      (trainer args: dpo.py's or grpo.py's)
 //   npx tsx scripts/study-online.ts report [--out DIR] [--json FILE]
 //
 // `run` does one arm with one seed in its own store (DIR/<arm>-s<seed>.sqlite) and writes DIR/<arm>-s<seed>.json;
@@ -68,7 +68,7 @@ function runConfig(r: RunArgs): Config {
     // scripts/study-loop.ts's rejc arm: REJ-C pairs, at most 2 per prompt, the trainer seeded k00S.
     config.score.method = 'rejc';
     config.pair.max_pairs = 2;
-    config.loop.trainer = config.loop.trainer.replace('--seed {round}', `--seed {round}00${r.seed}`);
+    config.loop.trainer = `${config.loop.trainer.replace('--seed {round}', `--seed {round}00${r.seed}`)} ${r.trainerArgs}`.trim();
   } else {
     config.loop.mode = 'online';
     config.reward.preset = r.arm === 'rejc' ? 'rejc' : 'default';
