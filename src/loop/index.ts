@@ -15,6 +15,7 @@ import { silentProgress, type Progress } from '../progress.js';
 import { evaluatePolicy, policyEvaluation, type PolicyEvaluation } from '../eval/runs/policy-eval.js';
 import { LoopStepError, customPairs, deploy, pullPairs, sftStep, train, withDb, type PairsMaker } from './steps.js';
 import { onlineTrain, startOnline, type OnlineContext } from './online.js';
+import type { StartOptions } from '../serve/server.js';
 import { selectCheckpoint, type SelectCandidate } from './select.js';
 import { compareRounds, parseJudgeSpec, type CompareResult, type JudgeSpec } from '../eval/runs/compare/index.js';
 import type { TruthFreeFigures } from '../eval/truth-free.js';
@@ -44,6 +45,8 @@ export interface LoopOptions {
    * absent: the loop's config. Not part of the loop's identity.
    */
   roundConfig?: (k: number, config: Config) => Config;
+  /** Online mode, studies only: the reward server's claim verdicts instead of the labeler's (the oracle arm). */
+  serveVerdicts?: StartOptions['verdicts'];
 }
 
 /** One round of a loop as `rlaifv loop --json` prints it. */
@@ -241,7 +244,7 @@ export async function runLoop(config: Config, o: LoopOptions): Promise<LoopResul
 
       if (l.mode === 'online') {
         if (row.checkpoint === null) {
-          online ??= await startOnline(config, limit, dir, progress);
+          online ??= await startOnline(config, limit, dir, progress, o.serveVerdicts);
           row = await onlineTrain(config, loop, row, { ctx: online, out: path.join(roundDir, 'policy'), start, echo: o.echo ?? null, progress });
         }
       } else {

@@ -10,7 +10,7 @@ import { now } from '../store/index.js';
 import type { LoopRoundRow, LoopRow } from '../store/index.js';
 import { imageStoreDir } from '../image/store.js';
 import { readInput } from '../input/formats.js';
-import { startServer, type RewardServer } from '../serve/server.js';
+import { startServer, type RewardServer, type StartOptions } from '../serve/server.js';
 import type { Progress } from '../stages/context.js';
 import { hashCheckpoint, isNonEmptyFolder } from '../util/checkpoint.js';
 import { fillCommand, runCommand } from './command.js';
@@ -53,10 +53,10 @@ export async function writeTrainerPrompts(config: Config, limit: number | null, 
  * Starts the reward server on the loop's store, bound to 127.0.0.1 on a free port, and writes the trainer's prompts.
  * @example const ctx = await startOnline(config, null, 'db/x.checkpoints/loop-1', progress); await ctx.server.close();
  */
-export async function startOnline(config: Config, limit: number | null, dir: string, progress: Progress): Promise<OnlineContext> {
+export async function startOnline(config: Config, limit: number | null, dir: string, progress: Progress, verdicts?: StartOptions['verdicts']): Promise<OnlineContext> {
   const promptsFile = path.join(dir, 'trainer-prompts.jsonl');
   const prompts = await writeTrainerPrompts(config, limit, promptsFile, progress);
-  const server = await startServer(config, { host: '127.0.0.1', port: 0 });
+  const server = await startServer(config, { host: '127.0.0.1', port: 0, ...(verdicts ? { verdicts } : {}) });
   progress.log(`online loop: rlaifv serve on ${server.url} (round ${server.round.id}, reward preset ${config.reward.preset})`);
   return { server, promptsFile, prompts, samples: prompts * config.generate.samples };
 }

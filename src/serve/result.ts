@@ -54,12 +54,20 @@ function claimReplies(ev: AnswerEvidence, completion: string, rule: AcceptRule):
   });
 }
 
-/** The reply for one scored answer under a preset. */
+/**
+ * Studies only (never in config): a claim's verdict from another source than the labeler, per question: true =
+ * rejected, false = accepted, null = unjudged. The online study's oracle arm gives the shapes truth checker's answer to
+ * each claim's question, as the DPO loop's oracle pairs use it (src/eval/pairs.ts, kind "oracle").
+ */
+export type VerdictOverride = (question: string) => boolean | null;
+
+/** The reply for one scored answer under a preset; with `override`, its verdicts replace the labeler's. */
 export function itemReply(
   id: string | null,
   scored: Scored,
   completion: string,
   opts: { preset: RewardPreset; weights: RewardWeights; rule: AcceptRule; detail: Detail },
+  override?: VerdictOverride,
 ): ItemReply {
   if ('error' in scored) return errorReply(id, scored.error);
   const ev = scored.evidence;
@@ -67,6 +75,12 @@ export function itemReply(
   const failed = ev.claims.find((c) => !c.labeled);
   if (failed) return errorReply(id, `label: ${failed.label_error ?? 'the labeler gave no label'} (question "${failed.question}")`);
   const claims = claimReplies(ev, completion, opts.rule);
+  if (override) {
+    for (const c of claims) {
+      const v = override(c.question);
+      c.verdict = v === null ? 'unscored' : v ? 'rejected' : 'accepted';
+    }
+  }
   const r = answerReward(
     ev.claims.map((c, i) => ({ questionId: c.question_id, rejected: claims[i]!.verdict === 'unscored' ? null : claims[i]!.verdict === 'rejected' })),
     opts.preset,

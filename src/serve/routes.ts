@@ -4,7 +4,8 @@
 import type { Config } from '../config/schema.js';
 import { PRESET_DEFINITIONS, REWARD_PRESETS, type RewardPreset } from '../feedback/reward.js';
 import { resolveImage, uploadImage, type ImageRules } from './images.js';
-import { errorReply, itemReply, type Detail, type ItemReply } from './result.js';
+import { errorReply, itemReply, type Detail, type ItemReply, type VerdictOverride } from './result.js';
+import type { ImageRow } from '../store/index.js';
 import type { BatchScorer, ScoreItem } from './scorer.js';
 import { completionFromQuery, parseLabel, questionFromPrompt } from './openrlhf.js';
 
@@ -32,6 +33,8 @@ export interface ServeContext {
   images: ImageRules;
   meta: { config_hash: string; divider: string; labeler: string; round: number };
   answersStored: () => number;
+  /** Studies only (startServer's `verdicts`): the verdicts for an image's claims instead of the labeler's; null: none known (an error item). */
+  verdicts?: (image: ImageRow) => VerdictOverride | null;
 }
 
 const DETAILS: readonly Detail[] = ['none', 'summary', 'claims'];
@@ -67,7 +70,13 @@ async function scoreAll(
   const r = ctx.config.reward;
   const o = { preset: opts.preset, weights: r, rule: ctx.config.score.accept_rule, detail: opts.detail };
   let k = 0;
-  return prepared.map((p) => ('item' in p ? itemReply(p.id, scored[k++]!, p.item.completion, o) : p));
+  return prepared.map((p) => {
+    if (!('item' in p)) return p;
+    const s = scored[k++]!;
+    if (!ctx.verdicts) return itemReply(p.id, s, p.item.completion, o);
+    const v = ctx.verdicts(p.item.image);
+    return v ? itemReply(p.id, s, p.item.completion, o, v) : errorReply(p.id, `verdicts: none known for image ${p.item.image.id}`);
+  });
 }
 
 /** POST /v1/rewards: `{items: [{id, group?, image, question, completion}], reward?, detail?}`. */

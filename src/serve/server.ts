@@ -10,6 +10,19 @@ import { imageStoreDir } from '../image/store.js';
 import { markOnlineRound, onlineAnswerCount, onlineRound, openDb, type Db, type RoundRow } from '../store/index.js';
 import { BatchScorer } from './scorer.js';
 import { getReward, images, info, rewards, RequestError, type Reply, type ServeContext } from './routes.js';
+import type { VerdictOverride } from './result.js';
+import type { ImageRow } from '../store/index.js';
+
+/** How to start the server beyond its config. */
+export interface StartOptions {
+  host?: string;
+  port?: number;
+  /**
+   * Studies only, never in config: each image's claim verdicts instead of the labeler's (the online study's oracle:
+   * the shapes truth checker). The answers are still divided, labeled and stored as always.
+   */
+  verdicts?: (image: ImageRow) => VerdictOverride | null;
+}
 
 /** A running reward server. */
 export interface RewardServer {
@@ -98,7 +111,7 @@ function checkConfig(config: Config): void {
  * Starts the reward server on `host:port` (port 0: any free port).
  * @example const s = await startServer(loadConfig('rlaifv.json').config); console.log(s.url)
  */
-export async function startServer(config: Config, opts: { host?: string; port?: number } = {}): Promise<RewardServer> {
+export async function startServer(config: Config, opts: StartOptions = {}): Promise<RewardServer> {
   checkConfig(config);
   const host = opts.host ?? config.serve.host;
   const port = opts.port ?? config.serve.port;
@@ -120,6 +133,7 @@ export async function startServer(config: Config, opts: { host?: string; port?: 
     images: { db, imagesDir: imageStoreDir(config.db), limits: config.limits, imageRoot: config.serve.image_root, urlHosts: config.serve.url_hosts },
     meta: { config_hash: configHash(config), divider: backends.divider.id, labeler: backends.labeler.id, round: round.id },
     answersStored: () => onlineAnswerCount(db, round.id),
+    ...(opts.verdicts ? { verdicts: opts.verdicts } : {}),
   };
   const server = http.createServer((req, res) => {
     const send = (r: Reply) => {

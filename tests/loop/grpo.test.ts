@@ -28,6 +28,18 @@ describe('scripts/shapes/grpo.py', () => {
     [[0, -0.2375], [0.475, 0], [0, 0]].forEach((row, i) => row.forEach((v, j) => expect(got.grad[i]![j]).toBeCloseTo(v, 6)));
   });
 
+  test("one batched generation samples each prompt as it would alone, with the training forward's log-probs", () => {
+    // The real tiny policy, sampling made deterministic (argmax, tests/loop/grpo_batch.py): two prompts of different
+    // lengths share one left-padded batch and KV cache.
+    const r = spawnSync(PY, [path.join(ROOT, 'tests', 'loop', 'grpo_batch.py')], { encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    const got = JSON.parse(r.stdout) as { lengths: number[]; same: boolean; answer_tokens: number[]; max_diff: number };
+    expect(got.lengths[0]).not.toBe(got.lengths[1]);
+    expect(got.same).toBe(true);
+    expect(Math.min(...got.answer_tokens)).toBeGreaterThan(1);
+    expect(got.max_diff).toBeLessThan(1e-4);
+  });
+
   test('unusable input exits 2 naming the file', () => {
     const dir = tempDir('rlaifv-grpo-');
     const missing = path.join(dir, 'none.jsonl');

@@ -5,17 +5,20 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../../src/config/load.js';
 import type { Config } from '../../src/config/schema.js';
-import { startServer, type RewardServer } from '../../src/serve/server.js';
+import { startServer, type RewardServer, type StartOptions } from '../../src/serve/server.js';
 import { DEV, tempDir } from '../helpers/paths.js';
 import { CLI } from '../helpers/run-cli.js';
 
 /** Starts a reward server; `edit` changes the config first. */
-export async function testServer(edit?: (c: Config) => void, opts: { host?: string; db?: string } = {}): Promise<{ server: RewardServer; config: Config; db: string }> {
+export async function testServer(
+  edit?: (c: Config) => void,
+  opts: { host?: string; db?: string; verdicts?: StartOptions['verdicts'] } = {},
+): Promise<{ server: RewardServer; config: Config; db: string }> {
   const db = opts.db ?? path.join(tempDir('rlaifv-serve-'), 'serve.sqlite');
   const { config } = loadConfig(undefined, { db, workers: 1 });
   config.serve.image_root = DEV;
   edit?.(config);
-  const server = await startServer(config, { port: 0, ...(opts.host ? { host: opts.host } : {}) });
+  const server = await startServer(config, { port: 0, ...(opts.host ? { host: opts.host } : {}), ...(opts.verdicts ? { verdicts: opts.verdicts } : {}) });
   return { server, config, db };
 }
 
