@@ -7,7 +7,7 @@
 const LAYERS = [
   {
     name: 'leaf',
-    paths: ['src/(shapes|divide|feedback|image|util)/', 'src/(errors|progress|domain)\\.ts$'],
+    paths: ['src/(shapes|divide|feedback|image|util|prompts)/', 'src/(errors|progress|domain)\\.ts$'],
   },
   { name: 'config', paths: ['src/config/'] },
   { name: 'store/backends/input/tools', paths: ['src/(store|backends|input|tools)/'] },
