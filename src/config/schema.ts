@@ -4,7 +4,6 @@
 import { z } from 'zod';
 import { INPUT_FORMATS } from './input-formats.js';
 import { QUESTION_FORMS } from '../shapes/form.js';
-import { CORRECTION_EDITORS, type CorrectionEditor } from '../feedback/corrections.js';
 import { VLM_TOOL_PROMPT } from '../prompts/vlm-tool.js';
 import { llmDivider, modelBackend, openaiModel } from './backend-schema.js';
 import { feedback } from './feedback-schema.js';
@@ -84,9 +83,6 @@ const score = z.strictObject({
   /** Which score ranks answers for pairing; both are always stored. */
   method: z.enum(['rejc', 'rejp']).default('rejc'),
 });
-
-// The editors' names live with the pure editors (feedback/corrections.ts); the schema validates against them.
-export { CORRECTION_EDITORS, type CorrectionEditor };
 
 const limits = z.strictObject({
   max_image_bytes: z.number().int().positive().default(20 * 1024 * 1024),

@@ -32,8 +32,7 @@ import { runStages } from './executor.js';
 export { createBackends, createDivider, flushUsage, stageConcurrency, type Backends } from './backends.js';
 export { runStages } from './executor.js';
 
-import { STAGES, type StageName } from '../domain.js';
-export { STAGES, type StageName };
+import type { StageName } from '../domain.js';
 
 /** Thrown when input is bad and the run was asked to stop on errors (exit 2): the one error module's, re-exported. */
 export { InputError };

@@ -3,7 +3,7 @@ import type { ScoredCandidate, ScoredCorrection } from '../store/index.js';
 import type { ScoredAnswer } from '../feedback/pairs.js';
 import { rejectProbability } from '../feedback/gate.js';
 import type { CorrectionCandidate } from '../feedback/corrections.js';
-import type { CorrectionEditor } from '../config/schema.js';
+import type { CorrectionEditor } from '../feedback/corrections.js';
 
 /** A stored scored answer as pairing sees it ("higher is better"); null: no score (no claims, or the method gave none). */
 export function scoredAnswer(method: string, probs?: Map<string, { p_yes: number | null; p_no: number | null }[]>): (c: ScoredCandidate) => ScoredAnswer | null {

@@ -5,7 +5,7 @@ import { correctAnswer, correctionSampleIndex, type Edit, type EditClaim } from 
 import { isRejected } from '../feedback/verdict.js';
 import { wordCount } from '../feedback/words.js';
 import { sentenceEdits, type Rewriter } from '../methods/rewriter.js';
-import type { CorrectionEditor } from '../config/schema.js';
+import type { CorrectionEditor } from '../feedback/corrections.js';
 import { contentId } from './ids.js';
 import { type StageContext } from './context.js';
 import { mapLimit } from '../progress.js';
