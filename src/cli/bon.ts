@@ -2,7 +2,7 @@
 // β(log π − log π_ref), the best one chosen; one JSON line per prompt.
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { BON_DEFAULTS, parseBonModel, runBestOfN, type BonSettings } from '../pipeline/bon.js';
-import { INPUT_FORMATS } from '../input/reader.js';
+import { INPUT_FORMATS } from '../config/input-formats.js';
 import { REWARD_VARIANTS, type RewardVariant } from '../methods/dpo-reward.js';
 import { PROGRESS_EVERY_HELP, progressEveryArg, progressFromFlags, seedArg, temperatureArg } from './common.js';
 import { deprecatedAlias, jsonOption, positiveInt, quietOption, samplesOption } from './flags.js';

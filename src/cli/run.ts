@@ -1,7 +1,8 @@
 // `rlaifv run` and the per-stage commands: parse flags, call the library, render a summary.
 import type { Command } from 'commander';
 import { openDb, roundStats } from '../store/index.js';
-import { runRound, STAGES, type StageName } from '../pipeline/round.js';
+import { runRound } from '../pipeline/round.js';
+import { STAGES, type StageName } from '../domain.js';
 import { configFromFlags, progressFromFlags, withCommonFlags, type CommonFlags } from './common.js';
 import { jsonOption, roundOption, samplesOption } from './flags.js';
 import type { StageResult } from '../stages/context.js';

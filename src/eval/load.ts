@@ -1,11 +1,11 @@
 // Reads one round from the store into the evaluation's in-memory form (read-only queries).
 import { InputError } from '../errors.js';
 import { getRound, getVerdictSet, latestRound, roundPrompts, type Db } from '../store/index.js';
-import { stmt } from '../store/statements.js';
+import { evalCandidates, evalClaims, evalPairs, failureCountsByStage, pairedPromptIds } from '../store/eval-reads.js';
 import { DEFAULT_MAX_PAIRS, DEFAULT_PAIR_DIFF } from '../feedback/pairs.js';
 import { pairGap } from '../methods/index.js';
 import { parseTruth, type Truth } from '../shapes/truth.js';
-import type { EvalAnswer, EvalClaim, EvalPrompt, EvalRound, PairConfig } from './types.js';
+import type { EvalAnswer, EvalPrompt, EvalRound, PairConfig } from './types.js';
 
 /**
  * Why a round cannot be evaluated (no such round, or prompts without a shapes-world truth). An InputError, so the
@@ -84,38 +84,13 @@ export function loadEvalRound(db: Db, roundId: number): EvalRound {
   if (badTruth) throw new EvalRefusal(`Round ${roundId}: a prompt's meta.truth is not a shapes-world truth: ${badTruth}.`);
   if (prompts.length === 0) throw new EvalRefusal(`Round ${roundId} has no prompts.`);
 
-  for (const row of stmt(db, 'SELECT prompt_id FROM pairings WHERE round_id = ? AND method = ?').all(roundId, r.pair_method) as {
-    prompt_id: string;
-  }[]) {
-    const p = byId.get(row.prompt_id);
+  for (const promptId of pairedPromptIds(db, roundId, r.pair_method)) {
+    const p = byId.get(promptId);
     if (p) p.paired = true;
   }
 
   const answers = new Map<string, EvalAnswer>();
-  const candidates = stmt(
-    db,
-    `SELECT c.id, c.prompt_id, c.sample_index, c.text, c.words, c.corrects_id, c.editor, c.edits_json, d.candidate_id AS divided, d.skipped_json,
-       s.candidate_id AS scored, s.n_claims, s.n_judged, s.n_rejected, s.rej_c, s.rej_p
-     FROM candidates c LEFT JOIN divisions d ON d.candidate_id = c.id LEFT JOIN scores s ON s.candidate_id = c.id
-     WHERE c.round_id = ? ORDER BY c.prompt_id, c.sample_index`,
-  ).all(roundId) as {
-    id: string;
-    prompt_id: string;
-    sample_index: number;
-    text: string;
-    words: number;
-    corrects_id: string | null;
-    editor: string | null;
-    edits_json: string | null;
-    divided: string | null;
-    skipped_json: string | null;
-    scored: string | null;
-    n_claims: number | null;
-    n_judged: number | null;
-    n_rejected: number | null;
-    rej_c: number | null;
-    rej_p: number | null;
-  }[];
+  const candidates = evalCandidates(db, roundId);
   for (const c of candidates) {
     const a: EvalAnswer = {
       id: c.id,
@@ -138,23 +113,7 @@ export function loadEvalRound(db: Db, roundId: number): EvalRound {
 
   // A round with label.tools reads its verdict set's labels (each with its source) and the labeler's own beside them.
   const vs = getVerdictSet(db, r.labeler_model);
-  const claims = stmt(
-    db,
-    `SELECT cl.candidate_id, cl.idx, cl.sentence, cl.claim, cl.question_id, q.text AS question, l.p_yes, l.p_no, l.source,
-       own.p_yes AS own_p_yes, own.p_no AS own_p_no
-     FROM claims cl JOIN candidates c ON c.id = cl.candidate_id JOIN questions q ON q.id = cl.question_id
-     LEFT JOIN labels l ON l.question_id = cl.question_id AND l.labeler = ?
-     LEFT JOIN labels own ON own.question_id = cl.question_id AND own.labeler = ?
-     WHERE c.round_id = ? ORDER BY cl.candidate_id, cl.idx`,
-  ).all(r.labeler_model, vs?.labeler ?? r.labeler_model, roundId) as (Omit<EvalClaim, 'questionId' | 'pYes' | 'pNo'> & {
-    candidate_id: string;
-    question_id: string;
-    p_yes: number | null;
-    p_no: number | null;
-    source: string | null;
-    own_p_yes: number | null;
-    own_p_no: number | null;
-  })[];
+  const claims = evalClaims(db, roundId, r.labeler_model, vs?.labeler ?? r.labeler_model);
   for (const c of claims) {
     answers.get(c.candidate_id)?.claims.push({
       idx: c.idx,
@@ -168,12 +127,7 @@ export function loadEvalRound(db: Db, roundId: number): EvalRound {
     });
   }
 
-  const storedPairs = (
-    stmt(db, 'SELECT prompt_id, chosen_id, rejected_id, balance_kept, gate_kept, kind, editor FROM pairs WHERE round_id = ? AND method = ?').all(
-      roundId,
-      r.pair_method,
-    ) as { prompt_id: string; chosen_id: string; rejected_id: string; balance_kept: number | null; gate_kept: number | null; kind: 'rank' | 'correction'; editor: string | null }[]
-  ).map((p) => ({
+  const storedPairs = evalPairs(db, roundId, r.pair_method).map((p) => ({
     kind: p.kind,
     editor: p.editor,
     promptId: p.prompt_id,
@@ -184,12 +138,7 @@ export function loadEvalRound(db: Db, roundId: number): EvalRound {
     gateKept: p.gate_kept === null ? null : p.gate_kept === 1,
   }));
 
-  const failures = Object.fromEntries(
-    (stmt(db, 'SELECT stage, COUNT(*) AS n FROM failures WHERE round_id = ? GROUP BY stage ORDER BY stage').all(roundId) as {
-      stage: string;
-      n: number;
-    }[]).map((f) => [f.stage, f.n]),
-  );
+  const failures = Object.fromEntries(failureCountsByStage(db, roundId).map((f) => [f.stage, f.n]));
 
   return {
     id: r.id,

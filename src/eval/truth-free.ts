@@ -1,8 +1,10 @@
 // What a policy's answers look like to rlaifv's own feedback, with no truth: the labeler's verdicts on the claims the
 // divider found (an evaluation round runs generate, divide, label and score). These are the figures a user's own
 // held-out prompts give; on the shapes world they are checked against the truth's (src/eval/policy.ts).
-import { stmt } from '../store/statements.js';
 import type { Db } from '../store/index.js';
+import { scoredAnswers, type ScoredAnswer } from '../store/eval-reads.js';
+
+export { promptKinds, roundHasTruth, scoredAnswers, type ScoredAnswer } from '../store/eval-reads.js';
 
 /** The truth-free figures of a set of answers (null where there is nothing to divide by). */
 export interface TruthFreeFigures {
@@ -24,31 +26,6 @@ export interface TruthFreeFigures {
   claims: number;
   judged_claims: number;
   rejected_claims: number;
-}
-
-/** One scored answer as the truth-free figures and the `claims` judge read it. */
-export interface ScoredAnswer {
-  id: string;
-  promptId: string;
-  sampleIndex: number;
-  text: string;
-  words: number;
-  /** null: never scored. */
-  claims: number | null;
-  judged: number | null;
-  rejected: number | null;
-}
-
-/** Every answer of a round with its stored score (answers in prompt order, then sample order). */
-export function scoredAnswers(db: Db, roundId: number): ScoredAnswer[] {
-  return stmt(
-    db,
-    `SELECT c.id, c.prompt_id AS promptId, c.sample_index AS sampleIndex, c.text, c.words,
-       s.n_claims AS claims, s.n_judged AS judged, s.n_rejected AS rejected
-     FROM candidates c JOIN round_prompts rp ON rp.round_id = c.round_id AND rp.prompt_id = c.prompt_id
-     LEFT JOIN scores s ON s.candidate_id = c.id
-     WHERE c.round_id = ? AND c.corrects_id IS NULL ORDER BY rp.ordinal, c.sample_index`,
-  ).all(roundId) as ScoredAnswer[];
 }
 
 const ratio = (a: number, b: number) => (b > 0 ? a / b : null);
@@ -91,24 +68,4 @@ export function truthFreeOf(answers: readonly ScoredAnswer[]): TruthFreeFigures 
 /** The truth-free figures of a round's answers. */
 export function truthFreeFigures(db: Db, roundId: number): TruthFreeFigures {
   return truthFreeOf(scoredAnswers(db, roundId));
-}
-
-/** Whether every prompt of a round carries a shapes truth (meta.truth): only then are the truth's figures made. */
-export function roundHasTruth(db: Db, roundId: number): boolean {
-  const r = stmt(
-    db,
-    `SELECT count(*) AS n, sum(CASE WHEN json_valid(p.meta_json) AND json_type(p.meta_json, '$.truth') IS NOT NULL THEN 1 ELSE 0 END) AS t
-     FROM round_prompts rp JOIN prompts p ON p.id = rp.prompt_id WHERE rp.round_id = ?`,
-  ).get(roundId) as { n: number; t: number | null };
-  return r.n > 0 && r.t === r.n;
-}
-
-/** Each prompt's instruction kind (meta.kind; 'other' without one), by prompt id, for a round's prompts. */
-export function promptKinds(db: Db, roundId: number): Map<string, string> {
-  const rows = stmt(
-    db,
-    `SELECT p.id, CASE WHEN json_valid(p.meta_json) THEN json_extract(p.meta_json, '$.kind') END AS kind
-     FROM round_prompts rp JOIN prompts p ON p.id = rp.prompt_id WHERE rp.round_id = ?`,
-  ).all(roundId) as { id: string; kind: unknown }[];
-  return new Map(rows.map((r) => [r.id, typeof r.kind === 'string' && r.kind ? r.kind : 'other']));
 }

@@ -1,6 +1,6 @@
 // Claim spans (RLHF-V's fine-grained segments, for token-weighted DPO): where each claim's sentence sits in an answer,
 // with the labeler's verdict on the claim and its p(no). Exported as `chosen_spans` / `rejected_spans` when asked for.
-import { stmt } from '../store/statements.js';
+import { pairSides, roundLabeling, spanClaims } from '../store/spans.js';
 import type { Db } from '../store/index.js';
 import type { ExportPair } from '../store/deliveries.js';
 import { isRejected, type AcceptRule } from '../feedback/verdict.js';
@@ -54,19 +54,11 @@ export function answerSpans(text: string, claims: readonly SpanClaim[], rule: Ac
 
 /** Adds `chosen_spans` and `rejected_spans` to each exported pair, from the store's claims and its round's labels. */
 export function* withSpans(db: Db, rows: Iterable<ExportPair>): IterableIterator<ExportPair> {
-  const ids = stmt(db, 'SELECT pr.chosen_id, pr.rejected_id, ch.edits_json FROM pairs pr JOIN candidates ch ON ch.id = pr.chosen_id WHERE pr.id = ?');
-  const round = stmt(db, 'SELECT labeler_model, accept_rule FROM rounds WHERE id = ?');
-  const claims = stmt(
-    db,
-    `SELECT cl.sentence, cl.claim, l.p_yes, l.p_no, cl.span_start, cl.span_end FROM claims cl
-     LEFT JOIN labels l ON l.question_id = cl.question_id AND l.labeler = ?
-     WHERE cl.candidate_id = ? ORDER BY cl.idx`,
-  );
   for (const p of rows) {
-    const pair = ids.get(p.pair_id) as { chosen_id: string; rejected_id: string; edits_json: string | null };
-    const r = round.get(p.round) as { labeler_model: string; accept_rule: AcceptRule };
+    const pair = pairSides(db, p.pair_id);
+    const r = roundLabeling(db, p.round);
     const spans = (id: string, text: string, edited?: ReadonlySet<string>) =>
-      answerSpans(text, claims.all(r.labeler_model, id) as SpanClaim[], r.accept_rule, edited);
+      answerSpans(text, spanClaims(db, r.labeler_model, id), r.accept_rule, edited);
     yield { ...p, chosen_spans: spans(pair.chosen_id, p.chosen, editedSentences(pair.edits_json)), rejected_spans: spans(pair.rejected_id, p.rejected) };
   }
 }

@@ -2,7 +2,8 @@
 import { ConfigError } from '../config/load.js';
 import { readParquetPrompts } from './parquet.js';
 import { readPrompts, type InputLimits, type InputProblem, type InputPrompt } from './prompts.js';
-import { INPUT_FORMATS, type ReaderOptions } from './reader.js';
+import { INPUT_FORMATS } from '../config/input-formats.js';
+import type { ReaderOptions } from './reader.js';
 import { readRlaifvPrompts } from './rlaifv.js';
 import { readLlavaPrompts } from './llava.js';
 

@@ -2,7 +2,6 @@
 import { InputError } from '../errors.js';
 
 // The list lives in config/ (its schema validates input_format); readers take it from there.
-export { INPUT_FORMATS } from '../config/input-formats.js';
 
 /** Options every input reader takes (readPrompts' InputOptions plus the column mapping of data-set files). */
 export interface ReaderOptions {

@@ -11,7 +11,7 @@ import type { LoopRoundRow, LoopRow } from '../store/index.js';
 import { imageStoreDir } from '../image/store.js';
 import { readInput } from '../input/formats.js';
 import { startServer, type RewardServer, type StartOptions } from '../serve/server.js';
-import type { Progress } from '../stages/context.js';
+import type { Progress } from '../progress.js';
 import { hashCheckpoint, isNonEmptyFolder } from '../util/checkpoint.js';
 import { fillCommand, runCommand } from './command.js';
 import { LoopStepError, recordStep, tailLines } from './steps.js';

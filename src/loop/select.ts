@@ -4,7 +4,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config/schema.js';
 import { getLoopRound, updateLoopRound, type LoopRoundRow, type LoopRow } from '../store/index.js';
-import type { Progress } from '../stages/context.js';
+import type { Progress } from '../progress.js';
 import { evaluatePolicy } from '../eval/runs/policy-eval.js';
 import { hashCheckpoint, isNonEmptyFolder } from '../util/checkpoint.js';
 import { withDb } from './steps.js';

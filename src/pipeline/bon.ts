@@ -21,7 +21,7 @@ import type { InputLimits, InputPrompt } from '../input/prompts.js';
 import { InputFileError } from '../input/reader.js';
 import { bestIndex, dpoRewards, type RewardVariant } from '../methods/dpo-reward.js';
 import { sampleSeed } from '../stages/generate.js';
-import { mapLimit, silentProgress, type Progress } from '../stages/context.js';
+import { mapLimit, silentProgress, type Progress } from '../progress.js';
 
 /** How answers are sampled and chosen. */
 export interface BonSettings {

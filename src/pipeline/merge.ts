@@ -1,7 +1,6 @@
 // Merging shard stores of a round into one store: rows copied once, length balance recomputed over the whole round.
 import { configSchema } from '../config/schema.js';
-import { mergedShards, mergeShard, openDb, finishRound, StoreInputError, type MergeReport } from '../store/index.js';
-import { stmt } from '../store/statements.js';
+import { mergedShards, mergeShard, openDb, finishRound, roundCount, roundPairMethod, StoreInputError, type MergeReport } from '../store/index.js';
 import { rebalance } from '../stages/pair.js';
 
 /** What merging did to each round it touched. */
@@ -18,13 +17,12 @@ export function mergeStores(into: string, files: string[]): MergeResult {
     const shards = files.map((f) => mergeShard(db, into, f));
     const ids = [...new Set(shards.flatMap((s) => s.rounds))].sort((a, b) => a - b);
     const rounds = ids.map((id) => {
-      const r = stmt(db, 'SELECT config_json, pair_method FROM rounds WHERE id = ?').get(id) as { config_json: string; pair_method: string };
+      const r = roundPairMethod(db, id);
       const config = configSchema.parse(JSON.parse(r.config_json));
       // Length balance is one decision over all of a round's pairs: each shard's own r is replaced.
       rebalance(db, id, r.pair_method, config.pair.length_balance);
-      const n = (sql: string, ...a: unknown[]) => (stmt(db, sql).get(...a) as { n: number }).n;
-      const prompts = n('SELECT COUNT(*) AS n FROM round_prompts WHERE round_id = ?', id);
-      const paired = n('SELECT COUNT(*) AS n FROM pairings WHERE round_id = ? AND method = ?', id, r.pair_method);
+      const prompts = roundCount(db, 'prompts', id, r.pair_method);
+      const paired = roundCount(db, 'paired', id, r.pair_method);
       const { shards: merged, complete } = mergedShards(db, id);
       // Done when every slice of the shard set is in and every prompt is paired.
       const done = complete && prompts > 0 && paired === prompts;
@@ -35,8 +33,8 @@ export function mergeStores(into: string, files: string[]): MergeResult {
         complete,
         prompts,
         paired,
-        pairs: n('SELECT COUNT(*) AS n FROM pairs WHERE round_id = ? AND method = ?', id, r.pair_method),
-        kept: n('SELECT COUNT(*) AS n FROM pairs WHERE round_id = ? AND method = ? AND balance_kept = 1', id, r.pair_method),
+        pairs: roundCount(db, 'pairs', id, r.pair_method),
+        kept: roundCount(db, 'kept', id, r.pair_method),
         status: done ? 'done' : 'running',
       };
     });

@@ -14,8 +14,6 @@ export { escapeHtml, jsonForScript, renderReportHtml } from './html.js';
 export { DEFAULT_REPORT_PAIRS, gatherPairBrowser, samplePairIds } from './pairs.js';
 export { sentenceSegments, type Segment } from './highlight.js';
 export type { BrowserAnswer, BrowserClaim, BrowserPair, PairBrowser, Turn } from './types.js';
-// Kept so imports of writeFileAtomic from here keep working while other branches merge; it lives in util/fs.ts.
-export { writeFileAtomic } from '../util/fs.js';
 
 let chartJs: string | undefined;
 

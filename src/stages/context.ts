@@ -4,9 +4,6 @@ import type { Db, OrdinalRange, RoundRow } from '../store/index.js';
 import type { Divider, Generator, Labeler } from '../backends/types.js';
 import type { Progress } from '../progress.js';
 
-// Kept so imports of these names from here keep working while other branches merge; new code imports ../progress.js.
-export { silentProgress, timed, mapLimit, type Progress, type ModelTime } from '../progress.js';
-
 /** The round being worked on. */
 export interface StageContext {
   db: Db;

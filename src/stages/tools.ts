@@ -17,8 +17,6 @@ import type { ToolVerdicts } from '../tools/types.js';
 import { type StageContext, type StageResult } from './context.js';
 import { mapLimit, timed } from '../progress.js';
 
-// Kept so imports of ToolVerdicts from here keep working while other branches merge; it lives in tools/types.ts.
-export type { ToolVerdicts };
 
 /**
  * Decides the round's pending questions: a tool's knowledge of each image is read from the cache or made once (and

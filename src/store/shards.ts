@@ -183,3 +183,22 @@ export function mergedShards(db: Db, roundId: number): { shards: string[]; compl
   const complete = n > 0 && new Set(shards.map((s) => Number(s.split('/')[0]))).size === n;
   return { shards, complete };
 }
+
+/** A round's stored config and the method its pairs are made under (merging recomputes its length balance). */
+export function roundPairMethod(db: Db, roundId: number): { config_json: string; pair_method: string } {
+  return stmt(db, 'SELECT config_json, pair_method FROM rounds WHERE id = ?').get(roundId) as { config_json: string; pair_method: string };
+}
+
+/** The statements of roundCount: a round's prompts, its paired prompts, its pairs and its kept pairs under a method. */
+const ROUND_COUNTS = {
+  prompts: 'SELECT COUNT(*) AS n FROM round_prompts WHERE round_id = ?',
+  paired: 'SELECT COUNT(*) AS n FROM pairings WHERE round_id = ? AND method = ?',
+  pairs: 'SELECT COUNT(*) AS n FROM pairs WHERE round_id = ? AND method = ?',
+  kept: 'SELECT COUNT(*) AS n FROM pairs WHERE round_id = ? AND method = ? AND balance_kept = 1',
+} as const;
+
+/** How many prompts, paired prompts, pairs or kept pairs (under `method`) a round has: a merge's report. */
+export function roundCount(db: Db, what: keyof typeof ROUND_COUNTS, roundId: number, method: string): number {
+  const args = what === 'prompts' ? [roundId] : [roundId, method];
+  return (stmt(db, ROUND_COUNTS[what]).get(...args) as { n: number }).n;
+}

@@ -3,7 +3,7 @@
 // what is done of the whole round, a rate and an ETA.
 import { describe, expect, test } from 'vitest';
 import { formatDuration, lineProgress } from '../../src/cli/progress.js';
-import type { Progress } from '../../src/stages/context.js';
+import type { Progress } from '../../src/progress.js';
 
 /** Drives lanes as runStreaming does: per slice start(items), ticks, done(), through(prompts); finish() at the end. */
 function simulate(everyMs: number, o: { prompts: number; slice: number; secondsPerSlice: number }) {

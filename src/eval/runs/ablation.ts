@@ -16,8 +16,10 @@ import { hashCheckpoint } from '../../util/checkpoint.js';
 import { checkStatement } from '../../shapes/index.js';
 import { normClaim, subjectsOf } from '../claims.js';
 import { parseTruth, type Truth } from '../../shapes/truth.js';
-import { stmt } from '../../store/statements.js';
+import { firstAnswerClaims } from '../../store/eval-reads.js';
 import { table } from '../render.js';
+
+export { roundHasHistory } from '../../store/eval-reads.js';
 
 /** The three ways the final turn is asked. */
 export const ABLATION_CONDITIONS = ['no_history', 'true_history', 'own_history'] as const;
@@ -73,11 +75,7 @@ function conditionFigures(ev: PolicyEvaluation): ConditionFigures {
 
 /** Each answer's claims of a round by prompt id (sample 0 of each prompt: the own-history rounds have one each). */
 function claimsByPrompt(db: Db, roundId: number): Map<string, { text: string; claims: string[] }> {
-  const rows = stmt(
-    db,
-    `SELECT c.prompt_id AS promptId, c.text, cl.claim FROM candidates c LEFT JOIN claims cl ON cl.candidate_id = c.id
-     WHERE c.round_id = ? AND c.sample_index = 0 ORDER BY c.prompt_id, cl.idx`,
-  ).all(roundId) as { promptId: string; text: string; claim: string | null }[];
+  const rows = firstAnswerClaims(db, roundId);
   const out = new Map<string, { text: string; claims: string[] }>();
   for (const r of rows) {
     let a = out.get(r.promptId);
@@ -203,16 +201,6 @@ export async function multiturnAblation(config: Config, o: AblationOptions): Pro
     corrected_false_claims: withTruth ? counts.corrected : 0,
     revisited_false_claims: withTruth ? counts.revisited : 0,
   };
-}
-
-/** Whether any prompt of a round has earlier turns (the ablation runs only on multi-turn prompts). */
-export function roundHasHistory(db: Db, roundId: number): boolean {
-  const r = stmt(
-    db,
-    `SELECT count(*) AS n FROM round_prompts rp JOIN prompts p ON p.id = rp.prompt_id
-     WHERE rp.round_id = ? AND p.history_json IS NOT NULL AND p.history_json <> '[]'`,
-  ).get(roundId) as { n: number };
-  return r.n > 0;
 }
 
 const pct = (x: number | null) => (x === null ? '–' : `${(100 * x).toFixed(1)}%`);
