@@ -26,3 +26,13 @@ export function bareAdapterMessage(field: string, model: string, exact: string):
     `under "${model}" it answers with the base model, silently. Set ${field} to "${exact}".`
   );
 }
+
+/**
+ * Whether a GET /models list serves a model name. SGLang lists only its base model and addresses a LoRA adapter as
+ * "base:adapter", which it takes on trust when the base is listed.
+ */
+export function servesModel(ids: readonly string[], model: string, kind: string): boolean {
+  if (ids.includes(model)) return true;
+  const colon = model.indexOf(':');
+  return kind === 'sglang' && colon > 0 && ids.includes(model.slice(0, colon));
+}

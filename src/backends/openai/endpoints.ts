@@ -1,187 +1,28 @@
 // Talking to one or more OpenAI-compatible servers that serve the same model: least-loaded endpoint choice with a
 // per-endpoint in-flight limit, resting of endpoints that keep failing, retries with backoff (p-retry) that honour
 // Retry-After, a clear immediate error for mistakes retrying cannot fix, and request/token accounting.
+//
+// The pool is here; its parts beside it: settings.ts (API key, URLs safe to show), error-action.ts (what to do about
+// a failed request), endpoint.ts (one endpoint's state) and adapter-names.ts (served model names). This file is the
+// public entry for all of them.
 import OpenAI from 'openai';
 import pRetry, { AbortError } from 'p-retry';
-import { readFileSync } from 'node:fs';
-import { errorEnvelope, openaiClient } from './client.js';
-import { Transport } from './transport.js';
-import type { OpenAIBackend } from '../../config/schema.js';
-
-/** The fields every server backend has (policy, labeler, LLM divider). */
-export type ServerSettings = Omit<OpenAIBackend, 'type'>;
-
 import { BadResponseError, FatalBackendError, ItemRejectedError } from '../errors.js';
-import { serverKind, type RequestShape } from './server-kind.js';
-import { bareAdapterMessage, sglangAdapterName, type ModelCard } from './adapter-names.js';
+import { bareAdapterMessage, servesModel, sglangAdapterName, type ModelCard } from './adapter-names.js';
+import { endpointShape, openEndpoint, releaseEndpoint, usageOf, type Endpoint, type UsageCounts } from './endpoint.js';
+import { classifyError, isItemRefusal } from './error-action.js';
+import type { RequestShape } from './server-kind.js';
+import { redact, resolveApiKey, type ServerSettings } from './settings.js';
+import type { Transport } from './transport.js';
 
 export { BadResponseError, FatalBackendError, ItemRejectedError };
-export type { RequestShape };
+export type { RequestShape, UsageCounts };
+export { displayUrl, redact, resolveApiKey, type ServerSettings } from './settings.js';
+export { classifyError, isItemRefusal, retryAfterMs, type ErrorAction } from './error-action.js';
+export { servesModel } from './adapter-names.js';
 
 /** Refusals without a reason of the item's own, before any success, after which the run stops (see refused()). */
 const REFUSALS_BEFORE_STOP = 5;
-
-/** Requests, retries and tokens of one endpoint for one stage. */
-export interface UsageCounts {
-  requests: number;
-  retries: number;
-  failures: number;
-  promptTokens: number;
-  completionTokens: number;
-}
-
-/** Reads the API key from the environment variable or key file a backend names; null when it names neither. */
-export function resolveApiKey(b: Pick<ServerSettings, 'api_key_env' | 'api_key_file'>, role: string): string | null {
-  if (b.api_key_env) {
-    const v = process.env[b.api_key_env];
-    if (!v) throw new FatalBackendError(`${role}.backend.api_key_env: the environment variable ${b.api_key_env} is not set.`);
-    return v.trim();
-  }
-  if (b.api_key_file) {
-    let text: string;
-    try {
-      text = readFileSync(b.api_key_file, 'utf8');
-    } catch (e) {
-      throw new FatalBackendError(`${role}.backend.api_key_file: cannot read ${b.api_key_file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`);
-    }
-    const key = text.split(/\r?\n/)[0]!.trim();
-    if (!key) throw new FatalBackendError(`${role}.backend.api_key_file: ${b.api_key_file} is empty.`);
-    return key;
-  }
-  return null;
-}
-
-/** A base URL as it may be shown and stored: no credentials, query or fragment. */
-export function displayUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    u.username = '';
-    u.password = '';
-    u.search = '';
-    u.hash = '';
-    return u.toString().replace(/\/$/, '');
-  } catch {
-    return '(invalid url)';
-  }
-}
-
-/** Replaces every occurrence of the secrets in a text (error messages can echo a key). */
-export function redact(text: string, secrets: (string | null)[]): string {
-  let out = text;
-  for (const s of secrets) if (s && s.length >= 4) out = out.split(s).join('***');
-  return out;
-}
-
-interface Endpoint {
-  url: string;
-  shown: string;
-  /** The SDK, for GET /models (the cold path). */
-  client: OpenAI;
-  /** Requests' own connections (the hot path). */
-  http: Transport;
-  /** What requests to this endpoint carry, once its server's kind is known. */
-  shape: Promise<RequestShape> | null;
-  /** Set when the server asked for max_completion_tokens instead of max_tokens. */
-  completionTokens: boolean;
-  inFlight: number;
-  failStreak: number;
-  restUntil: number;
-  restMs: number;
-  usage: Map<string, UsageCounts>;
-  /** Why a guard took this endpoint out of the pool for good (it answers otherwise than asked), else null. */
-  stopped: string | null;
-}
-
-/** Retry-After (seconds or HTTP date) or retry-after-ms of an error response, in ms. */
-export function retryAfterMs(headers: Headers | undefined, now = Date.now()): number | null {
-  if (!headers || typeof headers.get !== 'function') return null;
-  const ms = headers.get('retry-after-ms');
-  if (ms && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
-  const ra = headers.get('retry-after');
-  if (!ra) return null;
-  if (/^\d+(\.\d+)?$/.test(ra.trim())) return Math.max(0, Number(ra) * 1000);
-  const t = Date.parse(ra);
-  return Number.isNaN(t) ? null : Math.max(0, t - now);
-}
-
-/**
- * What to do about an error: retry it; refuse this one item (a failure with the server's text, the run goes on);
- * send the request again with max_completion_tokens (OpenAI's newer models refuse max_tokens); or stop the run
- * with a message that says what to change.
- */
-export type ErrorAction =
-  | { kind: 'retry'; reason: string; waitMs: number | null }
-  | { kind: 'item'; message: string }
-  | { kind: 'max-completion-tokens' }
-  | { kind: 'fatal'; message: string };
-
-/** A 400 about what one item holds: its length, its image, its conversation. vLLM's and SGLang's texts. */
-const ITEM_400 = /context length|maximum model length|max_model_len|is longer than|too long|too large|too many tokens|exceeds|image|decode|multimodal|chat template|jinja|template|roles must alternate/i;
-
-/** Classifies an error of one request to `ctx.endpoint` (see ErrorAction). */
-export function classifyError(e: unknown, ctx: { role: string; endpoint: string; model: string }): ErrorAction {
-  const where = `${ctx.role} endpoint ${ctx.endpoint}`;
-  const fatal = (message: string): ErrorAction => ({ kind: 'fatal', message });
-  if (e instanceof FatalBackendError) return fatal(e.message);
-  if (e instanceof OpenAI.APIConnectionTimeoutError) return { kind: 'retry', reason: 'timeout', waitMs: null };
-  if (e instanceof OpenAI.APIConnectionError) return { kind: 'retry', reason: `connection error: ${e.message}`, waitMs: null };
-  if (e instanceof OpenAI.APIError && typeof e.status === 'number') {
-    const s = e.status;
-    // The SDK puts the status first ("400 Requested ..."); the server's own text is what a user needs.
-    const detail = (e.message || '').replace(/^\d{3}\s+/, '').slice(0, 400);
-    if (s === 429 || s === 408 || s === 409 || s >= 500) {
-      return { kind: 'retry', reason: `HTTP ${s}: ${detail}`, waitMs: retryAfterMs(e.headers as Headers | undefined) };
-    }
-    if (s === 401 || s === 403) {
-      return fatal(`${where} refused the API key (HTTP ${s}); set ${ctx.role}.backend.api_key_env or api_key_file to a valid key. Server said: ${detail}`);
-    }
-    if (s === 404 && errorEnvelope(e) === 'fastapi') {
-      // FastAPI's own 404: the route is not there (vLLM and SGLang answer an unknown model in their own envelope).
-      return fatal(`${where} has no chat completions route (HTTP 404: ${detail}); ${ctx.role}.backend.base_urls must be the server's OpenAI base URL, ending in /v1 (e.g. http://host:8000/v1).`);
-    }
-    if (s === 404) {
-      return fatal(`${where} does not serve model "${ctx.model}" (HTTP 404); set ${ctx.role}.backend.model to a served model name (see GET ${ctx.endpoint}/models). Server said: ${detail}`);
-    }
-    if (/max_completion_tokens/.test(detail) && /max_tokens/.test(detail)) return { kind: 'max-completion-tokens' };
-    if (/prompt_logprobs/i.test(detail)) {
-      return fatal(`${where} refused prompt_logprobs (HTTP ${s}); answer log-probs need a server that returns the prompt's log-probs of a chat request (vLLM does; OpenAI's API does not). Server said: ${detail}`);
-    }
-    if (/logprob/i.test(detail)) {
-      return fatal(`${where} refused the logprobs request (HTTP ${s}); lower label.top_logprobs to at most the server's limit (vLLM: --max-logprobs) or use a server that returns logprobs. Server said: ${detail}`);
-    }
-    if (/model/i.test(detail) && /(not exist|not found|unknown)/i.test(detail)) {
-      return fatal(`${where} does not serve model "${ctx.model}" (HTTP ${s}); set ${ctx.role}.backend.model. Server said: ${detail}`);
-    }
-    if (/unrecognized request argument|unsupported parameter|extra inputs are not permitted|unknown field/i.test(detail)) {
-      return fatal(`${where} refused a request field (HTTP ${s}); if this server is neither vLLM nor SGLang, set ${ctx.role}.backend.server to "openai" so only standard fields are sent. Server said: ${detail}`);
-    }
-    if (/unsupported value/i.test(detail) && /temperature/i.test(detail)) {
-      return fatal(`${where} refused the temperature (HTTP ${s}); this model (an OpenAI reasoning model?) samples only at its default temperature, which rlaifv's method needs to set. Server said: ${detail}`);
-    }
-    // Anything else about this one request (its length, its image, its template) refuses this item alone.
-    return { kind: 'item', message: `${where} refused this item (HTTP ${s}): ${detail}` };
-  }
-  if (e instanceof BadResponseError || e instanceof SyntaxError) return { kind: 'retry', reason: `bad response: ${(e as Error).message}`, waitMs: null };
-  if (e instanceof Error && /fetch failed|socket|ECONNRESET|ECONNREFUSED|EPIPE|terminated|other side closed/i.test(e.message)) {
-    return { kind: 'retry', reason: `connection error: ${e.message}`, waitMs: null };
-  }
-  return fatal(`${where}: ${(e as Error)?.message ?? String(e)}`);
-}
-
-/** Whether an item's refusal reads like one about the item itself (ITEM_400), or could be a setting (see EndpointPool). */
-export function isItemRefusal(message: string): boolean {
-  return ITEM_400.test(message);
-}
-
-/**
- * Whether a GET /models list serves a model name. SGLang lists only its base model and addresses a LoRA adapter as
- * "base:adapter", which it takes on trust when the base is listed.
- */
-export function servesModel(ids: readonly string[], model: string, kind: string): boolean {
-  if (ids.includes(model)) return true;
-  const colon = model.indexOf(':');
-  return kind === 'sglang' && colon > 0 && ids.includes(model.slice(0, colon));
-}
 
 /** Waiters for a free slot, served in order of arrival. */
 type Waiter = () => void;
@@ -214,21 +55,7 @@ export class EndpointPool {
   ) {
     this.stage = role;
     this.apiKey = resolveApiKey(settings, role);
-    this.endpoints = settings.base_urls.map((url) => ({
-      url,
-      shown: displayUrl(url),
-      // Retries are ours: they may move to another endpoint and are counted.
-      client: openaiClient(url, this.apiKey, { timeout: settings.timeout_ms }),
-      http: new Transport(url, this.apiKey, { timeoutMs: settings.timeout_ms, connections: settings.max_in_flight }),
-      shape: null,
-      completionTokens: false,
-      inFlight: 0,
-      failStreak: 0,
-      restUntil: 0,
-      restMs: settings.rest_ms,
-      usage: new Map(),
-      stopped: null,
-    }));
+    this.endpoints = settings.base_urls.map((url) => openEndpoint(url, this.apiKey, settings));
   }
 
   /** Requests that can be in flight at once over all endpoints. */
@@ -320,22 +147,12 @@ export class EndpointPool {
   }
 
   private release(e: Endpoint, ok: boolean): void {
-    e.inFlight--;
-    if (ok) {
-      e.failStreak = 0;
-      e.restMs = this.settings.rest_ms;
-    } else if (++e.failStreak >= this.settings.rest_after_failures) {
-      e.restUntil = Date.now() + e.restMs;
-      e.restMs = Math.min(e.restMs * 2, 10 * 60_000);
-      e.failStreak = 0;
-    }
+    releaseEndpoint(e, ok, this.settings);
     this.wakeSome();
   }
 
   private count(e: Endpoint): UsageCounts {
-    let u = e.usage.get(this.stage);
-    if (!u) e.usage.set(this.stage, (u = { requests: 0, retries: 0, failures: 0, promptTokens: 0, completionTokens: 0 }));
-    return u;
+    return usageOf(e, this.stage);
   }
 
   /**
@@ -426,14 +243,8 @@ export class EndpointPool {
   }
 
   /** The request shape of an endpoint: its server's kind (detected once when the setting is auto) and its fields. */
-  private async shapeOf(e: Endpoint): Promise<RequestShape> {
-    e.shape ??= serverKind(this.settings.server ?? 'auto', e.url, this.apiKey).then((kind) => ({
-      kind,
-      maxTokensField: kind === 'openai' && /(^|\.)openai\.(com|azure\.com)$/.test(new URL(e.url).hostname) ? 'max_completion_tokens' : 'max_tokens',
-      chatTemplateKwargs: this.settings.chat_template_kwargs ?? this.opts.chatTemplateKwargs ?? null,
-    }));
-    const shape = await e.shape;
-    return e.completionTokens ? { ...shape, maxTokensField: 'max_completion_tokens' } : shape;
+  private shapeOf(e: Endpoint): Promise<RequestShape> {
+    return endpointShape(e, this.settings, this.apiKey, this.opts.chatTemplateKwargs);
   }
 
   /** Closes every endpoint's connections. */
