@@ -1,6 +1,6 @@
 // The quality gate's judge model (feedback.gate.judge, Anyprefer's reward-model prompt "score/10") on real rounds, for
 // the README table "The gate's judge model": each arm is one whole round on the same prompts with the same seed (so
-// the same answers), run by the real pipeline; the judge is the test server's (tests/helpers/openai-server.ts: the
+// the same answers), run by the real pipeline; the judge is the test server's (scripts/mimic/openai-server.ts: the
 // rules divider and the real tiny labeler behind Anyprefer's prompt, a stand-in for a served VLM judge). Pairs are
 // judged by the shapes truth. Yield is the arm's pairs ÷ the same method's pairs without a gate.
 //
@@ -13,7 +13,7 @@ import { STAGES } from '../src/domain.js';
 import { openDb } from '../src/store/index.js';
 import { loadEvalRound } from '../src/eval/load.js';
 import { evaluateRound } from '../src/eval/report.js';
-import { DEFAULT_MODELS, RUBRIC_JUDGE, TestServer } from '../tests/helpers/openai-server.js';
+import { DEFAULT_MODELS, RUBRIC_JUDGE, TestServer } from './mimic/openai-server.js';
 
 const args = new Map<string, string>();
 for (let i = 2; i < process.argv.length; i++) {

@@ -19,7 +19,7 @@ import { PairJudge } from '../src/methods/pair-judge.js';
 import { createRng, hashSeed, sampleWithoutReplacement } from '../src/feedback/rng.js';
 import { mapLimit } from '../src/progress.js';
 import { ranks, spearman } from '../src/eval/correlation.js';
-import { DEFAULT_MODELS, RUBRIC_JUDGE, TestServer } from '../tests/helpers/openai-server.js';
+import { DEFAULT_MODELS, RUBRIC_JUDGE, TestServer } from './mimic/openai-server.js';
 
 interface Point {
   run: string;

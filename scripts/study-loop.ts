@@ -32,7 +32,7 @@ import { getFormat } from '../src/export/formats.js';
 import { answerSpans } from '../src/export/spans.js';
 import type { ExportPair } from '../src/store/deliveries.js';
 import { createRng, hashSeed } from '../src/feedback/rng.js';
-import { DEFAULT_MODELS, RUBRIC_JUDGE, TestServer } from '../tests/helpers/openai-server.js';
+import { DEFAULT_MODELS, RUBRIC_JUDGE, TestServer } from './mimic/openai-server.js';
 
 const ARMS = ['rejc', 'rejp', 'oracle', 'random', 'oneshot', 'holistic', 'dpo-reward', 'gate', 'holistic-judge', 'drop', 'overwrite', 'rejc-overwrite', 'refine', 'rejc-refine', 'tools'] as const;
 /** Arms whose kept pairs are cut at random to rejc's count of the round (equal pair counts). */
@@ -40,7 +40,7 @@ const CUT_ARMS: readonly Arm[] = ['holistic', 'dpo-reward', 'holistic-judge', 'd
 type Arm = (typeof ARMS)[number];
 
 /**
- * holistic-judge's gate judge: the test server's (tests/helpers/openai-server.ts), Anyprefer's prompt answered by the
+ * holistic-judge's gate judge: the test server's (scripts/mimic/openai-server.ts), Anyprefer's prompt answered by the
  * rules divider and the real tiny labeler, standing where a served VLM judge stands.
  */
 let judgeServer = null as TestServer | null;

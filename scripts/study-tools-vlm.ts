@@ -2,7 +2,7 @@
 // greedy) as label.tools type vlm; routing calibrated on the dev round under both tie rules and applied to the test
 // round. Needs the demo rounds: rlaifv run --db /tmp/tt/dev.sqlite; rlaifv run --db /tmp/tt/test.sqlite --prompts
 // data/shapes/test/prompts.jsonl.   npx tsx scripts/study-tools-vlm.ts [DEV_DB TEST_DB]
-import { TestServer, DEFAULT_MODELS, LISTER } from '../tests/helpers/openai-server.js';
+import { TestServer, DEFAULT_MODELS, LISTER } from './mimic/openai-server.js';
 import { serverBackend } from '../tests/helpers/paths.js';
 import { openDb } from '../src/store/index.js';
 import { calibrateRouting, loadEvalRound, roundKnowledge, toolsFigures } from '../src/eval/index.js';

@@ -26,7 +26,7 @@ import { loadEvalRound } from '../src/eval/load.js';
 import { judgeAnswer } from '../src/eval/truth.js';
 import { scoredAnswers } from '../src/eval/truth-free.js';
 import { multiturnAblation, type AblationFigures } from '../src/eval/runs/ablation.js';
-import { DEFAULT_MODELS, RUBRIC_JUDGE, TestServer } from '../tests/helpers/openai-server.js';
+import { DEFAULT_MODELS, RUBRIC_JUDGE, TestServer } from './mimic/openai-server.js';
 import { PACKAGE_ROOT } from '../src/config/load.js';
 
 interface Args {

@@ -1,6 +1,6 @@
 // Figure 2: remote labeling against the test server's capacity.
 //
-// The test server (tests/helpers/openai-server.ts) holds each request for a fixed latency L and works on at most C
+// The test server (scripts/mimic/openai-server.ts) holds each request for a fixed latency L and works on at most C
 // requests at once, so it can answer at most C/L requests per second. rlaifv's label stage, through the OpenAI labeler
 // backend (a child `rlaifv label` process), should keep it busy: achieved requests/s ÷ (C/L) ≥ 95%.
 //
@@ -11,7 +11,7 @@ import { copyFileSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { TestServer } from '../../tests/helpers/openai-server.js';
+import { TestServer } from '../mimic/openai-server.js';
 import { DEV_PROMPTS, checked, info, round, runCliOk, tempDir, writeConfig, type BenchOptions, type BenchResult, type Row } from './common.js';
 
 /** Settings of the remote-labeling bench. */

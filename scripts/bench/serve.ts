@@ -7,7 +7,7 @@
 // answers in a fresh store; (d) the HTTP floor: the same N requests from the same client to a server that answers at
 // once (scripts/bench/noop-reward.mjs), what the client and HTTP alone cost on this machine. Each run gets a fresh
 // store, so none reuses another's labels. Labeler calls per claim: questions labeled ÷ claims stored.
-// Served labeler (the test server, tests/helpers/openai-server.ts, as K endpoints with C slots and L ms each): the
+// Served labeler (the test server, scripts/mimic/openai-server.ts, as K endpoints with C slots and L ms each): the
 // labeler requests served per second while the server scores a burst, ÷ the fleet's capacity K·C/L.
 // The server is the built CLI in its own process; this process is only the client.
 import { spawn, type ChildProcess } from 'node:child_process';

@@ -8,7 +8,7 @@ import { loadConfig } from '../../src/config/load.js';
 import { createDivider } from '../../src/pipeline/round.js';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { TestServer } from '../helpers/openai-server.js';
+import { TestServer } from '../../scripts/mimic/openai-server.js';
 import { serverBackend, tempDir } from '../helpers/paths.js';
 import { expectSpanInSentence } from '../helpers/spans.js';
 

@@ -1,4 +1,4 @@
-// The test server's quirks (tests/helpers/quirks.ts, SERVERS.md "Second reading" S1–S7), each as the real server
+// The test server's quirks (scripts/mimic/quirks.ts, SERVERS.md "Second reading" S1–S7), each as the real server
 // answers, so the tests that lean on them test rlaifv against what a user meets: seeds ignored, max_tokens capped,
 // SGLang listing adapters by bare name while serving the base under it, vLLM's sticky load_inplace with its cost
 // visible, vLLM's 500s for adapters it cannot load, SGLang's /model_info, and /version saying what a mode copies.
@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync, cpSync } from 'node:fs';
 import path from 'node:path';
 import http from 'node:http';
 import { detectServerKind } from '../../src/backends/openai/server-kind.js';
-import { TestServer } from '../helpers/openai-server.js';
+import { TestServer } from '../../scripts/mimic/openai-server.js';
 import { WorkerPool } from '../../src/backends/local/pool.js';
 import { LABELER, POLICY, serverBackend, tempDir } from '../helpers/paths.js';
 import { OpenAIGenerator } from '../../src/backends/openai/index.js';

@@ -1,12 +1,12 @@
-// The remote suite against the test server behaving like each real server (tests/helpers/mimic.ts): vLLM ≥ 0.10.1
+// The remote suite against the test server behaving like each real server (scripts/mimic/mimic.ts): vLLM ≥ 0.10.1
 // (nested errors), vLLM before it and SGLang (flat errors), FastAPI's 404 for routes that are not there; sampling
 // defaults from a generation_config.json; SGLang's seeds and merged top tokens. Every error reaches rlaifv with the
 // server's own text, one bad item fails alone, and a round samples as configured whatever the server's defaults.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { TestServer } from '../helpers/openai-server.js';
-import type { Mimic } from '../helpers/mimic.js';
+import { TestServer } from '../../scripts/mimic/openai-server.js';
+import type { Mimic } from '../../scripts/mimic/mimic.js';
 import { DEV, POLICY, tempDir, serverBackend } from '../helpers/paths.js';
 import { WorkerPool } from '../../src/backends/local/pool.js';
 import { OpenAIGenerator, OpenAILabeler } from '../../src/backends/openai/index.js';

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { TestServer } from '../helpers/openai-server.js';
+import { TestServer } from '../../scripts/mimic/openai-server.js';
 import { POLICY, ROOT, TEST, serverBackend } from '../helpers/paths.js';
 import { LocalSequenceScorer } from '../../src/backends/local/index.js';
 import { OpenAISequenceScorer, answerSlice, readPromptLogprobs } from '../../src/backends/openai/sequence-scorer.js';
@@ -14,7 +14,7 @@ import type { SequenceLogprob, SequenceScoreItem } from '../../src/backends/type
 import type { Turn } from '../../src/domain.js';
 import { conversation } from '../../src/backends/openai/messages.js';
 import { imageUrl } from '../../src/backends/openai/images.js';
-import type { TemplateName } from '../helpers/mimic.js';
+import type { TemplateName } from '../../scripts/mimic/mimic.js';
 
 const server = (url: string, extra: Record<string, unknown> = {}) => serverBackend(url, 'shapes-policy', extra);
 

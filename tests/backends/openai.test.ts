@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
-import { TestServer } from '../helpers/openai-server.js';
+import { TestServer } from '../../scripts/mimic/openai-server.js';
 import { DEV, LABELER, POLICY, ROOT, TEST, serverBackend, tempDir, testQuestions } from '../helpers/paths.js';
 import { WorkerPool } from '../../src/backends/local/pool.js';
 import { LocalGenerator, LocalLabeler } from '../../src/backends/local/index.js';

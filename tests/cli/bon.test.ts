@@ -10,7 +10,7 @@ import { sampleSeed } from '../../src/stages/generate.js';
 import { BON_DEFAULTS, bestOfOne, type BonRow } from '../../src/pipeline/bon.js';
 import { LocalGenerator, LocalSequenceScorer } from '../../src/backends/local/index.js';
 import { WorkerPool } from '../../src/backends/local/pool.js';
-import { TestServer } from '../helpers/openai-server.js';
+import { TestServer } from '../../scripts/mimic/openai-server.js';
 
 const PROMPTS = path.join(TEST, 'prompts.jsonl');
 const N = 4;

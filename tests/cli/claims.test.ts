@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runNode } from '../helpers/run-cli.js';
 import { ROOT, serverBackend, tempDir } from '../helpers/paths.js';
-import { TestServer } from '../helpers/openai-server.js';
+import { TestServer } from '../../scripts/mimic/openai-server.js';
 import { expectSpanInSentence } from '../helpers/spans.js';
 import type { ClaimsLine } from '../../src/pipeline/claims-preview.js';
 

@@ -12,7 +12,7 @@ import { evaluatePolicy } from '../../src/eval/runs/policy-eval.js';
 import { openDb, type Db } from '../../src/store/index.js';
 import { loadEvalRound } from '../../src/eval/load.js';
 import { judgeAnswer } from '../../src/eval/truth.js';
-import { DEFAULT_MODELS, RUBRIC_JUDGE, TestServer } from '../helpers/openai-server.js';
+import { DEFAULT_MODELS, RUBRIC_JUDGE, TestServer } from '../../scripts/mimic/openai-server.js';
 import { checkCompareJudge } from '../../src/doctor/endpoints.js';
 import { ROOT, tempDir } from '../helpers/paths.js';
 import { runCliSync } from '../helpers/run-cli.js';

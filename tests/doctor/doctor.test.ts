@@ -7,7 +7,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { LABELER, ROOT, tempDir } from '../helpers/paths.js';
 import { CLI, runNode, type CliResult } from '../helpers/run-cli.js';
-import { TestServer } from '../helpers/openai-server.js';
+import { TestServer } from '../../scripts/mimic/openai-server.js';
 import { latestSchemaVersion, openDb } from '../../src/store/index.js';
 
 // The real `rlaifv` once src/cli/main.ts registers `doctor`; until then the same command under a stand-in program.

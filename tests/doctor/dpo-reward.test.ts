@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import path from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { runDoctor } from '../../src/doctor/index.js';
-import { TestServer } from '../helpers/openai-server.js';
+import { TestServer } from '../../scripts/mimic/openai-server.js';
 import { tempDir } from '../helpers/paths.js';
 
 let good: TestServer;

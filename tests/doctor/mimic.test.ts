@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runDoctor, type Check } from '../../src/doctor/index.js';
 import { WorkerPool } from '../../src/backends/local/pool.js';
-import { DEFAULT_MODELS, TestServer } from '../helpers/openai-server.js';
+import { DEFAULT_MODELS, TestServer } from '../../scripts/mimic/openai-server.js';
 import { LABELER, POLICY, tempDir } from '../helpers/paths.js';
 
 let pool: WorkerPool;

@@ -10,7 +10,7 @@ import { runRound } from '../../src/pipeline/round.js';
 import { STAGES } from '../../src/domain.js';
 import { openDb, roundStats } from '../../src/store/index.js';
 import { pull } from '../../src/export/pull.js';
-import { TestServer } from '../helpers/openai-server.js';
+import { TestServer } from '../../scripts/mimic/openai-server.js';
 import { DEV, tempDir } from '../helpers/paths.js';
 
 let srv: TestServer;

@@ -11,9 +11,9 @@ import { loadConfig } from '../../src/config/load.js';
 import { runLoop } from '../../src/loop/index.js';
 import { loopCommands, openDb } from '../../src/store/index.js';
 import { WorkerPool } from '../../src/backends/local/pool.js';
-import { TestServer } from '../helpers/openai-server.js';
-import type { Mimic } from '../helpers/mimic.js';
-import type { Quirks } from '../helpers/quirks.js';
+import { TestServer } from '../../scripts/mimic/openai-server.js';
+import type { Mimic } from '../../scripts/mimic/mimic.js';
+import type { Quirks } from '../../scripts/mimic/quirks.js';
 import { POLICY, ROOT, tempDir } from '../helpers/paths.js';
 
 let pool: WorkerPool;

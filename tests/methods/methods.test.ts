@@ -15,7 +15,7 @@ import { gatherReport } from '../../src/report/data.js';
 import { sampleSeed } from '../../src/stages/generate.js';
 import { parseRubricScore } from '../../src/methods/index.js';
 import { runDemoRound } from '../helpers/round.js';
-import { DEFAULT_MODELS, RUBRIC_JUDGE, TestServer } from '../helpers/openai-server.js';
+import { DEFAULT_MODELS, RUBRIC_JUDGE, TestServer } from '../../scripts/mimic/openai-server.js';
 import { tempDir } from '../helpers/paths.js';
 
 const all = (db: Db, sql: string, ...args: unknown[]) => db.prepare(sql).all(...args) as Record<string, any>[];

@@ -17,7 +17,7 @@ import { PairJudge, parseJudgeScore } from '../../src/methods/pair-judge.js';
 import { checkPairJudge } from '../../src/doctor/endpoints.js';
 import { loadEvalRound } from '../../src/eval/load.js';
 import { evaluateRound } from '../../src/eval/report.js';
-import { DEFAULT_MODELS, RUBRIC_JUDGE, TestServer } from '../helpers/openai-server.js';
+import { DEFAULT_MODELS, RUBRIC_JUDGE, TestServer } from '../../scripts/mimic/openai-server.js';
 import { tempDir } from '../helpers/paths.js';
 import { launchChromium, loadFile } from '../helpers/browser.js';
 import { buildReport } from '../../src/report/index.js';

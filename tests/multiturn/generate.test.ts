@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { AutoTokenizer } from '@huggingface/transformers';
-import { TestServer } from '../helpers/openai-server.js';
+import { TestServer } from '../../scripts/mimic/openai-server.js';
 import { POLICY, ROOT } from '../helpers/paths.js';
 import { LlavaModel, readImage } from '../../src/backends/local/llava.js';
 import { WorkerPool } from '../../src/backends/local/pool.js';

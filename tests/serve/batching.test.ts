@@ -1,10 +1,10 @@
-// How serve cuts answers into batches with a served labeler (the test server, tests/helpers/openai-server.ts): batches
+// How serve cuts answers into batches with a served labeler (the test server, scripts/mimic/openai-server.ts): batches
 // of a few answers per labeler slot, several labeled at once. The rewards and counts must be what one answer at a time
 // gives through the same labeler, and every answer is stored once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { TestServer } from '../helpers/openai-server.js';
+import { TestServer } from '../../scripts/mimic/openai-server.js';
 import { DEV, serverBackend } from '../helpers/paths.js';
 import { post, testServer } from './helpers.js';
 

@@ -4,7 +4,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { TestServer } from '../helpers/openai-server.js';
+import { TestServer } from '../../scripts/mimic/openai-server.js';
 import { serverBackend } from '../helpers/paths.js';
 import type { RewardServer } from '../../src/serve/server.js';
 import { IMG, post, QUESTION, RIGHT, testServer, WRONG } from './helpers.js';

@@ -10,7 +10,7 @@ import { answerLogprobs, type Db, type RoundRow } from '../../src/store/index.js
 import type { Config } from '../../src/config/schema.js';
 import { runDemoRound } from '../helpers/round.js';
 import { POLICY, serverBackend } from '../helpers/paths.js';
-import { TestServer } from '../helpers/openai-server.js';
+import { TestServer } from '../../scripts/mimic/openai-server.js';
 import { runNode } from '../helpers/run-cli.js';
 
 let db: Db;

@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runDemoRound } from '../helpers/round.js';
 import { tempDir, ROOT } from '../helpers/paths.js';
-import { DEFAULT_MODELS, TEACHER, TestServer } from '../helpers/openai-server.js';
+import { DEFAULT_MODELS, TEACHER, TestServer } from '../../scripts/mimic/openai-server.js';
 import { configSchema, TEACHER_PROMPT } from '../../src/config/schema.js';
 import { parseTeacherReply, Teacher } from '../../src/methods/teacher.js';
 import { checkTeacher } from '../../src/doctor/endpoints.js';

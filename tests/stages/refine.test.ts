@@ -4,7 +4,7 @@
 // max_turns, at the context's end or unjudged; its chosen revision is paired over the sampled answer.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runDemoRound } from '../helpers/round.js';
-import { TEXTS } from '../helpers/mimic.js';
+import { TEXTS } from '../../scripts/mimic/mimic.js';
 import { runRound } from '../../src/pipeline/round.js';
 import { STAGES } from '../../src/domain.js';
 import { dialogueStates, roundDialogues, roundStats, type Db, type RoundRow } from '../../src/store/index.js';
@@ -187,7 +187,7 @@ describe('refine pieces', () => {
     expect(isContextError("This model's maximum context length is 4096 tokens. However, you requested 5000 tokens")).toBe(true);
     expect(isContextError('The input (5000 tokens) is longer than the model\'s context length (4096 tokens).')).toBe(true);
     expect(isContextError("Requested token count exceeds the model's maximum context length of 4096 tokens. You requested a total of 5000 tokens")).toBe(true);
-    // The test server's mimics say what vLLM and SGLang say (tests/helpers/mimic.ts TEXTS.contextLength).
+    // The test server's mimics say what vLLM and SGLang say (scripts/mimic/mimic.ts TEXTS.contextLength).
     expect(isContextError(TEXTS.contextLength('vllm', 209, 160))).toBe(true);
     expect(isContextError(TEXTS.contextLength('sglang', 209, 160))).toBe(true);
     expect(isContextError('503 Service Unavailable')).toBe(false);

@@ -1,5 +1,5 @@
 // The `llm` correction editor against a real HTTP server on 127.0.0.1 whose rewriter is made of real parts (the rules
-// divider and the real tiny policy; tests/helpers/openai-server.ts REWRITER); the round's policy and labeler are the
+// divider and the real tiny policy; scripts/mimic/openai-server.ts REWRITER); the round's policy and labeler are the
 // local tiny models. A rewrite is verified like any answer: it is chosen only when the labeler rejects fewer claims.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import path from 'node:path';
@@ -11,7 +11,7 @@ import { runRound } from '../../src/pipeline/round.js';
 import { STAGES } from '../../src/domain.js';
 import { openDb, roundStats } from '../../src/store/index.js';
 import { parseRewrite, sentenceEdits } from '../../src/methods/rewriter.js';
-import { DEFAULT_MODELS, REWRITER, TestServer } from '../helpers/openai-server.js';
+import { DEFAULT_MODELS, REWRITER, TestServer } from '../../scripts/mimic/openai-server.js';
 import { tempDir } from '../helpers/paths.js';
 
 describe('parseRewrite and sentenceEdits', () => {

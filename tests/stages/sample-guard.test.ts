@@ -9,7 +9,7 @@ import path from 'node:path';
 import { SampleGuard, PROMPTS_TO_STOP } from '../../src/stages/sample-guard.js';
 import type { GenerateResult } from '../../src/backends/types.js';
 import { WorkerPool } from '../../src/backends/local/pool.js';
-import { TestServer } from '../helpers/openai-server.js';
+import { TestServer } from '../../scripts/mimic/openai-server.js';
 import { DEV, serverBackend, tempDir } from '../helpers/paths.js';
 import { runNode } from '../helpers/run-cli.js';
 import { openDb } from '../../src/store/index.js';

@@ -10,7 +10,7 @@ import { loadConfig } from '../../src/config/load.js';
 import { getVerdictSet, openDb, type Db } from '../../src/store/index.js';
 import { checkStatement, parseTruth, questionForm } from '../../src/shapes/index.js';
 import { runDemoRound } from '../helpers/round.js';
-import { DEFAULT_MODELS, LISTER, TestServer } from '../helpers/openai-server.js';
+import { DEFAULT_MODELS, LISTER, TestServer } from '../../scripts/mimic/openai-server.js';
 import { serverBackend } from '../helpers/paths.js';
 import { runNode } from '../helpers/run-cli.js';
 import { tempDir } from '../helpers/paths.js';

@@ -6,7 +6,7 @@ import { knowledgeText, KnowledgeContext } from '../../src/tools/context.js';
 import { ShapesSegmenter } from '../../src/tools/index.js';
 import { PairJudge } from '../../src/methods/pair-judge.js';
 import { configSchema } from '../../src/config/schema.js';
-import { DEFAULT_MODELS, RUBRIC_JUDGE, TestServer } from '../helpers/openai-server.js';
+import { DEFAULT_MODELS, RUBRIC_JUDGE, TestServer } from '../../scripts/mimic/openai-server.js';
 import { DEV, serverBackend } from '../helpers/paths.js';
 
 const first = JSON.parse(readFileSync(path.join(DEV, 'prompts.jsonl'), 'utf8').split('\n')[0]!) as { image: string; question: string };

@@ -7,7 +7,7 @@ import { knowledgeFromText, VlmTool } from '../../src/tools/index.js';
 import { OpenAIJudge } from '../../src/backends/openai/judge.js';
 import { VLM_TOOL_PROMPT } from '../../src/config/schema.js';
 import { parseTruth } from '../../src/shapes/index.js';
-import { DEFAULT_MODELS, LISTER, TestServer } from '../helpers/openai-server.js';
+import { DEFAULT_MODELS, LISTER, TestServer } from '../../scripts/mimic/openai-server.js';
 import { DEV, serverBackend } from '../helpers/paths.js';
 
 describe('knowledgeFromText', () => {

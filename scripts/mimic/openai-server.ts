@@ -2,14 +2,14 @@
 // in models/ through rlaifv's own local backend (worker pool), so the logprobs it sends are real. Its divider model is
 // rlaifv's rules divider answering the paper's split and convert prompts. Faults can be injected on demand.
 //
-// `mimic` makes it behave like a real server, flaws included (tests/helpers/mimic.ts names the upstream code of each
+// `mimic` makes it behave like a real server, flaws included (scripts/mimic/mimic.ts names the upstream code of each
 // behaviour): vLLM (nested errors, generation_config defaults, runtime LoRA behind VLLM_ALLOW_RUNTIME_LORA_UPDATING,
 // /tokenize), vLLM before 0.10.1 (flat errors), SGLang (flat errors, seeds ignored without deterministic inference,
 // top logprobs merged by text, no prompt_logprobs, LoRA routes at the root and "base:adapter" names).
 //
-// Standalone: npx tsx tests/helpers/openai-server.ts [--port 8000] [--latency-ms 0] [--max-concurrent 0]
+// Standalone: npx tsx scripts/mimic/openai-server.ts [--port 8000] [--latency-ms 0] [--max-concurrent 0]
 //   [--mimic vllm|vllm-legacy|sglang] [--generation-config FILE] [--chat-template chatml|llava-hf|vicuna]
-//   [--lora-updating] [--deterministic] [--max-logprobs 20] and the quirks of tests/helpers/quirks.ts:
+//   [--lora-updating] [--deterministic] [--max-logprobs 20] and the quirks of scripts/mimic/quirks.ts:
 //   [--seed-ignored] [--cap-max-tokens N] [--no-list-adapters] [--inplace-reload-ms N] [--max-lora-rank N]
 //   [--lora-disabled] [--no-get-model-info]
 import http from 'node:http';
