@@ -1,13 +1,13 @@
 // The loop study's chart for the README: false-claim rate and true claims per answer of each arm, round by round,
 // drawn by Chart.js in headless Chromium (Debian's chromium through playwright-core) from the study's JSON.
 //
-//   npx tsx scripts/study-loop-chart.ts OUT.png STUDY.json [MORE.json ...] [--arms a,b,c]
+//   npx tsx scripts/study/loop-chart.ts OUT.png STUDY.json [MORE.json ...] [--arms a,b,c]
 // Several study files are merged by arm (the first file that has an arm wins), so arms run apart chart together.
 import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { chartJsSource } from '../src/report/index.js';
+import { chartJsSource } from '../../src/report/index.js';
 
 interface Figures {
   false_claim_rate: number | null;

@@ -3,14 +3,14 @@
 // and judged by the shapes truth. Yield is relative to the same round without a gate. Top-up is not simulated here
 // (it needs new samples): run a round with feedback.gate.top_up for that.
 //
-//   npx tsx scripts/study-gate.ts --db FILE [--round N] [--max-pairs 2|all] [--method rejc|rejp] [--json]
-import { openDb } from '../src/store/index.js';
-import { loadEvalRound } from '../src/eval/load.js';
-import { judgeRound } from '../src/eval/truth.js';
-import { pairRound } from '../src/eval/pairs.js';
-import { roundSetting } from '../src/eval/report.js';
-import { pairQuality } from '../src/eval/metrics.js';
-import type { ScoreMethod } from '../src/feedback/scores.js';
+//   npx tsx scripts/study/gate.ts --db FILE [--round N] [--max-pairs 2|all] [--method rejc|rejp] [--json]
+import { openDb } from '../../src/store/index.js';
+import { loadEvalRound } from '../../src/eval/load.js';
+import { judgeRound } from '../../src/eval/truth.js';
+import { pairRound } from '../../src/eval/pairs.js';
+import { roundSetting } from '../../src/eval/report.js';
+import { pairQuality } from '../../src/eval/metrics.js';
+import type { ScoreMethod } from '../../src/feedback/scores.js';
 
 const args = new Map<string, string>();
 for (let i = 2; i < process.argv.length; i++) {

@@ -4,16 +4,16 @@
 // rules divider and the real tiny labeler behind Anyprefer's prompt, a stand-in for a served VLM judge). Pairs are
 // judged by the shapes truth. Yield is the arm's pairs ÷ the same method's pairs without a gate.
 //
-//   npx tsx scripts/study-judge-gate.ts [--prompts data/shapes/test/prompts.jsonl] [--limit 500] [--out tmp/judge-gate] [--json]
+//   npx tsx scripts/study/judge-gate.ts [--prompts data/shapes/test/prompts.jsonl] [--limit 500] [--out tmp/judge-gate] [--json]
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadConfig, PACKAGE_ROOT } from '../src/config/load.js';
-import { runRound } from '../src/pipeline/round.js';
-import { STAGES } from '../src/domain.js';
-import { openDb } from '../src/store/index.js';
-import { loadEvalRound } from '../src/eval/load.js';
-import { evaluateRound } from '../src/eval/report.js';
-import { DEFAULT_MODELS, RUBRIC_JUDGE, TestServer } from './mimic/openai-server.js';
+import { loadConfig, PACKAGE_ROOT } from '../../src/config/load.js';
+import { runRound } from '../../src/pipeline/round.js';
+import { STAGES } from '../../src/domain.js';
+import { openDb } from '../../src/store/index.js';
+import { loadEvalRound } from '../../src/eval/load.js';
+import { evaluateRound } from '../../src/eval/report.js';
+import { DEFAULT_MODELS, RUBRIC_JUDGE, TestServer } from '../mimic/openai-server.js';
 
 const args = new Map<string, string>();
 for (let i = 2; i < process.argv.length; i++) {

@@ -1,5 +1,5 @@
 // Does the truth-free measure tell what the truth tells? Reads a finished loop store (the loop study's rejc arm:
-// npx tsx scripts/study-loop.ts --arms rejc --out tmp/study20) and checks issue 20's targets on its 5 checkpoints
+// npx tsx scripts/study/loop.ts --arms rejc --out tmp/study20) and checks issue 20's targets on its 5 checkpoints
 // (start and 4 rounds) on the held-out test prompts:
 //   - the labeler's rejected-claim rate against the truth's false-claim rate, per checkpoint;
 //   - both rankings of the checkpoints (Kendall's τ);
@@ -12,22 +12,22 @@
 //   - with --select-store (the same arm run with --select best): per round, the test false-claim rate of the selected
 //     checkpoint against the trainer's last.
 //
-//   npx tsx scripts/study-truth-free.ts --store tmp/study20/rejc.sqlite [--select-store tmp/study20-select/rejc.sqlite]
+//   npx tsx scripts/study/truth-free.ts --store tmp/study20/rejc.sqlite [--select-store tmp/study20-select/rejc.sqlite]
 //       [--served-prompts 100] [--json data/study/truth-free-study.json]
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadConfig } from '../src/config/load.js';
-import { openDb, type Db } from '../src/store/index.js';
-import { loopReport } from '../src/loop/index.js';
-import { getPolicyEval, type LoopRoundRow } from '../src/store/index.js';
-import { policyEvaluation, evaluatePolicy, type PolicyEvaluation } from '../src/eval/runs/policy-eval.js';
-import { compareRounds, parseJudgeSpec, type CompareResult } from '../src/eval/runs/compare/index.js';
-import { loadEvalRound } from '../src/eval/load.js';
-import { judgeAnswer } from '../src/eval/truth.js';
-import { scoredAnswers } from '../src/eval/truth-free.js';
-import { multiturnAblation, type AblationFigures } from '../src/eval/runs/ablation.js';
-import { DEFAULT_MODELS, RUBRIC_JUDGE, TestServer } from './mimic/openai-server.js';
-import { PACKAGE_ROOT } from '../src/config/load.js';
+import { loadConfig } from '../../src/config/load.js';
+import { openDb, type Db } from '../../src/store/index.js';
+import { loopReport } from '../../src/loop/index.js';
+import { getPolicyEval, type LoopRoundRow } from '../../src/store/index.js';
+import { policyEvaluation, evaluatePolicy, type PolicyEvaluation } from '../../src/eval/runs/policy-eval.js';
+import { compareRounds, parseJudgeSpec, type CompareResult } from '../../src/eval/runs/compare/index.js';
+import { loadEvalRound } from '../../src/eval/load.js';
+import { judgeAnswer } from '../../src/eval/truth.js';
+import { scoredAnswers } from '../../src/eval/truth-free.js';
+import { multiturnAblation, type AblationFigures } from '../../src/eval/runs/ablation.js';
+import { DEFAULT_MODELS, RUBRIC_JUDGE, TestServer } from '../mimic/openai-server.js';
+import { PACKAGE_ROOT } from '../../src/config/load.js';
 
 interface Args {
   store: string;
@@ -47,7 +47,7 @@ function parseArgs(argv: string[]): Args {
     else if (k === '--json') a.json = path.resolve(v());
     else throw new Error(`unknown flag ${k}`);
   }
-  if (!a.store) throw new Error('--store: a finished loop store (scripts/study-loop.ts --arms rejc)');
+  if (!a.store) throw new Error('--store: a finished loop store (scripts/study/loop.ts --arms rejc)');
   return a;
 }
 

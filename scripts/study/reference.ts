@@ -7,20 +7,20 @@
 //  2. the trainer's wall time with and without stored reference log-probs, on the same pairs file in one run, and
 //     whether the checkpoints are the same bytes (stored values = the trainer's own pass, via --write-reference), and
 //     what the pairing-time (ONNX) values give.
-// Usage: npx tsx scripts/study-reference.ts [--limit 200] [--samples 10] [--epochs 2] [--batch-size 32] [--repeats 3]
+// Usage: npx tsx scripts/study/reference.ts [--limit 200] [--samples 10] [--epochs 2] [--batch-size 32] [--repeats 3]
 //        [--out tmp/study-reference]
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadConfig } from '../src/config/load.js';
-import { runRound } from '../src/pipeline/round.js';
-import { STAGES } from '../src/domain.js';
-import { openDb } from '../src/store/index.js';
-import { pull } from '../src/export/pull.js';
-import { hashCheckpoint } from '../src/util/checkpoint.js';
-import { roundOnPolicy } from '../src/eval/on-policy.js';
+import { loadConfig } from '../../src/config/load.js';
+import { runRound } from '../../src/pipeline/round.js';
+import { STAGES } from '../../src/domain.js';
+import { openDb } from '../../src/store/index.js';
+import { pull } from '../../src/export/pull.js';
+import { hashCheckpoint } from '../../src/util/checkpoint.js';
+import { roundOnPolicy } from '../../src/eval/on-policy.js';
 
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
 const argv = process.argv.slice(2);
 const opt = (name: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
 const num = (name: string, dflt: number) => Number(opt(name) ?? dflt);

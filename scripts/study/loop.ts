@@ -1,7 +1,7 @@
 // The loop study (README "The loop study"): iterative rounds of generate → feedback → DPO → evaluate, in arms that
 // differ only in where the pairs come from, each measured on the held-out test split against the truth.
 //
-//   npx tsx scripts/study-loop.ts [--rounds 4] [--train FILE] [--limit N] [--eval-limit N] [--arms a,b] [--out DIR]
+//   npx tsx scripts/study/loop.ts [--rounds 4] [--train FILE] [--limit N] [--eval-limit N] [--arms a,b] [--out DIR]
 //                                 [--trainer-args "--lr 5e-5 --epochs 2"] [--max-pairs 2|all] [--json FILE] [--counts FILE]
 //                                 [--select last|best] [--seed S] [--spans] [--policy DIR] [--feedback simple|detailed]
 //
@@ -18,21 +18,21 @@
 // finished arm is read back, not rerun. Needs the train split: python3 scripts/shapes/build.py --only train.
 import { mkdirSync, writeFileSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadConfig, PACKAGE_ROOT } from '../src/config/load.js';
-import { configSchema, type Config } from '../src/config/schema.js';
-import { runLoop, type LoopResult } from '../src/loop/index.js';
-import type { FeedbackReport } from '../src/eval/runs/correction.js';
-import { loadEvalRound } from '../src/eval/load.js';
-import { judgeAnswer, judgeRound } from '../src/eval/truth.js';
-import { pairRound } from '../src/eval/pairs.js';
-import { roundSetting } from '../src/eval/report.js';
-import type { EvalRound } from '../src/eval/types.js';
-import { roundPrompts, type Db } from '../src/store/index.js';
-import { getFormat } from '../src/export/formats.js';
-import { answerSpans } from '../src/export/spans.js';
-import type { ExportPair } from '../src/store/deliveries.js';
-import { createRng, hashSeed } from '../src/feedback/rng.js';
-import { DEFAULT_MODELS, RUBRIC_JUDGE, TestServer } from './mimic/openai-server.js';
+import { loadConfig, PACKAGE_ROOT } from '../../src/config/load.js';
+import { configSchema, type Config } from '../../src/config/schema.js';
+import { runLoop, type LoopResult } from '../../src/loop/index.js';
+import type { FeedbackReport } from '../../src/eval/runs/correction.js';
+import { loadEvalRound } from '../../src/eval/load.js';
+import { judgeAnswer, judgeRound } from '../../src/eval/truth.js';
+import { pairRound } from '../../src/eval/pairs.js';
+import { roundSetting } from '../../src/eval/report.js';
+import type { EvalRound } from '../../src/eval/types.js';
+import { roundPrompts, type Db } from '../../src/store/index.js';
+import { getFormat } from '../../src/export/formats.js';
+import { answerSpans } from '../../src/export/spans.js';
+import type { ExportPair } from '../../src/store/deliveries.js';
+import { createRng, hashSeed } from '../../src/feedback/rng.js';
+import { DEFAULT_MODELS, RUBRIC_JUDGE, TestServer } from '../mimic/openai-server.js';
 
 const ARMS = ['rejc', 'rejp', 'oracle', 'random', 'oneshot', 'holistic', 'dpo-reward', 'gate', 'holistic-judge', 'drop', 'overwrite', 'rejc-overwrite', 'refine', 'rejc-refine', 'tools'] as const;
 /** Arms whose kept pairs are cut at random to rejc's count of the round (equal pair counts). */
@@ -305,7 +305,7 @@ async function runArm(a: Args, arm: Arm, rejcCounts: number[]): Promise<{ arm: A
     rounds = Number(m[1]) - 1;
     res = await loop(rounds);
   }
-  const { openDb } = await import('../src/store/index.js');
+  const { openDb } = await import('../../src/store/index.js');
   const db = openDb(config.db, { readonly: true });
   try {
     return {

@@ -5,8 +5,8 @@
 // JSON) and against the next policy's change in false claims (held-out, sampled). Spearman's ρ with a bootstrap 95%
 // interval over the points (seeded).
 //
-//   npx tsx scripts/study-judge-score.ts --runs JSON:DIR[,JSON:DIR...] [--per-round 500] [--min-pairs 50] [--json FILE]
-//   npx tsx scripts/study-judge-score.ts --from FILE [--min-pairs 50]      # the correlations again from a --json file
+//   npx tsx scripts/study/judge-score.ts --runs JSON:DIR[,JSON:DIR...] [--per-round 500] [--min-pairs 50] [--json FILE]
+//   npx tsx scripts/study/judge-score.ts --from FILE [--min-pairs 50]      # the correlations again from a --json file
 //
 // JSON is a study-loop --json file, DIR the --out folder of that run (the arms' stores and checkpoints). A point with
 // fewer than --min-pairs judged pairs is listed but left out of the correlations. Rounds confound the pooled figures
@@ -14,12 +14,12 @@
 // ranked among the points of the same round index, the ranks (scaled to 0–1) pooled.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { configSchema } from '../src/config/schema.js';
-import { PairJudge } from '../src/methods/pair-judge.js';
-import { createRng, hashSeed, sampleWithoutReplacement } from '../src/feedback/rng.js';
-import { mapLimit } from '../src/progress.js';
-import { ranks, spearman } from '../src/eval/correlation.js';
-import { DEFAULT_MODELS, RUBRIC_JUDGE, TestServer } from './mimic/openai-server.js';
+import { configSchema } from '../../src/config/schema.js';
+import { PairJudge } from '../../src/methods/pair-judge.js';
+import { createRng, hashSeed, sampleWithoutReplacement } from '../../src/feedback/rng.js';
+import { mapLimit } from '../../src/progress.js';
+import { ranks, spearman } from '../../src/eval/correlation.js';
+import { DEFAULT_MODELS, RUBRIC_JUDGE, TestServer } from '../mimic/openai-server.js';
 
 interface Point {
   run: string;

@@ -2,18 +2,18 @@
 // evaluation against the truth, and what changes with the pair settings, the score method, the labeler's accuracy
 // (a simulated labeler of known accuracy on the same questions) and the questions' wording (the real labeler asked
 // the world's canonical wording of each question).
-// Usage: npx tsx scripts/study.ts [--db db/study-test.sqlite] [--fresh] [--seeds 5] [--workers N] [--json FILE]
+// Usage: npx tsx scripts/study/feedback-quality.ts [--db db/study-test.sqlite] [--fresh] [--seeds 5] [--workers N] [--json FILE]
 // Reuses a finished round of the same config in the db file (nothing is redone); --fresh starts a new one.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { configHash, loadConfig } from '../src/config/load.js';
-import { runRound } from '../src/pipeline/round.js';
-import { STAGES } from '../src/domain.js';
-import { openDb, type RoundRow } from '../src/store/index.js';
-import { WorkerPool } from '../src/backends/local/pool.js';
-import { LocalLabeler } from '../src/backends/local/index.js';
-import { mapLimit } from '../src/progress.js';
-import { parseStatement, renderStatement } from '../src/shapes/index.js';
+import { configHash, loadConfig } from '../../src/config/load.js';
+import { runRound } from '../../src/pipeline/round.js';
+import { STAGES } from '../../src/domain.js';
+import { openDb, type RoundRow } from '../../src/store/index.js';
+import { WorkerPool } from '../../src/backends/local/pool.js';
+import { LocalLabeler } from '../../src/backends/local/index.js';
+import { mapLimit } from '../../src/progress.js';
+import { parseStatement, renderStatement } from '../../src/shapes/index.js';
 import {
   evaluateRound,
   judgeRound,
@@ -32,9 +32,9 @@ import {
   type Variant,
   type VerdictSource,
   type YesNo,
-} from '../src/eval/index.js';
+} from '../../src/eval/index.js';
 
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
 const argv = process.argv.slice(2);
 const opt = (name: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
 const dbFile = path.resolve(opt('--db') ?? path.join(ROOT, 'db', 'study-test.sqlite'));

@@ -1,13 +1,13 @@
 // The served VLM tool, measured: the test server's stand-in (LISTER: the real tiny policy describing each image,
 // greedy) as label.tools type vlm; routing calibrated on the dev round under both tie rules and applied to the test
 // round. Needs the demo rounds: rlaifv run --db /tmp/tt/dev.sqlite; rlaifv run --db /tmp/tt/test.sqlite --prompts
-// data/shapes/test/prompts.jsonl.   npx tsx scripts/study-tools-vlm.ts [DEV_DB TEST_DB]
-import { TestServer, DEFAULT_MODELS, LISTER } from './mimic/openai-server.js';
-import { serverBackend } from '../tests/helpers/paths.js';
-import { openDb } from '../src/store/index.js';
-import { calibrateRouting, loadEvalRound, roundKnowledge, toolsFigures } from '../src/eval/index.js';
-import { VlmTool } from '../src/tools/index.js';
-import { VLM_TOOL_PROMPT } from '../src/config/schema.js';
+// data/shapes/test/prompts.jsonl.   npx tsx scripts/study/tools-vlm.ts [DEV_DB TEST_DB]
+import { TestServer, DEFAULT_MODELS, LISTER } from '../mimic/openai-server.js';
+import { serverBackend } from '../../tests/helpers/paths.js';
+import { openDb } from '../../src/store/index.js';
+import { calibrateRouting, loadEvalRound, roundKnowledge, toolsFigures } from '../../src/eval/index.js';
+import { VlmTool } from '../../src/tools/index.js';
+import { VLM_TOOL_PROMPT } from '../../src/config/schema.js';
 
 const [devDb = '/tmp/tt/dev.sqlite', testDb = '/tmp/tt/test.sqlite'] = process.argv.slice(2);
 const srv = await TestServer.start({ workers: 2, models: { ...DEFAULT_MODELS, ...LISTER } });

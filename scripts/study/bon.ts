@@ -5,27 +5,27 @@
 // answer best-of-N picks by the summed reward, by the per-token (mean) reward, the sample the policy finds likeliest
 // (no reference), the greedy answer, and the truth's own pick (fewest false claims: the ceiling of any reranker). Also how often each reward orders two answers of a prompt
 // as their false-claim counts do.
-// Usage: npx tsx scripts/study-bon.ts --policy DIR [--ref models/shapes-policy] [--k 200] [--n 16] [--beta 0.1]
+// Usage: npx tsx scripts/study/bon.ts --policy DIR [--ref models/shapes-policy] [--k 200] [--n 16] [--beta 0.1]
 //        [--temperature 0.7] [--seed 0] [--workers N] [--json FILE]
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { WorkerPool } from '../src/backends/local/pool.js';
-import { LocalGenerator, LocalSequenceScorer } from '../src/backends/local/index.js';
-import { BON_DEFAULTS, bestOfOne, type BonAnswer, type BonBackends } from '../src/pipeline/bon.js';
-import { divideRules } from '../src/divide/rules.js';
-import { pct, table } from '../src/eval/render.js';
-import { policyFigures, type PolicyFigures } from '../src/eval/policy.js';
-import { judgeAnswer } from '../src/eval/truth.js';
-import type { EvalAnswer, EvalPrompt } from '../src/eval/types.js';
-import { wordCount } from '../src/feedback/words.js';
-import { readInput } from '../src/input/formats.js';
-import type { InputPrompt } from '../src/input/prompts.js';
-import { configSchema } from '../src/config/schema.js';
-import { bestIndex, dpoReward, type RewardVariant } from '../src/methods/dpo-reward.js';
-import { parseTruth, type Truth } from '../src/shapes/truth.js';
-import { mapLimit } from '../src/progress.js';
+import { WorkerPool } from '../../src/backends/local/pool.js';
+import { LocalGenerator, LocalSequenceScorer } from '../../src/backends/local/index.js';
+import { BON_DEFAULTS, bestOfOne, type BonAnswer, type BonBackends } from '../../src/pipeline/bon.js';
+import { divideRules } from '../../src/divide/rules.js';
+import { pct, table } from '../../src/eval/render.js';
+import { policyFigures, type PolicyFigures } from '../../src/eval/policy.js';
+import { judgeAnswer } from '../../src/eval/truth.js';
+import type { EvalAnswer, EvalPrompt } from '../../src/eval/types.js';
+import { wordCount } from '../../src/feedback/words.js';
+import { readInput } from '../../src/input/formats.js';
+import type { InputPrompt } from '../../src/input/prompts.js';
+import { configSchema } from '../../src/config/schema.js';
+import { bestIndex, dpoReward, type RewardVariant } from '../../src/methods/dpo-reward.js';
+import { parseTruth, type Truth } from '../../src/shapes/truth.js';
+import { mapLimit } from '../../src/progress.js';
 
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
 const argv = process.argv.slice(2);
 const opt = (name: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
 const num = (name: string, dflt: number) => {

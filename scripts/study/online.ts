@@ -2,9 +2,9 @@
 // (serve's `rejc` and `default` presets, and the truth's), on an equal budget of policy samples per budget point, on the
 // loop study's train and test splits, several seeds.
 //
-//   npx tsx scripts/study-online.ts run --arm dpo|rejc|default|oracle --seed S [--rounds 4] [--limit N] [--eval-limit N]
+//   npx tsx scripts/study/online.ts run --arm dpo|rejc|default|oracle --seed S [--rounds 4] [--limit N] [--eval-limit N]
 //                                       [--trainer-args "..."] [--out DIR]      (trainer args: dpo.py's or grpo.py's)
-//   npx tsx scripts/study-online.ts report [--out DIR] [--json FILE]
+//   npx tsx scripts/study/online.ts report [--out DIR] [--json FILE]
 //
 // `run` does one arm with one seed in its own store (DIR/<arm>-s<seed>.sqlite) and writes DIR/<arm>-s<seed>.json;
 // runs are separate processes so arms can run side by side. `report` reads every run's JSON and prints the table
@@ -17,11 +17,11 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadConfig, PACKAGE_ROOT } from '../src/config/load.js';
-import type { Config } from '../src/config/schema.js';
-import { runLoop, type LoopResult } from '../src/loop/index.js';
-import { checkStatement, parseTruth, type Truth } from '../src/shapes/index.js';
-import type { ImageRow } from '../src/store/index.js';
+import { loadConfig, PACKAGE_ROOT } from '../../src/config/load.js';
+import type { Config } from '../../src/config/schema.js';
+import { runLoop, type LoopResult } from '../../src/loop/index.js';
+import { checkStatement, parseTruth, type Truth } from '../../src/shapes/index.js';
+import type { ImageRow } from '../../src/store/index.js';
 
 const ARMS = ['dpo', 'rejc', 'default', 'oracle'] as const;
 type Arm = (typeof ARMS)[number];
@@ -65,7 +65,7 @@ function runConfig(r: RunArgs): Config {
   config.loop.train_prompts = TRAIN;
   config.seed = r.seed;
   if (r.arm === 'dpo') {
-    // scripts/study-loop.ts's rejc arm: REJ-C pairs, at most 2 per prompt, the trainer seeded k00S.
+    // scripts/study/loop.ts's rejc arm: REJ-C pairs, at most 2 per prompt, the trainer seeded k00S.
     config.score.method = 'rejc';
     config.pair.max_pairs = 2;
     config.loop.trainer = `${config.loop.trainer.replace('--seed {round}', `--seed {round}00${r.seed}`)} ${r.trainerArgs}`.trim();
@@ -127,7 +127,7 @@ async function run(r: RunArgs): Promise<void> {
     ...(r.arm === 'oracle' ? { serveVerdicts: oracleVerdicts(r.limit) } : {}),
   });
   const seconds = (performance.now() - t0) / 1000;
-  const { openDb } = await import('../src/store/index.js');
+  const { openDb } = await import('../../src/store/index.js');
   const db = openDb(config.db, { readonly: true });
   const trainer = db
     .prepare('SELECT idx, trainer_seconds AS s FROM loop_rounds WHERE loop_id = ? ORDER BY idx')
