@@ -33,7 +33,9 @@ function writeConfig(dir: string, trainer = TRAINER): string {
   return file;
 }
 
-const loopArgs = (config: string, db: string, rounds = 2) => ['loop', '--rounds', String(rounds), '--limit', '40', '--eval-limit', '10', '--config', config, '--db', db, '--workers', '2'];
+// 16 training prompts make about 30 pairs a round (31 and 28; 40 made 75 and 63): enough for every assertion here,
+// none of which counts pairs, for 0.73 of a 2-round loop's CPU time (docs/testing.md, "How long it takes").
+const loopArgs = (config: string, db: string, rounds = 2) => ['loop', '--rounds', String(rounds), '--limit', '16', '--eval-limit', '10', '--config', config, '--db', db, '--workers', '2'];
 
 const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
@@ -265,7 +267,8 @@ describe('rlaifv loop when a step fails or is killed', () => {
     const db = path.join(dir, 'loop.sqlite');
     // The trainer leaves a mark when it starts, so the test can kill the whole loop (trainer included) mid-training.
     const mark = path.join(dir, 'training');
-    const trainer = `touch ${mark}; ${TRAINER.replace('--max-steps 6', '--max-steps 400')}`;
+    // 400 steps over 100 epochs: still training when killed, however few pairs the round made.
+    const trainer = `touch ${mark}; ${TRAINER.replace('--max-steps 6', '--max-steps 400 --epochs 100')}`;
     const config = writeConfig(dir, trainer);
     const child = spawn(process.execPath, [CLI, ...loopArgs(config, db, 1)], { detached: true, stdio: 'ignore' });
     const killed = await new Promise<boolean>((resolve) => {
