@@ -12,7 +12,7 @@ const holisticPrompts = z.strictObject({
 const holistic = z.strictObject({
   /** Which Table 13 rubrics a generative (remote) labeler applies; the answer's score is their sum. */
   aspects: z.array(z.enum(['hallucination', 'helpfulness'])).min(1).default(['hallucination', 'helpfulness']),
-  prompts: holisticPrompts.default(holisticPrompts.parse({})),
+  prompts: holisticPrompts.prefault({}),
   /** The one question a yes/no labeler (the local one) is asked about the whole answer; its p(yes) is the score. */
   yes_no_question: z.string().min(1).default(HOLISTIC_YES_NO),
   max_tokens: z.number().int().positive().default(512),
@@ -25,7 +25,7 @@ const dpoReward = z.strictObject({
   /** The trained checkpoint that scores; null: the round's own policy (generate.backend). */
   policy: modelBackend.nullable().default(null),
   /** Its reference: the checkpoint it was trained from. */
-  reference: modelBackend.default({ type: 'local', model: 'models/shapes-policy' }),
+  reference: modelBackend.prefault({ type: 'local', model: 'models/shapes-policy' }),
   beta: z.number().positive().default(0.1),
   /** sum: β(log π − log π_ref) of the whole answer; mean: of the per-token means (length-averaged). */
   variant: z.enum(['sum', 'mean']).default('sum'),
@@ -70,9 +70,9 @@ export const feedback = z.strictObject({
    * of p(yes) for a yes/no labeler; dpo-reward: 1e-6, any real gap; oracle: 1 false claim).
    */
   min_gap: z.number().positive().nullable().default(null),
-  holistic: holistic.default(holistic.parse({})),
-  dpo_reward: dpoReward.default(dpoReward.parse({})),
-  gate: gate.default(gate.parse({})),
+  holistic: holistic.prefault({}),
+  dpo_reward: dpoReward.prefault({}),
+  gate: gate.prefault({}),
 });
 
 /** The feedback method's settings. */

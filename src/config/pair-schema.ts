@@ -70,7 +70,7 @@ export const pair = z.strictObject({
   /** Rank pairs (better vs worse sampled answers); false: a round pairs only corrections (needs pair.corrections). */
   rank_pairs: z.boolean().default(true),
   /** The `refine` editor's refinement dialogues (FIRE's student/teacher turns, src/feedback/refine.ts). */
-  refine: refine.default(refine.parse({})),
+  refine: refine.prefault({}),
   /** The served rewriter of the 'llm' editor; null: none (then 'llm' cannot be used). */
   rewriter: rewriter.nullable().default(null),
   /**

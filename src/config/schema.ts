@@ -23,7 +23,7 @@ export { TEACHER_PROMPT } from '../prompts/teacher.js';
 export { VLM_TOOL_PROMPT };
 
 const generate = z.strictObject({
-  backend: modelBackend.default({ type: 'local', model: 'models/shapes-policy' }),
+  backend: modelBackend.prefault({ type: 'local', model: 'models/shapes-policy' }),
   samples: z.number().int().min(1).max(1000).default(10),
   temperature: z.number().min(0).max(5).default(0.7),
   top_p: z.number().gt(0).max(1).default(1.0),
@@ -67,7 +67,7 @@ const labelTool = z.discriminatedUnion('type', [
 export const routingTable = z.partialRecord(z.enum(QUESTION_FORMS), z.string().min(1));
 
 const label = z.strictObject({
-  backend: modelBackend.default({ type: 'local', model: 'models/shapes-labeler' }),
+  backend: modelBackend.prefault({ type: 'local', model: 'models/shapes-labeler' }),
   /** Suffix appended to every yes/no question. */
   suffix: z.string().default(' Please answer yes or no.'),
   top_logprobs: z.number().int().min(1).max(20).default(20),
@@ -108,18 +108,18 @@ export const configSchema = z.strictObject({
   input_columns: z
     .strictObject({ image: z.string().min(1).optional(), question: z.string().min(1).optional(), id: z.string().min(1).optional() })
     .default({}),
-  limits: limits.default(limits.parse({})),
-  generate: generate.default(generate.parse({})),
-  divide: divide.default(divide.parse({})),
-  label: label.default(label.parse({})),
-  score: score.default(score.parse({})),
-  feedback: feedback.default(feedback.parse({})),
-  pair: pair.default(pair.parse({})),
-  loop: loop.default(loop.parse({})),
+  limits: limits.prefault({}),
+  generate: generate.prefault({}),
+  divide: divide.prefault({}),
+  label: label.prefault({}),
+  score: score.prefault({}),
+  feedback: feedback.prefault({}),
+  pair: pair.prefault({}),
+  loop: loop.prefault({}),
   /** `rlaifv serve`'s reward definition (not in the config hash: it changes no stored result). */
-  reward: rewardSchema.default(rewardSchema.parse({})),
+  reward: rewardSchema.prefault({}),
   /** `rlaifv serve`: where it listens and what it reads (not in the config hash). */
-  serve: serveSchema.default(serveSchema.parse({})),
+  serve: serveSchema.prefault({}),
 });
 
 /** A resolved config: every default filled in. */

@@ -88,4 +88,20 @@ describe('config', () => {
       expect(configHash(c)).not.toBe(withRefine);
     }
   });
+
+  test('each load is its own object: changing one config never changes the next one loaded in the same process', () => {
+    // zod returns a `.default(value)`'s value as is, so a default parsed once was shared by every later parse; a
+    // loop or a test that set `generate.backend` on its config changed the embedded default for everyone after it.
+    const first = loadConfig(undefined).config;
+    const pristine = JSON.stringify(first);
+    first.generate.backend = { type: 'openai', model: 'm', base_urls: ['http://127.0.0.1:1/v1'] } as typeof first.generate.backend;
+    first.label.backend.model = '/elsewhere';
+    first.label.tools.push({ type: 'detector', name: 'x' } as never);
+    first.pair.corrections.push('llm' as never);
+    first.feedback.gate.threshold = 0.9;
+    first.loop.rounds = 99;
+    const second = loadConfig(undefined).config;
+    expect(JSON.stringify(second)).toBe(pristine);
+    expect(second.generate.backend.type).toBe('local');
+  });
 });
