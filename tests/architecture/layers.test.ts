@@ -5,7 +5,7 @@ import { copyFileSync, mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -61,9 +61,12 @@ function moduleCycles(c: Cruise): string[][] {
 }
 
 describe('the layer map', () => {
+  // Cruised once for both tests below (each may run first, as with --sequence.shuffle).
   let repo: Cruise;
-  it('src/ has no upward import, file cycle, SQLite or model runtime out of place', async () => {
+  beforeAll(async () => {
     repo = await cruise(ROOT);
+  });
+  it('src/ has no upward import, file cycle, SQLite or model runtime out of place', () => {
     expect(repo.modules.length).toBeGreaterThan(100);
     expect(repo.summary.violations.map(named)).toEqual([]);
   });
