@@ -99,7 +99,7 @@ describe('config', () => {
     first.label.tools.push({ type: 'detector', name: 'x' } as never);
     first.pair.corrections.push('llm' as never);
     first.feedback.gate.threshold = 0.9;
-    first.loop.rounds = 99;
+    first.loop.mode = 'online';
     const second = loadConfig(undefined).config;
     expect(JSON.stringify(second)).toBe(pristine);
     expect(second.generate.backend.type).toBe('local');
