@@ -1,7 +1,8 @@
 // `rlaifv bon`: best-of-N with the DPO model as the reward: N samples per prompt from the policy, each scored by
 // β(log π − log π_ref), the best one chosen; one JSON line per prompt.
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { BON_DEFAULTS, parseBonModel, runBestOfN, type BonSettings } from '../pipeline/bon.js';
+import { parseBonModel, runBestOfN } from '../pipeline/bon.js';
+import { BON_DEFAULTS, type BonSettings } from '../pipeline/bon-settings.js';
 import { INPUT_FORMATS } from '../config/input-formats.js';
 import { REWARD_VARIANTS, type RewardVariant } from '../methods/dpo-reward.js';
 import { PROGRESS_EVERY_HELP, progressEveryArg, progressFromFlags, seedArg, temperatureArg } from './common.js';

@@ -4,7 +4,7 @@ import { configOption, dbOption, positiveInt, quietOption, wholeNumber } from '.
 import { loadConfig, type ConfigOverrides, type LoadedConfig } from '../config/load.js';
 import type { RoundChoice } from '../pipeline/round.js';
 import { INPUT_FORMATS } from '../config/input-formats.js';
-import { parseShard, type Shard } from '../store/shards.js';
+import { parseShard, type Shard } from '../store/shard-spec.js';
 import type { Progress } from '../progress.js';
 import { DEFAULT_PROGRESS_SECONDS, terminalProgress } from './progress.js';
 

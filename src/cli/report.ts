@@ -5,7 +5,8 @@ import { configOption, dbOption, jsonOption, quietOption, roundOption } from './
 import { getRound, latestRound, openDb } from '../store/index.js';
 import { loadConfig } from '../config/load.js';
 import { InputError } from '../pipeline/round.js';
-import { buildReport, DEFAULT_REPORT_PAIRS } from '../report/index.js';
+import { buildReport } from '../report/index.js';
+import { DEFAULT_REPORT_PAIRS } from '../report/defaults.js';
 import { writeFileAtomic } from '../util/fs.js';
 
 /** The report's default file, in the current folder. */
