@@ -6,7 +6,7 @@ import type { Db } from '../store/index.js';
 import type { ConfigOverrides } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import type { EvalRound, ToolsFigures } from '../eval/index.js';
-import { FEEDBACK_LEVELS, FEEDBACK_PROVIDERS, type FeedbackLevel, type FeedbackProvider } from '../feedback/teacher.js';
+import { FEEDBACK_LEVELS, FEEDBACK_PROVIDERS, type FeedbackLevel, type FeedbackProvider } from '../feedback/feedback-levels.js';
 import { UsageError } from '../errors.js';
 import { configOption, dbOption, jsonOption, positiveInt, quietOption, roundOption, samplesOption } from './flags.js';
 import { PROGRESS_EVERY_HELP, progressEveryArg, progressFromFlags, temperatureArg } from './common.js';

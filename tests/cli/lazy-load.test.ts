@@ -91,12 +91,13 @@ describe.concurrent('the built CLI loads only what the invoked command needs', (
     expect(heavyIn(r.urls)).toEqual([]);
   });
 
-  test('the top-level help loads every command module and still none of the library', async () => {
+  test('the top-level help loads every command module and still none of the library, zod included', async () => {
     const r = await loaded('help', ['--help']);
     expect(r.code, r.stderr).toBe(0);
     for (const name of COMMAND_MODULES.flatMap((m) => m.names)) expect(r.stdout).toMatch(new RegExp(`^  ${name} `, 'm'));
     expect(cliModules(r.urls)).toEqual(expect.arrayContaining(['bon.js', 'claims.js', 'serve.js', 'sql.js', 'stats.js']));
     expect(heavyIn(r.urls)).toEqual([]);
+    expect(r.urls.filter((u) => u.includes('/node_modules/zod/'))).toEqual([]);
   });
 
   test('an unknown command is still told apart from a near one', async () => {
