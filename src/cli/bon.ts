@@ -1,9 +1,9 @@
 // `rlaifv bon`: best-of-N with the DPO model as the reward: N samples per prompt from the policy, each scored by
 // β(log π − log π_ref), the best one chosen; one JSON line per prompt.
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { BON_DEFAULTS, parseBonModel, runBestOfN, type BonSettings } from '../pipeline/bon.js';
+import { BON_DEFAULTS, type BonSettings } from '../pipeline/bon-settings.js';
 import { INPUT_FORMATS } from '../config/input-formats.js';
-import { REWARD_VARIANTS, type RewardVariant } from '../methods/dpo-reward.js';
+import { REWARD_VARIANTS, type RewardVariant } from '../methods/dpo-reward-math.js';
 import { PROGRESS_EVERY_HELP, progressEveryArg, progressFromFlags, seedArg, temperatureArg } from './common.js';
 import { deprecatedAlias, jsonOption, positiveInt, quietOption, samplesOption } from './flags.js';
 
@@ -57,6 +57,8 @@ export function registerBon(program: Command): void {
     .addOption(quietOption('no progress output'))
     .option('--progress-every <seconds>', PROGRESS_EVERY_HELP, progressEveryArg)
     .action(async (f: BonFlags) => {
+      // The runner and its backends are loaded when the command runs, not when its flags are parsed.
+      const { parseBonModel, runBestOfN } = await import('../pipeline/bon.js');
       const settings: BonSettings = { ...BON_DEFAULTS, n: f.n ?? f.samples, beta: f.beta, reward: f.reward, temperature: f.temperature, seed: f.seed };
       const toStdout = !f.out;
       const summary = await runBestOfN(

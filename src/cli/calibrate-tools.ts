@@ -2,10 +2,8 @@
 // stored dev round against its truth, and written for label.routing. A round of the test split is refused.
 import { writeFileSync } from 'node:fs';
 import { Option, type Command } from 'commander';
-import { openDb } from '../store/index.js';
-import { loadConfig } from '../config/load.js';
-import { EvalRefusal, calibrateRouting, loadEvalRound, pct, resolveEvalRound, roundKnowledge, roundSplits, table, type Calibration } from '../eval/index.js';
-import { createTools } from '../tools/index.js';
+import type { Calibration } from '../eval/index.js';
+import { pct, table } from '../eval/render.js';
 import { configOption, dbOption, jsonOption, roundOption } from './flags.js';
 
 interface Flags {
@@ -43,8 +41,13 @@ export function registerCalibrateTools(program: Command): void {
     .addOption(new Option('--ties <source>', 'who gets a form where a tool is exactly as accurate as the labeler alone (default tool)').choices(['tool', 'labeler']))
     .addOption(jsonOption('one JSON object'))
     .action(async (f: Flags) => {
+      // The config, the store, the evaluation and the tools are loaded when the command runs.
+      const { loadConfig } = await import('../config/load.js');
       const { config } = loadConfig(f.config, f.db ? { db: f.db } : {});
+      const { EvalRefusal, calibrateRouting, loadEvalRound, resolveEvalRound, roundKnowledge, roundSplits } = await import('../eval/index.js');
       if (config.label.tools.length === 0) throw new EvalRefusal('calibrate-tools: the config has no label.tools to calibrate (e.g. [{"type": "shapes-segmenter"}]).');
+      const { openDb } = await import('../store/index.js');
+      const { createTools } = await import('../tools/index.js');
       const db = openDb(config.db, { readonly: true, upgrade: true });
       try {
         const id = resolveEvalRound(db, f.round ?? 'latest', config.db);

@@ -2,9 +2,8 @@
 import type { Command } from 'commander';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
-import { loadConfig } from '../config/load.js';
-import { previewClaims, readLines, type ClaimsLine } from '../pipeline/claims-preview.js';
-import { InputError } from '../pipeline/round.js';
+import type { ClaimsLine } from '../pipeline/claims-preview.js';
+import { InputError } from '../errors.js';
 import { configOption } from './flags.js';
 
 interface ClaimsFlags {
@@ -34,7 +33,10 @@ export function registerClaims(program: Command): void {
     .option('--out <file>', 'output JSONL file (default: stdout)')
     .action(async (f: ClaimsFlags) => {
       if (!f.in) throw new InputError('claims: --in <file> is required (answers as JSON lines).');
+      // The config and the divider are loaded when the command runs, not when its flags are parsed.
+      const { loadConfig } = await import('../config/load.js');
       const { config } = loadConfig(f.config);
+      const { previewClaims, readLines } = await import('../pipeline/claims-preview.js');
       const lines = await readLines(f.in);
       const out = f.out ? await openOut(f.out) : process.stdout;
       const emit = async (l: ClaimsLine) => {

@@ -1,10 +1,11 @@
-// Flags every command shares, and turning them into a loaded config.
+// Flags every command shares, and turning them into a loaded config. Only light modules are imported statically:
+// a command's flags are defined and checked before its library (config loading with zod included) is loaded.
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { configOption, dbOption, positiveInt, quietOption, wholeNumber } from './flags.js';
-import { loadConfig, type ConfigOverrides, type LoadedConfig } from '../config/load.js';
+import type { ConfigOverrides, LoadedConfig } from '../config/load.js';
 import type { RoundChoice } from '../pipeline/round.js';
 import { INPUT_FORMATS } from '../config/input-formats.js';
-import { parseShard, type Shard } from '../store/shards.js';
+import { parseShard, type Shard } from '../store/shard-spec.js';
 import type { Progress } from '../progress.js';
 import { DEFAULT_PROGRESS_SECONDS, terminalProgress } from './progress.js';
 
@@ -92,7 +93,8 @@ export interface CommonFlags extends ProgressFlags {
 }
 
 /** Loads the config the flags point at, with the flags applied. */
-export function configFromFlags(f: CommonFlags): LoadedConfig {
+export async function configFromFlags(f: CommonFlags): Promise<LoadedConfig> {
+  const { loadConfig } = await import('../config/load.js');
   const o: ConfigOverrides = {};
   if (f.prompts) o.prompts = f.prompts;
   if (f.db) o.db = f.db;

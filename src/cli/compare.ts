@@ -1,11 +1,10 @@
 // `rlaifv compare`: two policies on the same held-out prompts and seeds, each pair of answers judged in both orders;
 // the win rate of A (ties half) with a bootstrap interval over prompts, overall and per instruction kind.
 import type { Command } from 'commander';
-import { loadConfig, type ConfigOverrides } from '../config/load.js';
+import type { ConfigOverrides } from '../config/load.js';
 import type { ModelBackend } from '../config/schema.js';
-import { comparePolicies, parseJudgeSpec, type CompareResult, type CompareTally } from '../eval/runs/compare/index.js';
+import type { CompareResult, CompareTally } from '../eval/runs/compare/index.js';
 import { table } from '../eval/render.js';
-import { parseBonModel } from '../pipeline/bon.js';
 import { PROGRESS_EVERY_HELP, progressEveryArg, progressFromFlags, temperatureArg } from './common.js';
 import { configOption, dbOption, jsonOption, positiveInt, quietOption, samplesOption } from './flags.js';
 
@@ -26,10 +25,12 @@ interface CompareFlags {
 }
 
 /** A policy flag: a model folder, a name the config's policy server serves, or MODEL@URL (read as `rlaifv bon` reads it). */
-function policyBackend(flag: string, value: string, f: CompareFlags): ModelBackend {
+async function policyBackend(flag: string, value: string, f: CompareFlags): Promise<ModelBackend> {
+  const { parseBonModel } = await import('../pipeline/bon.js');
   const m = parseBonModel(value, flag, f.apiKeyEnv);
   if (typeof m !== 'string') return m;
   const o: ConfigOverrides = { policy: m };
+  const { loadConfig } = await import('../config/load.js');
   return loadConfig(f.config, o).config.generate.backend;
 }
 
@@ -74,11 +75,14 @@ export function registerCompare(program: Command): void {
     .addOption(quietOption('no progress output'))
     .option('--progress-every <seconds>', PROGRESS_EVERY_HELP, progressEveryArg)
     .action(async (f: CompareFlags) => {
+      // The config and the comparison (policies, judges, store) are loaded when the command runs.
+      const { comparePolicies, parseJudgeSpec } = await import('../eval/runs/compare/index.js');
+      const { loadConfig } = await import('../config/load.js');
       const judge = parseJudgeSpec(f.judge, '--judge', f.apiKeyEnv);
       const { config } = loadConfig(f.config, { ...(f.db ? { db: f.db } : {}), prompts: f.prompts });
       const r = await comparePolicies(config, {
-        a: policyBackend('--a', f.a, f),
-        b: policyBackend('--b', f.b, f),
+        a: await policyBackend('--a', f.a, f),
+        b: await policyBackend('--b', f.b, f),
         prompts: config.prompts,
         limit: f.limit ?? null,
         samples: f.samples ?? config.loop.eval_samples,

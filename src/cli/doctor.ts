@@ -1,6 +1,5 @@
 // `rlaifv doctor`: checks the config, model folders, database and remote endpoints, with a fix for each problem.
 import type { Command } from 'commander';
-import { doctorJson, renderDoctor, runDoctor } from '../doctor/index.js';
 import { configOption, dbOption, jsonOption } from './flags.js';
 
 /** Registers `doctor`. */
@@ -12,6 +11,7 @@ export function registerDoctor(program: Command): void {
     .addOption(dbOption('SQLite database (default: the config\'s db)'))
     .addOption(jsonOption('one JSON object'))
     .action(async (f: { config?: string; db?: string; json?: boolean }) => {
+      const { doctorJson, renderDoctor, runDoctor } = await import('../doctor/index.js');
       const r = await runDoctor({ ...(f.config ? { config: f.config } : {}), ...(f.db ? { db: f.db } : {}) });
       process.stdout.write(f.json ? doctorJson(r) : renderDoctor(r));
       // 0 no failure, 1 a failure, 2 a bad config file; set, not exited, so stdout is written out first.

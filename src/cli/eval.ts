@@ -1,15 +1,12 @@
 // `rlaifv eval`: a shapes-world round's feedback measured against the truth (divide, label, pairs, oracle), and the
-// policy's hallucination; `--policy` evaluates a policy on held-out prompts first.
+// policy's hallucination; `--policy` evaluates a policy on held-out prompts first. The config, the store, the
+// evaluation and its runners are loaded when the command runs, not when its flags are parsed.
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { getRound, openDb, type Db } from '../store/index.js';
-import { createTools } from '../tools/index.js';
-import { loadConfig, type ConfigOverrides } from '../config/load.js';
+import type { Db } from '../store/index.js';
+import type { ConfigOverrides } from '../config/load.js';
 import type { Config } from '../config/schema.js';
-import { EvalRefusal, evaluateRound, loadEvalRound, multiturnAblation, renderAblation, renderPolicyReport, renderTruthFree, roundHasHistory, roundHasTruth, truthFreeFigures, renderReport, resolveEvalRound, roundPolicyReport, policyReportOf, renderTools, roundKnowledge, toolsFigures, type EvalRound, type ToolsFigures } from '../eval/index.js';
-import { evaluatePolicy } from '../eval/runs/policy-eval.js';
-import { correctionEval, renderCorrection } from '../eval/runs/correction.js';
-import { FEEDBACK_LEVELS, FEEDBACK_PROVIDERS, type FeedbackLevel, type FeedbackProvider } from '../feedback/teacher.js';
-import { getPolicyEval } from '../store/index.js';
+import type { EvalRound, ToolsFigures } from '../eval/index.js';
+import { FEEDBACK_LEVELS, FEEDBACK_PROVIDERS, type FeedbackLevel, type FeedbackProvider } from '../feedback/feedback-levels.js';
 import { UsageError } from '../errors.js';
 import { configOption, dbOption, jsonOption, positiveInt, quietOption, roundOption, samplesOption } from './flags.js';
 import { PROGRESS_EVERY_HELP, progressEveryArg, progressFromFlags, temperatureArg } from './common.js';
@@ -46,10 +43,12 @@ interface EvalFlags {
 async function evalFeedback(f: EvalFlags): Promise<void> {
   const o: ConfigOverrides = { policy: f.policy! };
   if (f.db) o.db = f.db;
+  const { loadConfig } = await import('../config/load.js');
   const { config } = loadConfig(f.config, o);
+  const { correctionEval, renderCorrection } = await import('../eval/runs/correction.js');
   const report = await correctionEval(config, {
     policy: config.generate.backend,
-    prompts: heldOutPrompts(f, config),
+    prompts: await heldOutPrompts(f, config),
     limit: f.limit ?? config.loop.eval_limit,
     level: f.feedback!,
     provider: f.provider ?? 'truth',
@@ -61,19 +60,25 @@ async function evalFeedback(f: EvalFlags): Promise<void> {
 }
 
 /** The held-out prompts: --prompts, else the config's loop.eval_prompts (the test split). */
-function heldOutPrompts(f: EvalFlags, config: Config): string {
-  return f.prompts ? loadConfig(undefined, { prompts: f.prompts }).config.prompts : config.loop.eval_prompts;
+async function heldOutPrompts(f: EvalFlags, config: Config): Promise<string> {
+  if (!f.prompts) return config.loop.eval_prompts;
+  const { loadConfig } = await import('../config/load.js');
+  return loadConfig(undefined, { prompts: f.prompts }).config.prompts;
 }
 
 /** `--policy`: evaluate (or find the stored evaluation of) a policy on held-out prompts. */
 async function evalPolicy(f: EvalFlags): Promise<void> {
   const o: ConfigOverrides = { policy: f.policy! };
   if (f.db) o.db = f.db;
+  const { loadConfig } = await import('../config/load.js');
   const { config } = loadConfig(f.config, o);
+  const { evaluatePolicy } = await import('../eval/runs/policy-eval.js');
+  const { multiturnAblation, policyReportOf, renderAblation, renderPolicyReport, renderTruthFree, roundHasHistory } = await import('../eval/index.js');
+  const { getPolicyEval, openDb } = await import('../store/index.js');
   const l = config.loop;
   const ev = await evaluatePolicy(config, {
     policy: config.generate.backend,
-    prompts: heldOutPrompts(f, config),
+    prompts: await heldOutPrompts(f, config),
     limit: f.limit ?? l.eval_limit,
     samples: f.samples ?? l.eval_samples,
     temperature: f.temperature ?? l.eval_temperature,
@@ -118,6 +123,8 @@ async function evalTools(db: Db, round: EvalRound, config: Config): Promise<Tool
   if (config.label.tools.length === 0 || routing === null || typeof routing === 'string') {
     throw new UsageError('--tools needs a config (--config) with label.tools and label.routing (from rlaifv calibrate-tools).');
   }
+  const { createTools } = await import('../tools/index.js');
+  const { roundKnowledge, toolsFigures } = await import('../eval/index.js');
   const tools = createTools(config);
   return toolsFigures(round, tools, await roundKnowledge(db, round, tools), routing);
 }
@@ -156,7 +163,11 @@ export function registerEval(program: Command): void {
         return evalFeedback(f);
       }
       if (f.policy) return evalPolicy(f);
+      const { loadConfig } = await import('../config/load.js');
       const { config } = loadConfig(f.config, f.db ? { db: f.db } : {});
+      const { getRound, openDb } = await import('../store/index.js');
+      const { EvalRefusal, evaluateRound, loadEvalRound, renderPolicyReport, renderReport, renderTools, renderTruthFree, resolveEvalRound, roundHasTruth, roundPolicyReport, truthFreeFigures } =
+        await import('../eval/index.js');
       let db;
       try {
         db = openDb(config.db, { readonly: true, upgrade: true });

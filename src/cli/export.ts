@@ -1,10 +1,7 @@
 // `rlaifv export`: a round's kept pairs in a trainer format, to a file or stdout; no delivery is recorded.
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
-import { openDb } from '../store/index.js';
-import { exportPairs, exportRound } from '../export/export.js';
 import { ExportInputError } from '../export/errors.js';
-import { exportDialogues } from '../export/fire.js';
 import { existingDbFile, withFormatFlags } from './export-flags.js';
 import { jsonOption, roundOption } from './flags.js';
 
@@ -32,7 +29,11 @@ export function registerExport(program: Command): void {
     ['fire'],
   ).action(async (f: ExportFlags) => {
     if (f.json && f.out === '-') throw new UsageError('--json prints the summary on stdout, where the pairs would go: give --out FILE.');
-    const file = existingDbFile(f);
+    const file = await existingDbFile(f);
+    // The store and the writers are loaded when the command runs, once the database is known to exist.
+    const { openDb } = await import('../store/index.js');
+    const { exportPairs, exportRound } = await import('../export/export.js');
+    const { exportDialogues } = await import('../export/fire.js');
     const db = openDb(file);
     try {
       const round = exportRound(db, f.round ?? 'latest', file);

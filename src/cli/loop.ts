@@ -1,7 +1,7 @@
 // `rlaifv loop`: parse flags, run (or resume) the loop, print one line per round or the JSON array.
 import type { Command } from 'commander';
-import { loadConfig, type ConfigOverrides } from '../config/load.js';
-import { runLoop, type LoopRoundReport, type LoopWinRate } from '../loop/index.js';
+import type { ConfigOverrides } from '../config/load.js';
+import type { LoopRoundReport, LoopWinRate } from '../loop/index.js';
 import { PROGRESS_EVERY_HELP, progressEveryArg, progressFromFlags } from './common.js';
 import { configOption, dbOption, jsonOption, positiveInt, quietOption } from './flags.js';
 
@@ -84,7 +84,9 @@ export function registerLoop(program: Command): void {
       if (f.db) o.db = f.db;
       if (f.policy) o.policy = f.policy;
       if (f.workers !== undefined) o.workers = f.workers;
+      const { loadConfig } = await import('../config/load.js');
       const { config } = loadConfig(f.config, o);
+      const { runLoop } = await import('../loop/index.js');
       const r = await runLoop(config, {
         rounds: f.rounds,
         ...(f.limit ? { limit: f.limit } : {}),

@@ -2,44 +2,16 @@
 // The `rlaifv` command: commands only parse, call the library and render.
 import { Command, CommanderError } from 'commander';
 import { exitCodeOf } from '../errors.js';
-import { registerRun } from './run.js';
-import { registerStats } from './stats.js';
-import { registerReport } from './report.js';
-import { registerMerge } from './merge.js';
-import { registerEval } from './eval.js';
-import { registerPull } from './pull.js';
-import { registerExport } from './export.js';
-import { registerSql } from './sql.js';
-import { registerDoctor } from './doctor.js';
-import { registerLoop } from './loop.js';
-import { registerBon } from './bon.js';
-import { registerCompare } from './compare.js';
-import { registerCalibrateTools } from './calibrate-tools.js';
-import { registerServe } from './serve.js';
-import { registerClaims } from './claims.js';
+import { registerCommands } from './commands.js';
 
 const program = new Command()
   .name('rlaifv')
   .description('DPO preference pairs from a vision-language model\'s own answers, with open-source AI feedback (RLAIF-V)')
   .showHelpAfterError()
   // Commander's own usage errors (unknown flag or command, missing or bad value, no command) throw instead of exiting
-  // with its 1, so the catch below exits 2 for them as for every usage error; commands created below inherit this.
+  // with its 1, so the catch below exits 2 for them as for every usage error; the commands registered below inherit
+  // this.
   .exitOverride();
-registerRun(program);
-registerStats(program);
-registerReport(program);
-registerMerge(program);
-registerEval(program);
-registerPull(program);
-registerExport(program);
-registerSql(program);
-registerDoctor(program);
-registerLoop(program);
-registerBon(program);
-registerCompare(program);
-registerCalibrateTools(program);
-registerServe(program);
-registerClaims(program);
 
 // A reader that stops early (`rlaifv stats | head`) ends a printing command quietly, as other row-printing tools do.
 // pull and export write pairs to stdout themselves and must report it instead (nothing is then recorded delivered).
@@ -58,12 +30,16 @@ process.on('beforeExit', () => {
   process.exit(1);
 });
 
-program.parseAsync(process.argv).then(() => {
-  settled = true;
-}).catch((e: Error) => {
-  settled = true;
-  // Commander has printed its message (or the help) already; --help and --version end with its exit code 0.
-  if (e instanceof CommanderError) process.exit(e.exitCode === 0 ? 0 : 2);
-  process.stderr.write(`rlaifv: ${e.message}\n`);
-  process.exit(exitCodeOf(e));
-});
+// Only the invoked command's module is loaded (commands.ts): the library behind the other commands stays unloaded.
+registerCommands(program, process.argv[2])
+  .then(() => program.parseAsync(process.argv))
+  .then(() => {
+    settled = true;
+  })
+  .catch((e: Error) => {
+    settled = true;
+    // Commander has printed its message (or the help) already; --help and --version end with its exit code 0.
+    if (e instanceof CommanderError) process.exit(e.exitCode === 0 ? 0 : 2);
+    process.stderr.write(`rlaifv: ${e.message}\n`);
+    process.exit(exitCodeOf(e));
+  });

@@ -1,6 +1,6 @@
-// `rlaifv merge --into DB SHARD.sqlite...`: shard stores of a round into one store.
+// `rlaifv merge --into DB SHARD.sqlite...`: shard stores of a round into one store (the merge, and the store behind
+// it, loaded when the command runs).
 import type { Command } from 'commander';
-import { mergeStores } from '../pipeline/merge.js';
 import { jsonOption } from './flags.js';
 
 /** Registers `merge`. */
@@ -11,7 +11,8 @@ export function registerMerge(program: Command): void {
     .requiredOption('--into <file>', 'the store to merge into (created if missing)')
     .argument('<shards...>', 'shard SQLite files')
     .addOption(jsonOption('one JSON object'))
-    .action((files: string[], f: { into: string; json?: boolean }) => {
+    .action(async (files: string[], f: { into: string; json?: boolean }) => {
+      const { mergeStores } = await import('../pipeline/merge.js');
       const r = mergeStores(f.into, files);
       if (f.json) return void process.stdout.write(JSON.stringify(r) + '\n');
       for (const s of r.shards) {

@@ -1,8 +1,7 @@
 // `rlaifv pull`: the kept pairs a consumer has not had yet, each delivered exactly once.
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
-import { openDb } from '../store/index.js';
-import { pull, type RoundSelector } from '../export/pull.js';
+import type { RoundSelector } from '../export/pull.js';
 import { existingDbFile, withFormatFlags } from './export-flags.js';
 import { jsonOption, roundOption } from './flags.js';
 
@@ -31,7 +30,10 @@ export function registerPull(program: Command): void {
       .addOption(jsonOption('the delivery as one JSON object on stdout (needs --out FILE)')),
   ).action(async (f: PullFlags) => {
     if (f.json && (f.out ?? '-') === '-') throw new UsageError('--json prints the delivery on stdout, where the pairs would go: give --out FILE.');
-    const file = existingDbFile(f);
+    const file = await existingDbFile(f);
+    // The store and the writers are loaded when the command runs, once the database is known to exist.
+    const { openDb } = await import('../store/index.js');
+    const { pull } = await import('../export/pull.js');
     const db = openDb(file);
     try {
       const r = await pull(

@@ -1,11 +1,10 @@
-// `rlaifv report`: one round as a self-contained HTML page with charts.
+// `rlaifv report`: one round as a self-contained HTML page with charts. The config, the store and the report are
+// loaded when the command runs, the last two once the database is known to exist.
 import { existsSync, statSync } from 'node:fs';
 import { InvalidArgumentError, type Command } from 'commander';
 import { configOption, dbOption, jsonOption, quietOption, roundOption } from './flags.js';
-import { getRound, latestRound, openDb } from '../store/index.js';
-import { loadConfig } from '../config/load.js';
-import { InputError } from '../pipeline/round.js';
-import { buildReport, DEFAULT_REPORT_PAIRS } from '../report/index.js';
+import { InputError } from '../errors.js';
+import { DEFAULT_REPORT_PAIRS } from '../report/defaults.js';
 import { writeFileAtomic } from '../util/fs.js';
 
 /** The report's default file, in the current folder. */
@@ -29,11 +28,14 @@ export function registerReport(program: Command): void {
     .option('--pairs <n>', `pairs in the page's pair browser, sampled with the round's seed (default: ${DEFAULT_REPORT_PAIRS}; 0: none)`, pairsArg)
     .addOption(quietOption('print nothing on success'))
     .addOption(jsonOption('one JSON object: {round, out, bytes}'))
-    .action((f: { config?: string; db?: string; round?: number | 'latest'; out?: string; pairs?: number; quiet?: boolean; json?: boolean }) => {
+    .action(async (f: { config?: string; db?: string; round?: number | 'latest'; out?: string; pairs?: number; quiet?: boolean; json?: boolean }) => {
+      const { loadConfig } = await import('../config/load.js');
       const { config } = loadConfig(f.config, f.db ? { db: f.db } : {});
       if (!existsSync(config.db)) throw new InputError(`No database at ${config.db}; run \`rlaifv run\` first or pass --db.`);
       const out = f.out ?? DEFAULT_REPORT_FILE;
       if (existsSync(out) && statSync(out).isDirectory()) throw new InputError(`--out ${out} is a folder; give a file name.`);
+      const { getRound, latestRound, openDb } = await import('../store/index.js');
+      const { buildReport } = await import('../report/index.js');
       const db = openDb(config.db, { readonly: true, upgrade: true });
       try {
         const round = typeof f.round === 'number' ? getRound(db, f.round) : latestRound(db);

@@ -1,14 +1,16 @@
-// `rlaifv run` and the per-stage commands: parse flags, call the library, render a summary.
+// `rlaifv run` and the per-stage commands: parse flags, call the library, render a summary. The store and the
+// executor are loaded when the command runs, not when its flags are parsed.
 import type { Command } from 'commander';
-import { openDb, roundStats } from '../store/index.js';
-import { runRound } from '../pipeline/round.js';
+import type { RoundStats } from '../store/index.js';
 import { STAGES, type StageName } from '../domain.js';
 import { configFromFlags, progressFromFlags, withCommonFlags, type CommonFlags } from './common.js';
 import { jsonOption, roundOption, samplesOption } from './flags.js';
 import type { StageResult } from '../stages/context.js';
 
 async function execute(stages: readonly StageName[], f: CommonFlags & { json?: boolean }, defaultRound: 'latest' | 'next'): Promise<void> {
-  const { config } = configFromFlags(f);
+  const { config } = await configFromFlags(f);
+  const { runRound } = await import('../pipeline/round.js');
+  const { openDb, roundStats } = await import('../store/index.js');
   const progress = progressFromFlags(f);
   const t0 = performance.now();
   const run = await runRound(config, {
@@ -31,7 +33,7 @@ async function execute(stages: readonly StageName[], f: CommonFlags & { json?: b
 }
 
 /** `run --json`: the round's counts (as `stats --json`), the input read, each stage's items, failures and seconds. */
-function runJson(stats: ReturnType<typeof roundStats>, ingest: { prompts: number; problems: number }, ingestSeconds: number, results: StageResult[], wallSeconds: number) {
+function runJson(stats: RoundStats, ingest: { prompts: number; problems: number }, ingestSeconds: number, results: StageResult[], wallSeconds: number) {
   return {
     stats,
     input: { prompts: ingest.prompts, bad_lines: ingest.problems, seconds: ingestSeconds },
@@ -41,7 +43,7 @@ function runJson(stats: ReturnType<typeof roundStats>, ingest: { prompts: number
 }
 
 function printSummary(
-  stats: ReturnType<typeof roundStats>,
+  stats: RoundStats,
   ingest: { prompts: number; problems: number },
   ingestSeconds: number,
   results: StageResult[],

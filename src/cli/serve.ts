@@ -1,8 +1,6 @@
 // `rlaifv serve`: the claim-level reward server for online RL trainers (parses flags, starts the library's server,
 // prints where it listens, stops on SIGINT/SIGTERM).
 import type { Command } from 'commander';
-import { loadConfig } from '../config/load.js';
-import { startServer } from '../serve/server.js';
 import { configOption, dbOption, positiveInt, wholeNumber } from './flags.js';
 
 interface ServeFlags {
@@ -24,7 +22,9 @@ export function registerServe(program: Command): void {
     .option('--port <port>', 'port (default 8100; 0: any free port)', wholeNumber('--port', 0, 65535))
     .option('--workers <n>', 'worker threads for local models (default: the number of cores)', positiveInt('--workers'))
     .action(async (f: ServeFlags) => {
+      const { loadConfig } = await import('../config/load.js');
       const { config } = loadConfig(f.config, { ...(f.db ? { db: f.db } : {}), ...(f.workers ? { workers: f.workers } : {}) });
+      const { startServer } = await import('../serve/server.js');
       const server = await startServer(config, { ...(f.host ? { host: f.host } : {}), ...(f.port !== undefined ? { port: f.port } : {}) });
       process.stderr.write(`rlaifv serve: round ${server.round.id} in ${config.db}, reward preset ${config.reward.preset}\n`);
       process.stdout.write(`listening on ${server.url}\n`);

@@ -1,7 +1,5 @@
 // `rlaifv sql`: one read-only query on the store, printed as a table, JSON or CSV.
 import { Option, type Command } from 'commander';
-import { latestSchemaVersion, openDb } from '../store/index.js';
-import { prepareReadQuery } from '../store/query.js';
 import { existingDbFile, withStoreFlags } from './export-flags.js';
 
 const MAX_CELL = 80;
@@ -73,7 +71,10 @@ export function registerSql(program: Command): void {
   )
     .option('--upgrade', "first migrate an older database to this rlaifv's schema (adds tables and views, changes no rows)")
     .action(async (query: string, f: SqlFlags) => {
-      const file = existingDbFile(f);
+      const file = await existingDbFile(f);
+      // The store (better-sqlite3) is loaded when the command runs, once the database is known to exist.
+      const { latestSchemaVersion, openDb } = await import('../store/index.js');
+      const { prepareReadQuery } = await import('../store/query.js');
       if (f.upgrade) openDb(file).close();
       const db = openDb(file, { readonly: true });
       try {

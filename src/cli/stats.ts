@@ -1,11 +1,9 @@
-// `rlaifv stats`: counts per stage for a round.
+// `rlaifv stats`: counts per stage for a round. The config, the store and the on-policy check are loaded when the
+// command runs, and the store only once the database is known to exist.
 import type { Command } from 'commander';
-import { getRound, latestRound, openDb, roundStats } from '../store/index.js';
-import { loadConfig } from '../config/load.js';
 import { InputError } from '../errors.js';
 import { existsSync } from 'node:fs';
 import { configOption, dbOption, jsonOption, roundOption } from './flags.js';
-import { roundOnPolicy } from '../eval/on-policy.js';
 import type { OnPolicySummary } from '../feedback/on-policy.js';
 
 /** The check in one line: the median, the flagged count and the worst few, then the rule. */
@@ -25,9 +23,12 @@ export function registerStats(program: Command): void {
     .addOption(configOption('config JSON file (for its db path)'))
     .addOption(roundOption('round (default: latest)', ['latest'], 'stats reads an existing round'))
     .addOption(jsonOption())
-    .action((f: { db?: string; config?: string; round?: number | 'latest'; json?: boolean }) => {
+    .action(async (f: { db?: string; config?: string; round?: number | 'latest'; json?: boolean }) => {
+      const { loadConfig } = await import('../config/load.js');
       const { config } = loadConfig(f.config, f.db ? { db: f.db } : {});
       if (!existsSync(config.db)) throw new InputError(`No database at ${config.db}; run \`rlaifv run\` first or pass --db.`);
+      const { getRound, latestRound, openDb, roundStats } = await import('../store/index.js');
+      const { roundOnPolicy } = await import('../eval/on-policy.js');
       const db = openDb(config.db, { readonly: true, upgrade: true });
       try {
         const id = typeof f.round === 'number' ? f.round : latestRound(db)?.id;

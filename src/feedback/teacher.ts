@@ -3,14 +3,11 @@
 import { hashSeed, createRng } from './rng.js';
 import { parseStatement, renderStatement, type QuantifiedStatement, type Statement } from '../shapes/index.js';
 import type { Turn } from '../domain.js';
+import type { FeedbackLevel } from './feedback-levels.js';
 
-/** How much the teacher says: every claim it judges false, as its correction, or only that the answer has errors. */
-export const FEEDBACK_LEVELS = ['simple', 'detailed'] as const;
-export type FeedbackLevel = (typeof FEEDBACK_LEVELS)[number];
-
-/** Whose verdicts the teacher speaks from: the truth checker's, or the tiny labeler's on the divided claims. */
-export const FEEDBACK_PROVIDERS = ['truth', 'labeler'] as const;
-export type FeedbackProvider = (typeof FEEDBACK_PROVIDERS)[number];
+// The levels and providers live apart (so `rlaifv eval`'s flags load without the shapes world and zod); this file
+// stays their public entry.
+export { FEEDBACK_LEVELS, FEEDBACK_PROVIDERS, type FeedbackLevel, type FeedbackProvider } from './feedback-levels.js';
 
 /** A provider's verdict on one claim: false, true, or none (a claim the checker cannot judge, an unlabeled claim). */
 export type ClaimVerdict = 'false' | 'true' | null;

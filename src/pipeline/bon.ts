@@ -19,25 +19,13 @@ import { imageStoreDir } from '../image/store.js';
 import { readInput } from '../input/formats.js';
 import type { InputLimits, InputPrompt } from '../input/prompts.js';
 import { InputFileError } from '../input/reader.js';
-import { bestIndex, dpoRewards, type RewardVariant } from '../methods/dpo-reward.js';
+import { bestIndex, dpoRewards } from '../methods/dpo-reward.js';
+import type { BonSettings } from './bon-settings.js';
 import { sampleSeed } from '../stages/generate.js';
 import { mapLimit, silentProgress, type Progress } from '../progress.js';
 
-/** How answers are sampled and chosen. */
-export interface BonSettings {
-  /** Answers sampled per prompt. */
-  n: number;
-  beta: number;
-  reward: RewardVariant;
-  temperature: number;
-  top_p: number;
-  max_new_tokens: number;
-  /** Sample i of prompt p has seed sampleSeed(seed, p, i), as in a round with this seed. */
-  seed: number;
-}
-
-/** The defaults of `rlaifv bon`. */
-export const BON_DEFAULTS: BonSettings = { n: 16, beta: 0.1, reward: 'sum', temperature: 0.7, top_p: 1, max_new_tokens: 512, seed: 0 };
+// The settings live apart (so `rlaifv bon`'s flags load without the runner); this file stays their public entry.
+export { BON_DEFAULTS, type BonSettings } from './bon-settings.js';
 
 /** One sampled answer with its log-probs and reward (nulls and `error` when it could not be had or scored). */
 export interface BonAnswer {

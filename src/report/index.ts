@@ -6,12 +6,14 @@ import { getRound, type Db } from '../store/index.js';
 import { gatherReport } from './data.js';
 import { reportCharts } from './charts.js';
 import { renderReportHtml } from './html.js';
-import { DEFAULT_REPORT_PAIRS, gatherPairBrowser } from './pairs.js';
+import { DEFAULT_REPORT_PAIRS } from './defaults.js';
+import { gatherPairBrowser } from './pairs.js';
 
 export { gatherReport, promptKind, type ReportData } from './data.js';
 export { reportCharts, type ReportChart } from './charts.js';
 export { escapeHtml, jsonForScript, renderReportHtml } from './html.js';
-export { DEFAULT_REPORT_PAIRS, gatherPairBrowser, samplePairIds } from './pairs.js';
+export { DEFAULT_REPORT_PAIRS } from './defaults.js';
+export { gatherPairBrowser, samplePairIds } from './pairs.js';
 export { sentenceSegments, type Segment } from './highlight.js';
 export type { BrowserAnswer, BrowserClaim, BrowserPair, PairBrowser, Turn } from './types.js';
 

@@ -13,9 +13,6 @@ import { browserOnPolicy } from './on-policy.js';
 import { pairLens } from '../eval/difficulty.js';
 import type { BrowserAnswer, BrowserPair, PairBrowser, Turn } from './types.js';
 
-/** How many pairs the report shows by default (`rlaifv report --pairs`). */
-export const DEFAULT_REPORT_PAIRS = 200;
-
 /**
  * The ids of `n` of a round's pairs drawn with the round's seed, in the round's prompt order; the same ids on every
  * run. All pairs when n ≥ their number.

@@ -7,6 +7,7 @@ export * from './pairs.js';
 export * from './failures.js';
 export * from './stats.js';
 export * from './usage.js';
+export * from './shard-spec.js';
 export * from './shards.js';
 export * from './loop.js';
 export * from './answer-scores.js';

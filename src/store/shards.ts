@@ -1,44 +1,10 @@
 // Shards: a fixed, hash-based slice of a round's prompts per store, and merging shard stores into one.
-import { InputError } from '../errors.js';
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Db } from './open.js';
 import { openDb } from './open.js';
+import { StoreInputError, shardText, type Shard } from './shard-spec.js';
 import { now, stmt } from './statements.js';
-
-/** A shard or merge request that cannot be done as asked (the CLI exits 2, as for other bad input). */
-export class StoreInputError extends InputError {
-  override name = 'StoreInputError';
-}
-
-/** Shard i of n (0 ≤ i < n). */
-export interface Shard {
-  index: number;
-  count: number;
-}
-
-/** Parses "i/n" (0-based i, as Slurm's SLURM_ARRAY_TASK_ID and Kubernetes' JOB_COMPLETION_INDEX count). */
-export function parseShard(v: string): Shard {
-  const m = /^(\d+)\/(\d+)$/.exec(v.trim());
-  const index = m ? Number(m[1]) : NaN;
-  const count = m ? Number(m[2]) : NaN;
-  if (!m || count < 1 || index >= count) {
-    throw new StoreInputError(`--shard must be i/n with 0 ≤ i < n (e.g. 0/4 … 3/4), got "${v}".`);
-  }
-  return { index, count };
-}
-
-/** "i/n". */
-export function shardText(s: Shard): string {
-  return `${s.index}/${s.count}`;
-}
-
-/** Which shard of `count` a prompt belongs to: a hash of its id, so it never depends on file order or machine. */
-export function shardOf(promptId: string, count: number): number {
-  const h = createHash('sha256').update(promptId).digest();
-  return h.readUInt32BE(0) % count;
-}
 
 /** A key of the store's own info table. */
 export function storeInfo(db: Db, key: string): string | undefined {

@@ -1,0 +1,115 @@
+// The CLI loads only what the invoked command needs: src/cli/commands.ts names the commands each module registers,
+// main.ts loads just the owner of argv[2], and a command's flags are parsed before its library is loaded. Checked
+// on the built CLI with a module-resolution hook that logs every module it loads (no timing involved).
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Command } from 'commander';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { COMMAND_MODULES, modulesFor } from '../../src/cli/commands.js';
+import { tempDir } from '../helpers/paths.js';
+import { runNode } from '../helpers/run-cli.js';
+
+let dir: string;
+let hookImport: string;
+
+beforeAll(() => {
+  dir = tempDir('rlaifv-lazy-load-');
+  // Resolve hooks run on their own thread; each resolved URL is appended to the file named by RLAIFV_IMPORT_LOG.
+  writeFileSync(
+    path.join(dir, 'hook.mjs'),
+    "import { appendFileSync } from 'node:fs';\n" +
+      'export async function resolve(specifier, context, next) {\n' +
+      '  const r = await next(specifier, context);\n' +
+      "  appendFileSync(process.env.RLAIFV_IMPORT_LOG, r.url + '\\n');\n" +
+      '  return r;\n' +
+      '}\n',
+  );
+  writeFileSync(path.join(dir, 'register.mjs'), "import { register } from 'node:module';\nregister('./hook.mjs', import.meta.url);\n");
+  hookImport = pathToFileURL(path.join(dir, 'register.mjs')).href;
+});
+
+/** Runs the built CLI and returns its result with the URL of every module it loaded. */
+async function loaded(name: string, args: string[]) {
+  const log = path.join(dir, `${name}.log`);
+  writeFileSync(log, '');
+  const env = { RLAIFV_IMPORT_LOG: log, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${hookImport}`.trim() };
+  const r = await runNode(args, { cwd: dir, env });
+  // A module imported from several places is resolved once per importer: each URL counts once.
+  return { ...r, urls: [...new Set(readFileSync(log, 'utf8').split('\n').filter(Boolean))] };
+}
+
+/** The library a bad flag or a missing database never needs: SQLite, the model runtime, the executor, the evaluation. */
+const HEAVY = [
+  '/node_modules/better-sqlite3/',
+  '/node_modules/@huggingface/transformers/',
+  '/node_modules/onnxruntime-node/',
+  '/dist/store/open.js',
+  '/dist/pipeline/round.js',
+  '/dist/eval/index.js',
+  '/dist/report/index.js',
+];
+const heavyIn = (urls: string[]) => urls.filter((u) => HEAVY.some((h) => u.includes(h)));
+const cliModules = (urls: string[]) => urls.filter((u) => /\/dist\/cli\/[^/]+\.js$/.test(u)).map((u) => path.basename(u)).sort();
+
+describe('the command table', () => {
+  test('each module registers exactly the commands the table names for it, and no command twice', async () => {
+    const all: string[] = [];
+    for (const m of COMMAND_MODULES) {
+      const program = new Command();
+      (await m.load())(program);
+      expect(program.commands.map((c) => c.name())).toEqual([...m.names]);
+      all.push(...m.names);
+    }
+    expect(new Set(all).size).toBe(all.length);
+  });
+
+  test('a known command loads its own module only; anything else loads them all', () => {
+    expect(modulesFor('stats').map((m) => m.names)).toEqual([['stats']]);
+    expect(modulesFor('label').map((m) => m.names[0])).toEqual(['run']);
+    for (const other of [undefined, 'help', '--help', '-h', 'no-such-command', 'constructor']) {
+      expect(modulesFor(other), String(other)).toBe(COMMAND_MODULES);
+    }
+  });
+});
+
+describe.concurrent('the built CLI loads only what the invoked command needs', () => {
+  test('a bad flag value: only run.js of the command modules, and none of the library', async () => {
+    const r = await loaded('run-limit', ['run', '--limit', 'abc']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/--limit must be a whole number ≥ 1, got "abc"/);
+    expect(cliModules(r.urls)).toEqual(['commands.js', 'common.js', 'flags.js', 'main.js', 'progress.js', 'run.js']);
+    expect(heavyIn(r.urls)).toEqual([]);
+    expect(r.urls.filter((u) => u.includes('/node_modules/zod/'))).toEqual([]);
+  });
+
+  test('stats on a missing database reads the config but never opens SQLite', async () => {
+    const r = await loaded('stats-missing', ['stats', '--db', path.join(dir, 'none.sqlite')]);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/No database at .*none\.sqlite/);
+    expect(r.urls.some((u) => u.endsWith('/dist/config/load.js'))).toBe(true);
+    expect(heavyIn(r.urls)).toEqual([]);
+  });
+
+  test('the top-level help loads every command module and still none of the library, zod included', async () => {
+    const r = await loaded('help', ['--help']);
+    expect(r.code, r.stderr).toBe(0);
+    for (const name of COMMAND_MODULES.flatMap((m) => m.names)) expect(r.stdout).toMatch(new RegExp(`^  ${name} `, 'm'));
+    expect(cliModules(r.urls)).toEqual(expect.arrayContaining(['bon.js', 'claims.js', 'serve.js', 'sql.js', 'stats.js']));
+    expect(heavyIn(r.urls)).toEqual([]);
+    expect(r.urls.filter((u) => u.includes('/node_modules/zod/'))).toEqual([]);
+  });
+
+  test('an unknown command is still told apart from a near one', async () => {
+    const r = await loaded('unknown', ['stat']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/unknown command 'stat'\n\(Did you mean stats\?\)/);
+  });
+
+  test('the log sees what a command that reaches the store loads (better-sqlite3 through merge)', async () => {
+    const r = await loaded('merge', ['merge', '--into', path.join(dir, 'merged.sqlite'), path.join(dir, 'none.sqlite')]);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/none\.sqlite does not exist/);
+    expect(heavyIn(r.urls)).toEqual(expect.arrayContaining(['/node_modules/better-sqlite3/', '/dist/store/open.js'].map((h) => expect.stringContaining(h))));
+  });
+});
