@@ -54,7 +54,11 @@ const isFinite = (t: Tok): boolean => t.pos === 'AUX' || (t.pos === 'VERB' && !/
 
 // What a sentence-final participle phrase describes: the main clause's subject ("a girl is standing on a
 // sidewalk, holding an umbrella"), or its object when the subject is the picture itself or "there".
-function mainTopic(toks: readonly Tok[], main: readonly Tok[]): number {
+function mainTopic(toks: readonly Tok[], full: readonly Tok[]): number {
+  // A fronted phrase ("In the 1950s and 1960s, Vieira became ...", "Throughout his distinguished career, Santana
+  // ...") holds neither the subject nor the verb.
+  const cut = ['ADP', 'SCONJ', 'ADV'].includes(full[0]?.pos ?? '') ? full.findIndex((t) => t.text === ',') : -1;
+  const main = cut > 0 && cut < full.length - 2 ? full.slice(cut + 1) : full;
   const verb = main.findIndex((t) => isFinite(t) || PICTURE_VERBS.has(t.lower));
   const pick = (from: readonly Tok[]): Tok | undefined => from.find((t) => NOUNISH.has(t.pos) && !PICTURE_NOUNS.has(t.lower));
   const before = verb >= 0 ? main.slice(0, verb) : [];
@@ -68,6 +72,14 @@ function mainTopic(toks: readonly Tok[], main: readonly Tok[]): number {
 }
 
 const be = (plural: boolean): string => (plural ? 'are' : 'is');
+
+// "Santana has released over 30 albums, won 10 Grammy Awards, and collaborated with ...": a past participle after a
+// comma goes on a perfect ("has won"), not a description of the subject ("is won"). The auxiliary, or null.
+function perfectAux(main: readonly Tok[], verb: Tok): string | null {
+  if (/ing$/.test(verb.lower)) return null;
+  const k = main.findIndex((t, j) => t.pos === 'AUX' && ['has', 'have', 'had'].includes(t.lower) && main[j + 1]?.pos === 'VERB');
+  return k >= 0 ? main[k]!.lower : null;
+}
 
 /** Cut a sentence's tokens into clause parts; the main clause comes first. */
 export function clauseParts(toks: readonly Tok[]): Part[] {
@@ -118,14 +130,21 @@ export function clauseParts(toks: readonly Tok[]): Part[] {
       const verb = op.consume === 0 ? t : next;
       const past = verb !== undefined && PAST_ONLY.has(verb.lower);
       if (op.kind === 'participle') prefix = `${subject} ${past ? (plural ? 'were' : 'was') : be(plural)}`;
-      const draft: Draft = { prefix, toks: [], kind: op.kind, plural, ...(op.paren ? { paren: true } : {}), ...(op.consume > 0 ? { lead: t } : {}) };
+      const perfect = op.kind === 'participle' && op.head === -2 && verb !== undefined ? perfectAux(drafts[home]!.toks, verb) : null;
+      if (perfect !== null) prefix = `${subject} ${perfect}`;
+      // "..., having written many books" -> "Hedding has written many books", not "is having written".
+      const having = op.kind === 'participle' && op.consume === 0 && t.lower === 'having' && next?.pos === 'VERB';
+      if (having) prefix = `${subject} ${plural ? 'have' : 'has'}`;
+      const lead = op.consume > 0 || having ? { lead: t } : {};
+      const draft: Draft = { prefix, toks: [], kind: op.kind, plural, ...(op.paren ? { paren: true } : {}), ...lead };
       if (op.skip) draft.skip = op.skip;
       if ((op.kind === 'relative' || op.kind === 'participle') && !h) draft.skip ??= 'comment on the scene';
       drafts.push(draft);
       cur = drafts.length - 1;
       // An opener word ("which", "with") is dropped; a participle opens its own part and stays in it.
-      if (op.consume === 0) drafts[cur]!.toks.push(t);
-      else i += op.consume - 1;
+      if (op.consume === 0) {
+        if (!having) drafts[cur]!.toks.push(t);
+      } else i += op.consume - 1;
       continue;
     }
     drafts[cur]!.toks.push(t);
@@ -162,7 +181,8 @@ function clauseStartsAt(toks: readonly Tok[], j: number, strict = false): boolea
   for (let k = j + 1; k < Math.min(toks.length, j + 6); k++) {
     const w = toks[k]!;
     if (isComma(w) || w.pos === 'ADP' || w.pos === 'CCONJ') return false;
-    if (isFinite(w)) return true;
+    // A capitalised "verb" is a name's word ("..., and Kingdom Come (2001)").
+    if (isFinite(w)) return w.text === w.lower;
   }
   return false;
 }

@@ -51,7 +51,7 @@ export const NOUNLIKE_MODALS = set('can will may must might');
 /** Adverbs allowed between an auxiliary and its participle or verb. */
 export const AUX_ADVERBS = set(`
   not never already just also always still ever recently clearly currently even only really
-  actually probably
+  actually probably since later previously
 `);
 
 /** Relative pronouns; the first verb after one belongs to the relative clause, not the main clause. */

@@ -6,7 +6,9 @@
  * words the tagger reads as proper nouns, so the shapes world's English ("a red circle in the middle") gives none.
  */
 import type { Tok } from './nlp.js';
+import { PREPOSITIONS } from './lexicon.js';
 import { articleFor } from './text.js';
+import { singularOf, titleLists, WORKS } from './titles.js';
 
 /** A naming fact and the span [start, end) of the words it came from. */
 export interface NamingFact {
@@ -89,6 +91,7 @@ function exampleFacts(toks: readonly Tok[]): NamingFact[] {
     let k = i + (such ? 2 : 1);
     let item: Tok[] = [];
     const flush = (): void => {
+      item = item.filter((t) => !/^["“”]$/.test(t.text)); // a title's quotes, split by the list's commas
       const kind = item.length > 0 && item.length <= 8 ? exampleKind(category, words(item)) : null;
       if (kind !== null) out.push({ claim: kind, start: item[0]!.start, end: item[item.length - 1]!.end });
       item = [];
@@ -111,9 +114,51 @@ function exampleFacts(toks: readonly Tok[]): NamingFact[] {
   return out;
 }
 
+// "three solo albums, "Leaving Town Alive" (2005) and ..." -> Leaving Town Alive is a solo album.
+function titleFacts(toks: readonly Tok[]): NamingFact[] {
+  return titleLists(toks).flatMap((list) => {
+    const kind = singularOf(list.category);
+    // A title led by a preposition ("Without a Trace") would read as a fronted place in its question.
+    return list.titles.filter((t) => !PREPOSITIONS.has(t.text.split(' ')[0]!.toLowerCase())).map((t) => ({ claim: `${t.text} is ${articleFor(kind)} ${kind}.`, start: t.start, end: t.end }));
+  });
+}
+
+// "A Bronx Tale (1993)", "The Prince in 2017" in a sentence about works: the year a work came out, as the
+// annotators wrote it ("A Bronx Tale was released in 1993.").
+function releaseFacts(toks: readonly Tok[]): NamingFact[] {
+  if (!toks.some((t) => t.text === t.lower && WORKS.test(t.text))) return [];
+  const out: NamingFact[] = [];
+  for (let k = 1; k + 2 < toks.length; k++) {
+    if (toks[k]!.text !== '(' || !YEAR.test(toks[k + 1]!.text) || toks[k + 2]!.text !== ')') continue;
+    const title = titleBefore(toks, k);
+    if (title !== null) out.push({ claim: `${title.text} was released in ${toks[k + 1]!.text}.`, start: title.start, end: toks[k + 2]!.end });
+  }
+  return out;
+}
+const YEAR = /^(?:1[89]|20)\d\d$/;
+
+// The title that ends right before token k: quoted, or capitalised words with "of", "the" and the like inside.
+function titleBefore(toks: readonly Tok[], k: number): { text: string; start: number } | null {
+  let a = k - 1;
+  if (/^["”']$/.test(toks[a]?.text ?? '')) {
+    const open = toks.slice(Math.max(0, a - 20), a).map((t) => t.text).lastIndexOf(toks[a]!.text === '”' ? '“' : toks[a]!.text);
+    if (open < 0) return null;
+    const from = Math.max(0, a - 20) + open + 1;
+    const inner = toks.slice(from, a).filter((t, j, all) => !(j === all.length - 1 && /^[,.]$/.test(t.text)));
+    return inner.length > 0 && /^[A-Z0-9]/.test(inner[0]!.text) ? { text: words(inner), start: inner[0]!.start } : null;
+  }
+  const cap = (t: Tok | undefined): boolean => t !== undefined && /^[A-Z0-9]/.test(t.text) && t.pos !== 'PRON';
+  if (!cap(toks[a])) return null;
+  while (a > 0 && (cap(toks[a - 1]) || (TITLE_WORDS.has(toks[a - 1]!.lower) && cap(toks[a - 2])))) a--;
+  if (toks[a]!.text === toks[a]!.lower) a++;
+  return a < k ? { text: words(toks.slice(a, k)), start: toks[a]!.start } : null;
+}
+const TITLE_WORDS = new Set(['of', 'the', 'a', 'an', 'in', 'on', 'at', 'for', 'to', 'from', 'with', '&', 'de', 'la']);
+
 /** The naming facts of one sentence's tokens, in order. */
 export function namingFacts(toks: readonly Tok[]): NamingFact[] {
-  return [...placeFacts(toks), ...kindFacts(toks), ...exampleFacts(toks)].sort((a, b) => a.start - b.start);
+  return [...placeFacts(toks), ...kindFacts(toks), ...exampleFacts(toks), ...titleFacts(toks), ...releaseFacts(toks)]
+    .sort((a, b) => a.start - b.start);
 }
 
 const QUANTIFIERS = /^(?:(?:a\s+)?(?:number|string|series|variety|host|range|couple|few)\s+of\s+|several\s+|numerous\s+|various\s+|many\s+|some\s+|other\s+|more\s+|the\s+|its\s+|his\s+|her\s+|their\s+)+/i;

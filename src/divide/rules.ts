@@ -11,6 +11,7 @@ import { namePronouns } from './pronouns.js';
 import { claimToQuestion } from './question.js';
 import { salvageNouns } from './salvage.js';
 import { segmentSentences, type Sentence } from './segment.js';
+import { WORKS } from './titles.js';
 import { articleFor, cleanWord, normalizeText, stripTrailingPunct } from './text.js';
 
 /** Claim -> yes/no question, re-exported so callers need only this module. */
@@ -73,8 +74,10 @@ const COUNTED_EXAMPLES = /^(.*?\s)((?:several|many|numerous|various|multiple|two
 const SECOND_LIST = /,?\s+and\s+((?:[a-z][\w'’-]*\s+){0,3}[a-z][\w'’-]*)\s+(?:such as|including|like)\s+/;
 
 // The items of a list: "A, B and C"; a number after a comma stays with its name ("Beverly Hills, 90210").
-function listItems(text: string): string[] | null {
+function listItems(list: string): string[] | null {
   const items: string[] = [];
+  // '"Good Day," "You & I," and "Love Poem."': the comma or period inside a closing quote belongs to the list.
+  const text = list.replace(/([,.])(["”])(?=\s|$)/g, '$2$1');
   for (const x of text.split(/\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+/).filter((y) => /[A-Za-z0-9]/.test(y))) {
     if (/^\d+$/.test(x) && items.length > 0) items[items.length - 1] += `, ${x}`;
     else items.push(x);
@@ -95,10 +98,24 @@ function withExamples(text: string): string[] {
 
 function withCountedExamples(text: string): string[] {
   const m = COUNTED_EXAMPLES.exec(text);
-  if (!m || m[1] === undefined || m[2] === undefined || m[4] === undefined) return [text];
+  if (!m || m[1] === undefined || m[2] === undefined || m[4] === undefined) return withTitles(text);
   const items = listItems(m[4]);
   if (items === null || !/\b(?:has|have|had|was|were)\b|\b\w+ed\s*$/i.test(m[1])) return [text];
   return [`${m[1]}${m[2]}.`, ...items.map((x) => `${m[1]}${x}.`)];
+}
+
+// "Kerser has since released two further albums, King (2013) and Engage The Force (2015)", "Shue also starred in the
+// films The Wedding Singer (1998) and Gracie (2007)": titles listed right after their category are each an object
+// of the verb ("Kerser has since released King (2013)."); a counted category is a fact of its own too.
+const TITLED = /^(.*?(?:\b(?:in|on|of|for|at|from|with)|ed|en|wrote|made|won|sang|did|has|have|had|includes?|include[sd]?)\s)((the|his|her|their|(?:two|three|four|five|six|seven|eight|nine|ten|several|many|numerous|various|multiple|\d+)(?:\s+(?:further|more|other|new))?)\s+(?:[a-z][\w'’-]*\s+){0,3}?([a-z][\w'’-]*s)),?\s+(["“'‘]?[A-Z0-9].+?)\.?$/;
+
+function withTitles(text: string): string[] {
+  const m = TITLED.exec(text);
+  if (!m || m[1] === undefined || m[2] === undefined || m[3] === undefined || m[4] === undefined || m[5] === undefined || !WORKS.test(m[4])) return [text];
+  const items = listItems(m[5]);
+  if (items === null || items.length < 2 || !items.every((x) => /^["“'‘]?[A-Z0-9]/.test(x))) return [text];
+  const counted = !/^(?:the|his|her|their)$/i.test(m[3]);
+  return [...(counted ? [`${m[1]}${m[2]}.`] : []), ...items.map((x) => `${m[1]}${x}.`)];
 }
 
 // "born in the Bronx, New York on September 21, 1974" -> born in the Bronx, New York / born on September 21, 1974:

@@ -87,7 +87,8 @@ export function isParticipleAt(tokens: readonly Token[], i: number): boolean {
   if (!/ed$/.test(w) || w.length < 4 || NOT_PAST_ED.has(w)) return false;
   // "has painted the wall" is a perfect; "has curved edges" is possession of a modified noun.
   const next = tokens[i + 1]?.word;
-  return next === undefined || DETERMINERS.has(next) || PREPOSITIONS.has(next) || /ly$/.test(next)
+  // "has released "Good Day"", "has directed Rangeela": a name or title as the object.
+  return next === undefined || DETERMINERS.has(next) || /^["“'‘]?[A-Z0-9]/.test(tokens[i + 1]?.raw ?? '') || PREPOSITIONS.has(next) || /ly$/.test(next)
     || ['it', 'them', 'him', 'her', 'us', 'me', 'you', 'up', 'down', 'out', 'off', 'away', 'back'].includes(next);
 }
 

@@ -1,0 +1,86 @@
+// The rules divider on the biographies of FActScore's dev set (../shared/real-claims/text-bios-dev.jsonl, MIT):
+// issue 29's fourth pass, each rule pinned on a sentence from the first half, against what the annotators wrote.
+import { describe, expect, it } from 'vitest';
+import { divideRules } from '../../src/divide/rules.js';
+
+const claims = (answer: string): string[] => divideRules(answer).claims.map((c) => c.claim);
+
+describe('divideRules on biographies: words that looked like something else', () => {
+  it('reads a capital "May" as the month or a name, not a hedge', () => {
+    expect(claims('He was born in Boston, Massachusetts, on May 31, 1982.')).toEqual([
+      'He was born in Boston, Massachusetts.',
+      'He was born on May 31, 1982.',
+      'Boston is in Massachusetts.',
+    ]);
+    expect(divideRules('Anna May Wong was an American actress.').skipped).toEqual([]);
+    // The modal is still a hedge.
+    expect(divideRules('He may have been born in Boston.').skipped[0]?.reason).toBe('opinion or hedge');
+  });
+
+  it('reads an "I" or "You" in a title as part of the title, not as the speaker', () => {
+    const d = divideRules('Since then, she has released numerous albums and singles, including "Good Day," "You & I," "The Red Shoes," "Palette," and "Love Poem."');
+    expect(d.skipped).toEqual([]);
+    expect(d.claims.map((c) => c.claim)).toEqual(expect.arrayContaining([
+      'Since then, she has released "You & I".', 'Since then, she has released "Love Poem".', 'You & I is a single.',
+    ]));
+    expect(claims('She is best known for her roles in Grey\'s Anatomy, I, Robot and Blue Bloods.')).not.toEqual([]);
+    expect(divideRules('I think he was born in Boston.').skipped[0]?.reason).toBe('opinion or hedge');
+  });
+
+  it('goes on a perfect after a fronted phrase: "has released X, won Y, and collaborated with Z"', () => {
+    const c = claims('Throughout his long and distinguished career, Santana has released over 30 studio albums, won 10 Grammy Awards, and collaborated with some of the world\'s most renowned musicians.');
+    expect(c).toEqual([
+      'Throughout his long and distinguished career, Santana has released over 30 studio albums.',
+      'Santana has won 10 Grammy Awards.',
+      'Santana collaborated with some of the world\'s most renowned musicians.',
+    ]);
+  });
+
+  it('gives a participle after a fronted time phrase to the subject, not to the phrase', () => {
+    expect(claims('In the 1950s and 1960s, Vieira became known for his work as a stuntman, working on films such as "Spartacus".'))
+      .toContain('Vieira is working on films.');
+  });
+});
+
+describe('divideRules on biographies: titles listed after their category', () => {
+  it('gives each title of "two albums, A (2013) and B (2015)" its object, its kind and its year', () => {
+    expect(claims('Kerser has since released two further albums, King (2013) and Engage The Force (2015).')).toEqual([
+      'Kerser has since released two further albums.',
+      'Kerser has since released King (2013).',
+      'Kerser has since released Engage The Force (2015).',
+      'King is a further album.',
+      'King was released in 2013.',
+      'Engage The Force is a further album.',
+      'Engage The Force was released in 2015.',
+    ]);
+  });
+
+  it('reads quoted titles and "the films A and B" the same way', () => {
+    expect(claims('Estes has released three solo albums, "Leaving Town Alive" (2005), "Songs from the Neighborhood" (2008) and "Tennessee Moon" (2012).'))
+      .toEqual(expect.arrayContaining(['Leaving Town Alive is a solo album.', 'Songs from the Neighborhood was released in 2008.', 'Tennessee Moon is a solo album.']));
+    expect(claims('Shue also starred in the films The Wedding Singer (1998) and Gracie (2007).')).toEqual([
+      'Shue also starred in The Wedding Singer (1998).',
+      'Shue also starred in Gracie (2007).',
+      'The Wedding Singer is a film.',
+      'The Wedding Singer was released in 1998.',
+      'Gracie is a film.',
+      'Gracie was released in 2007.',
+    ]);
+  });
+
+  it('keeps a title with a capitalised verb in its list ("Kingdom Come") and asks about a perfect after an adverb', () => {
+    const d = divideRules('Hicks has also starred in several films, including A Bronx Tale (1993), New Jersey Drive (1995), and Kingdom Come (2001).');
+    expect(d.skipped).toEqual([]);
+    expect(d.claims.map((c) => c.claim)).toEqual(expect.arrayContaining(['Kingdom Come is a film.', 'Kingdom Come was released in 2001.']));
+    expect(divideRules('He has also directed episodes of the television series The Closer, Rizzoli & Isles and Without a Trace.').claims
+      .map((c) => c.question)).toEqual(expect.arrayContaining(['Has he also directed episodes of Without a Trace?']));
+  });
+
+  it('makes "..., having written X" a perfect of the subject', () => {
+    expect(claims('Hedding is a pastor, having written many books on missions.')).toEqual([
+      'Hedding is a pastor.',
+      'Hedding has written many books on missions.',
+    ]);
+  });
+});
+
