@@ -192,9 +192,13 @@ function trySplit(clause: Clause, g: number, depth: number): string[] | null {
 
   // Pass 2: "There is a red circle, a blue star and a green square" -> one claim per item.
   const ctx = { be: mainIsBe || LINKING_VERBS.has(verb.base), there };
-  let items = segmentList(mainPred, false);
-  if (!isSplittableList(items, ctx)) items = segmentList(mainPred, true);
-  if (!isSplittableList(items, ctx)) items = [mainPred];
+  const segs = segmentList(mainPred, false);
+  let items = objectsOfPreposition(segs);
+  if (items === null) {
+    items = segs;
+    if (!isSplittableList(items, ctx)) items = segmentList(mainPred, true);
+    if (!isSplittableList(items, ctx)) items = [mainPred];
+  }
   if (items.length === 1 && vpClaims.length === 0) return null;
   const head = tokens.slice(0, g).map((t) => t.raw);
   const mainClaims = items.map((item) => {
@@ -205,6 +209,30 @@ function trySplit(clause: Clause, g: number, depth: number): string[] | null {
     return `${words.join(' ')} ${joinTokens(item)}`.trim();
   });
   return [...mainClaims, ...vpClaims];
+}
+
+// "written many books on missions, evangelism, and global church planting", "a member of the International Congress
+// of Underwater Archaeologists, the Institute of Nautical Archaeology, and ...": the later items are more objects of
+// the first item's last preposition, as the annotators wrote them ("He has written many books on evangelism.").
+// Bare nouns (no determiner) or names only: "a cup of tea, a plate and a fork" lists things.
+function objectsOfPreposition(segs: Token[][]): Token[][] | null {
+  const first = segs[0] ?? [];
+  let p = -1;
+  first.forEach((t, k) => { if (PREPOSITIONS.has(t.word) && k < first.length - 1) p = k; });
+  const name = (seg: readonly Token[]): boolean => /^[A-Z]/.test(seg[0]?.raw ?? '') || (seg[0]?.word === 'the' && /^[A-Z]/.test(seg[1]?.raw ?? ''));
+  const bare = (seg: readonly Token[]): boolean => seg.length <= 4 && /^[a-z]/.test(seg[0]?.raw ?? '') && !DETERMINERS.has(seg[0]?.word ?? '') && !PREPOSITIONS.has(seg[0]?.word ?? '')
+    && !seg.some((t) => isVerbWord(t.word));
+  const later = segs.slice(1);
+  // A name's preposition is the one before the name starts ("a member of the Institute of ...").
+  // Single words ("Minister of Agriculture, Fisheries and Food") are one name's parts.
+  const names = later.every((seg) => name(seg) && seg.length > 1);
+  const named = first.findIndex((t, k) => k > 0 && PREPOSITIONS.has(t.word) && name(first.slice(k + 1)));
+  if (named > 0 && names) p = named;
+  // Three items at least, so commas mark the list: "Bosnia and Herzegovina" is one name.
+  if (segs.length < 3 || p <= 0) return null;
+  const object = first.slice(p + 1);
+  if (!(name(object) && names) && !(!DETERMINERS.has(object[0]?.word ?? '') && bare(object) && later.every(bare))) return null;
+  return [first, ...later.map((seg) => [...first.slice(0, p + 1), ...seg])];
 }
 
 // "educated at Yale": a conjunct led by a past participle; verbs without a passive ("graduated from", "moved to")

@@ -84,3 +84,24 @@ describe('divideRules on biographies: titles listed after their category', () =>
   });
 });
 
+describe('divideRules on biographies: more objects of one preposition', () => {
+  it('splits "books on A, B, and C" and "a member of X, Y, and Z" into one claim per object', () => {
+    expect(claims('Hedding has written many books on missions, evangelism, and global church planting.')).toEqual([
+      'Hedding has written many books on missions.',
+      'Hedding has written many books on evangelism.',
+      'Hedding has written many books on global church planting.',
+    ]);
+    expect(claims('He is a member of the International Congress of Underwater Archaeologists, the Institute of Nautical Archaeology, and the Archaeological Institute of America.')).toEqual([
+      'He is a member of the International Congress of Underwater Archaeologists.',
+      'He is a member of the Institute of Nautical Archaeology.',
+      'He is a member of the Archaeological Institute of America.',
+    ]);
+  });
+
+  it('leaves one name with commas or "and" inside, and a list of things, as they were', () => {
+    expect(claims('Waldegrave was appointed as Minister of Agriculture, Fisheries and Food.')).toEqual(['Waldegrave was appointed as Minister of Agriculture, Fisheries and Food.']);
+    expect(claims('There is a red circle in the top left, a blue star and a green square.')).toEqual([
+      'There is a red circle in the top left.', 'There is a blue star.', 'There is a green square.',
+    ]);
+  });
+});

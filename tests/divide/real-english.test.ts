@@ -104,8 +104,14 @@ describe('divideRules on real English: conjoined predicates of a biography', () 
     expect(claims('He is the founder and CEO of the Global Church Network.')).toEqual(['He is the founder of the Global Church Network.', 'He is the CEO of the Global Church Network.']);
     expect(claims('Shashank Manohar is an Indian lawyer, cricket administrator, and former President of the Board of Control for Cricket in India (BCCI).')).toContain(
       'Shashank Manohar is a former President of the Board of Control for Cricket in India (BCCI).');
-    expect(claims('Jones is an advocate for diversity, equity and inclusion.')).toEqual(['Jones is an advocate for diversity, equity and inclusion.']);
-    expect(claims('Alma Katsu is an author of horror novels, short stories and poems.')).toEqual(['Alma Katsu is an author of horror novels, short stories and poems.']);
+    // Not roles, but objects of one preposition: the annotators wrote "He is an advocate for diversity." and so on.
+    expect(claims('Jones is an advocate for diversity, equity and inclusion.')).toEqual([
+      'Jones is an advocate for diversity.', 'Jones is an advocate for equity.', 'Jones is an advocate for inclusion.',
+    ]);
+    // FActScore dev: "Alma Katsu writes historical fiction.", "Alma Katsu writes horror novels.": one object each.
+    expect(claims('Alma Katsu is an author of horror novels, short stories and poems.')).toEqual([
+      'Alma Katsu is an author of horror novels.', 'Alma Katsu is an author of short stories.', 'Alma Katsu is an author of poems.',
+    ]);
   });
 
   it('splits "is a member of X and served as Y", ", and wrote ..." and "and later earned ..."', () => {
