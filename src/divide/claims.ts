@@ -104,7 +104,8 @@ function verbGroupEnd(clause: Clause, withIng: boolean): number {
   while (g < tokens.length) {
     const w = tokens[g]?.word ?? '';
     if (AUX_ADVERBS.has(w) || ['be', 'been', 'being'].includes(w)) {
-      if (w !== 'not' && w !== 'never') prev = w;
+      // An adverb ("has also written") leaves the auxiliary in charge; "been", "be" take over.
+      if (!AUX_ADVERBS.has(w)) prev = w;
       g++;
       continue;
     }
@@ -182,11 +183,15 @@ function trySplit(clause: Clause, g: number, depth: number): string[] | null {
       if (boundary && startsVerbPhrase(subject, pred.slice(j), mainIsBe, beNominal)) cuts.push(j);
     }
   }
-  const mainPred = trimJoiners(pred.slice(0, cuts[0] ?? pred.length));
+  let mainPred = trimJoiners(pred.slice(0, cuts[0] ?? pred.length));
   const passive = mainIsBe ? passiveGroup(tokens, g, verbIndex) : null;
+  // "has written and directed several films": the verbs share the object, and the second the perfect.
+  const sharing = mainPred.length === 0 && cuts.length === 1;
+  const perfect = sharing && ['has', 'have', 'had'].includes(verb.word) && g > verbIndex + 1 ? `${joinTokens(tokens.slice(verbIndex, g - 1))} ` : '';
+  if (sharing) mainPred = trimJoiners(pred.slice(cuts[0]! + 1));
   const vpClaims = cuts.flatMap((start, i) => {
     const seg = trimJoiners(pred.slice(start, cuts[i + 1] ?? pred.length));
-    const be = passive !== null && PARTICIPLE_FIRST(seg) ? `${passive} ` : '';
+    const be = passive !== null && PARTICIPLE_FIRST(seg) ? `${passive} ` : perfect !== '' && isParticiple(seg[0]?.word ?? '') ? perfect : '';
     return splitPredicate(`${joinTokens(subject)} ${be}${joinTokens(seg)}`, depth + 1);
   });
 

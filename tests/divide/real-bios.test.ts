@@ -105,3 +105,14 @@ describe('divideRules on biographies: more objects of one preposition', () => {
     ]);
   });
 });
+
+describe('divideRules on biographies: verbs that share an object', () => {
+  it('gives "has (also) written and directed X" one claim per verb, each with the object and the perfect', () => {
+    // FActScore dev: "He has written several short films.", "He has directed several short films."
+    expect(claims('He has also written and directed several plays.')).toEqual([
+      'He has also written several plays.', 'He has also directed several plays.',
+    ]);
+    expect(claims('She wrote and produced the song.')).toEqual(['She wrote the song.', 'She produced the song.']);
+    expect(claims('The man is tall and wears a hat.')).toEqual(['The man is tall.', 'The man wears a hat.']);
+  });
+});
