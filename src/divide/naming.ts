@@ -155,9 +155,30 @@ function titleBefore(toks: readonly Tok[], k: number): { text: string; start: nu
 }
 const TITLE_WORDS = new Set(['of', 'the', 'a', 'an', 'in', 'on', 'at', 'for', 'to', 'from', 'with', '&', 'de', 'la']);
 
+// "Robert Louis Stevenson (13 November 1850 – 3 December 1894)", "Anna May Wong (1905–1961)": when the person
+// was born and died, two facts as the annotators wrote them ("Anna May Wong was born in 1905.").
+function lifeFacts(toks: readonly Tok[]): NamingFact[] {
+  const out: NamingFact[] = [];
+  for (let k = 1; k < toks.length; k++) {
+    if (toks[k]!.text !== '(' || toks[k - 1]!.pos !== 'PROPN') continue;
+    const close = toks.findIndex((t, j) => j > k && t.text === ')');
+    const inner = close > k ? toks.slice(k + 1, close) : [];
+    const dash = inner.findIndex((t) => /^[–—-]$/.test(t.text) || t.lower === 'to');
+    const sides = dash > 0 ? [inner.slice(0, dash), inner.slice(dash + 1)] : [];
+    if (sides.length === 0 || !sides.every((x) => x.length <= 4 && x.some((t) => YEAR.test(t.text)) && x.every((t) => t.pos !== 'PUNCT' || t.text === ','))) continue;
+    let a = k - 1;
+    while (a > 0 && (/^[A-Z]/.test(toks[a - 1]!.text) && !['DET', 'PRON', 'ADP'].includes(toks[a - 1]!.pos) || PARTICLES.has(toks[a - 1]!.lower))) a--;
+    const name = words(toks.slice(a, k));
+    const when = (x: Tok[]): string => `${x.length === 1 ? 'in' : 'on'} ${words(x)}`;
+    out.push({ claim: `${name} was born ${when(sides[0]!)}.`, start: toks[a]!.start, end: toks[close]!.end });
+    out.push({ claim: `${name} died ${when(sides[1]!)}.`, start: toks[a]!.start, end: toks[close]!.end });
+  }
+  return out;
+}
+
 /** The naming facts of one sentence's tokens, in order. */
 export function namingFacts(toks: readonly Tok[]): NamingFact[] {
-  return [...placeFacts(toks), ...kindFacts(toks), ...exampleFacts(toks), ...titleFacts(toks), ...releaseFacts(toks)]
+  return [...placeFacts(toks), ...kindFacts(toks), ...exampleFacts(toks), ...titleFacts(toks), ...releaseFacts(toks), ...lifeFacts(toks)]
     .sort((a, b) => a.start - b.start);
 }
 

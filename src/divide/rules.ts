@@ -57,6 +57,8 @@ function completeVerbless(sentence: string, question: string | undefined): strin
 }
 
 type Pair = { claim: string; question: string };
+const CITATIONS = /\s*\[\d+\]/g;
+const YEAR_BRACKETS = /\s*\((?![Bb]orn\b)[^()]{0,40}\b(?:1[5-9]|20)\d\d\b[^()]{0,40}\)/g;
 
 // "The image features a white bird." (or "The main features of this image are ...") says there is a white bird: with the picture as the subject of a verb of
 // showing, the claim is about existence, and "Is there a white bird?" is the question annotators and labelers use.
@@ -179,6 +181,10 @@ function claimsOf(text: string, question: string | undefined): { pairs: Pair[]; 
   const reasons: string[] = [];
   // An example's copy of the clause repeats the other conjuncts of the split; those are dropped. Repeats within one
   // piece stay: "There is a green star and a green star." is two stars.
+  // A year in brackets ("A Bronx Tale (1993)", "Wong (1905–1961)") is a fact of its own (naming.ts), not of the claim.
+  if (statement.includes('(')) statement = statement.replace(YEAR_BRACKETS, '');
+  // Citation marks ("The Recruit (2003)[3][4]") point at sources the labeler cannot see.
+  if (statement.includes('[')) statement = statement.replace(CITATIONS, '');
   const pieces = withExamples(statement).map((p) => splitClaims(p).flatMap(bornApart).flatMap(rolesApart).map(asExistence));
   const repeats = (claim: string, k: number): boolean => pieces.slice(0, k).some((p) => p.includes(claim));
   for (const claim of pieces.flatMap((p, k) => p.filter((c) => !repeats(c, k)))) {
@@ -233,7 +239,8 @@ function keepBeforeHedge(s: Sentence, part: Part, answer: string, question: stri
 // What the names of a kept sentence are ("Madrid is in Spain."), unless a claim already says it.
 function addNamingFacts(s: Sentence, out: DivideResult, from: number): void {
   const have = new Set(out.claims.slice(from).map((c) => c.claim));
-  for (const f of namingFacts(s.tokens)) {
+  for (const found of namingFacts(s.tokens)) {
+    const f = found.claim.includes('[') ? { ...found, claim: found.claim.replace(CITATIONS, '') } : found;
     const q = have.has(f.claim) ? null : claimToQuestion(f.claim);
     if (q !== null) out.claims.push({ sentence: s.text, claim: f.claim, question: q, start: f.start, end: f.end });
     have.add(f.claim);

@@ -113,6 +113,7 @@ export function verbAt(tokens: readonly Token[], i: number, afterRelative = fals
   if (/,$/.test(tokens[i - 1]?.raw ?? '') && /(?:ing|ed)$/.test(w) && !AUXILIARIES.has(w)) return null;
   if (AUXILIARIES.has(w)) {
     if (NOUNLIKE_MODALS.has(w) && AUXILIARIES.has(next)) return null;
+    if (w === 'may' && /^May/.test(tokens[i]?.raw ?? '')) return null; // "Anna May Wong", "May 2017": a name, a month
     return { index: i, kind: 'aux', word: w, base: w, doWord: 'Do' };
   }
   // "the tea set is", "street lights are": a noun directly before an auxiliary heads the subject.

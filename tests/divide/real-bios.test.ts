@@ -46,8 +46,8 @@ describe('divideRules on biographies: titles listed after their category', () =>
   it('gives each title of "two albums, A (2013) and B (2015)" its object, its kind and its year', () => {
     expect(claims('Kerser has since released two further albums, King (2013) and Engage The Force (2015).')).toEqual([
       'Kerser has since released two further albums.',
-      'Kerser has since released King (2013).',
-      'Kerser has since released Engage The Force (2015).',
+      'Kerser has since released King.',
+      'Kerser has since released Engage The Force.',
       'King is a further album.',
       'King was released in 2013.',
       'Engage The Force is a further album.',
@@ -59,8 +59,8 @@ describe('divideRules on biographies: titles listed after their category', () =>
     expect(claims('Estes has released three solo albums, "Leaving Town Alive" (2005), "Songs from the Neighborhood" (2008) and "Tennessee Moon" (2012).'))
       .toEqual(expect.arrayContaining(['Leaving Town Alive is a solo album.', 'Songs from the Neighborhood was released in 2008.', 'Tennessee Moon is a solo album.']));
     expect(claims('Shue also starred in the films The Wedding Singer (1998) and Gracie (2007).')).toEqual([
-      'Shue also starred in The Wedding Singer (1998).',
-      'Shue also starred in Gracie (2007).',
+      'Shue also starred in The Wedding Singer.',
+      'Shue also starred in Gracie.',
       'The Wedding Singer is a film.',
       'The Wedding Singer was released in 1998.',
       'Gracie is a film.',
@@ -114,5 +114,29 @@ describe('divideRules on biographies: verbs that share an object', () => {
     ]);
     expect(claims('She wrote and produced the song.')).toEqual(['She wrote the song.', 'She produced the song.']);
     expect(claims('The man is tall and wears a hat.')).toEqual(['The man is tall.', 'The man wears a hat.']);
+  });
+});
+
+describe('divideRules on biographies: years in brackets', () => {
+  it('makes a life span two facts and keeps the years out of the other claims', () => {
+    expect(claims('Robert Louis Stevenson (13 November 1850 – 3 December 1894) was a Scottish novelist, poet, essayist, and travel writer.')).toEqual([
+      'Robert Louis Stevenson was a Scottish novelist.',
+      'Robert Louis Stevenson was a Scottish poet.',
+      'Robert Louis Stevenson was a Scottish essayist.',
+      'Robert Louis Stevenson was a travel writer.',
+      'Robert Louis Stevenson was born on 13 November 1850.',
+      'Robert Louis Stevenson died on 3 December 1894.',
+    ]);
+    const d = divideRules('Anna May Wong (1905–1961) was a pioneering Chinese-American actress.');
+    expect(d.claims.map((c) => [c.claim, c.question])).toEqual([
+      ['Anna May Wong was a pioneering Chinese-American actress.', 'Was Anna May Wong a pioneering Chinese-American actress?'],
+      ['Anna May Wong was born in 1905.', 'Was Anna May Wong born in 1905?'],
+      ['Anna May Wong died in 1961.', 'Did Anna May Wong die in 1961?'],
+    ]);
+  });
+
+  it('drops citation marks from claims', () => {
+    expect(claims('Moynahan has also acted in several films including Serendipity (2001) and The Recruit (2003)[3][4].'))
+      .toEqual(expect.arrayContaining(['Moynahan has also acted in several films including The Recruit.', 'The Recruit was released in 2003.']));
   });
 });
