@@ -19,7 +19,7 @@ export interface NamingFact {
 
 const isName = (t: Tok | undefined): boolean => t !== undefined && ['PROPN', 'NOUN'].includes(t.pos) && /^[A-Z]/.test(t.text);
 // Particles inside foreign names ("El Club de la Comedia") that the tagger reads as common nouns.
-const PARTICLES = new Set(['de', 'del', 'la', 'le', 'les', 'los', 'las', 'da', 'di', 'do', 'dos', 'von', 'van', 'der', 'den', 'y', 'e', 'al', 'el', 'bin', 'ibn']);
+const PARTICLES = new Set(['de', 'del', 'della', 'delle', 'degli', 'dei', 'la', 'le', 'les', 'los', 'las', 'da', 'di', 'do', 'dos', 'von', 'van', 'der', 'den', 'y', 'e', 'al', 'el', 'bin', 'ibn']);
 const words = (toks: readonly Tok[]): string => toks.map((t, k) => (k > 0 && t.space !== '' ? ' ' : '') + t.text).join('');
 
 // The proper-noun run starting at i (may be empty).
@@ -55,6 +55,31 @@ function placeFacts(toks: readonly Tok[]): NamingFact[] {
   }
   return out;
 }
+
+// "attended the School of Visual Arts in New York City", "plays for the Canterbury-Bankstown Bulldogs in the
+// National Rugby League": a named object placed in a named place, "The School of Visual Arts is in New York City."
+function locatedFacts(toks: readonly Tok[]): NamingFact[] {
+  const out: NamingFact[] = [];
+  for (let i = 2; i < toks.length - 1; i++) {
+    if (toks[i]!.lower !== 'in') continue;
+    let a = i - 1;
+    if (!named(toks[a])) continue;
+    while (a > 0 && (named(toks[a - 1]) || (LINKS.has(toks[a - 1]!.lower) && named(toks[a - 2])))) a -= LINKS.has(toks[a - 1]!.lower) ? 2 : 1;
+    const before = toks[a - 1];
+    if (before === undefined || !['DET', 'ADP', 'VERB'].includes(before.pos) || before.lower === 'in') continue;
+    const y = toks[i + 1]?.lower === 'the' ? i + 2 : i + 1;
+    let e = y;
+    while (e < toks.length && (named(toks[e]) || (LINKS.has(toks[e]!.lower) && named(toks[e + 1])))) e += LINKS.has(toks[e]!.lower) ? 2 : 1;
+    if (e === y || MONTHS.has(toks[y]!.lower) || toks[e]?.pos === 'NUM' || toks[e]?.lower === "'s") continue;
+    const thing = `${before.lower === 'the' ? 'The ' : ''}${words(toks.slice(a, i))}`;
+    out.push({ claim: `${thing} is in ${words(toks.slice(i + 1, e))}.`, start: toks[a]!.start, end: toks[e - 1]!.end });
+  }
+  return out;
+}
+const LINKS = new Set(['of', 'for', 'de', 'del', 'della', 'delle', 'degli', 'da', 'di', '&']);
+// A capitalised word of a name, whatever the tagger read ("Canterbury-Bankstown" as an adjective).
+const named = (t: Tok | undefined): boolean => t !== undefined && /^[A-Z]/.test(t.text) && !['DET', 'PRON', 'ADP', 'CCONJ', 'SCONJ', 'AUX'].includes(t.pos);
+const MONTHS = new Set('january february march april may june july august september october november december'.split(' '));
 
 // "Premier League club Manchester City", "the popular bachata group Aventura": a common noun right before a name,
 // with its modifiers, says what the name is.
@@ -178,7 +203,7 @@ function lifeFacts(toks: readonly Tok[]): NamingFact[] {
 
 /** The naming facts of one sentence's tokens, in order. */
 export function namingFacts(toks: readonly Tok[]): NamingFact[] {
-  return [...placeFacts(toks), ...kindFacts(toks), ...exampleFacts(toks), ...titleFacts(toks), ...releaseFacts(toks), ...lifeFacts(toks)]
+  return [...placeFacts(toks), ...kindFacts(toks), ...exampleFacts(toks), ...titleFacts(toks), ...releaseFacts(toks), ...lifeFacts(toks), ...locatedFacts(toks)]
     .sort((a, b) => a.start - b.start);
 }
 

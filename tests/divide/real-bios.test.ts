@@ -140,3 +140,20 @@ describe('divideRules on biographies: years in brackets', () => {
       .toEqual(expect.arrayContaining(['Moynahan has also acted in several films including The Recruit.', 'The Recruit was released in 2003.']));
   });
 });
+
+describe('divideRules on biographies: where a named thing is', () => {
+  it('says a named object placed in a named place is there', () => {
+    // FActScore dev: "The School of Visual Arts is in New York City.", "The Parco delle Cascine is in Florence."
+    expect(claims('Alfonso attended the School of Visual Arts in New York City.')).toEqual([
+      'Alfonso attended the School of Visual Arts in New York City.', 'The School of Visual Arts is in New York City.',
+    ]);
+    expect(claims('Mimbelli has designed the Parco delle Cascine in Florence.')).toContain('The Parco delle Cascine is in Florence.');
+    expect(claims('Houghton currently plays for the Canterbury-Bankstown Bulldogs in the National Rugby League.'))
+      .toContain('The Canterbury-Bankstown Bulldogs is in the National Rugby League.');
+  });
+
+  it('gives none for a date, a subject or a place without a name', () => {
+    expect(claims('He released his debut single Strip That Down in May 2017.')).toEqual(['He released his debut single Strip That Down in May 2017.']);
+    expect(claims('There is a red circle in the top left.')).toEqual(['There is a red circle in the top left.']);
+  });
+});
