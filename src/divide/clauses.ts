@@ -20,7 +20,7 @@ export interface Part {
 interface Draft {
   prefix: string;
   toks: Tok[];
-  kind: 'main' | 'relative' | 'participle' | 'with' | 'subordinate' | 'attribute';
+  kind: 'main' | 'relative' | 'participle' | 'with' | 'subordinate' | 'attribute' | 'apposition';
   skip?: string;
   plural?: boolean;
   paren?: boolean;
@@ -127,6 +127,7 @@ export function clauseParts(toks: readonly Tok[]): Part[] {
       const plural = h ? pluralHead(h) || / and /.test(subject) : false;
       let prefix = '';
       if (op.kind === 'relative') prefix = subject;
+      if (op.kind === 'apposition') prefix = `${subject} is`;
       const verb = op.consume === 0 ? t : next;
       const past = verb !== undefined && PAST_ONLY.has(verb.lower);
       if (op.kind === 'participle') prefix = `${subject} ${past ? (plural ? 'were' : 'was') : be(plural)}`;
@@ -237,6 +238,7 @@ function opener(toks: readonly Tok[], i: number, main: readonly Tok[], afterComm
     return { kind: 'participle', head: headBefore(toks, i), consume: 1, paren: true };
   }
   if (t.lower === 'with' && afterComma && i > 0 && hasFinite) return { kind: 'with', head: -1, consume: 1 };
+  if (afterComma && hasFinite && isApposition(toks, i)) return { kind: 'apposition', head: i - 2, consume: 0 };
   const leading = i === 0 && ['when', 'while', 'once', 'whenever'].includes(t.lower); // tagged ADV at the start
   if ((SUBORDINATORS.has(t.lower) || leading) && (t.pos === 'SCONJ' || leading || (t.lower === 'as' && afterComma)) && (afterComma || i === 0 || hasFinite)) {
     if (t.lower === 'as' && (next.lower === 'well' || prev?.lower === 'such')) return null; // "as well as", "such as"
@@ -247,6 +249,25 @@ function opener(toks: readonly Tok[], i: number, main: readonly Tok[], afterComm
     return { kind: 'subordinate', head: -1, consume: 1 };
   }
   return null;
+}
+
+// "Continuum Analytics, a Python-based data science platform", "Proceso, one of Mexico's foremost media outlets": a
+// name, a comma and a noun phrase that says what the name is ("Proceso is one of ..."), up to the next comma or the
+// end, with no verb or list in it.
+function isApposition(toks: readonly Tok[], i: number): boolean {
+  const name = toks[i - 2];
+  const t = toks[i]!;
+  if (name?.pos !== 'PROPN' || !/^[A-Z]/.test(name.text) || !(['a', 'an'].includes(t.lower) || (t.lower === 'one' && toks[i + 1]?.lower === 'of'))) return false;
+  let k = i + 1;
+  for (; k < toks.length && !isComma(toks[k]) && toks[k]!.text !== '.'; k++) {
+    const w = toks[k]!;
+    if (w.pos === 'CCONJ' || w.pos === 'AUX' || (w.pos === 'VERB' && !/(?:ed|ing)$/.test(w.lower)) || w.text === '(') return false;
+  }
+  // At the end, or before a part of its own ("..., which ...", "..., based in ..."): where the main clause goes on
+  // after it ("hired by Union Products, a small company, to create ..."), the clause needs it.
+  const after = toks[k + 1];
+  const ends = !isComma(toks[k]) || after === undefined || RELATIVES.has(after.lower) || after.lower === 'where' || isParticipleForm(after);
+  return ends && k - i <= 12;
 }
 
 // "a large, old-fashioned clock", "social, political and economic issues": comma-joined adjectives are separate

@@ -157,3 +157,18 @@ describe('divideRules on biographies: where a named thing is', () => {
     expect(claims('There is a red circle in the top left.')).toEqual(['There is a red circle in the top left.']);
   });
 });
+
+describe('divideRules on biographies: appositions', () => {
+  it('says what a name is when a noun phrase follows it after a comma', () => {
+    expect(claims('Oliphant was the co-founder of Continuum Analytics, a Python-based data science platform.')).toEqual([
+      'Oliphant was the co-founder of Continuum Analytics.', 'Continuum Analytics is a Python-based data science platform.',
+    ]);
+    expect(claims('Pérez wrote for the magazine Proceso, one of Mexico\'s foremost investigative media outlets.'))
+      .toContain('Proceso is one of Mexico\'s foremost investigative media outlets.');
+  });
+
+  it('leaves it in the clause when the clause goes on after it', () => {
+    expect(claims('His career began in 1956 when he was hired by Union Products, a small plastics company in Leominster, to create a lawn ornament.'))
+      .not.toContain('Union Products is a small plastics company in Leominster, to create a lawn ornament.');
+  });
+});
