@@ -73,6 +73,8 @@ function isIndependentClause(tokens: readonly Token[]): boolean {
   if (!DETERMINERS.has(first.word) && !PRONOUNS.has(first.word) && !/^[A-Z]/.test(first.raw)) return false;
   const c = analyzeClause(joinTokens(tokens));
   if (c === null || c.verb.fromRelative || c.intro.length > 0 || c.locative || c.verbIndex > 8) return false;
+  // A capitalised "verb" is a title's word (", and True Lies"), not a new clause's.
+  if (/^[A-Z]/.test(c.tokens[c.verbIndex]?.raw ?? '')) return false;
   // A subject spanning "and" or a comma means the cut fell inside a list ("a star, and the man holds ...").
   return !c.subject.some((t) => t.word === 'and' || /,$/.test(t.raw));
 }

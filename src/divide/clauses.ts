@@ -83,6 +83,8 @@ function perfectAux(main: readonly Tok[], verb: Tok): string | null {
 
 /** Cut a sentence's tokens into clause parts; the main clause comes first. */
 export function clauseParts(toks: readonly Tok[]): Part[] {
+  const fronted = frontedParticiple(toks);
+  if (fronted !== null) return [fronted.part, ...clauseParts(fronted.rest)];
   const drafts: Draft[] = [{ prefix: '', toks: [], kind: 'main' }];
   let cur = 0;
   // The main clause being read: ", and the man is ..." starts a second one, with parts of its own.
@@ -152,6 +154,24 @@ export function clauseParts(toks: readonly Tok[]): Part[] {
   }
   nameIt(drafts, toks);
   return drafts.flatMap((d) => splitAdjectives(d)).map(build).filter((p): p is Part => p !== null);
+}
+
+// "Born on 4 May 1984 in Rio de Janeiro, Brazil, Fernando started ...": a fronted past participle is about the
+// subject after its last comma ("Fernando was born on 4 May 1984 in Rio de Janeiro, Brazil."). Null when the
+// sentence does not open with one.
+function frontedParticiple(toks: readonly Tok[]): { part: Part; rest: Tok[] } | null {
+  const t = toks[0];
+  if (t === undefined || !/^[A-Z][a-z]+$/.test(t.text) || !(PARTICIPLES.has(t.lower) || (t.pos === 'VERB' && /ed$/.test(t.lower)))) return null;
+  const f = toks.findIndex((x, k) => k > 1 && x.text === x.lower && isFinite(x) && !isComma(toks[k - 1]));
+  let comma = -1;
+  for (let k = 1; k < f; k++) if (isComma(toks[k])) comma = k;
+  const subject = toks.slice(comma + 1, f);
+  if (f < 0 || comma < 2 || subject.length === 0 || subject.length > 4 || !['PROPN', 'PRON', 'DET'].includes(subject[0]!.pos)) return null;
+  const plural = subject.some((x) => pluralHead(x));
+  const be = PAST_ONLY.has(t.lower) ? (plural ? 'were' : 'was') : plural ? 'are' : 'is';
+  const who = textOf(subject);
+  const text = `${who.charAt(0).toUpperCase()}${who.slice(1)} ${be} ${t.lower} ${textOf(toks.slice(1, comma))}`;
+  return { part: { text, start: t.start, end: toks[comma - 1]!.end }, rest: toks.slice(comma + 1) };
 }
 
 // "a couch with a cat lying on it", "a ramp, with the skateboarder standing on it": "it" after a preposition in a

@@ -91,7 +91,8 @@ export function contentSkipReason(text: string): { reason: string | null; text: 
   const kept: string[] = [];
   for (let k = 0; k < words.length; k++) {
     const w = cleanWord(words[k] ?? '');
-    if (!SUBJECTIVE_WORDS.has(w)) {
+    // A capitalised word after the first is a name's ("Coyote Ugly", "The Great Gatsby"), not a judgement.
+    if (!SUBJECTIVE_WORDS.has(w) || (k > 0 && /^["“']?[A-Z]/.test(words[k] ?? ''))) {
       kept.push(words[k] ?? '');
       continue;
     }

@@ -117,19 +117,26 @@ function exampleFacts(toks: readonly Tok[]): NamingFact[] {
     let item: Tok[] = [];
     const flush = (): void => {
       item = item.filter((t) => !/^["“”]$/.test(t.text)); // a title's quotes, split by the list's commas
+      while (item.length > 0 && /^[,.]$/.test(item[item.length - 1]!.text)) item.pop();
       const kind = item.length > 0 && item.length <= 8 ? exampleKind(category, words(item)) : null;
       if (kind !== null) out.push({ claim: kind, start: item[0]!.start, end: item[item.length - 1]!.end });
       item = [];
     };
+    let quoted = false;
     for (; k < toks.length && !['.', ';', ':', '!', '?'].includes(toks[k]!.text); k++) {
       const t = toks[k]!;
+      if (/^["“”]$/.test(t.text)) {
+        const closes = quoted;
+        quoted = t.text === '“' || (t.text === '"' && !quoted);
+        if (closes) flush(); // a quoted title is one item, its commas inside ("Good Day,") or not
+      }
       // ", and television shows such as ...": a second list with a category of its own.
       if ((t.lower === 'such' && toks[k + 1]?.lower === 'as') || t.lower === 'including') {
         item = [];
         k -= 1;
         break;
       }
-      if (t.text === ',' || t.lower === 'and' || t.lower === 'or') flush();
+      if ((t.text === ',' && !quoted) || (!quoted && (t.lower === 'and' || t.lower === 'or'))) flush();
       else item.push(t);
       if (item.length > 8) break;
     }
@@ -172,7 +179,7 @@ function titleBefore(toks: readonly Tok[], k: number): { text: string; start: nu
     const inner = toks.slice(from, a).filter((t, j, all) => !(j === all.length - 1 && /^[,.]$/.test(t.text)));
     return inner.length > 0 && /^[A-Z0-9]/.test(inner[0]!.text) ? { text: words(inner), start: inner[0]!.start } : null;
   }
-  const cap = (t: Tok | undefined): boolean => t !== undefined && /^[A-Z0-9]/.test(t.text) && t.pos !== 'PRON';
+  const cap = (t: Tok | undefined): boolean => t !== undefined && /^[A-Z0-9]/.test(t.text) && t.text !== 'I';
   if (!cap(toks[a])) return null;
   while (a > 0 && (cap(toks[a - 1]) || (TITLE_WORDS.has(toks[a - 1]!.lower) && cap(toks[a - 2])))) a--;
   if (toks[a]!.text === toks[a]!.lower) a++;

@@ -79,8 +79,11 @@ const SECOND_LIST = /,?\s+and\s+((?:[a-z][\w'’-]*\s+){0,3}[a-z][\w'’-]*)\s+(
 function listItems(list: string): string[] | null {
   const items: string[] = [];
   // '"Good Day," "You & I," and "Love Poem."': the comma or period inside a closing quote belongs to the list.
-  const text = list.replace(/([,.])(["”])(?=\s|$)/g, '$2$1');
-  for (const x of text.split(/\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+/).filter((y) => /[A-Za-z0-9]/.test(y))) {
+  const quoted = list.replace(/([,.])(["”])(?=\s|$)/g, '$2$1');
+  // "and" or a comma inside a quoted title ("Sin and Punishment") does not split it.
+  const text = quoted.replace(/"[^"]*"/g, (q) => q.replace(/,/g, '\u0001').replace(/ and /g, ' \u0002 '));
+  for (const raw of text.split(/\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+/).filter((y) => /[A-Za-z0-9]/.test(y))) {
+    const x = raw.replace(/\u0001/g, ',').replace(/\u0002/g, 'and');
     if (/^\d+$/.test(x) && items.length > 0) items[items.length - 1] += `, ${x}`;
     else items.push(x);
   }

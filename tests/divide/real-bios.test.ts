@@ -172,3 +172,22 @@ describe('divideRules on biographies: appositions', () => {
       .not.toContain('Union Products is a small plastics company in Leominster, to create a lawn ornament.');
   });
 });
+
+describe('divideRules on biographies: fronted participles, names that look like words', () => {
+  it('gives a fronted "Born ..." to the subject after it', () => {
+    expect(claims('Born on 4 May 1984 in Rio de Janeiro, Brazil, Fernando started his professional career with Vila Nova in 2003.')).toEqual([
+      'Fernando was born on 4 May 1984.',
+      'Fernando was born in Rio de Janeiro, Brazil.',
+      'Fernando started his professional career with Vila Nova in 2003.',
+    ]);
+  });
+
+  it('reads "Coyote Ugly", "True Lies" and "Sin and Punishment" as titles', () => {
+    const d = divideRules('She has also appeared in a number of feature films, including Coyote Ugly, Serendipity and The Recruit.');
+    expect(d.skipped).toEqual([]);
+    expect(d.claims.map((c) => c.claim)).toContain('She has also appeared in a number of feature films including Coyote Ugly.');
+    expect(claims('Eliza Dushku is best known for her roles in Buffy the Vampire Slayer, Angel, and True Lies.')).not.toContain('True Lies.');
+    expect(claims('The company has developed many critically acclaimed games, including "Ikaruga", "Radiant Silvergun", and "Sin and Punishment".'))
+      .toEqual(expect.arrayContaining(['The company has developed "Sin and Punishment".', 'Sin and Punishment is an acclaimed game.']));
+  });
+});
