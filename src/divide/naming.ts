@@ -105,7 +105,9 @@ function exampleFacts(toks: readonly Tok[]): NamingFact[] {
   const out: NamingFact[] = [];
   for (let i = 1; i < toks.length; i++) {
     const such = toks[i]!.lower === 'such' && toks[i + 1]?.lower === 'as';
-    if (!such && toks[i]!.lower !== 'including') continue;
+    // "films like A and B" as well, after a plural noun only ("looks like" compares).
+    const like = toks[i]!.lower === 'like' && toks[i - 1]?.pos === 'NOUN' && /[^s]s$/.test(toks[i - 1]!.lower);
+    if (!such && !like && toks[i]!.lower !== 'including') continue;
     let c = i - (toks[i - 1]?.text === ',' ? 1 : 0);
     const end = c;
     // The tagger may read a plural head before "such as" as a verb ("television shows such as").
@@ -118,7 +120,7 @@ function exampleFacts(toks: readonly Tok[]): NamingFact[] {
     const flush = (): void => {
       item = item.filter((t) => !/^["“”]$/.test(t.text)); // a title's quotes, split by the list's commas
       while (item.length > 0 && /^[,.]$/.test(item[item.length - 1]!.text)) item.pop();
-      const kind = item.length > 0 && item.length <= 8 ? exampleKind(category, words(item)) : null;
+      const kind = item.length > 0 && item.length <= 10 ? exampleKind(category, words(item)) : null;
       if (kind !== null) out.push({ claim: kind, start: item[0]!.start, end: item[item.length - 1]!.end });
       item = [];
     };
@@ -137,8 +139,13 @@ function exampleFacts(toks: readonly Tok[]): NamingFact[] {
         break;
       }
       if ((t.text === ',' && !quoted) || (!quoted && (t.lower === 'and' || t.lower === 'or'))) flush();
-      else item.push(t);
-      if (item.length > 8) break;
+      else if (t.text === '(') {
+        // "All In (2003)": a year or a note in brackets is not part of the name (and its length).
+        const close = toks.findIndex((x, j) => j > k && x.text === ')');
+        if (close > k && close - k < 8) k = close;
+        else item.push(t);
+      } else item.push(t);
+      if (item.length > 10) break;
     }
     flush();
     i = k;

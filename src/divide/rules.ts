@@ -6,7 +6,7 @@ import { completeFromQuestion } from './context.js';
 import { contentSkipReason, isFragment, isInstruction, sentenceSkipReason } from './filters.js';
 import { setVerbHints } from './lexicon.js';
 import { isPluralPhrase } from './list.js';
-import { namingFacts } from './naming.js';
+import { exampleKind, namingFacts } from './naming.js';
 import { namePronouns } from './pronouns.js';
 import { claimToQuestion } from './question.js';
 import { salvageNouns } from './salvage.js';
@@ -97,8 +97,12 @@ function withExamples(text: string): string[] {
   const rest = second ? withExamples(`${m[1]}${m[4].slice(second.index).replace(/^,?\s+and\s+/, '')}`) : [];
   const items = listItems(second ? m[4].slice(0, second.index) : m[4]);
   if (items === null) return [text];
-  // Each example keeps its category ("in films such as The Big Easy"): that the example is a film is a fact too.
-  return [`${m[1]}${m[2]}.`, ...items.map((x) => `${m[1]}${m[2]} ${m[3]} ${x}.`), ...rest];
+  // A named example takes the category's place ("has appeared in The Big Easy."), as the annotators wrote it: what
+  // it is comes apart from the naming facts ("The Big Easy is a film."). Others keep the category, which says it.
+  const named = (x: string): boolean => /^["“'‘]?[A-Z0-9]/.test(x) && exampleKind(m[2]!, x) !== null;
+  // "appeared in a number of feature films, including X": X takes the place of "a number of feature films".
+  const lead = m[1].replace(/\b(?:an?\s+)?(?:number|variety|range|host|series|couple|lot|few|dozens|hundreds|one|some|several|many|most|all)\s+of\s+$/i, '');
+  return [`${m[1]}${m[2]}.`, ...items.map((x) => (named(x) ? `${lead}${x}.` : `${m[1]}${m[2]} ${m[3]} ${x}.`)), ...rest];
 }
 
 function withCountedExamples(text: string): string[] {

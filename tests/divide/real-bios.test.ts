@@ -137,7 +137,7 @@ describe('divideRules on biographies: years in brackets', () => {
 
   it('drops citation marks from claims', () => {
     expect(claims('Moynahan has also acted in several films including Serendipity (2001) and The Recruit (2003)[3][4].'))
-      .toEqual(expect.arrayContaining(['Moynahan has also acted in several films including The Recruit.', 'The Recruit was released in 2003.']));
+      .toEqual(expect.arrayContaining(['Moynahan has also acted in The Recruit.', 'The Recruit was released in 2003.']));
   });
 });
 
@@ -185,9 +185,26 @@ describe('divideRules on biographies: fronted participles, names that look like 
   it('reads "Coyote Ugly", "True Lies" and "Sin and Punishment" as titles', () => {
     const d = divideRules('She has also appeared in a number of feature films, including Coyote Ugly, Serendipity and The Recruit.');
     expect(d.skipped).toEqual([]);
-    expect(d.claims.map((c) => c.claim)).toContain('She has also appeared in a number of feature films including Coyote Ugly.');
+    expect(d.claims.map((c) => c.claim)).toContain('She has also appeared in Coyote Ugly.');
     expect(claims('Eliza Dushku is best known for her roles in Buffy the Vampire Slayer, Angel, and True Lies.')).not.toContain('True Lies.');
     expect(claims('The company has developed many critically acclaimed games, including "Ikaruga", "Radiant Silvergun", and "Sin and Punishment".'))
       .toEqual(expect.arrayContaining(['The company has developed "Sin and Punishment".', 'Sin and Punishment is an acclaimed game.']));
+  });
+});
+
+describe('divideRules on biographies: a named example in its category\'s place', () => {
+  it('says "appeared in X" for each named example, and what X is apart, brackets and all', () => {
+    const c = claims('He is best known for his roles in television dramas such as All In (2003), Save the Last Dance for Me (2004), and Defendant (2017).');
+    expect(c).toEqual(expect.arrayContaining([
+      'He is best known for his roles in television dramas.',
+      'He is best known for his roles in Save the Last Dance for Me.',
+      'Save the Last Dance for Me is a television drama.',
+      'Defendant is a television drama.',
+      'Defendant was released in 2017.',
+    ]));
+    expect(claims('He is best known for his roles in films like "Aruvi" (2017) and "Mudhalvan" (1999).')).toContain('Aruvi is a film.');
+    // A quantity before the category goes with it.
+    expect(claims('She has also appeared in a number of feature films, including Coyote Ugly and The Recruit.'))
+      .toContain('She has also appeared in The Recruit.');
   });
 });

@@ -132,11 +132,12 @@ describe('divideRules on real English: conjoined predicates of a biography', () 
 });
 
 describe('divideRules on real English: lists of examples', () => {
-  it('gives each example after "such as" a claim of its own, keeping its category', () => {
+  it('gives each example after "such as" a claim of its own, the category a fact apart', () => {
+    // FActScore dev: "He has appeared in films.", "He has appeared in The Big Easy.", "The Big Easy is a film."
     expect(claims('He has also appeared in films such as The Big Easy and The Last Boy Scout.')).toEqual([
       'He has also appeared in films.',
-      'He has also appeared in films such as The Big Easy.',
-      'He has also appeared in films such as The Last Boy Scout.',
+      'He has also appeared in The Big Easy.',
+      'He has also appeared in The Last Boy Scout.',
       // FActScore's annotators write what a named example is: "The Big Easy is a film."
       'The Big Easy is a film.',
       'The Last Boy Scout is a film.',
@@ -147,7 +148,7 @@ describe('divideRules on real English: lists of examples', () => {
     // FActScore dev: "He has appeared in television shows.", "NYPD Blue is a television show."
     const got = claims('He has also appeared in films such as The Big Easy and The Last Boy Scout, and television shows such as NYPD Blue and Beverly Hills, 90210.');
     expect(got).toContain('He has also appeared in television shows.');
-    expect(got).toContain('He has also appeared in television shows such as Beverly Hills, 90210.');
+    expect(got).toContain('He has also appeared in Beverly Hills, 90210.');
     expect(got).toContain('NYPD Blue is a television show.');
     expect(got.some((c) => /films such as television/.test(c))).toBe(false);
   });
