@@ -221,7 +221,7 @@ export function namingFacts(toks: readonly Tok[]): NamingFact[] {
     .sort((a, b) => a.start - b.start);
 }
 
-const QUANTIFIERS = /^(?:(?:a\s+)?(?:number|string|series|variety|host|range|couple|few)\s+of\s+|several\s+|numerous\s+|various\s+|many\s+|some\s+|other\s+|more\s+|the\s+|its\s+|his\s+|her\s+|their\s+)+/i;
+const QUANTIFIERS = /^(?:(?:a\s+)?(?:number|string|series|variety|host|range|couple|few)\s+of\s+|(?:over\s+|more\s+than\s+)?\d+\s+|several\s+|numerous\s+|various\s+|many\s+|some\s+|other\s+|more\s+|the\s+|its\s+|his\s+|her\s+|their\s+)+/i;
 
 /**
  * "films such as The Big Easy" -> "The Big Easy is a film.": what a named example is, from its category. Null when

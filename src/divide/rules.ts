@@ -71,12 +71,12 @@ const EXAMPLES = /^(.*\b(?:in|on|at|for|with|of|by|from|to|into)\s+)((?:[\w'’-
 
 // "Varma has directed several successful films, including Rangeela (1995) and Satya (1998)": after a verb, a
 // counted category's examples are objects of their own ("Varma has directed Rangeela (1995).").
-const COUNTED_EXAMPLES = /^(.*?\s)((?:several|many|numerous|various|multiple|two|three|four|five|a number of)\s+(?:[\w'’-]+\s+){0,3}[\w'’-]+),?\s+(such as|including)\s+(.+?)\.?$/i;
+const COUNTED_EXAMPLES = /^(.*?\s)((?:several|many|numerous|various|multiple|two|three|four|five|a number of|(?:over|more than|nearly|about)\s+\d+)\s+(?:[\w'’-]+\s+){0,3}[\w'’-]+),?\s+(such as|including)\s+(.+?)\.?$/i;
 // ", and television shows such as ...": a second category with its own examples.
 const SECOND_LIST = /,?\s+and\s+((?:[a-z][\w'’-]*\s+){0,3}[a-z][\w'’-]*)\s+(?:such as|including|like)\s+/;
 
 // The items of a list: "A, B and C"; a number after a comma stays with its name ("Beverly Hills, 90210").
-function listItems(list: string): string[] | null {
+function listItems(list: string, most = 8): string[] | null {
   const items: string[] = [];
   // '"Good Day," "You & I," and "Love Poem."': the comma or period inside a closing quote belongs to the list.
   const quoted = list.replace(/([,.])(["”])(?=\s|$)/g, '$2$1');
@@ -87,12 +87,18 @@ function listItems(list: string): string[] | null {
     if (/^\d+$/.test(x) && items.length > 0) items[items.length - 1] += `, ${x}`;
     else items.push(x);
   }
-  return items.length === 0 || items.some((x) => x.split(/\s+/).length > 8) ? null : items;
+  // ", which propelled ...", ", in 1982 for her novel": the clause goes on; these are not items of a list.
+  const notItem = (x: string): boolean => x.split(/\s+/).length > most || /^(?:which|who|that|where|when|in|on|at|for|from|with|by|to|as)\b/i.test(x);
+  return items.length === 0 || items.some(notItem) ? null : items;
 }
 
 function withExamples(text: string): string[] {
+  // A counted category after a verb first: "received numerous awards for his work, including the Gold Medal" is
+  // "received the Gold Medal", not "... for the Gold Medal".
+  const counted = countedExamples(text);
+  if (counted !== null) return counted;
   const m = EXAMPLES.exec(text);
-  if (!m || m[1] === undefined || m[2] === undefined || m[3] === undefined || m[4] === undefined) return withCountedExamples(text);
+  if (!m || m[1] === undefined || m[2] === undefined || m[3] === undefined || m[4] === undefined) return withTitles(text);
   const second = SECOND_LIST.exec(m[4]);
   const rest = second ? withExamples(`${m[1]}${m[4].slice(second.index).replace(/^,?\s+and\s+/, '')}`) : [];
   const items = listItems(second ? m[4].slice(0, second.index) : m[4]);
@@ -105,11 +111,11 @@ function withExamples(text: string): string[] {
   return [`${m[1]}${m[2]}.`, ...items.map((x) => (named(x) ? `${lead}${x}.` : `${m[1]}${m[2]} ${m[3]} ${x}.`)), ...rest];
 }
 
-function withCountedExamples(text: string): string[] {
+function countedExamples(text: string): string[] | null {
   const m = COUNTED_EXAMPLES.exec(text);
-  if (!m || m[1] === undefined || m[2] === undefined || m[4] === undefined) return withTitles(text);
-  const items = listItems(m[4]);
-  if (items === null || !/\b(?:has|have|had|was|were)\b|\b\w+ed\s*$/i.test(m[1])) return [text];
+  if (!m || m[1] === undefined || m[2] === undefined || m[4] === undefined) return null;
+  const items = listItems(m[4], 12);
+  if (items === null || !/\b(?:has|have|had|was|were)\b|\b\w+ed\s*$/i.test(m[1])) return null;
   return [`${m[1]}${m[2]}.`, ...items.map((x) => `${m[1]}${x}.`)];
 }
 

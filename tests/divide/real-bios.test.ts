@@ -208,3 +208,20 @@ describe('divideRules on biographies: a named example in its category\'s place',
       .toContain('She has also appeared in The Recruit.');
   });
 });
+
+describe('divideRules on biographies: a counted category\'s examples', () => {
+  it('makes each example the verb\'s object before any preposition in the category', () => {
+    expect(claims('Tusa has also received numerous awards for his work, including the Gold Medal from the Italian Ministry of Culture.')).toEqual([
+      'Tusa has also received numerous awards for his work.',
+      'Tusa has also received the Gold Medal from the Italian Ministry of Culture.',
+    ]);
+    expect(claims('Hori went on to star in over 100 films, including A Page of Madness.')).toEqual([
+      'Hori went on to star in over 100 films.', 'Hori went on to star in A Page of Madness.', 'A Page of Madness is a film.',
+    ]);
+  });
+
+  it('leaves a list alone when the clause goes on after a comma', () => {
+    const c = claims('She received numerous awards for her work, including the Naoki Prize, one of Japan\'s most prestigious literary prizes, in 1982 for her novel.');
+    expect(c.filter((x) => /received (?:in|one of)/.test(x))).toEqual([]);
+  });
+});
