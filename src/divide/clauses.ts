@@ -6,6 +6,7 @@
  */
 import { PARTICIPLES } from './lexicon.js';
 import type { Tok } from './nlp.js';
+import { pastOfIng } from './verbs.js';
 import { copulaSubject, definite, headBefore, isComma, NOUNISH, pluralHead, POSSESSIVES, textOf, withArticle } from './noun-phrase.js';
 
 /** One clause part: a statement to divide further, and the span [start, end) of its source text in the answer. */
@@ -148,6 +149,11 @@ export function clauseParts(toks: readonly Tok[]): Part[] {
       if (op.consume === 0) {
         if (!having) drafts[cur]!.toks.push(t);
       } else i += op.consume - 1;
+      if (op.past && next !== undefined) {
+        drafts[cur]!.prefix = subject;
+        drafts[cur]!.toks.push({ ...next, text: pastOfIng(next.lower), lower: pastOfIng(next.lower) });
+        i++;
+      }
       continue;
     }
     drafts[cur]!.toks.push(t);
@@ -156,12 +162,17 @@ export function clauseParts(toks: readonly Tok[]): Part[] {
   return drafts.flatMap((d) => splitAdjectives(d)).map(build).filter((p): p is Part => p !== null);
 }
 
+const isIngVerb = (t: Tok | undefined): boolean => t !== undefined && t.pos === 'VERB' && /^[a-z]+ing$/.test(t.text) && !['being', 'having'].includes(t.lower);
+
 // "Born on 4 May 1984 in Rio de Janeiro, Brazil, Fernando started ...": a fronted past participle is about the
 // subject after its last comma ("Fernando was born on 4 May 1984 in Rio de Janeiro, Brazil."). Null when the
 // sentence does not open with one.
 function frontedParticiple(toks: readonly Tok[]): { part: Part; rest: Tok[] } | null {
-  const t = toks[0];
-  if (t === undefined || !/^[A-Z][a-z]+$/.test(t.text) || !(PARTICIPLES.has(t.lower) || (t.pos === 'VERB' && /ed$/.test(t.lower)))) return null;
+  const first = toks[0];
+  // "After graduating from Yale, he joined ...": the same, in the past tense ("He graduated from Yale.").
+  const when = first !== undefined && /^(?:After|Before)$/.test(first.text) && isIngVerb(toks[1]);
+  const t = when ? toks[1] : first;
+  if (t === undefined || !(when || (/^[A-Z][a-z]+$/.test(t.text) && (PARTICIPLES.has(t.lower) || (t.pos === 'VERB' && /ed$/.test(t.lower)))))) return null;
   const f = toks.findIndex((x, k) => k > 1 && x.text === x.lower && isFinite(x) && !isComma(toks[k - 1]));
   let comma = -1;
   for (let k = 1; k < f; k++) if (isComma(toks[k])) comma = k;
@@ -170,8 +181,9 @@ function frontedParticiple(toks: readonly Tok[]): { part: Part; rest: Tok[] } | 
   const plural = subject.some((x) => pluralHead(x));
   const be = PAST_ONLY.has(t.lower) ? (plural ? 'were' : 'was') : plural ? 'are' : 'is';
   const who = textOf(subject);
-  const text = `${who.charAt(0).toUpperCase()}${who.slice(1)} ${be} ${t.lower} ${textOf(toks.slice(1, comma))}`;
-  return { part: { text, start: t.start, end: toks[comma - 1]!.end }, rest: toks.slice(comma + 1) };
+  const verb = when ? pastOfIng(t.lower) : `${be} ${t.lower}`;
+  const text = `${who.charAt(0).toUpperCase()}${who.slice(1)} ${verb} ${textOf(toks.slice(when ? 2 : 1, comma))}`;
+  return { part: { text, start: first!.start, end: toks[comma - 1]!.end }, rest: toks.slice(comma + 1) };
 }
 
 // "a couch with a cat lying on it", "a ramp, with the skateboarder standing on it": "it" after a preposition in a
@@ -225,6 +237,8 @@ interface Opener {
   consume: number;
   skip?: string;
   paren?: boolean;
+  /** "before moving to X": the -ing verb after the opener becomes a past tense of the subject's. */
+  past?: boolean;
 }
 
 // Does a clause part open at token i? `afterComma` when a comma (or the sentence start) precedes it.
@@ -258,6 +272,8 @@ function opener(toks: readonly Tok[], i: number, main: readonly Tok[], afterComm
     return { kind: 'participle', head: headBefore(toks, i), consume: 1, paren: true };
   }
   if (t.lower === 'with' && afterComma && i > 0 && hasFinite) return { kind: 'with', head: -1, consume: 1 };
+  // "began his career with Internacional before moving to CSKA Moscow" -> "Carvalho moved to CSKA Moscow".
+  if ((t.lower === 'before' || t.lower === 'after') && i > 2 && hasFinite && isIngVerb(next)) return { kind: 'participle', head: -2, consume: 1, past: true };
   if (afterComma && hasFinite && isApposition(toks, i)) return { kind: 'apposition', head: i - 2, consume: 0 };
   const leading = i === 0 && ['when', 'while', 'once', 'whenever'].includes(t.lower); // tagged ADV at the start
   if ((SUBORDINATORS.has(t.lower) || leading) && (t.pos === 'SCONJ' || leading || (t.lower === 'as' && afterComma)) && (afterComma || i === 0 || hasFinite)) {

@@ -136,6 +136,9 @@ export const IRREGULAR_PAST: ReadonlyMap<string, string> = new Map(
   irregularRows.filter((r) => r[0] !== 'be').map((r) => [r[1] ?? '', r[0] ?? '']),
 );
 
+/** Base form -> irregular simple past ("win" -> "won"). */
+export const IRREGULAR_PAST_OF: ReadonlyMap<string, string> = new Map(irregularRows.map((r) => [r[0] ?? '', r[1] ?? '']));
+
 /** Irregular past participles ("eaten", "been") that signal a perfect after has/have/had. */
 export const PARTICIPLES = set(irregularRows.map((r) => r[2] ?? '').join(' ') + ' gotten got born');
 

@@ -1,7 +1,7 @@
 /** Finite-verb detection and base forms: the part of English the question rules need. */
 import { verbLemma } from './nlp.js';
 import {
-  AUXILIARIES, BASE_VERBS, BE_FORMS, DETERMINERS, IRREGULAR_PAST, isVerbWord, NOT_PAST_ED, NOUNLIKE_MODALS, NUMBER_WORDS,
+  AUXILIARIES, BASE_VERBS, BE_FORMS, DETERMINERS, IRREGULAR_PAST, IRREGULAR_PAST_OF, isVerbWord, NOT_PAST_ED, NOUNLIKE_MODALS, NUMBER_WORDS,
   PARTICIPLES, PLURAL_HEADS, POSITION_WORDS, PREPOSITIONS, RELATIVES,
 } from './lexicon.js';
 import type { Token } from './text.js';
@@ -157,4 +157,19 @@ export function findVerb(tokens: readonly Token[], from = 1): VerbInfo | null {
     return verb;
   }
   return fallback ? { ...fallback, fromRelative: true } : null;
+}
+
+/**
+ * The simple past of an -ing form, by wink's lemma ("moving" -> "moved", "winning" -> "won", "studying" -> "studied").
+ * @example pastOfIng('graduating') // 'graduated'
+ */
+export function pastOfIng(word: string): string {
+  const base = verbLemma(word);
+  const irregular = IRREGULAR_PAST_OF.get(base);
+  if (irregular !== undefined) return irregular === 'was' ? 'was' : irregular;
+  if (/e$/.test(base)) return `${base}d`;
+  if (/[^aeiou]y$/.test(base)) return `${base.slice(0, -1)}ied`;
+  // "stopping" -> "stopped": the -ing form shows the doubled consonant.
+  if (new RegExp(`${base}${base.slice(-1)}ing$`).test(word)) return `${base}${base.slice(-1)}ed`;
+  return `${base}ed`;
 }

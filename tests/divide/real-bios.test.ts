@@ -225,3 +225,16 @@ describe('divideRules on biographies: a counted category\'s examples', () => {
     expect(c.filter((x) => /received (?:in|one of)/.test(x))).toEqual([]);
   });
 });
+
+describe('divideRules on biographies: "before/after doing X"', () => {
+  it('makes "before moving to X" and a fronted "After graduating from X," facts of the subject in the past tense', () => {
+    // FActScore dev: "He moved to CSKA Moscow.", "He joined Arsenal in 2002."
+    expect(claims('Carvalho began his career with Internacional in Brazil before moving to CSKA Moscow in Russia in 2005.')).toEqual([
+      'Carvalho began his career with Internacional in Brazil.',
+      'Carvalho moved to CSKA Moscow in Russia in 2005.',
+      'Internacional is in Brazil.',
+      'CSKA Moscow is in Russia.',
+    ]);
+    expect(claims('After graduating from Yale, he joined the firm.')).toEqual(['He graduated from Yale.', 'He joined the firm.']);
+  });
+});
