@@ -8,7 +8,7 @@
 import type { Tok } from './nlp.js';
 import { PREPOSITIONS } from './lexicon.js';
 import { articleFor } from './text.js';
-import { singularOf, titleLists, WORKS } from './titles.js';
+import { singularOf, titleAt, titleLists, WORKS } from './titles.js';
 
 /** A naming fact and the span [start, end) of the words it came from. */
 export interface NamingFact {
@@ -87,15 +87,22 @@ function kindFacts(toks: readonly Tok[]): NamingFact[] {
   const out: NamingFact[] = [];
   for (let k = 1; k < toks.length; k++) {
     const noun = toks[k - 1]!;
-    if (noun.pos !== 'NOUN' || noun.text !== noun.lower || PARTICLES.has(noun.lower) || !isName(toks[k])) continue;
-    if (toks[k]!.pos !== 'PROPN') continue;
-    const name = nameRun(toks, k);
-    if (toks[k + name.length]?.lower === "'s") continue;
+    if (noun.pos !== 'NOUN' || noun.text !== noun.lower || PARTICLES.has(noun.lower)) continue;
+    // "the consulting firm McKinsey & Company", "the film The Virgin Suicides", "the ABC drama series, The
+    // Forgotten." (after a comma only when the title ends the clause).
+    const comma = toks[k]!.text === ',' ? 1 : 0;
+    const title = titleAt(toks, k + comma);
+    if (title === null || title.toks.length > 10 || title.toks[0]!.pos === 'PRON' || toks[title.next]?.lower === "'s") continue;
+    if (comma === 1 && !/^[.,;]?$/.test(toks[title.next]?.text ?? '')) continue;
+    // A title's first word may be any word ("That Night", "One Direction") when a name's word follows it.
+    const named = title.toks[0]!.pos === 'PROPN' || title.toks[1]?.pos === 'PROPN' || /^["“']$/.test(toks[k]!.text);
+    if (comma === 0 && !named) continue;
     let m = k - 1;
     while (m > 0 && m > k - 6 && ['ADJ', 'NOUN', 'PROPN'].includes(toks[m - 1]!.pos)) m--;
-    const kind = words(toks.slice(m, k));
-    out.push({ claim: `${words(name)} is ${articleFor(kind)} ${kind}.`, start: toks[m]!.start, end: name[name.length - 1]!.end });
-    k += name.length;
+    const kind = singularOf(words(toks.slice(m, k)));
+    const last = title.toks[title.toks.length - 1]!;
+    out.push({ claim: `${words(title.toks)} is ${articleFor(kind)} ${kind}.`, start: toks[m]!.start, end: last.end });
+    k = title.next;
   }
   return out;
 }

@@ -31,8 +31,8 @@ const capital = (t: Tok | undefined): boolean => t !== undefined && /^[A-Z0-9]/.
 
 const words = (toks: readonly Tok[]): string => toks.map((t, k) => (k > 0 && t.space !== '' ? ' ' : '') + t.text).join('');
 
-// The title starting at token i (quoted or capitalised), and the index after it; null when none starts there.
-function titleAt(toks: readonly Tok[], i: number): { toks: Tok[]; next: number } | null {
+/** The title starting at token i (quoted or capitalised), and the index after it; null when none starts there. */
+export function titleAt(toks: readonly Tok[], i: number): { toks: Tok[]; next: number } | null {
   const t = toks[i];
   if (t === undefined) return null;
   if (OPEN_QUOTES.has(t.text) && capital(toks[i + 1])) {

@@ -238,3 +238,13 @@ describe('divideRules on biographies: "before/after doing X"', () => {
     expect(claims('After graduating from Yale, he joined the firm.')).toEqual(['He graduated from Yale.', 'He joined the firm.']);
   });
 });
+
+describe('divideRules on biographies: what a titled name is', () => {
+  it('reads the kind before a title that opens with "The", holds "&", or follows a comma at the end', () => {
+    // FActScore dev: "McKinsey & Company is a consulting firm.", "The Virgin Suicides is a film."
+    expect(claims('In 2001 he joined the consulting firm McKinsey & Company.')).toContain('McKinsey & Company is a consulting firm.');
+    expect(claims('He was nominated for his performance in the film The Virgin Suicides.')).toContain('The Virgin Suicides is a film.');
+    expect(claims('Payne rose to fame as a member of the boy band One Direction.')).toContain('One Direction is a boy band.');
+    expect(claims('He currently stars in the ABC drama series, The Forgotten.')).toContain('The Forgotten is an ABC drama series.');
+  });
+});
