@@ -210,7 +210,10 @@ function lifeFacts(toks: readonly Tok[]): NamingFact[] {
     const close = toks.findIndex((t, j) => j > k && t.text === ')');
     const inner = close > k ? toks.slice(k + 1, close) : [];
     const dash = inner.findIndex((t) => /^[–—-]$/.test(t.text) || t.lower === 'to');
-    const sides = dash > 0 ? [inner.slice(0, dash), inner.slice(dash + 1)] : [];
+    let sides = dash > 0 ? [inner.slice(0, dash), inner.slice(dash + 1)] : [];
+    // "(1937-2010)" arrives as one token.
+    const span = inner.length === 1 ? /^(\d{4})[–—-](\d{4})$/.exec(inner[0]!.text) : null;
+    if (span) sides = [[{ ...inner[0]!, text: span[1]! }], [{ ...inner[0]!, text: span[2]! }]];
     if (sides.length === 0 || !sides.every((x) => x.length <= 4 && x.some((t) => YEAR.test(t.text)) && x.every((t) => t.pos !== 'PUNCT' || t.text === ','))) continue;
     let a = k - 1;
     while (a > 0 && (/^[A-Z]/.test(toks[a - 1]!.text) && !['DET', 'PRON', 'ADP'].includes(toks[a - 1]!.pos) || PARTICLES.has(toks[a - 1]!.lower))) a--;

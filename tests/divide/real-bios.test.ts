@@ -135,6 +135,12 @@ describe('divideRules on biographies: years in brackets', () => {
     ]);
   });
 
+  it('reads a life span written as one token ("(1937-2010)")', () => {
+    expect(claims('Bella Akhmadulina (1937-2010) was a Russian poet.')).toEqual([
+      'Bella Akhmadulina was a Russian poet.', 'Bella Akhmadulina was born in 1937.', 'Bella Akhmadulina died in 2010.',
+    ]);
+  });
+
   it('drops citation marks from claims', () => {
     expect(claims('Moynahan has also acted in several films including Serendipity (2001) and The Recruit (2003)[3][4].'))
       .toEqual(expect.arrayContaining(['Moynahan has also acted in The Recruit.', 'The Recruit was released in 2003.']));
