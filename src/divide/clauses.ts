@@ -4,7 +4,7 @@
  * wall"), "with" phrases, subordinate clauses and coordinate adjectives ("a large, old clock" -> "the clock is
  * large"). Built on wink's POS tags; each part keeps the character span of the text it came from.
  */
-import { PARTICIPLES } from './lexicon.js';
+import { IRREGULAR_PAST, PARTICIPLES } from './lexicon.js';
 import type { Tok } from './nlp.js';
 import { pastOfIng } from './verbs.js';
 import { copulaSubject, definite, headBefore, isComma, NOUNISH, pluralHead, POSSESSIVES, textOf, withArticle } from './noun-phrase.js';
@@ -147,7 +147,11 @@ export function clauseParts(toks: readonly Tok[]): Part[] {
       cur = drafts.length - 1;
       // An opener word ("which", "with") is dropped; a participle opens its own part and stays in it.
       if (op.consume === 0) {
-        if (!having) drafts[cur]!.toks.push(t);
+        // "Vieira became known ..., working on films": a person's -ing after a past main clause is in the past too.
+        if (pastOfMain(op, t, h, drafts[home]!.toks)) {
+          drafts[cur]!.prefix = subject;
+          drafts[cur]!.toks.push({ ...t, text: pastOfIng(t.lower), lower: pastOfIng(t.lower) });
+        } else if (!having) drafts[cur]!.toks.push(t);
       } else i += op.consume - 1;
       if (op.past && next !== undefined) {
         drafts[cur]!.prefix = subject;
@@ -160,6 +164,14 @@ export function clauseParts(toks: readonly Tok[]): Part[] {
   }
   nameIt(drafts, toks);
   return drafts.flatMap((d) => splitAdjectives(d)).map(build).filter((p): p is Part => p !== null);
+}
+
+// A participle after a comma about a named person or he/she, when the main clause's verb is in the past tense.
+function pastOfMain(op: Opener, t: Tok, head: Tok | undefined, main: readonly Tok[]): boolean {
+  if (op.kind !== 'participle' || op.head !== -2 || op.skip !== undefined || !isIngVerb(t) || head === undefined) return false;
+  if (head.pos !== 'PROPN' && !['he', 'she'].includes(head.lower)) return false;
+  const verb = main.find((x) => x.text === x.lower && isFinite(x));
+  return verb !== undefined && (['was', 'were', 'had'].includes(verb.lower) || (verb.pos === 'VERB' && (/ed$/.test(verb.lower) || IRREGULAR_PAST.has(verb.lower))));
 }
 
 const isIngVerb = (t: Tok | undefined): boolean => t !== undefined && t.pos === 'VERB' && /^[a-z]+ing$/.test(t.text) && !['being', 'having'].includes(t.lower);

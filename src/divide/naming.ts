@@ -118,7 +118,7 @@ function exampleFacts(toks: readonly Tok[]): NamingFact[] {
     let c = i - (toks[i - 1]?.text === ',' ? 1 : 0);
     const end = c;
     // The tagger may read a plural head before "such as" as a verb ("television shows such as").
-    if (toks[c - 1]?.pos === 'VERB' && /[^s]s$/.test(toks[c - 1]!.lower) && toks[c - 2]?.pos === 'NOUN') c--;
+    if (toks[c - 1]?.pos === 'VERB' && /[^s]s$/.test(toks[c - 1]!.lower) && ['NOUN', 'ADP', 'DET', 'ADJ'].includes(toks[c - 2]?.pos ?? '')) c--;
     while (c > 0 && c > end - 6 && ['ADJ', 'NOUN', 'PROPN', 'NUM'].includes(toks[c - 1]!.pos)) c--;
     if (c === end) continue;
     const category = words(toks.slice(c, end));

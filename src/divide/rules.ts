@@ -182,7 +182,12 @@ function asExistence(claim: string): string {
 }
 
 // One statement's claims and questions, or the reason it gives none.
-function claimsOf(text: string, question: string | undefined): { pairs: Pair[]; reasons: string[] } {
+function claimsOf(raw: string, question: string | undefined): { pairs: Pair[]; reasons: string[] } {
+  // A year in brackets ("A Bronx Tale (1993)", "Wong (1905–1961)") is a fact of its own (naming.ts), not of the
+  // claim, and a number before the verb would hide it ("Laden (1957 - 2011) was"). Citation marks ("The Recruit
+  // (2003)[3][4]") point at sources the labeler cannot see.
+  let text = raw.includes('(') ? raw.replace(YEAR_BRACKETS, '') : raw;
+  if (text.includes('[')) text = text.replace(CITATIONS, '');
   let statement = text;
   const clause = analyzeClause(text);
   if (clause === null || clause.verb.fromRelative) {
@@ -194,10 +199,6 @@ function claimsOf(text: string, question: string | undefined): { pairs: Pair[]; 
   const reasons: string[] = [];
   // An example's copy of the clause repeats the other conjuncts of the split; those are dropped. Repeats within one
   // piece stay: "There is a green star and a green star." is two stars.
-  // A year in brackets ("A Bronx Tale (1993)", "Wong (1905–1961)") is a fact of its own (naming.ts), not of the claim.
-  if (statement.includes('(')) statement = statement.replace(YEAR_BRACKETS, '');
-  // Citation marks ("The Recruit (2003)[3][4]") point at sources the labeler cannot see.
-  if (statement.includes('[')) statement = statement.replace(CITATIONS, '');
   const pieces = withExamples(statement).map((p) => splitClaims(p).flatMap(bornApart).flatMap(rolesApart).map(asExistence));
   const repeats = (claim: string, k: number): boolean => pieces.slice(0, k).some((p) => p.includes(claim));
   for (const claim of pieces.flatMap((p, k) => p.filter((c) => !repeats(c, k)))) {

@@ -38,7 +38,7 @@ describe('divideRules on biographies: words that looked like something else', ()
 
   it('gives a participle after a fronted time phrase to the subject, not to the phrase', () => {
     expect(claims('In the 1950s and 1960s, Vieira became known for his work as a stuntman, working on films such as "Spartacus".'))
-      .toContain('Vieira is working on films.');
+      .toContain('Vieira worked on films.');
   });
 });
 
@@ -252,5 +252,25 @@ describe('divideRules on biographies: what a titled name is', () => {
     expect(claims('He was nominated for his performance in the film The Virgin Suicides.')).toContain('The Virgin Suicides is a film.');
     expect(claims('Payne rose to fame as a member of the boy band One Direction.')).toContain('One Direction is a boy band.');
     expect(claims('He currently stars in the ABC drama series, The Forgotten.')).toContain('The Forgotten is an ABC drama series.');
+  });
+});
+
+describe('divideRules on biographies: tense and brackets before the verb', () => {
+  it('divides a sentence whose subject has a life span before its verb', () => {
+    const d = divideRules('Osama bin Laden (1957 - 2011) was a Saudi Arabian-born militant.');
+    expect(d.claims.map((c) => c.claim)).toEqual([
+      'Osama bin Laden was a Saudi Arabian-born militant.', 'Osama bin Laden was born in 1957.', 'Osama bin Laden died in 2011.',
+    ]);
+  });
+
+  it('puts a person\'s -ing phrase after a past main clause in the past, and leaves a picture\'s present', () => {
+    expect(claims('In the 1950s and 1960s, Vieira became known for his work as a stuntman, working on films such as "Spartacus".'))
+      .toEqual(expect.arrayContaining(['Vieira worked on films.', 'Vieira worked on "Spartacus".', 'Spartacus is a film.']));
+    expect(claims('A girl is standing on a sidewalk, holding an umbrella.')).toContain('The girl is holding an umbrella.');
+  });
+
+  it('names the examples of a category the tagger read as a verb ("in shows such as ...")', () => {
+    expect(claims('On television, he has appeared in shows such as "Law & Order," "The Sopranos," and "The Leftovers."'))
+      .toEqual(expect.arrayContaining(['Law & Order is a show.', 'The Sopranos is a show.']));
   });
 });
