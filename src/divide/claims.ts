@@ -49,7 +49,9 @@ function rewriteFirstPerson(text: string): string {
 
 function splitPiece(text: string): string[] {
   const colon = text.indexOf(': ');
-  if (colon > 0) return splitColon(text.slice(0, colon), text.slice(colon + 2)) ?? [text];
+  // "Star Wars: Episode III": a title's subtitle, not a lead-in.
+  const subtitle = colon > 0 && /[A-Z][\w'’-]*$/.test(text.slice(0, colon)) && /^["“]?[A-Z]/.test(text.slice(colon + 2));
+  if (colon > 0 && !subtitle) return splitColon(text.slice(0, colon), text.slice(colon + 2)) ?? [text];
   return splitClauses(text, 0).flatMap((c) => splitPredicate(c, 0));
 }
 
@@ -200,7 +202,7 @@ function trySplit(clause: Clause, g: number, depth: number): string[] | null {
   // Pass 2: "There is a red circle, a blue star and a green square" -> one claim per item.
   const ctx = { be: mainIsBe || LINKING_VERBS.has(verb.base), there };
   const segs = segmentList(mainPred, false);
-  let items = objectsOfPreposition(segs);
+  let items = objectsOfPreposition(segs) ?? namedObjects(segs);
   if (items === null) {
     items = segs;
     if (!isSplittableList(items, ctx)) items = segmentList(mainPred, true);
@@ -240,6 +242,16 @@ function objectsOfPreposition(segs: Token[][]): Token[][] | null {
   const object = first.slice(p + 1);
   if (!(name(object) && names) && !(!DETERMINERS.has(object[0]?.word ?? '') && bare(object) && later.every(bare))) return null;
   return [first, ...later.map((seg) => [...first.slice(0, p + 1), ...seg])];
+}
+
+// "presented BBC Breakfast, The Monday Night Club and Soccer Saturday", "attended Brisbane State High School and the
+// University of Queensland": names listed as the verb's objects, one claim each. Names of two words or more (or
+// "the" and a name), so "Bosnia and Herzegovina" and "Agriculture, Fisheries and Food" stay whole.
+function namedObjects(segs: Token[][]): Token[][] | null {
+  const name = (seg: readonly Token[]): boolean => seg.length > 1 && seg.length <= 8
+    && (/^["“]?[A-Z]/.test(seg[0]?.raw ?? '') || (seg[0]?.word === 'the' && /^[A-Z]/.test(seg[1]?.raw ?? '')))
+    && !seg.some((t) => PREPOSITIONS.has(t.word) && !/^(?:of|for|de|and)$/.test(t.word) && t !== seg[0]);
+  return segs.length >= 2 && segs.every(name) ? segs : null;
 }
 
 // "educated at Yale": a conjunct led by a past participle; verbs without a passive ("graduated from", "moved to")

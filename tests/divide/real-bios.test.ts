@@ -274,3 +274,17 @@ describe('divideRules on biographies: tense and brackets before the verb', () =>
       .toEqual(expect.arrayContaining(['Law & Order is a show.', 'The Sopranos is a show.']));
   });
 });
+
+describe('divideRules on biographies: names listed as objects', () => {
+  it('gives each named object of a verb or preposition a claim, a subtitle\'s colon included', () => {
+    expect(claims('Neumann attended Brisbane State High School and the University of Queensland.')).toEqual([
+      'Neumann attended Brisbane State High School.', 'Neumann attended the University of Queensland.',
+    ]);
+    expect(claims('Luke is best known for his roles in The Matrix, Star Wars: Episode III – Revenge of the Sith, and The Great Gatsby.')).toEqual([
+      'Luke is best known for his roles in The Matrix.',
+      'Luke is best known for his roles in Star Wars: Episode III – Revenge of the Sith.',
+      'Luke is best known for his roles in The Great Gatsby.',
+    ]);
+    expect(claims('He was born in Bosnia and Herzegovina.')).toEqual(['He was born in Bosnia and Herzegovina.']);
+  });
+});
