@@ -288,3 +288,14 @@ describe('divideRules on biographies: names listed as objects', () => {
     expect(claims('He was born in Bosnia and Herzegovina.')).toEqual(['He was born in Bosnia and Herzegovina.']);
   });
 });
+
+describe('divideRules on biographies: abbreviations are not sentence ends', () => {
+  it('keeps "Ph.D.", "U.S." and "Warner Bros." inside their sentence', () => {
+    const d = divideRules('He received his Ph.D. in Electrical Engineering from the Mayo Clinic College of Medicine in 2001. He then moved.');
+    expect(d.claims.map((c) => c.sentence)).toContain('He received his Ph.D. in Electrical Engineering from the Mayo Clinic College of Medicine in 2001.');
+    expect(new Set(divideRules('Faye became a fixture at Warner Bros. Studios in the 1920s.').claims.map((c) => c.sentence)))
+      .toEqual(new Set(['Faye became a fixture at Warner Bros. Studios in the 1920s.']));
+    // A real end after initials stays one.
+    expect(new Set(divideRules('He was born in Washington, D.C. He moved to Ohio.').claims.map((c) => c.sentence)).size).toBe(2);
+  });
+});
