@@ -46,7 +46,7 @@ const SIDES = new Set(['top', 'bottom', 'middle', 'center', 'centre', 'upper', '
 // Participles of events that are over: "born in 1956" -> "was born in 1956".
 const PAST_ONLY = new Set(['born', 'died', 'founded', 'established', 'built', 'raised', 'educated', 'released']);
 // Participles used as prepositions ("films including X"): they introduce items, not a clause.
-const PREPOSITIONAL = new Set(['including', 'featuring', 'following', 'regarding', 'concerning', 'excluding', 'according', 'depending', 'compared', 'given', 'based']);
+const PREPOSITIONAL = new Set(['during', 'including', 'featuring', 'following', 'regarding', 'concerning', 'excluding', 'according', 'depending', 'compared', 'given', 'based']);
 // Verbs of showing that the tagger often reads as plural nouns ("The image features a clock").
 const PICTURE_VERBS = new Set(['features', 'shows', 'depicts', 'displays', 'showcases', 'captures', 'presents', 'contains', 'includes']);
 
@@ -130,7 +130,7 @@ export function clauseParts(toks: readonly Tok[]): Part[] {
       const plural = h ? pluralHead(h) || / and /.test(subject) : false;
       let prefix = '';
       if (op.kind === 'relative') prefix = subject;
-      if (op.kind === 'apposition') prefix = `${subject} is`;
+      if (op.kind === 'apposition') prefix = `${fullName(toks, head)} is`;
       const verb = op.consume === 0 ? t : next;
       const past = verb !== undefined && PAST_ONLY.has(verb.lower);
       if (op.kind === 'participle') prefix = `${subject} ${past ? (plural ? 'were' : 'was') : be(plural)}`;
@@ -172,6 +172,13 @@ function pastOfMain(op: Opener, t: Tok, head: Tok | undefined, main: readonly To
   if (head.pos !== 'PROPN' && !['he', 'she'].includes(head.lower)) return false;
   const verb = main.find((x) => x.text === x.lower && isFinite(x));
   return verb !== undefined && (['was', 'were', 'had'].includes(verb.lower) || (verb.pos === 'VERB' && (/ed$/.test(verb.lower) || IRREGULAR_PAST.has(verb.lower))));
+}
+
+// "the Maori Council of Australia": the name ending at h, with "of", "for", "de" inside it.
+function fullName(toks: readonly Tok[], h: number): string {
+  let a = h;
+  while (a > 0 && (/^[A-Z]/.test(toks[a - 1]!.text) && toks[a - 1]!.pos !== 'DET' || (['of', 'for', 'de', '&'].includes(toks[a - 1]!.lower) && /^[A-Z]/.test(toks[a - 2]?.text ?? '')))) a--;
+  return `${toks[a - 1]?.lower === 'the' ? 'the ' : ''}${textOf(toks.slice(a, h + 1))}`;
 }
 
 const isIngVerb = (t: Tok | undefined): boolean => t !== undefined && t.pos === 'VERB' && /^[a-z]+ing$/.test(t.text) && !['being', 'having'].includes(t.lower);
@@ -279,7 +286,9 @@ function opener(toks: readonly Tok[], i: number, main: readonly Tok[], afterComm
     const head = afterComma ? -2 : headBefore(toks, i);
     return { kind: 'participle', head, consume: 0, ...(skip ? { skip } : {}) };
   }
-  if (t.text === '(' && isParticipleForm(next) && hasFinite === false && i > 0) {
+  // Not a life span ("(born September 24, 1893 – April 6, 1966)"): naming.ts reads those.
+  const span = (): boolean => toks.slice(i, i + 14).some((x) => /^[–—]$/.test(x.text));
+  if (t.text === '(' && isParticipleForm(next) && hasFinite === false && i > 0 && !span()) {
     // "Lanny Flaherty (born October 2, 1973) is ...": a parenthetical participle about the name before it.
     return { kind: 'participle', head: headBefore(toks, i), consume: 1, paren: true };
   }
@@ -309,6 +318,7 @@ function isApposition(toks: readonly Tok[], i: number): boolean {
   let k = i + 1;
   for (; k < toks.length && !isComma(toks[k]) && toks[k]!.text !== '.'; k++) {
     const w = toks[k]!;
+    if (RELATIVES.has(w.lower) && k > i + 1) break; // "a non-profit organization that represents ...": a part of its own
     if (w.pos === 'CCONJ' || w.pos === 'AUX' || (w.pos === 'VERB' && !/(?:ed|ing)$/.test(w.lower)) || w.text === '(') return false;
   }
   // At the end, or before a part of its own ("..., which ...", "..., based in ..."): where the main clause goes on

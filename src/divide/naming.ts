@@ -208,13 +208,14 @@ function lifeFacts(toks: readonly Tok[]): NamingFact[] {
   for (let k = 1; k < toks.length; k++) {
     if (toks[k]!.text !== '(' || toks[k - 1]!.pos !== 'PROPN') continue;
     const close = toks.findIndex((t, j) => j > k && t.text === ')');
-    const inner = close > k ? toks.slice(k + 1, close) : [];
+    const inner = close > k ? toks.slice(toks[k + 1]?.lower === 'born' ? k + 2 : k + 1, close) : [];
     const dash = inner.findIndex((t) => /^[–—-]$/.test(t.text) || t.lower === 'to');
     let sides = dash > 0 ? [inner.slice(0, dash), inner.slice(dash + 1)] : [];
     // "(1937-2010)" arrives as one token.
     const span = inner.length === 1 ? /^(\d{4})[–—-](\d{4})$/.exec(inner[0]!.text) : null;
     if (span) sides = [[{ ...inner[0]!, text: span[1]! }], [{ ...inner[0]!, text: span[2]! }]];
-    if (sides.length === 0 || !sides.every((x) => x.length <= 4 && x.some((t) => YEAR.test(t.text)) && x.every((t) => t.pos !== 'PUNCT' || t.text === ','))) continue;
+    if (sides.length === 0 || !sides.every((x) => x.length <= 5 && x.some((t) => YEAR.test(t.text)) && x.every((t) => t.pos !== 'PUNCT' || t.text === ','))) continue;
+    sides = sides.map((x) => (x[x.length - 1]?.text === ',' ? x.slice(0, -1) : x));
     let a = k - 1;
     while (a > 0 && (/^[A-Z]/.test(toks[a - 1]!.text) && !['DET', 'PRON', 'ADP'].includes(toks[a - 1]!.pos) || PARTICLES.has(toks[a - 1]!.lower))) a--;
     const name = words(toks.slice(a, k));

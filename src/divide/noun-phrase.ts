@@ -50,7 +50,8 @@ export function copulaSubject(toks: readonly Tok[], head: number, main: readonly
   const copAt = cop > 0 ? toks.indexOf(main[cop]!) : -1;
   if (copAt < 0 || copAt > head) return null;
   // Only the complement's own head ("an actor", "a sculptor and architect"), not a noun inside a phrase after it.
-  if (toks.slice(copAt + 1, head).some((t) => !['DET', 'ADJ', 'NOUN', 'PROPN', 'CCONJ', 'ADV', 'NUM'].includes(t.pos) && t.text !== ',')) return null;
+  // "a British racing driver": an -ing word in front of the head is a modifier too.
+  if (toks.slice(copAt + 1, head).some((t) => !['DET', 'ADJ', 'NOUN', 'PROPN', 'CCONJ', 'ADV', 'NUM'].includes(t.pos) && t.text !== ',' && !(t.pos === 'VERB' && /ing$/.test(t.lower)))) return null;
   // The subject up to an apposition or a parenthesis ("Fernando Luiz Rosa, commonly known as ...", "X (1922-1997)").
   const subject: Tok[] = [];
   for (const t of main.slice(0, cop)) {

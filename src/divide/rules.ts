@@ -58,7 +58,7 @@ function completeVerbless(sentence: string, question: string | undefined): strin
 
 type Pair = { claim: string; question: string };
 const CITATIONS = /\s*\[\d+\]/g;
-const YEAR_BRACKETS = /\s*\((?![Bb]orn\b)[^()]{0,40}\b(?:1[5-9]|20)\d\d\b[^()]{0,40}\)/g;
+const YEAR_BRACKETS = /\s*\([^()]{0,40}\b(?:1[5-9]|20)\d\d\b[^()]{0,40}\)/g;
 
 // "The image features a white bird." (or "The main features of this image are ...") says there is a white bird: with the picture as the subject of a verb of
 // showing, the claim is about existence, and "Is there a white bird?" is the question annotators and labelers use.

@@ -299,3 +299,25 @@ describe('divideRules on biographies: abbreviations are not sentence ends', () =
     expect(new Set(divideRules('He was born in Washington, D.C. He moved to Ohio.').claims.map((c) => c.sentence)).size).toBe(2);
   });
 });
+
+describe('divideRules on biographies: who a phrase is about', () => {
+  it('gives "born ..." after "a British racing driver" to the named subject, and both dates of "(born X – Y)"', () => {
+    expect(claims('Paul O\'Neill was a British racing driver born on December 30, 1979, in Widnes, England.')).toEqual(expect.arrayContaining([
+      'Paul O\'Neill was born on December 30, 1979.', 'Paul O\'Neill was born in Widnes, England.',
+    ]));
+    expect(claims('Julia Faye (born September 24, 1893 – April 6, 1966) was an American actress who appeared in over 200 films.')).toEqual([
+      'Julia Faye was an American actress.',
+      'Julia Faye appeared in over 200 films.',
+      'Julia Faye was born on September 24, 1893.',
+      'Julia Faye died on April 6, 1966.',
+    ]);
+  });
+
+  it('names the whole name an apposition is about, a relative clause after it apart', () => {
+    expect(claims('Tukaki is the co-founder of the Maori Council of Australia, a non-profit organization that represents Maori people.')).toEqual([
+      'Tukaki is the co-founder of the Maori Council of Australia.',
+      'The Maori Council of Australia is a non-profit organization.',
+      'The non-profit organization represents Maori people.',
+    ]);
+  });
+});
