@@ -4,10 +4,12 @@
  * wall"), "with" phrases, subordinate clauses and coordinate adjectives ("a large, old clock" -> "the clock is
  * large"). Built on wink's POS tags; each part keeps the character span of the text it came from.
  */
-import { IRREGULAR_PAST, PARTICIPLES } from './lexicon.js';
 import type { Tok } from './nlp.js';
-import { pastOfIng } from './verbs.js';
+import {
+  frontedParticiple, fullName, isApposition, isFinite, isIngVerb, isParticipleForm, PAST_ONLY, pastOfMain, perfectAux, RELATIVES,
+} from './person-clauses.js';
 import { copulaSubject, definite, headBefore, isComma, NOUNISH, pluralHead, POSSESSIVES, textOf, withArticle } from './noun-phrase.js';
+import { pastOfIng } from './verbs.js';
 
 /** One clause part: a statement to divide further, and the span [start, end) of its source text in the answer. */
 export interface Part {
@@ -29,7 +31,6 @@ interface Draft {
   lead?: Tok;
 }
 
-const RELATIVES = new Set(['which', 'who', 'that']);
 // Clauses of reason, concession, contrast and condition stand apart; time clauses ("since he was a child",
 // "when ...") qualify the main clause and stay in it, except in front of it.
 const SUBORDINATORS = new Set(['because', 'although', 'though', 'if', 'unless', 'while', 'whereas', 'as', 'so']);
@@ -43,15 +44,11 @@ const COMMENT_PARTICIPLES = new Set([
 const PICTURE_NOUNS = new Set(['image', 'picture', 'photo', 'photograph', 'scene', 'view', 'shot', 'focus', 'setting']);
 // "top left", "middle left": the tagger reads "left" as the verb.
 const SIDES = new Set(['top', 'bottom', 'middle', 'center', 'centre', 'upper', 'lower', 'far', 'lower', 'the']);
-// Participles of events that are over: "born in 1956" -> "was born in 1956".
-const PAST_ONLY = new Set(['born', 'died', 'founded', 'established', 'built', 'raised', 'educated', 'released']);
 // Participles used as prepositions ("films including X"): they introduce items, not a clause.
 const PREPOSITIONAL = new Set(['during', 'including', 'featuring', 'following', 'regarding', 'concerning', 'excluding', 'according', 'depending', 'compared', 'given', 'based']);
 // Verbs of showing that the tagger often reads as plural nouns ("The image features a clock").
 const PICTURE_VERBS = new Set(['features', 'shows', 'depicts', 'displays', 'showcases', 'captures', 'presents', 'contains', 'includes']);
 
-const isParticipleForm = (t: Tok): boolean => t.pos === 'VERB' && (/(?:ing|ed)$/.test(t.lower) || PARTICIPLES.has(t.lower));
-const isFinite = (t: Tok): boolean => t.pos === 'AUX' || (t.pos === 'VERB' && !/ing$/.test(t.lower));
 
 // What a sentence-final participle phrase describes: the main clause's subject ("a girl is standing on a
 // sidewalk, holding an umbrella"), or its object when the subject is the picture itself or "there".
@@ -73,14 +70,6 @@ function mainTopic(toks: readonly Tok[], full: readonly Tok[]): number {
 }
 
 const be = (plural: boolean): string => (plural ? 'are' : 'is');
-
-// "Santana has released over 30 albums, won 10 Grammy Awards, and collaborated with ...": a past participle after a
-// comma goes on a perfect ("has won"), not a description of the subject ("is won"). The auxiliary, or null.
-function perfectAux(main: readonly Tok[], verb: Tok): string | null {
-  if (/ing$/.test(verb.lower)) return null;
-  const k = main.findIndex((t, j) => t.pos === 'AUX' && ['has', 'have', 'had'].includes(t.lower) && main[j + 1]?.pos === 'VERB');
-  return k >= 0 ? main[k]!.lower : null;
-}
 
 /** Cut a sentence's tokens into clause parts; the main clause comes first. */
 export function clauseParts(toks: readonly Tok[]): Part[] {
@@ -164,45 +153,6 @@ export function clauseParts(toks: readonly Tok[]): Part[] {
   }
   nameIt(drafts, toks);
   return drafts.flatMap((d) => splitAdjectives(d)).map(build).filter((p): p is Part => p !== null);
-}
-
-// A participle after a comma about a named person or he/she, when the main clause's verb is in the past tense.
-function pastOfMain(op: Opener, t: Tok, head: Tok | undefined, main: readonly Tok[]): boolean {
-  if (op.kind !== 'participle' || op.head !== -2 || op.skip !== undefined || !isIngVerb(t) || head === undefined) return false;
-  if (head.pos !== 'PROPN' && !['he', 'she'].includes(head.lower)) return false;
-  const verb = main.find((x) => x.text === x.lower && isFinite(x));
-  return verb !== undefined && (['was', 'were', 'had'].includes(verb.lower) || (verb.pos === 'VERB' && (/ed$/.test(verb.lower) || IRREGULAR_PAST.has(verb.lower))));
-}
-
-// "the Maori Council of Australia": the name ending at h, with "of", "for", "de" inside it.
-function fullName(toks: readonly Tok[], h: number): string {
-  let a = h;
-  while (a > 0 && (/^[A-Z]/.test(toks[a - 1]!.text) && toks[a - 1]!.pos !== 'DET' || (['of', 'for', 'de', '&'].includes(toks[a - 1]!.lower) && /^[A-Z]/.test(toks[a - 2]?.text ?? '')))) a--;
-  return `${toks[a - 1]?.lower === 'the' ? 'the ' : ''}${textOf(toks.slice(a, h + 1))}`;
-}
-
-const isIngVerb = (t: Tok | undefined): boolean => t !== undefined && t.pos === 'VERB' && /^[a-z]+ing$/.test(t.text) && !['being', 'having'].includes(t.lower);
-
-// "Born on 4 May 1984 in Rio de Janeiro, Brazil, Fernando started ...": a fronted past participle is about the
-// subject after its last comma ("Fernando was born on 4 May 1984 in Rio de Janeiro, Brazil."). Null when the
-// sentence does not open with one.
-function frontedParticiple(toks: readonly Tok[]): { part: Part; rest: Tok[] } | null {
-  const first = toks[0];
-  // "After graduating from Yale, he joined ...": the same, in the past tense ("He graduated from Yale.").
-  const when = first !== undefined && /^(?:After|Before)$/.test(first.text) && isIngVerb(toks[1]);
-  const t = when ? toks[1] : first;
-  if (t === undefined || !(when || (/^[A-Z][a-z]+$/.test(t.text) && (PARTICIPLES.has(t.lower) || (t.pos === 'VERB' && /ed$/.test(t.lower)))))) return null;
-  const f = toks.findIndex((x, k) => k > 1 && x.text === x.lower && isFinite(x) && !isComma(toks[k - 1]));
-  let comma = -1;
-  for (let k = 1; k < f; k++) if (isComma(toks[k])) comma = k;
-  const subject = toks.slice(comma + 1, f);
-  if (f < 0 || comma < 2 || subject.length === 0 || subject.length > 4 || !['PROPN', 'PRON', 'DET'].includes(subject[0]!.pos)) return null;
-  const plural = subject.some((x) => pluralHead(x));
-  const be = PAST_ONLY.has(t.lower) ? (plural ? 'were' : 'was') : plural ? 'are' : 'is';
-  const who = textOf(subject);
-  const verb = when ? pastOfIng(t.lower) : `${be} ${t.lower}`;
-  const text = `${who.charAt(0).toUpperCase()}${who.slice(1)} ${verb} ${textOf(toks.slice(when ? 2 : 1, comma))}`;
-  return { part: { text, start: first!.start, end: toks[comma - 1]!.end }, rest: toks.slice(comma + 1) };
 }
 
 // "a couch with a cat lying on it", "a ramp, with the skateboarder standing on it": "it" after a preposition in a
@@ -306,26 +256,6 @@ function opener(toks: readonly Tok[], i: number, main: readonly Tok[], afterComm
     return { kind: 'subordinate', head: -1, consume: 1 };
   }
   return null;
-}
-
-// "Continuum Analytics, a Python-based data science platform", "Proceso, one of Mexico's foremost media outlets": a
-// name, a comma and a noun phrase that says what the name is ("Proceso is one of ..."), up to the next comma or the
-// end, with no verb or list in it.
-function isApposition(toks: readonly Tok[], i: number): boolean {
-  const name = toks[i - 2];
-  const t = toks[i]!;
-  if (name?.pos !== 'PROPN' || !/^[A-Z]/.test(name.text) || !(['a', 'an'].includes(t.lower) || (t.lower === 'one' && toks[i + 1]?.lower === 'of'))) return false;
-  let k = i + 1;
-  for (; k < toks.length && !isComma(toks[k]) && toks[k]!.text !== '.'; k++) {
-    const w = toks[k]!;
-    if (RELATIVES.has(w.lower) && k > i + 1) break; // "a non-profit organization that represents ...": a part of its own
-    if (w.pos === 'CCONJ' || w.pos === 'AUX' || (w.pos === 'VERB' && !/(?:ed|ing)$/.test(w.lower)) || w.text === '(') return false;
-  }
-  // At the end, or before a part of its own ("..., which ...", "..., based in ..."): where the main clause goes on
-  // after it ("hired by Union Products, a small company, to create ..."), the clause needs it.
-  const after = toks[k + 1];
-  const ends = !isComma(toks[k]) || after === undefined || RELATIVES.has(after.lower) || after.lower === 'where' || isParticipleForm(after);
-  return ends && k - i <= 12;
 }
 
 // "a large, old-fashioned clock", "social, political and economic issues": comma-joined adjectives are separate
