@@ -237,8 +237,11 @@ function objectsOfPreposition(segs: Token[][]): Token[][] | null {
   const names = later.every((seg) => name(seg) && seg.length > 1);
   const named = first.findIndex((t, k) => k > 0 && PREPOSITIONS.has(t.word) && name(first.slice(k + 1)));
   if (named > 0 && names) p = named;
-  // Three items at least, so commas mark the list: "Bosnia and Herzegovina" is one name.
-  if (segs.length < 3 || p <= 0) return null;
+  // Three items at least, so commas mark the list: "Bosnia and Herzegovina" is one name. Two will do when both are
+  // "the" and a name ("a member of the Council on Foreign Relations and the Inter-American Dialogue").
+  const theName = (seg: readonly Token[]): boolean => seg[0]?.word === 'the' && /^[A-Z]/.test(seg[1]?.raw ?? '');
+  const two = segs.length === 2 && named > 0 && theName(first.slice(named + 1)) && later.every(theName);
+  if ((segs.length < 3 && !two) || p <= 0) return null;
   const object = first.slice(p + 1);
   if (!(name(object) && names) && !(!DETERMINERS.has(object[0]?.word ?? '') && bare(object) && later.every(bare))) return null;
   return [first, ...later.map((seg) => [...first.slice(0, p + 1), ...seg])];

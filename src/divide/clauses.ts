@@ -119,6 +119,8 @@ export function clauseParts(toks: readonly Tok[]): Part[] {
       const plural = h ? pluralHead(h) || / and /.test(subject) : false;
       let prefix = '';
       if (op.kind === 'relative') prefix = subject;
+      // "the D1 Nation Foundation, a non-profit organization that provides ...": the name is what provides.
+      if (op.kind === 'relative' && drafts[cur]?.kind === 'apposition') prefix = drafts[cur]!.prefix.replace(/ is$/, '');
       if (op.kind === 'apposition') prefix = `${fullName(toks, head)} is`;
       const verb = op.consume === 0 ? t : next;
       const past = verb !== undefined && PAST_ONLY.has(verb.lower);

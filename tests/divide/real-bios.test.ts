@@ -313,11 +313,27 @@ describe('divideRules on biographies: who a phrase is about', () => {
     ]);
   });
 
-  it('names the whole name an apposition is about, a relative clause after it apart', () => {
+  it('names the whole name an apposition is about, and what its relative clause says', () => {
     expect(claims('Tukaki is the co-founder of the Maori Council of Australia, a non-profit organization that represents Maori people.')).toEqual([
       'Tukaki is the co-founder of the Maori Council of Australia.',
       'The Maori Council of Australia is a non-profit organization.',
-      'The non-profit organization represents Maori people.',
+      'The Maori Council of Australia represents Maori people.',
+    ]);
+  });
+});
+
+describe('divideRules on biographies: relative clauses after appositions, two "the" names', () => {
+  it('gives a relative clause after an apposition to the name', () => {
+    expect(claims('He is the founder of the D1 Nation Foundation, a non-profit organization that provides resources to underprivileged youth.')).toEqual([
+      'He is the founder of the D1 Nation Foundation.',
+      'The D1 Nation Foundation is a non-profit organization.',
+      'The D1 Nation Foundation provides resources to underprivileged youth.',
+    ]);
+  });
+
+  it('splits "a member of the X and the Y" into a membership each', () => {
+    expect(claims('He is a member of the Council on Foreign Relations and the Inter-American Dialogue.')).toEqual([
+      'He is a member of the Council on Foreign Relations.', 'He is a member of the Inter-American Dialogue.',
     ]);
   });
 });
