@@ -173,6 +173,22 @@ function rolesApart(claim: string): string[] {
   return full.map((x, k) => `${m[1]} ${m[2]} ${k === 0 || m[3] === 'the' ? m[3] : articleFor(x)} ${x}.`);
 }
 
+// "Paul O'Neill was a British racing driver." -> "Paul O'Neill was British." / "Paul O'Neill was a racing driver.":
+// a nationality is a fact of its own, as FActScore's annotators wrote it ("Doug Sheehan is an American."). A named
+// or he/she subject and a capitalised adjective before a lower-case role only, so the shapes world has none.
+const NATIONALITY = /^((?:[A-Z][\w'’.-]*\s+){0,5}[A-Z][\w'’.-]*|He|She)\s+(is|was)\s+(?:an?|the)\s+([A-Z][a-z]+(?:-[A-Z][a-z]+)*(?:an|ian|ese|ish|i|ch|sh|ic))\s+([a-z][\w'’-]*(?:\s+[a-z][\w'’-]*){0,3}.*?)\.?$/;
+
+function nationalityApart(claim: string): string[] {
+  const m = NATIONALITY.exec(claim);
+  if (!m || m[1] === undefined || m[2] === undefined || m[3] === undefined || m[4] === undefined) return [claim];
+  return [`${m[1]} ${m[2]} ${m[3]}.`, `${m[1]} ${m[2]} ${articleFor(m[4])} ${m[4]}.`];
+}
+
+// One copy of each claim of a piece that rules made twice ("He is American." from each of his roles).
+function once(claims: string[]): string[] {
+  return claims.filter((c, k) => !/^\S.*\s(?:is|was)\s[A-Z][a-z-]+\.$/.test(c) || claims.indexOf(c) === k);
+}
+
 function asExistence(claim: string): string {
   const m = SHOWS.exec(claim);
   if (!m || m[2] === undefined) return claim;
@@ -199,7 +215,7 @@ function claimsOf(raw: string, question: string | undefined): { pairs: Pair[]; r
   const reasons: string[] = [];
   // An example's copy of the clause repeats the other conjuncts of the split; those are dropped. Repeats within one
   // piece stay: "There is a green star and a green star." is two stars.
-  const pieces = withExamples(statement).map((p) => splitClaims(p).flatMap(bornApart).flatMap(rolesApart).map(asExistence));
+  const pieces = withExamples(statement).map((p) => once(splitClaims(p).flatMap(bornApart).flatMap(rolesApart).flatMap(nationalityApart)).map(asExistence));
   const repeats = (claim: string, k: number): boolean => pieces.slice(0, k).some((p) => p.includes(claim));
   for (const claim of pieces.flatMap((p, k) => p.filter((c) => !repeats(c, k)))) {
     const q = claimToQuestion(claim);

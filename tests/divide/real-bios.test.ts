@@ -120,9 +120,10 @@ describe('divideRules on biographies: verbs that share an object', () => {
 describe('divideRules on biographies: years in brackets', () => {
   it('makes a life span two facts and keeps the years out of the other claims', () => {
     expect(claims('Robert Louis Stevenson (13 November 1850 – 3 December 1894) was a Scottish novelist, poet, essayist, and travel writer.')).toEqual([
-      'Robert Louis Stevenson was a Scottish novelist.',
-      'Robert Louis Stevenson was a Scottish poet.',
-      'Robert Louis Stevenson was a Scottish essayist.',
+      'Robert Louis Stevenson was Scottish.',
+      'Robert Louis Stevenson was a novelist.',
+      'Robert Louis Stevenson was a poet.',
+      'Robert Louis Stevenson was an essayist.',
       'Robert Louis Stevenson was a travel writer.',
       'Robert Louis Stevenson was born on 13 November 1850.',
       'Robert Louis Stevenson died on 3 December 1894.',
@@ -137,7 +138,7 @@ describe('divideRules on biographies: years in brackets', () => {
 
   it('reads a life span written as one token ("(1937-2010)")', () => {
     expect(claims('Bella Akhmadulina (1937-2010) was a Russian poet.')).toEqual([
-      'Bella Akhmadulina was a Russian poet.', 'Bella Akhmadulina was born in 1937.', 'Bella Akhmadulina died in 2010.',
+      'Bella Akhmadulina was Russian.', 'Bella Akhmadulina was a poet.', 'Bella Akhmadulina was born in 1937.', 'Bella Akhmadulina died in 2010.',
     ]);
   });
 
@@ -306,7 +307,8 @@ describe('divideRules on biographies: who a phrase is about', () => {
       'Paul O\'Neill was born on December 30, 1979.', 'Paul O\'Neill was born in Widnes, England.',
     ]));
     expect(claims('Julia Faye (born September 24, 1893 – April 6, 1966) was an American actress who appeared in over 200 films.')).toEqual([
-      'Julia Faye was an American actress.',
+      'Julia Faye was American.',
+      'Julia Faye was an actress.',
       'Julia Faye appeared in over 200 films.',
       'Julia Faye was born on September 24, 1893.',
       'Julia Faye died on April 6, 1966.',
@@ -335,5 +337,17 @@ describe('divideRules on biographies: relative clauses after appositions, two "t
     expect(claims('He is a member of the Council on Foreign Relations and the Inter-American Dialogue.')).toEqual([
       'He is a member of the Council on Foreign Relations.', 'He is a member of the Inter-American Dialogue.',
     ]);
+  });
+});
+
+describe('divideRules on biographies: nationality apart', () => {
+  it('makes a nationality before a role a fact of its own, once for all the roles', () => {
+    // FActScore dev: "Doug Sheehan is an American.", "Doug Sheehan is an actor." (86 such first-half facts alone,
+    // 33 with the role).
+    expect(claims('Paul O\'Neill was a British racing driver.')).toEqual(['Paul O\'Neill was British.', 'Paul O\'Neill was a racing driver.']);
+    expect(claims('Lanny Flaherty is an American actor, director and producer.')).toEqual([
+      'Lanny Flaherty is American.', 'Lanny Flaherty is an actor.', 'Lanny Flaherty is a director.', 'Lanny Flaherty is a producer.',
+    ]);
+    expect(claims('The man is a tall person.')).toEqual(['The man is a tall person.']);
   });
 });

@@ -66,7 +66,8 @@ describe('divideRules on real English: atomic claims', () => {
 
   it('turns a relative clause on a named subject into a fact about the name', () => {
     expect(claims('Doug Sheehan is an American actor who has appeared in films.')).toEqual([
-      'Doug Sheehan is an American actor.',
+      'Doug Sheehan is American.',
+      'Doug Sheehan is an actor.',
       'Doug Sheehan has appeared in films.',
     ]);
   });
@@ -96,8 +97,8 @@ describe('divideRules on real English: conjoined predicates of a biography', () 
 
   it('gives each of a person\'s roles a claim, and leaves lists that are not roles', () => {
     // FActScore dev: "Lanny Flaherty is an American.", "Lanny Flaherty is an actor.", "... is a director.", "... is a producer."
-    expect(claims('Lanny Flaherty (born October 2, 1973) is an American actor, director and producer.').slice(0, 3)).toEqual([
-      'Lanny Flaherty is an American actor.', 'Lanny Flaherty is an American director.', 'Lanny Flaherty is an American producer.',
+    expect(claims('Lanny Flaherty (born October 2, 1973) is an American actor, director and producer.').slice(0, 4)).toEqual([
+      'Lanny Flaherty is American.', 'Lanny Flaherty is an actor.', 'Lanny Flaherty is a director.', 'Lanny Flaherty is a producer.',
     ]);
     // "Joey D. Vieira is an award-winning producer.", "He is the founder of the Global Church Network."
     expect(claims('Joey D. Vieira is an award-winning director and producer.')).toEqual(['Joey D. Vieira is an award-winning director.', 'Joey D. Vieira is an award-winning producer.']);
@@ -182,7 +183,8 @@ describe('divideRules on real English: what the names are', () => {
 
   it('names the person a biography\'s he/she means, by surname, so each claim stands alone', () => {
     expect(claims('Shayne Neumann is an Australian politician. In 2007, he was elected. He has two sons.')).toEqual([
-      'Shayne Neumann is an Australian politician.',
+      'Shayne Neumann is Australian.',
+      'Shayne Neumann is a politician.',
       'In 2007, Neumann was elected.',
       'Neumann has two sons.',
     ]);
