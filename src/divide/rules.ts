@@ -70,7 +70,7 @@ const SHOWS = /^(?:(.+?),\s+)?(?:(?:the|this)\s+(?:image|picture|photo|photograp
 const EXAMPLES = /^(.*\b(?:in|on|at|for|with|of|by|from|to|into)\s+)((?:[\w'’-]+\s+){0,4}?[\w'’-]+),?\s+(such as|including|like)\s+(.+?)\.?$/i;
 
 // "Varma has directed several successful films, including Rangeela (1995) and Satya (1998)": after a verb, a
-// counted category's examples are objects of their own ("Varma has directed Rangeela (1995).").
+// counted category's examples are objects of their own ("Varma has directed Rangeela."; the year is a naming fact).
 const COUNTED_EXAMPLES = /^(.*?\s)((?:several|many|numerous|various|multiple|two|three|four|five|a number of|(?:over|more than|nearly|about)\s+\d+)\s+(?:[\w'’-]+\s+){0,3}[\w'’-]+),?\s+(such as|including)\s+(.+?)\.?$/i;
 // ", and television shows such as ...": a second category with its own examples.
 const SECOND_LIST = /,?\s+and\s+((?:[a-z][\w'’-]*\s+){0,3}[a-z][\w'’-]*)\s+(?:such as|including|like)\s+/;
