@@ -49,7 +49,9 @@ function rewriteFirstPerson(text: string): string {
 
 function splitPiece(text: string): string[] {
   const colon = text.indexOf(': ');
-  if (colon > 0) return splitColon(text.slice(0, colon), text.slice(colon + 2)) ?? [text];
+  // "Star Wars: Episode III": a title's subtitle, not a lead-in.
+  const subtitle = colon > 0 && /[A-Z][\w'’-]*$/.test(text.slice(0, colon)) && /^["“]?[A-Z]/.test(text.slice(colon + 2));
+  if (colon > 0 && !subtitle) return splitColon(text.slice(0, colon), text.slice(colon + 2)) ?? [text];
   return splitClauses(text, 0).flatMap((c) => splitPredicate(c, 0));
 }
 
@@ -73,6 +75,8 @@ function isIndependentClause(tokens: readonly Token[]): boolean {
   if (!DETERMINERS.has(first.word) && !PRONOUNS.has(first.word) && !/^[A-Z]/.test(first.raw)) return false;
   const c = analyzeClause(joinTokens(tokens));
   if (c === null || c.verb.fromRelative || c.intro.length > 0 || c.locative || c.verbIndex > 8) return false;
+  // A capitalised "verb" is a title's word (", and True Lies"), not a new clause's.
+  if (/^[A-Z]/.test(c.tokens[c.verbIndex]?.raw ?? '')) return false;
   // A subject spanning "and" or a comma means the cut fell inside a list ("a star, and the man holds ...").
   return !c.subject.some((t) => t.word === 'and' || /,$/.test(t.raw));
 }
@@ -104,7 +108,8 @@ function verbGroupEnd(clause: Clause, withIng: boolean): number {
   while (g < tokens.length) {
     const w = tokens[g]?.word ?? '';
     if (AUX_ADVERBS.has(w) || ['be', 'been', 'being'].includes(w)) {
-      if (w !== 'not' && w !== 'never') prev = w;
+      // An adverb ("has also written") leaves the auxiliary in charge; "been", "be" take over.
+      if (!AUX_ADVERBS.has(w)) prev = w;
       g++;
       continue;
     }
@@ -182,19 +187,27 @@ function trySplit(clause: Clause, g: number, depth: number): string[] | null {
       if (boundary && startsVerbPhrase(subject, pred.slice(j), mainIsBe, beNominal)) cuts.push(j);
     }
   }
-  const mainPred = trimJoiners(pred.slice(0, cuts[0] ?? pred.length));
+  let mainPred = trimJoiners(pred.slice(0, cuts[0] ?? pred.length));
   const passive = mainIsBe ? passiveGroup(tokens, g, verbIndex) : null;
+  // "has written and directed several films": the verbs share the object, and the second the perfect.
+  const sharing = mainPred.length === 0 && cuts.length === 1;
+  const perfect = sharing && ['has', 'have', 'had'].includes(verb.word) && g > verbIndex + 1 ? `${joinTokens(tokens.slice(verbIndex, g - 1))} ` : '';
+  if (sharing) mainPred = trimJoiners(pred.slice(cuts[0]! + 1));
   const vpClaims = cuts.flatMap((start, i) => {
     const seg = trimJoiners(pred.slice(start, cuts[i + 1] ?? pred.length));
-    const be = passive !== null && PARTICIPLE_FIRST(seg) ? `${passive} ` : '';
+    const be = passive !== null && PARTICIPLE_FIRST(seg) ? `${passive} ` : perfect !== '' && isParticiple(seg[0]?.word ?? '') ? perfect : '';
     return splitPredicate(`${joinTokens(subject)} ${be}${joinTokens(seg)}`, depth + 1);
   });
 
   // Pass 2: "There is a red circle, a blue star and a green square" -> one claim per item.
   const ctx = { be: mainIsBe || LINKING_VERBS.has(verb.base), there };
-  let items = segmentList(mainPred, false);
-  if (!isSplittableList(items, ctx)) items = segmentList(mainPred, true);
-  if (!isSplittableList(items, ctx)) items = [mainPred];
+  const segs = segmentList(mainPred, false);
+  let items = objectsOfPreposition(segs) ?? namedObjects(segs);
+  if (items === null) {
+    items = segs;
+    if (!isSplittableList(items, ctx)) items = segmentList(mainPred, true);
+    if (!isSplittableList(items, ctx)) items = [mainPred];
+  }
   if (items.length === 1 && vpClaims.length === 0) return null;
   const head = tokens.slice(0, g).map((t) => t.raw);
   const mainClaims = items.map((item) => {
@@ -205,6 +218,43 @@ function trySplit(clause: Clause, g: number, depth: number): string[] | null {
     return `${words.join(' ')} ${joinTokens(item)}`.trim();
   });
   return [...mainClaims, ...vpClaims];
+}
+
+// "written many books on missions, evangelism, and global church planting", "a member of the International Congress
+// of Underwater Archaeologists, the Institute of Nautical Archaeology, and ...": the later items are more objects of
+// the first item's last preposition, as the annotators wrote them ("He has written many books on evangelism.").
+// Bare nouns (no determiner) or names only: "a cup of tea, a plate and a fork" lists things.
+function objectsOfPreposition(segs: Token[][]): Token[][] | null {
+  const first = segs[0] ?? [];
+  let p = -1;
+  first.forEach((t, k) => { if (PREPOSITIONS.has(t.word) && k < first.length - 1) p = k; });
+  const name = (seg: readonly Token[]): boolean => /^[A-Z]/.test(seg[0]?.raw ?? '') || (seg[0]?.word === 'the' && /^[A-Z]/.test(seg[1]?.raw ?? ''));
+  const bare = (seg: readonly Token[]): boolean => seg.length <= 4 && /^[a-z]/.test(seg[0]?.raw ?? '') && !DETERMINERS.has(seg[0]?.word ?? '') && !PREPOSITIONS.has(seg[0]?.word ?? '')
+    && !seg.some((t) => isVerbWord(t.word));
+  const later = segs.slice(1);
+  // A name's preposition is the one before the name starts ("a member of the Institute of ...").
+  // Single words ("Minister of Agriculture, Fisheries and Food") are one name's parts.
+  const names = later.every((seg) => name(seg) && seg.length > 1);
+  const named = first.findIndex((t, k) => k > 0 && PREPOSITIONS.has(t.word) && name(first.slice(k + 1)));
+  if (named > 0 && names) p = named;
+  // Three items at least, so commas mark the list: "Bosnia and Herzegovina" is one name. Two will do when both are
+  // "the" and a name ("a member of the Council on Foreign Relations and the Inter-American Dialogue").
+  const theName = (seg: readonly Token[]): boolean => seg[0]?.word === 'the' && /^[A-Z]/.test(seg[1]?.raw ?? '');
+  const two = segs.length === 2 && named > 0 && theName(first.slice(named + 1)) && later.every(theName);
+  if ((segs.length < 3 && !two) || p <= 0) return null;
+  const object = first.slice(p + 1);
+  if (!(name(object) && names) && !(!DETERMINERS.has(object[0]?.word ?? '') && bare(object) && later.every(bare))) return null;
+  return [first, ...later.map((seg) => [...first.slice(0, p + 1), ...seg])];
+}
+
+// "presented BBC Breakfast, The Monday Night Club and Soccer Saturday", "attended Brisbane State High School and the
+// University of Queensland": names listed as the verb's objects, one claim each. Names of two words or more (or
+// "the" and a name), so "Bosnia and Herzegovina" and "Agriculture, Fisheries and Food" stay whole.
+function namedObjects(segs: Token[][]): Token[][] | null {
+  const name = (seg: readonly Token[]): boolean => seg.length > 1 && seg.length <= 8
+    && (/^["“]?[A-Z]/.test(seg[0]?.raw ?? '') || (seg[0]?.word === 'the' && /^[A-Z]/.test(seg[1]?.raw ?? '')))
+    && !seg.some((t) => PREPOSITIONS.has(t.word) && !/^(?:of|for|de|and)$/.test(t.word) && t !== seg[0]);
+  return segs.length >= 2 && segs.every(name) ? segs : null;
 }
 
 // "educated at Yale": a conjunct led by a past participle; verbs without a passive ("graduated from", "moved to")

@@ -74,7 +74,9 @@ function analyzeUncached(text: string): Clause | null {
       const body = tokens.slice(comma + 1);
       const before = findVerb(tokens.slice(0, comma + 1));
       const verb = findVerb(body);
-      if (verb && !before) return build(tokens.slice(0, comma + 1), body, verb);
+      // "Throughout his long and distinguished career,": after a preposition an -ed word is an adjective.
+      const adjective = before !== null && PREPOSITIONS.has(first) && before.kind === 'main' && /ed$/.test(before.word);
+      if (verb && (!before || adjective)) return build(tokens.slice(0, comma + 1), body, verb);
     }
   }
   const verb = findVerb(tokens);

@@ -4,9 +4,12 @@
  * wall"), "with" phrases, subordinate clauses and coordinate adjectives ("a large, old clock" -> "the clock is
  * large"). Built on wink's POS tags; each part keeps the character span of the text it came from.
  */
-import { PARTICIPLES } from './lexicon.js';
 import type { Tok } from './nlp.js';
-import { articleFor } from './text.js';
+import {
+  frontedParticiple, fullName, isApposition, isFinite, isIngVerb, isParticipleForm, PAST_ONLY, pastOfMain, perfectAux, RELATIVES,
+} from './person-clauses.js';
+import { copulaSubject, definite, headBefore, isComma, NOUNISH, pluralHead, POSSESSIVES, textOf, withArticle } from './noun-phrase.js';
+import { pastOfIng } from './verbs.js';
 
 /** One clause part: a statement to divide further, and the span [start, end) of its source text in the answer. */
 export interface Part {
@@ -20,7 +23,7 @@ export interface Part {
 interface Draft {
   prefix: string;
   toks: Tok[];
-  kind: 'main' | 'relative' | 'participle' | 'with' | 'subordinate' | 'attribute';
+  kind: 'main' | 'relative' | 'participle' | 'with' | 'subordinate' | 'attribute' | 'apposition';
   skip?: string;
   plural?: boolean;
   paren?: boolean;
@@ -28,7 +31,6 @@ interface Draft {
   lead?: Tok;
 }
 
-const RELATIVES = new Set(['which', 'who', 'that']);
 // Clauses of reason, concession, contrast and condition stand apart; time clauses ("since he was a child",
 // "when ...") qualify the main clause and stay in it, except in front of it.
 const SUBORDINATORS = new Set(['because', 'although', 'though', 'if', 'unless', 'while', 'whereas', 'as', 'so']);
@@ -40,89 +42,21 @@ const COMMENT_PARTICIPLES = new Set([
 ]);
 // Heads that name the picture itself: a phrase after "the image features ..." is about the object, not these.
 const PICTURE_NOUNS = new Set(['image', 'picture', 'photo', 'photograph', 'scene', 'view', 'shot', 'focus', 'setting']);
-const NOUNISH = new Set(['NOUN', 'PROPN']);
-const OBJECT_TO_SUBJECT: Record<string, string> = { him: 'he', her: 'she', them: 'they', it: 'it', he: 'he', she: 'she', they: 'they' };
-const POSSESSIVES = new Set(['its', 'his', 'her', 'their', 'my', 'our', 'your']);
 // "top left", "middle left": the tagger reads "left" as the verb.
 const SIDES = new Set(['top', 'bottom', 'middle', 'center', 'centre', 'upper', 'lower', 'far', 'lower', 'the']);
-// Participles of events that are over: "born in 1956" -> "was born in 1956".
-const PAST_ONLY = new Set(['born', 'died', 'founded', 'established', 'built', 'raised', 'educated', 'released']);
 // Participles used as prepositions ("films including X"): they introduce items, not a clause.
-const PREPOSITIONAL = new Set(['including', 'featuring', 'following', 'regarding', 'concerning', 'excluding', 'according', 'depending', 'compared', 'given', 'based']);
+const PREPOSITIONAL = new Set(['during', 'including', 'featuring', 'following', 'regarding', 'concerning', 'excluding', 'according', 'depending', 'compared', 'given', 'based']);
 // Verbs of showing that the tagger often reads as plural nouns ("The image features a clock").
 const PICTURE_VERBS = new Set(['features', 'shows', 'depicts', 'displays', 'showcases', 'captures', 'presents', 'contains', 'includes']);
 
-const isComma = (t: Tok | undefined): boolean => t !== undefined && (t.text === ',' || t.text === ';');
-const isParticipleForm = (t: Tok): boolean => t.pos === 'VERB' && (/(?:ing|ed)$/.test(t.lower) || PARTICIPLES.has(t.lower));
-const isFinite = (t: Tok): boolean => t.pos === 'AUX' || (t.pos === 'VERB' && !/ing$/.test(t.lower));
-
-/** "The dogs" -> plural; a head noun in -s (but not -ss/-us/-is) or a plural pronoun. */
-export function pluralHead(t: Tok): boolean {
-  if (t.pos === 'PROPN') return false;
-  if (['people', 'men', 'women', 'children', 'they', 'them', 'both', 'several', 'many', 'police', 'sheep', 'feet', 'teeth', 'mice', 'geese'].includes(t.lower)) return true;
-  return /[^su]s$/.test(t.lower) && !/(?:ss|us|is)$/.test(t.lower);
-}
-
-/** The noun phrase ending at head index h as a definite subject: "the parking meter", "John Smith". */
-function definite(toks: readonly Tok[], h: number): string {
-  const subjectForm = OBJECT_TO_SUBJECT[toks[h]?.lower ?? ''];
-  if (toks[h]?.pos === 'PRON' && subjectForm) return subjectForm;
-  let a = h;
-  while (a > 0 && NOUNISH.has(toks[a - 1]?.pos ?? '') && toks[a - 1]?.pos === toks[h]?.pos) a--;
-  if (toks[h]?.pos === 'PROPN') return textOf(toks.slice(a, h + 1));
-  // The noun's own modifiers come along ("his sharp breaking pitches, which ..." -> "his sharp breaking pitches
-  // have ..."): a fact about the thing names it as the answer did. "a"/"an" becomes "the"; a possessive stays.
-  let m = a;
-  while (m > 0 && m > h - 6 && MODIFIER.has(toks[m - 1]?.pos ?? '') && !isComma(toks[m - 1])) m--;
-  // "several suitcases and bags piled up on a cart": the participle is about both nouns.
-  if (toks[m - 1]?.lower === 'and' && toks[m - 2]?.pos === 'NOUN' && toks[h]?.pos === 'NOUN') {
-    m -= 2;
-    while (m > 0 && m > h - 8 && MODIFIER.has(toks[m - 1]?.pos ?? '') && !isComma(toks[m - 1])) m--;
-  }
-  if (isComma(toks[m - 1])) m = a; // "a large, old-fashioned clock": those adjectives are facts of their own
-  while (m < h && QUANTITY.has(toks[m]!.lower)) m++; // "several bags" -> "the bags"
-  const det = toks[m - 1];
-  const lead = det && POSSESSIVES.has(det.lower) ? det.lower : 'the';
-  return `${lead} ${textOf(toks.slice(m, h + 1))}`;
-}
-const MODIFIER = new Set(['ADJ', 'NOUN', 'PROPN', 'NUM']);
-const QUANTITY = new Set(['several', 'many', 'various', 'numerous', 'multiple', 'some', 'few']);
-
-// "Doug Sheehan is an actor who ...": a relative on the complement of "be" is about the subject, and the
-// subject's name says more than "the actor". Returns the name (or pronoun) or null.
-function copulaSubject(toks: readonly Tok[], head: number, main: readonly Tok[]): string | null {
-  const cop = main.findIndex((t) => t.pos === 'AUX' && ['is', 'was', 'are', 'were'].includes(t.lower));
-  const copAt = cop > 0 ? toks.indexOf(main[cop]!) : -1;
-  if (copAt < 0 || copAt > head) return null;
-  // Only the complement's own head ("an actor", "a sculptor and architect"), not a noun inside a phrase after it.
-  if (toks.slice(copAt + 1, head).some((t) => !['DET', 'ADJ', 'NOUN', 'PROPN', 'CCONJ', 'ADV', 'NUM'].includes(t.pos) && t.text !== ',')) return null;
-  // The subject up to an apposition or a parenthesis ("Fernando Luiz Rosa, commonly known as ...", "X (1922-1997)").
-  const subject: Tok[] = [];
-  for (const t of main.slice(0, cop)) {
-    if (t.text === ',' || t.text === '(') break;
-    subject.push(t);
-  }
-  if (subject.length === 0 || subject.length > 6 || subject.some((t) => ['VERB', 'AUX', 'ADP', 'SCONJ'].includes(t.pos))) return null;
-  if (subject.length === 1 && ['he', 'she', 'they', 'it'].includes(subject[0]!.lower)) return subject[0]!.lower;
-  if (subject[0]!.pos === 'PRON') return null;
-  const text = textOf(subject);
-  return subject[0]!.pos === 'DET' ? text.charAt(0).toLowerCase() + text.slice(1) : text;
-}
-
-// The nearest noun head before i, not crossing a verb; -1 if none within reach.
-function headBefore(toks: readonly Tok[], i: number): number {
-  for (let j = i - 1; j >= 0 && j >= i - 3; j--) {
-    const t = toks[j];
-    if (!t) break;
-    if (NOUNISH.has(t.pos) || (t.pos === 'PRON' && ['they', 'it', 'he', 'she', 'him', 'her', 'them'].includes(t.lower))) return j;
-    if (t.pos === 'VERB' || t.pos === 'AUX') break;
-  }
-  return -1;
-}
 
 // What a sentence-final participle phrase describes: the main clause's subject ("a girl is standing on a
 // sidewalk, holding an umbrella"), or its object when the subject is the picture itself or "there".
-function mainTopic(toks: readonly Tok[], main: readonly Tok[]): number {
+function mainTopic(toks: readonly Tok[], full: readonly Tok[]): number {
+  // A fronted phrase ("In the 1950s and 1960s, Vieira became ...", "Throughout his distinguished career, Santana
+  // ...") holds neither the subject nor the verb.
+  const cut = ['ADP', 'SCONJ', 'ADV'].includes(full[0]?.pos ?? '') ? full.findIndex((t) => t.text === ',') : -1;
+  const main = cut > 0 && cut < full.length - 2 ? full.slice(cut + 1) : full;
   const verb = main.findIndex((t) => isFinite(t) || PICTURE_VERBS.has(t.lower));
   const pick = (from: readonly Tok[]): Tok | undefined => from.find((t) => NOUNISH.has(t.pos) && !PICTURE_NOUNS.has(t.lower));
   const before = verb >= 0 ? main.slice(0, verb) : [];
@@ -139,6 +73,8 @@ const be = (plural: boolean): string => (plural ? 'are' : 'is');
 
 /** Cut a sentence's tokens into clause parts; the main clause comes first. */
 export function clauseParts(toks: readonly Tok[]): Part[] {
+  const fronted = frontedParticiple(toks);
+  if (fronted !== null) return [fronted.part, ...clauseParts(fronted.rest)];
   const drafts: Draft[] = [{ prefix: '', toks: [], kind: 'main' }];
   let cur = 0;
   // The main clause being read: ", and the man is ..." starts a second one, with parts of its own.
@@ -183,17 +119,36 @@ export function clauseParts(toks: readonly Tok[]): Part[] {
       const plural = h ? pluralHead(h) || / and /.test(subject) : false;
       let prefix = '';
       if (op.kind === 'relative') prefix = subject;
+      // "the D1 Nation Foundation, a non-profit organization that provides ...": the name is what provides.
+      if (op.kind === 'relative' && drafts[cur]?.kind === 'apposition') prefix = drafts[cur]!.prefix.replace(/ is$/, '');
+      if (op.kind === 'apposition') prefix = `${fullName(toks, head)} is`;
       const verb = op.consume === 0 ? t : next;
       const past = verb !== undefined && PAST_ONLY.has(verb.lower);
       if (op.kind === 'participle') prefix = `${subject} ${past ? (plural ? 'were' : 'was') : be(plural)}`;
-      const draft: Draft = { prefix, toks: [], kind: op.kind, plural, ...(op.paren ? { paren: true } : {}), ...(op.consume > 0 ? { lead: t } : {}) };
+      const perfect = op.kind === 'participle' && op.head === -2 && verb !== undefined ? perfectAux(drafts[home]!.toks, verb) : null;
+      if (perfect !== null) prefix = `${subject} ${perfect}`;
+      // "..., having written many books" -> "Hedding has written many books", not "is having written".
+      const having = op.kind === 'participle' && op.consume === 0 && t.lower === 'having' && next?.pos === 'VERB';
+      if (having) prefix = `${subject} ${plural ? 'have' : 'has'}`;
+      const lead = op.consume > 0 || having ? { lead: t } : {};
+      const draft: Draft = { prefix, toks: [], kind: op.kind, plural, ...(op.paren ? { paren: true } : {}), ...lead };
       if (op.skip) draft.skip = op.skip;
       if ((op.kind === 'relative' || op.kind === 'participle') && !h) draft.skip ??= 'comment on the scene';
       drafts.push(draft);
       cur = drafts.length - 1;
       // An opener word ("which", "with") is dropped; a participle opens its own part and stays in it.
-      if (op.consume === 0) drafts[cur]!.toks.push(t);
-      else i += op.consume - 1;
+      if (op.consume === 0) {
+        // "Vieira became known ..., working on films": a person's -ing after a past main clause is in the past too.
+        if (pastOfMain(op, t, h, drafts[home]!.toks)) {
+          drafts[cur]!.prefix = subject;
+          drafts[cur]!.toks.push({ ...t, text: pastOfIng(t.lower), lower: pastOfIng(t.lower) });
+        } else if (!having) drafts[cur]!.toks.push(t);
+      } else i += op.consume - 1;
+      if (op.past && next !== undefined) {
+        drafts[cur]!.prefix = subject;
+        drafts[cur]!.toks.push({ ...next, text: pastOfIng(next.lower), lower: pastOfIng(next.lower) });
+        i++;
+      }
       continue;
     }
     drafts[cur]!.toks.push(t);
@@ -230,7 +185,8 @@ function clauseStartsAt(toks: readonly Tok[], j: number, strict = false): boolea
   for (let k = j + 1; k < Math.min(toks.length, j + 6); k++) {
     const w = toks[k]!;
     if (isComma(w) || w.pos === 'ADP' || w.pos === 'CCONJ') return false;
-    if (isFinite(w)) return true;
+    // A capitalised "verb" is a name's word ("..., and Kingdom Come (2001)").
+    if (isFinite(w)) return w.text === w.lower;
   }
   return false;
 }
@@ -252,6 +208,8 @@ interface Opener {
   consume: number;
   skip?: string;
   paren?: boolean;
+  /** "before moving to X": the -ing verb after the opener becomes a past tense of the subject's. */
+  past?: boolean;
 }
 
 // Does a clause part open at token i? `afterComma` when a comma (or the sentence start) precedes it.
@@ -280,11 +238,16 @@ function opener(toks: readonly Tok[], i: number, main: readonly Tok[], afterComm
     const head = afterComma ? -2 : headBefore(toks, i);
     return { kind: 'participle', head, consume: 0, ...(skip ? { skip } : {}) };
   }
-  if (t.text === '(' && isParticipleForm(next) && hasFinite === false && i > 0) {
+  // Not a life span ("(born September 24, 1893 – April 6, 1966)"): naming.ts reads those.
+  const span = (): boolean => toks.slice(i, i + 14).some((x) => /^[–—]$/.test(x.text));
+  if (t.text === '(' && isParticipleForm(next) && hasFinite === false && i > 0 && !span()) {
     // "Lanny Flaherty (born October 2, 1973) is ...": a parenthetical participle about the name before it.
     return { kind: 'participle', head: headBefore(toks, i), consume: 1, paren: true };
   }
   if (t.lower === 'with' && afterComma && i > 0 && hasFinite) return { kind: 'with', head: -1, consume: 1 };
+  // "began his career with Internacional before moving to CSKA Moscow" -> "Carvalho moved to CSKA Moscow".
+  if ((t.lower === 'before' || t.lower === 'after') && i > 2 && hasFinite && isIngVerb(next)) return { kind: 'participle', head: -2, consume: 1, past: true };
+  if (afterComma && hasFinite && isApposition(toks, i)) return { kind: 'apposition', head: i - 2, consume: 0 };
   const leading = i === 0 && ['when', 'while', 'once', 'whenever'].includes(t.lower); // tagged ADV at the start
   if ((SUBORDINATORS.has(t.lower) || leading) && (t.pos === 'SCONJ' || leading || (t.lower === 'as' && afterComma)) && (afterComma || i === 0 || hasFinite)) {
     if (t.lower === 'as' && (next.lower === 'well' || prev?.lower === 'such')) return null; // "as well as", "such as"
@@ -329,24 +292,6 @@ function splitAdjectives(d: Draft): Draft[] {
     return adjs.flatMap((a) => splitAdjectives({ ...d, toks: [...withArticle(toks.slice(0, i), a), a, ...toks.slice(j + 1)] }));
   }
   return [d];
-}
-
-// "a" or "an" before the adjective that now follows it ("a large, old clock" -> "an old clock").
-function withArticle(before: Tok[], adj: Tok): Tok[] {
-  const det = before[before.length - 1];
-  if (!det || (det.lower !== 'a' && det.lower !== 'an')) return before;
-  const want = articleFor(adj.text);
-  const text = det.text.charAt(0) === 'A' ? want.charAt(0).toUpperCase() + want.slice(1) : want;
-  return [...before.slice(0, -1), { ...det, text, lower: text.toLowerCase() }];
-}
-
-function textOf(toks: readonly Tok[]): string {
-  let out = '';
-  toks.forEach((t, k) => {
-    const glue = k === 0 || t.space === '' || /^[,.;:!?')]/.test(t.text) ? (k === 0 ? '' : t.space === '' ? '' : ' ') : ' ';
-    out += glue + t.text;
-  });
-  return out;
 }
 
 function build(d: Draft): Part | null {

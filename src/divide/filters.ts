@@ -41,7 +41,9 @@ export function skipReason(sentence: string): string | null {
 const SEE = /^(?:[^,]+,\s*)?(?:i|we|you|one)\s+(?:can\s+|could\s+)?(?:also\s+)?(?:see|notice|observe|spot)\s+/i;
 // Lower-case person words anywhere, capitalised ones only at the start: a capital "Your" or "My" mid-sentence
 // is a title ("When the Devil Calls Your Name"), and "I" after a capitalised word a name ("Elizabeth I").
-const PERSON = /(?<![A-Z][a-z]*\s)\bI\b|\b(?:me|my|mine|myself|we|us|our|ours|you|your|yours|yourself)\b|^(?:My|We|Our|You|Your)\b/;
+const PERSON = /(?<![A-Z][a-z]*\s)\bI\b(?!\s+[A-Z]|,)|\b(?:me|my|mine|myself|we|us|our|ours|you|your|yours|yourself)\b|^(?:My|We|Our|You|Your)\b/;
+
+const QUOTED = /["“][^"”]*["”]/g;
 
 // Statements about kinds of things rather than this picture ("Cats are naturally curious creatures.").
 const GENERIC_ADVERB = /\b(?:typically|usually|commonly|generally|naturally|traditionally|tends? to)\b/i;
@@ -73,9 +75,12 @@ const MOOD_WORDS = new Set(['atmosphere', 'ambiance', 'ambience', 'vibe', 'mood'
 /** A part's content reason (hedge, person, world knowledge, subjective), or a cleaned text with the dropped words. */
 export function contentSkipReason(text: string): { reason: string | null; text: string; dropped: string[] } {
   const body = stripDiscourseMarkers(expandContractions(normalizeText(text)));
-  const seen = body.replace(APPEARANCE, '$1');
+  // "May" with a capital inside a sentence or before a number is the month or a name ("born on May 31, 1982",
+  // "Anna May Wong"), not the modal.
+  const seen = body.replace(APPEARANCE, '$1').replace(/(?<=\S\s+)May\b|\bMay(?=\s+\d)/g, 'Maia');
   if (HEDGE_PATTERNS.some((re) => re.test(seen)) || INFERENCE.test(body) || SPECULATION.test(body)) return { reason: 'opinion or hedge', text, dropped: [] };
-  if (PERSON.test(body.replace(SEE, '')) || /^(?:i|we|you)\b/i.test(body) && !SEE.test(body)) {
+  // A quoted title ("You & I", "The King and I") is a name, not the speaker.
+  if (PERSON.test(body.replace(SEE, '').replace(QUOTED, '""')) || /^(?:i|we|you)\b/i.test(body) && !SEE.test(body)) {
     return { reason: 'first or second person', text, dropped: [] };
   }
   if (isWorldKnowledge(body)) return { reason: 'world knowledge', text, dropped: [] };
@@ -86,7 +91,8 @@ export function contentSkipReason(text: string): { reason: string | null; text: 
   const kept: string[] = [];
   for (let k = 0; k < words.length; k++) {
     const w = cleanWord(words[k] ?? '');
-    if (!SUBJECTIVE_WORDS.has(w)) {
+    // A capitalised word after the first is a name's ("Coyote Ugly", "The Great Gatsby"), not a judgement.
+    if (!SUBJECTIVE_WORDS.has(w) || (k > 0 && /^["“']?[A-Z]/.test(words[k] ?? ''))) {
       kept.push(words[k] ?? '');
       continue;
     }

@@ -51,7 +51,7 @@ export const NOUNLIKE_MODALS = set('can will may must might');
 /** Adverbs allowed between an auxiliary and its participle or verb. */
 export const AUX_ADVERBS = set(`
   not never already just also always still ever recently clearly currently even only really
-  actually probably
+  actually probably since later previously
 `);
 
 /** Relative pronouns; the first verb after one belongs to the relative clause, not the main clause. */
@@ -135,6 +135,9 @@ const irregularRows = IRREGULAR_TABLE.split(/[|\n]/)
 export const IRREGULAR_PAST: ReadonlyMap<string, string> = new Map(
   irregularRows.filter((r) => r[0] !== 'be').map((r) => [r[1] ?? '', r[0] ?? '']),
 );
+
+/** Base form -> irregular simple past ("win" -> "won"). */
+export const IRREGULAR_PAST_OF: ReadonlyMap<string, string> = new Map(irregularRows.map((r) => [r[0] ?? '', r[1] ?? '']));
 
 /** Irregular past participles ("eaten", "been") that signal a perfect after has/have/had. */
 export const PARTICIPLES = set(irregularRows.map((r) => r[2] ?? '').join(' ') + ' gotten got born');

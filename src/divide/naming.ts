@@ -6,7 +6,9 @@
  * words the tagger reads as proper nouns, so the shapes world's English ("a red circle in the middle") gives none.
  */
 import type { Tok } from './nlp.js';
+import { PREPOSITIONS } from './lexicon.js';
 import { articleFor } from './text.js';
+import { singularOf, titleAt, titleLists, WORKS } from './titles.js';
 
 /** A naming fact and the span [start, end) of the words it came from. */
 export interface NamingFact {
@@ -17,7 +19,7 @@ export interface NamingFact {
 
 const isName = (t: Tok | undefined): boolean => t !== undefined && ['PROPN', 'NOUN'].includes(t.pos) && /^[A-Z]/.test(t.text);
 // Particles inside foreign names ("El Club de la Comedia") that the tagger reads as common nouns.
-const PARTICLES = new Set(['de', 'del', 'la', 'le', 'les', 'los', 'las', 'da', 'di', 'do', 'dos', 'von', 'van', 'der', 'den', 'y', 'e', 'al', 'el', 'bin', 'ibn']);
+const PARTICLES = new Set(['de', 'del', 'della', 'delle', 'degli', 'dei', 'la', 'le', 'les', 'los', 'las', 'da', 'di', 'do', 'dos', 'von', 'van', 'der', 'den', 'y', 'e', 'al', 'el', 'bin', 'ibn']);
 const words = (toks: readonly Tok[]): string => toks.map((t, k) => (k > 0 && t.space !== '' ? ' ' : '') + t.text).join('');
 
 // The proper-noun run starting at i (may be empty).
@@ -54,21 +56,53 @@ function placeFacts(toks: readonly Tok[]): NamingFact[] {
   return out;
 }
 
+// "attended the School of Visual Arts in New York City", "plays for the Canterbury-Bankstown Bulldogs in the
+// National Rugby League": a named object placed in a named place, "The School of Visual Arts is in New York City."
+function locatedFacts(toks: readonly Tok[]): NamingFact[] {
+  const out: NamingFact[] = [];
+  for (let i = 2; i < toks.length - 1; i++) {
+    if (toks[i]!.lower !== 'in') continue;
+    let a = i - 1;
+    if (!named(toks[a])) continue;
+    while (a > 0 && (named(toks[a - 1]) || (LINKS.has(toks[a - 1]!.lower) && named(toks[a - 2])))) a -= LINKS.has(toks[a - 1]!.lower) ? 2 : 1;
+    const before = toks[a - 1];
+    if (before === undefined || !['DET', 'ADP', 'VERB'].includes(before.pos) || before.lower === 'in') continue;
+    const y = toks[i + 1]?.lower === 'the' ? i + 2 : i + 1;
+    let e = y;
+    while (e < toks.length && (named(toks[e]) || (LINKS.has(toks[e]!.lower) && named(toks[e + 1])))) e += LINKS.has(toks[e]!.lower) ? 2 : 1;
+    if (e === y || MONTHS.has(toks[y]!.lower) || toks[e]?.pos === 'NUM' || toks[e]?.lower === "'s") continue;
+    const thing = `${before.lower === 'the' ? 'The ' : ''}${words(toks.slice(a, i))}`;
+    out.push({ claim: `${thing} is in ${words(toks.slice(i + 1, e))}.`, start: toks[a]!.start, end: toks[e - 1]!.end });
+  }
+  return out;
+}
+const LINKS = new Set(['of', 'for', 'de', 'del', 'della', 'delle', 'degli', 'da', 'di', '&']);
+// A capitalised word of a name, whatever the tagger read ("Canterbury-Bankstown" as an adjective).
+const named = (t: Tok | undefined): boolean => t !== undefined && /^[A-Z]/.test(t.text) && !['DET', 'PRON', 'ADP', 'CCONJ', 'SCONJ', 'AUX'].includes(t.pos);
+const MONTHS = new Set('january february march april may june july august september october november december'.split(' '));
+
 // "Premier League club Manchester City", "the popular bachata group Aventura": a common noun right before a name,
 // with its modifiers, says what the name is.
 function kindFacts(toks: readonly Tok[]): NamingFact[] {
   const out: NamingFact[] = [];
   for (let k = 1; k < toks.length; k++) {
     const noun = toks[k - 1]!;
-    if (noun.pos !== 'NOUN' || noun.text !== noun.lower || PARTICLES.has(noun.lower) || !isName(toks[k])) continue;
-    if (toks[k]!.pos !== 'PROPN') continue;
-    const name = nameRun(toks, k);
-    if (toks[k + name.length]?.lower === "'s") continue;
+    if (noun.pos !== 'NOUN' || noun.text !== noun.lower || PARTICLES.has(noun.lower)) continue;
+    // "the consulting firm McKinsey & Company", "the film The Virgin Suicides", "the ABC drama series, The
+    // Forgotten." (after a comma only when the title ends the clause).
+    const comma = toks[k]!.text === ',' ? 1 : 0;
+    const title = titleAt(toks, k + comma);
+    if (title === null || title.toks.length > 10 || title.toks[0]!.pos === 'PRON' || toks[title.next]?.lower === "'s") continue;
+    if (comma === 1 && !/^[.,;]?$/.test(toks[title.next]?.text ?? '')) continue;
+    // A title's first word may be any word ("That Night", "One Direction") when a name's word follows it.
+    const named = title.toks[0]!.pos === 'PROPN' || title.toks[1]?.pos === 'PROPN' || /^["“']$/.test(toks[k]!.text);
+    if (comma === 0 && !named) continue;
     let m = k - 1;
     while (m > 0 && m > k - 6 && ['ADJ', 'NOUN', 'PROPN'].includes(toks[m - 1]!.pos)) m--;
-    const kind = words(toks.slice(m, k));
-    out.push({ claim: `${words(name)} is ${articleFor(kind)} ${kind}.`, start: toks[m]!.start, end: name[name.length - 1]!.end });
-    k += name.length;
+    const kind = singularOf(words(toks.slice(m, k)));
+    const last = title.toks[title.toks.length - 1]!;
+    out.push({ claim: `${words(title.toks)} is ${articleFor(kind)} ${kind}.`, start: toks[m]!.start, end: last.end });
+    k = title.next;
   }
   return out;
 }
@@ -78,32 +112,47 @@ function exampleFacts(toks: readonly Tok[]): NamingFact[] {
   const out: NamingFact[] = [];
   for (let i = 1; i < toks.length; i++) {
     const such = toks[i]!.lower === 'such' && toks[i + 1]?.lower === 'as';
-    if (!such && toks[i]!.lower !== 'including') continue;
+    // "films like A and B" as well, after a plural noun only ("looks like" compares).
+    const like = toks[i]!.lower === 'like' && toks[i - 1]?.pos === 'NOUN' && /[^s]s$/.test(toks[i - 1]!.lower);
+    if (!such && !like && toks[i]!.lower !== 'including') continue;
     let c = i - (toks[i - 1]?.text === ',' ? 1 : 0);
     const end = c;
     // The tagger may read a plural head before "such as" as a verb ("television shows such as").
-    if (toks[c - 1]?.pos === 'VERB' && /[^s]s$/.test(toks[c - 1]!.lower) && toks[c - 2]?.pos === 'NOUN') c--;
+    if (toks[c - 1]?.pos === 'VERB' && /[^s]s$/.test(toks[c - 1]!.lower) && ['NOUN', 'ADP', 'DET', 'ADJ'].includes(toks[c - 2]?.pos ?? '')) c--;
     while (c > 0 && c > end - 6 && ['ADJ', 'NOUN', 'PROPN', 'NUM'].includes(toks[c - 1]!.pos)) c--;
     if (c === end) continue;
     const category = words(toks.slice(c, end));
     let k = i + (such ? 2 : 1);
     let item: Tok[] = [];
     const flush = (): void => {
-      const kind = item.length > 0 && item.length <= 8 ? exampleKind(category, words(item)) : null;
+      item = item.filter((t) => !/^["“”]$/.test(t.text)); // a title's quotes, split by the list's commas
+      while (item.length > 0 && /^[,.]$/.test(item[item.length - 1]!.text)) item.pop();
+      const kind = item.length > 0 && item.length <= 10 ? exampleKind(category, words(item)) : null;
       if (kind !== null) out.push({ claim: kind, start: item[0]!.start, end: item[item.length - 1]!.end });
       item = [];
     };
+    let quoted = false;
     for (; k < toks.length && !['.', ';', ':', '!', '?'].includes(toks[k]!.text); k++) {
       const t = toks[k]!;
+      if (/^["“”]$/.test(t.text)) {
+        const closes = quoted;
+        quoted = t.text === '“' || (t.text === '"' && !quoted);
+        if (closes) flush(); // a quoted title is one item, its commas inside ("Good Day,") or not
+      }
       // ", and television shows such as ...": a second list with a category of its own.
       if ((t.lower === 'such' && toks[k + 1]?.lower === 'as') || t.lower === 'including') {
         item = [];
         k -= 1;
         break;
       }
-      if (t.text === ',' || t.lower === 'and' || t.lower === 'or') flush();
-      else item.push(t);
-      if (item.length > 8) break;
+      if ((t.text === ',' && !quoted) || (!quoted && (t.lower === 'and' || t.lower === 'or'))) flush();
+      else if (t.text === '(') {
+        // "All In (2003)": a year or a note in brackets is not part of the name (and its length).
+        const close = toks.findIndex((x, j) => j > k && x.text === ')');
+        if (close > k && close - k < 8) k = close;
+        else item.push(t);
+      } else item.push(t);
+      if (item.length > 10) break;
     }
     flush();
     i = k;
@@ -111,12 +160,79 @@ function exampleFacts(toks: readonly Tok[]): NamingFact[] {
   return out;
 }
 
-/** The naming facts of one sentence's tokens, in order. */
-export function namingFacts(toks: readonly Tok[]): NamingFact[] {
-  return [...placeFacts(toks), ...kindFacts(toks), ...exampleFacts(toks)].sort((a, b) => a.start - b.start);
+// "three solo albums, "Leaving Town Alive" (2005) and ..." -> Leaving Town Alive is a solo album.
+function titleFacts(toks: readonly Tok[]): NamingFact[] {
+  return titleLists(toks).flatMap((list) => {
+    const kind = singularOf(list.category);
+    // A title led by a preposition ("Without a Trace") would read as a fronted place in its question.
+    return list.titles.filter((t) => !PREPOSITIONS.has(t.text.split(' ')[0]!.toLowerCase())).map((t) => ({ claim: `${t.text} is ${articleFor(kind)} ${kind}.`, start: t.start, end: t.end }));
+  });
 }
 
-const QUANTIFIERS = /^(?:(?:a\s+)?(?:number|string|series|variety|host|range|couple|few)\s+of\s+|several\s+|numerous\s+|various\s+|many\s+|some\s+|other\s+|more\s+|the\s+|its\s+|his\s+|her\s+|their\s+)+/i;
+// "A Bronx Tale (1993)", "The Prince in 2017" in a sentence about works: the year a work came out, as the
+// annotators wrote it ("A Bronx Tale was released in 1993.").
+function releaseFacts(toks: readonly Tok[]): NamingFact[] {
+  if (!toks.some((t) => t.text === t.lower && WORKS.test(t.text))) return [];
+  const out: NamingFact[] = [];
+  for (let k = 1; k + 2 < toks.length; k++) {
+    if (toks[k]!.text !== '(' || !YEAR.test(toks[k + 1]!.text) || toks[k + 2]!.text !== ')') continue;
+    const title = titleBefore(toks, k);
+    if (title !== null) out.push({ claim: `${title.text} was released in ${toks[k + 1]!.text}.`, start: title.start, end: toks[k + 2]!.end });
+  }
+  return out;
+}
+const YEAR = /^(?:1[89]|20)\d\d$/;
+
+// The title that ends right before token k: quoted, or capitalised words with "of", "the" and the like inside.
+function titleBefore(toks: readonly Tok[], k: number): { text: string; start: number } | null {
+  let a = k - 1;
+  if (/^["”']$/.test(toks[a]?.text ?? '')) {
+    const open = toks.slice(Math.max(0, a - 20), a).map((t) => t.text).lastIndexOf(toks[a]!.text === '”' ? '“' : toks[a]!.text);
+    if (open < 0) return null;
+    const from = Math.max(0, a - 20) + open + 1;
+    const inner = toks.slice(from, a).filter((t, j, all) => !(j === all.length - 1 && /^[,.]$/.test(t.text)));
+    return inner.length > 0 && /^[A-Z0-9]/.test(inner[0]!.text) ? { text: words(inner), start: inner[0]!.start } : null;
+  }
+  const cap = (t: Tok | undefined): boolean => t !== undefined && /^[A-Z0-9]/.test(t.text) && t.text !== 'I';
+  if (!cap(toks[a])) return null;
+  while (a > 0 && (cap(toks[a - 1]) || (TITLE_WORDS.has(toks[a - 1]!.lower) && cap(toks[a - 2])))) a--;
+  if (toks[a]!.text === toks[a]!.lower) a++;
+  return a < k ? { text: words(toks.slice(a, k)), start: toks[a]!.start } : null;
+}
+const TITLE_WORDS = new Set(['of', 'the', 'a', 'an', 'in', 'on', 'at', 'for', 'to', 'from', 'with', '&', 'de', 'la']);
+
+// "Robert Louis Stevenson (13 November 1850 – 3 December 1894)", "Anna May Wong (1905–1961)": when the person
+// was born and died, two facts as the annotators wrote them ("Anna May Wong was born in 1905.").
+function lifeFacts(toks: readonly Tok[]): NamingFact[] {
+  const out: NamingFact[] = [];
+  for (let k = 1; k < toks.length; k++) {
+    if (toks[k]!.text !== '(' || toks[k - 1]!.pos !== 'PROPN') continue;
+    const close = toks.findIndex((t, j) => j > k && t.text === ')');
+    const inner = close > k ? toks.slice(toks[k + 1]?.lower === 'born' ? k + 2 : k + 1, close) : [];
+    const dash = inner.findIndex((t) => /^[–—-]$/.test(t.text) || t.lower === 'to');
+    let sides = dash > 0 ? [inner.slice(0, dash), inner.slice(dash + 1)] : [];
+    // "(1937-2010)" arrives as one token.
+    const span = inner.length === 1 ? /^(\d{4})[–—-](\d{4})$/.exec(inner[0]!.text) : null;
+    if (span) sides = [[{ ...inner[0]!, text: span[1]! }], [{ ...inner[0]!, text: span[2]! }]];
+    if (sides.length === 0 || !sides.every((x) => x.length <= 5 && x.some((t) => YEAR.test(t.text)) && x.every((t) => t.pos !== 'PUNCT' || t.text === ','))) continue;
+    sides = sides.map((x) => (x[x.length - 1]?.text === ',' ? x.slice(0, -1) : x));
+    let a = k - 1;
+    while (a > 0 && (/^[A-Z]/.test(toks[a - 1]!.text) && !['DET', 'PRON', 'ADP'].includes(toks[a - 1]!.pos) || PARTICLES.has(toks[a - 1]!.lower))) a--;
+    const name = words(toks.slice(a, k));
+    const when = (x: Tok[]): string => `${x.length === 1 ? 'in' : 'on'} ${words(x)}`;
+    out.push({ claim: `${name} was born ${when(sides[0]!)}.`, start: toks[a]!.start, end: toks[close]!.end });
+    out.push({ claim: `${name} died ${when(sides[1]!)}.`, start: toks[a]!.start, end: toks[close]!.end });
+  }
+  return out;
+}
+
+/** The naming facts of one sentence's tokens, in order. */
+export function namingFacts(toks: readonly Tok[]): NamingFact[] {
+  return [...placeFacts(toks), ...kindFacts(toks), ...exampleFacts(toks), ...titleFacts(toks), ...releaseFacts(toks), ...lifeFacts(toks), ...locatedFacts(toks)]
+    .sort((a, b) => a.start - b.start);
+}
+
+const QUANTIFIERS = /^(?:(?:a\s+)?(?:number|string|series|variety|host|range|couple|few)\s+of\s+|(?:over\s+|more\s+than\s+)?\d+\s+|several\s+|numerous\s+|various\s+|many\s+|some\s+|other\s+|more\s+|the\s+|its\s+|his\s+|her\s+|their\s+)+/i;
 
 /**
  * "films such as The Big Easy" -> "The Big Easy is a film.": what a named example is, from its category. Null when

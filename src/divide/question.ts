@@ -26,7 +26,8 @@ function lowerLead(tokens: readonly Token[]): string[] {
 function isPerfect(rest: readonly Token[]): boolean {
   let j = 0;
   while (j < rest.length && AUX_ADVERBS.has(rest[j]?.word ?? '')) j++;
-  return isParticipleAt(rest, j);
+  // "has also directed episodes": an adverb between makes the -ed word a participle, whatever follows.
+  return isParticipleAt(rest, j) || (j > 0 && /ed$/.test(rest[j]?.word ?? ''));
 }
 
 // After do/does/did, a bare verb or "not" makes it an auxiliary; an object makes it the verb "do".

@@ -6,11 +6,12 @@ import { completeFromQuestion } from './context.js';
 import { contentSkipReason, isFragment, isInstruction, sentenceSkipReason } from './filters.js';
 import { setVerbHints } from './lexicon.js';
 import { isPluralPhrase } from './list.js';
-import { namingFacts } from './naming.js';
+import { exampleKind, namingFacts } from './naming.js';
 import { namePronouns } from './pronouns.js';
 import { claimToQuestion } from './question.js';
 import { salvageNouns } from './salvage.js';
 import { segmentSentences, type Sentence } from './segment.js';
+import { WORKS } from './titles.js';
 import { articleFor, cleanWord, normalizeText, stripTrailingPunct } from './text.js';
 
 /** Claim -> yes/no question, re-exported so callers need only this module. */
@@ -56,6 +57,8 @@ function completeVerbless(sentence: string, question: string | undefined): strin
 }
 
 type Pair = { claim: string; question: string };
+const CITATIONS = /\s*\[\d+\]/g;
+const YEAR_BRACKETS = /\s*\([^()]{0,40}\b(?:1[5-9]|20)\d\d\b[^()]{0,40}\)/g;
 
 // "The image features a white bird." (or "The main features of this image are ...") says there is a white bird: with the picture as the subject of a verb of
 // showing, the claim is about existence, and "Is there a white bird?" is the question annotators and labelers use.
@@ -67,38 +70,67 @@ const SHOWS = /^(?:(.+?),\s+)?(?:(?:the|this)\s+(?:image|picture|photo|photograp
 const EXAMPLES = /^(.*\b(?:in|on|at|for|with|of|by|from|to|into)\s+)((?:[\w'’-]+\s+){0,4}?[\w'’-]+),?\s+(such as|including|like)\s+(.+?)\.?$/i;
 
 // "Varma has directed several successful films, including Rangeela (1995) and Satya (1998)": after a verb, a
-// counted category's examples are objects of their own ("Varma has directed Rangeela (1995).").
-const COUNTED_EXAMPLES = /^(.*?\s)((?:several|many|numerous|various|multiple|two|three|four|five|a number of)\s+(?:[\w'’-]+\s+){0,3}[\w'’-]+),?\s+(such as|including)\s+(.+?)\.?$/i;
+// counted category's examples are objects of their own ("Varma has directed Rangeela."; the year is a naming fact).
+const COUNTED_EXAMPLES = /^(.*?\s)((?:several|many|numerous|various|multiple|two|three|four|five|a number of|(?:over|more than|nearly|about)\s+\d+)\s+(?:[\w'’-]+\s+){0,3}[\w'’-]+),?\s+(such as|including)\s+(.+?)\.?$/i;
 // ", and television shows such as ...": a second category with its own examples.
 const SECOND_LIST = /,?\s+and\s+((?:[a-z][\w'’-]*\s+){0,3}[a-z][\w'’-]*)\s+(?:such as|including|like)\s+/;
 
 // The items of a list: "A, B and C"; a number after a comma stays with its name ("Beverly Hills, 90210").
-function listItems(text: string): string[] | null {
+function listItems(list: string, most = 8): string[] | null {
   const items: string[] = [];
-  for (const x of text.split(/\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+/).filter((y) => /[A-Za-z0-9]/.test(y))) {
+  // '"Good Day," "You & I," and "Love Poem."': the comma or period inside a closing quote belongs to the list.
+  const quoted = list.replace(/([,.])(["”])(?=\s|$)/g, '$2$1');
+  // "and" or a comma inside a quoted title ("Sin and Punishment") does not split it.
+  const text = quoted.replace(/"[^"]*"/g, (q) => q.replace(/,/g, '\u0001').replace(/ and /g, ' \u0002 '));
+  for (const raw of text.split(/\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+/).filter((y) => /[A-Za-z0-9]/.test(y))) {
+    const x = raw.replace(/\u0001/g, ',').replace(/\u0002/g, 'and');
     if (/^\d+$/.test(x) && items.length > 0) items[items.length - 1] += `, ${x}`;
     else items.push(x);
   }
-  return items.length === 0 || items.some((x) => x.split(/\s+/).length > 8) ? null : items;
+  // ", which propelled ...", ", in 1982 for her novel": the clause goes on; these are not items of a list.
+  const notItem = (x: string): boolean => x.split(/\s+/).length > most || /^(?:which|who|that|where|when|in|on|at|for|from|with|by|to|as)\b/i.test(x);
+  return items.length === 0 || items.some(notItem) ? null : items;
 }
 
 function withExamples(text: string): string[] {
+  // A counted category after a verb first: "received numerous awards for his work, including the Gold Medal" is
+  // "received the Gold Medal", not "... for the Gold Medal".
+  const counted = countedExamples(text);
+  if (counted !== null) return counted;
   const m = EXAMPLES.exec(text);
-  if (!m || m[1] === undefined || m[2] === undefined || m[3] === undefined || m[4] === undefined) return withCountedExamples(text);
+  if (!m || m[1] === undefined || m[2] === undefined || m[3] === undefined || m[4] === undefined) return withTitles(text);
   const second = SECOND_LIST.exec(m[4]);
   const rest = second ? withExamples(`${m[1]}${m[4].slice(second.index).replace(/^,?\s+and\s+/, '')}`) : [];
   const items = listItems(second ? m[4].slice(0, second.index) : m[4]);
   if (items === null) return [text];
-  // Each example keeps its category ("in films such as The Big Easy"): that the example is a film is a fact too.
-  return [`${m[1]}${m[2]}.`, ...items.map((x) => `${m[1]}${m[2]} ${m[3]} ${x}.`), ...rest];
+  // A named example takes the category's place ("has appeared in The Big Easy."), as the annotators wrote it: what
+  // it is comes apart from the naming facts ("The Big Easy is a film."). Others keep the category, which says it.
+  const named = (x: string): boolean => /^["“'‘]?[A-Z0-9]/.test(x) && exampleKind(m[2]!, x) !== null;
+  // "appeared in a number of feature films, including X": X takes the place of "a number of feature films".
+  const lead = m[1].replace(/\b(?:an?\s+)?(?:number|variety|range|host|series|couple|lot|few|dozens|hundreds|one|some|several|many|most|all)\s+of\s+$/i, '');
+  return [`${m[1]}${m[2]}.`, ...items.map((x) => (named(x) ? `${lead}${x}.` : `${m[1]}${m[2]} ${m[3]} ${x}.`)), ...rest];
 }
 
-function withCountedExamples(text: string): string[] {
+function countedExamples(text: string): string[] | null {
   const m = COUNTED_EXAMPLES.exec(text);
-  if (!m || m[1] === undefined || m[2] === undefined || m[4] === undefined) return [text];
-  const items = listItems(m[4]);
-  if (items === null || !/\b(?:has|have|had|was|were)\b|\b\w+ed\s*$/i.test(m[1])) return [text];
+  if (!m || m[1] === undefined || m[2] === undefined || m[4] === undefined) return null;
+  const items = listItems(m[4], 12);
+  if (items === null || !/\b(?:has|have|had|was|were)\b|\b\w+ed\s*$/i.test(m[1])) return null;
   return [`${m[1]}${m[2]}.`, ...items.map((x) => `${m[1]}${x}.`)];
+}
+
+// "Kerser has since released two further albums, King (2013) and Engage The Force (2015)", "Shue also starred in the
+// films The Wedding Singer (1998) and Gracie (2007)": titles listed right after their category are each an object
+// of the verb ("Kerser has since released King (2013)."); a counted category is a fact of its own too.
+const TITLED = /^(.*?(?:\b(?:in|on|of|for|at|from|with)|ed|en|wrote|made|won|sang|did|has|have|had|includes?|include[sd]?)\s)((the|his|her|their|(?:two|three|four|five|six|seven|eight|nine|ten|several|many|numerous|various|multiple|\d+)(?:\s+(?:further|more|other|new))?)\s+(?:[a-z][\w'’-]*\s+){0,3}?([a-z][\w'’-]*s)),?\s+(["“'‘]?[A-Z0-9].+?)\.?$/;
+
+function withTitles(text: string): string[] {
+  const m = TITLED.exec(text);
+  if (!m || m[1] === undefined || m[2] === undefined || m[3] === undefined || m[4] === undefined || m[5] === undefined || !WORKS.test(m[4])) return [text];
+  const items = listItems(m[5]);
+  if (items === null || items.length < 2 || !items.every((x) => /^["“'‘]?[A-Z0-9]/.test(x))) return [text];
+  const counted = !/^(?:the|his|her|their)$/i.test(m[3]);
+  return [...(counted ? [`${m[1]}${m[2]}.`] : []), ...items.map((x) => `${m[1]}${x}.`)];
 }
 
 // "born in the Bronx, New York on September 21, 1974" -> born in the Bronx, New York / born on September 21, 1974:
@@ -141,6 +173,22 @@ function rolesApart(claim: string): string[] {
   return full.map((x, k) => `${m[1]} ${m[2]} ${k === 0 || m[3] === 'the' ? m[3] : articleFor(x)} ${x}.`);
 }
 
+// "Paul O'Neill was a British racing driver." -> "Paul O'Neill was British." / "Paul O'Neill was a racing driver.":
+// a nationality is a fact of its own, as FActScore's annotators wrote it ("Doug Sheehan is an American."). A named
+// or he/she subject and a capitalised adjective before a lower-case role only, so the shapes world has none.
+const NATIONALITY = /^((?:[A-Z][\w'’.-]*\s+){0,5}[A-Z][\w'’.-]*|He|She)\s+(is|was)\s+(?:an?|the)\s+([A-Z][a-z]+(?:-[A-Z][a-z]+)*(?:an|ian|ese|ish|i|ch|sh|ic))\s+([a-z][\w'’-]*(?:\s+[a-z][\w'’-]*){0,3}.*?)\.?$/;
+
+function nationalityApart(claim: string): string[] {
+  const m = NATIONALITY.exec(claim);
+  if (!m || m[1] === undefined || m[2] === undefined || m[3] === undefined || m[4] === undefined) return [claim];
+  return [`${m[1]} ${m[2]} ${m[3]}.`, `${m[1]} ${m[2]} ${articleFor(m[4])} ${m[4]}.`];
+}
+
+// One copy of each claim of a piece that rules made twice ("He is American." from each of his roles).
+function once(claims: string[]): string[] {
+  return claims.filter((c, k) => !/^\S.*\s(?:is|was)\s[A-Z][a-z-]+\.$/.test(c) || claims.indexOf(c) === k);
+}
+
 function asExistence(claim: string): string {
   const m = SHOWS.exec(claim);
   if (!m || m[2] === undefined) return claim;
@@ -150,7 +198,12 @@ function asExistence(claim: string): string {
 }
 
 // One statement's claims and questions, or the reason it gives none.
-function claimsOf(text: string, question: string | undefined): { pairs: Pair[]; reasons: string[] } {
+function claimsOf(raw: string, question: string | undefined): { pairs: Pair[]; reasons: string[] } {
+  // A year in brackets ("A Bronx Tale (1993)", "Wong (1905–1961)") is a fact of its own (naming.ts), not of the
+  // claim, and a number before the verb would hide it ("Laden (1957 - 2011) was"). Citation marks ("The Recruit
+  // (2003)[3][4]") point at sources the labeler cannot see.
+  let text = raw.includes('(') ? raw.replace(YEAR_BRACKETS, '') : raw;
+  if (text.includes('[')) text = text.replace(CITATIONS, '');
   let statement = text;
   const clause = analyzeClause(text);
   if (clause === null || clause.verb.fromRelative) {
@@ -162,7 +215,7 @@ function claimsOf(text: string, question: string | undefined): { pairs: Pair[]; 
   const reasons: string[] = [];
   // An example's copy of the clause repeats the other conjuncts of the split; those are dropped. Repeats within one
   // piece stay: "There is a green star and a green star." is two stars.
-  const pieces = withExamples(statement).map((p) => splitClaims(p).flatMap(bornApart).flatMap(rolesApart).map(asExistence));
+  const pieces = withExamples(statement).map((p) => once(splitClaims(p).flatMap(bornApart).flatMap(rolesApart).flatMap(nationalityApart)).map(asExistence));
   const repeats = (claim: string, k: number): boolean => pieces.slice(0, k).some((p) => p.includes(claim));
   for (const claim of pieces.flatMap((p, k) => p.filter((c) => !repeats(c, k)))) {
     const q = claimToQuestion(claim);
@@ -216,7 +269,8 @@ function keepBeforeHedge(s: Sentence, part: Part, answer: string, question: stri
 // What the names of a kept sentence are ("Madrid is in Spain."), unless a claim already says it.
 function addNamingFacts(s: Sentence, out: DivideResult, from: number): void {
   const have = new Set(out.claims.slice(from).map((c) => c.claim));
-  for (const f of namingFacts(s.tokens)) {
+  for (const found of namingFacts(s.tokens)) {
+    const f = found.claim.includes('[') ? { ...found, claim: found.claim.replace(CITATIONS, '') } : found;
     const q = have.has(f.claim) ? null : claimToQuestion(f.claim);
     if (q !== null) out.claims.push({ sentence: s.text, claim: f.claim, question: q, start: f.start, end: f.end });
     have.add(f.claim);

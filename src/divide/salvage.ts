@@ -5,7 +5,7 @@
  */
 import { SUBJECTIVE_WORDS } from './lexicon.js';
 import type { Tok } from './nlp.js';
-import { pluralHead } from './clauses.js';
+import { pluralHead } from './noun-phrase.js';
 
 /** An existence claim and the span of the noun phrase it came from. */
 export interface Salvaged {

@@ -70,6 +70,30 @@ export function segmentSentences(answer: string): Sentence[] {
     }
     push(answer, cur, out);
   }
+  return joinAbbreviations(answer, out);
+}
+
+// Titles and abbreviations that wink may take for a sentence end: "Warner Bros. Studios", "Dr. Smith".
+const ABBREVIATIONS = new Set(['bros', 'dr', 'mr', 'mrs', 'ms', 'st', 'mt', 'prof', 'gen', 'col', 'lt', 'sgt', 'capt', 'rev', 'no', 'jr', 'sr', 'inc', 'ltd', 'co', 'vs']);
+
+// "He received his Ph." + "D. in Electrical Engineering ...", "the North Korea-U." + "S. Agreed Framework": a
+// "sentence" that ends in an initial or an abbreviation and is followed by a letter-dot, a lower-case word or a
+// name belongs with the next.
+function joinAbbreviations(answer: string, sentences: Sentence[]): Sentence[] {
+  const out: Sentence[] = [];
+  for (const s of sentences) {
+    const prev = out[out.length - 1];
+    const n = prev?.tokens.length ?? 0;
+    const word = prev?.tokens[n - 2];
+    const first = s.tokens[0];
+    const dotted = prev !== undefined && prev.tokens[n - 1]?.text === '.' && word !== undefined;
+    const initial = dotted && /(?:^|-)[A-Z][a-z]?$/.test(word!.text) && first !== undefined && /^[A-Z]\.$/.test(first.text);
+    const abbreviation = dotted && ABBREVIATIONS.has(word!.lower) && first !== undefined && (/^[a-z]/.test(first.text) || first.pos === 'PROPN');
+    const lower = dotted && first !== undefined && /^[a-z]/.test(first.text) && /^[A-Z]/.test(word!.text) && word!.text.length <= 3;
+    if (prev !== undefined && (initial || abbreviation || lower) && !answer.slice(prev.end, s.start).includes('\n')) {
+      out[out.length - 1] = { text: answer.slice(prev.start, s.end), start: prev.start, end: s.end, tokens: [...prev.tokens, ...s.tokens] };
+    } else out.push(s);
+  }
   return out;
 }
 

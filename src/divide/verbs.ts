@@ -1,7 +1,7 @@
 /** Finite-verb detection and base forms: the part of English the question rules need. */
 import { verbLemma } from './nlp.js';
 import {
-  AUXILIARIES, BASE_VERBS, BE_FORMS, DETERMINERS, IRREGULAR_PAST, isVerbWord, NOT_PAST_ED, NOUNLIKE_MODALS, NUMBER_WORDS,
+  AUXILIARIES, BASE_VERBS, BE_FORMS, DETERMINERS, IRREGULAR_PAST, IRREGULAR_PAST_OF, isVerbWord, NOT_PAST_ED, NOUNLIKE_MODALS, NUMBER_WORDS,
   PARTICIPLES, PLURAL_HEADS, POSITION_WORDS, PREPOSITIONS, RELATIVES,
 } from './lexicon.js';
 import type { Token } from './text.js';
@@ -87,7 +87,8 @@ export function isParticipleAt(tokens: readonly Token[], i: number): boolean {
   if (!/ed$/.test(w) || w.length < 4 || NOT_PAST_ED.has(w)) return false;
   // "has painted the wall" is a perfect; "has curved edges" is possession of a modified noun.
   const next = tokens[i + 1]?.word;
-  return next === undefined || DETERMINERS.has(next) || PREPOSITIONS.has(next) || /ly$/.test(next)
+  // "has released "Good Day"", "has directed Rangeela": a name or title as the object.
+  return next === undefined || DETERMINERS.has(next) || /^["“'‘]?[A-Z0-9]/.test(tokens[i + 1]?.raw ?? '') || PREPOSITIONS.has(next) || /ly$/.test(next)
     || ['it', 'them', 'him', 'her', 'us', 'me', 'you', 'up', 'down', 'out', 'off', 'away', 'back'].includes(next);
 }
 
@@ -112,6 +113,7 @@ export function verbAt(tokens: readonly Token[], i: number, afterRelative = fals
   if (/,$/.test(tokens[i - 1]?.raw ?? '') && /(?:ing|ed)$/.test(w) && !AUXILIARIES.has(w)) return null;
   if (AUXILIARIES.has(w)) {
     if (NOUNLIKE_MODALS.has(w) && AUXILIARIES.has(next)) return null;
+    if (w === 'may' && /^May/.test(tokens[i]?.raw ?? '')) return null; // "Anna May Wong", "May 2017": a name, a month
     return { index: i, kind: 'aux', word: w, base: w, doWord: 'Do' };
   }
   // "the tea set is", "street lights are": a noun directly before an auxiliary heads the subject.
@@ -155,4 +157,19 @@ export function findVerb(tokens: readonly Token[], from = 1): VerbInfo | null {
     return verb;
   }
   return fallback ? { ...fallback, fromRelative: true } : null;
+}
+
+/**
+ * The simple past of an -ing form, by wink's lemma ("moving" -> "moved", "winning" -> "won", "studying" -> "studied").
+ * @example pastOfIng('graduating') // 'graduated'
+ */
+export function pastOfIng(word: string): string {
+  const base = verbLemma(word);
+  const irregular = IRREGULAR_PAST_OF.get(base);
+  if (irregular !== undefined) return irregular === 'was' ? 'was' : irregular;
+  if (/e$/.test(base)) return `${base}d`;
+  if (/[^aeiou]y$/.test(base)) return `${base.slice(0, -1)}ied`;
+  // "stopping" -> "stopped": the -ing form shows the doubled consonant.
+  if (new RegExp(`${base}${base.slice(-1)}ing$`).test(word)) return `${base}${base.slice(-1)}ed`;
+  return `${base}ed`;
 }

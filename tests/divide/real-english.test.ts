@@ -66,7 +66,8 @@ describe('divideRules on real English: atomic claims', () => {
 
   it('turns a relative clause on a named subject into a fact about the name', () => {
     expect(claims('Doug Sheehan is an American actor who has appeared in films.')).toEqual([
-      'Doug Sheehan is an American actor.',
+      'Doug Sheehan is American.',
+      'Doug Sheehan is an actor.',
       'Doug Sheehan has appeared in films.',
     ]);
   });
@@ -96,16 +97,22 @@ describe('divideRules on real English: conjoined predicates of a biography', () 
 
   it('gives each of a person\'s roles a claim, and leaves lists that are not roles', () => {
     // FActScore dev: "Lanny Flaherty is an American.", "Lanny Flaherty is an actor.", "... is a director.", "... is a producer."
-    expect(claims('Lanny Flaherty (born October 2, 1973) is an American actor, director and producer.').slice(0, 3)).toEqual([
-      'Lanny Flaherty is an American actor.', 'Lanny Flaherty is an American director.', 'Lanny Flaherty is an American producer.',
+    expect(claims('Lanny Flaherty (born October 2, 1973) is an American actor, director and producer.').slice(0, 4)).toEqual([
+      'Lanny Flaherty is American.', 'Lanny Flaherty is an actor.', 'Lanny Flaherty is a director.', 'Lanny Flaherty is a producer.',
     ]);
     // "Joey D. Vieira is an award-winning producer.", "He is the founder of the Global Church Network."
     expect(claims('Joey D. Vieira is an award-winning director and producer.')).toEqual(['Joey D. Vieira is an award-winning director.', 'Joey D. Vieira is an award-winning producer.']);
     expect(claims('He is the founder and CEO of the Global Church Network.')).toEqual(['He is the founder of the Global Church Network.', 'He is the CEO of the Global Church Network.']);
     expect(claims('Shashank Manohar is an Indian lawyer, cricket administrator, and former President of the Board of Control for Cricket in India (BCCI).')).toContain(
       'Shashank Manohar is a former President of the Board of Control for Cricket in India (BCCI).');
-    expect(claims('Jones is an advocate for diversity, equity and inclusion.')).toEqual(['Jones is an advocate for diversity, equity and inclusion.']);
-    expect(claims('Alma Katsu is an author of horror novels, short stories and poems.')).toEqual(['Alma Katsu is an author of horror novels, short stories and poems.']);
+    // Not roles, but objects of one preposition: the annotators wrote "He is an advocate for diversity." and so on.
+    expect(claims('Jones is an advocate for diversity, equity and inclusion.')).toEqual([
+      'Jones is an advocate for diversity.', 'Jones is an advocate for equity.', 'Jones is an advocate for inclusion.',
+    ]);
+    // FActScore dev: "Alma Katsu writes historical fiction.", "Alma Katsu writes horror novels.": one object each.
+    expect(claims('Alma Katsu is an author of horror novels, short stories and poems.')).toEqual([
+      'Alma Katsu is an author of horror novels.', 'Alma Katsu is an author of short stories.', 'Alma Katsu is an author of poems.',
+    ]);
   });
 
   it('splits "is a member of X and served as Y", ", and wrote ..." and "and later earned ..."', () => {
@@ -114,7 +121,8 @@ describe('divideRules on real English: conjoined predicates of a biography', () 
     expect(claims('Guilmant was a professor of organ at the Paris Conservatoire from 1871-1909, and wrote several books on the subject of organ music.'))
       .toEqual(['Guilmant was a professor of organ at the Paris Conservatoire from 1871-1909.', 'Guilmant wrote several books on the subject of organ music.']);
     expect(claims('Hedding studied at the University of Cape Town and later earned his Master of Theology degree from Dallas Theological Seminary in Texas.'))
-      .toEqual(['Hedding studied at the University of Cape Town.', 'Hedding later earned his Master of Theology degree from Dallas Theological Seminary in Texas.']);
+      .toEqual(['Hedding studied at the University of Cape Town.', 'Hedding later earned his Master of Theology degree from Dallas Theological Seminary in Texas.',
+        'Dallas Theological Seminary is in Texas.']);
   });
 
   it('keeps an adjective after "is" with its conjunct, as the shapes checker reads it, and gives an example no repeats', () => {
@@ -125,11 +133,12 @@ describe('divideRules on real English: conjoined predicates of a biography', () 
 });
 
 describe('divideRules on real English: lists of examples', () => {
-  it('gives each example after "such as" a claim of its own, keeping its category', () => {
+  it('gives each example after "such as" a claim of its own, the category a fact apart', () => {
+    // FActScore dev: "He has appeared in films.", "He has appeared in The Big Easy.", "The Big Easy is a film."
     expect(claims('He has also appeared in films such as The Big Easy and The Last Boy Scout.')).toEqual([
       'He has also appeared in films.',
-      'He has also appeared in films such as The Big Easy.',
-      'He has also appeared in films such as The Last Boy Scout.',
+      'He has also appeared in The Big Easy.',
+      'He has also appeared in The Last Boy Scout.',
       // FActScore's annotators write what a named example is: "The Big Easy is a film."
       'The Big Easy is a film.',
       'The Last Boy Scout is a film.',
@@ -140,7 +149,7 @@ describe('divideRules on real English: lists of examples', () => {
     // FActScore dev: "He has appeared in television shows.", "NYPD Blue is a television show."
     const got = claims('He has also appeared in films such as The Big Easy and The Last Boy Scout, and television shows such as NYPD Blue and Beverly Hills, 90210.');
     expect(got).toContain('He has also appeared in television shows.');
-    expect(got).toContain('He has also appeared in television shows such as Beverly Hills, 90210.');
+    expect(got).toContain('He has also appeared in Beverly Hills, 90210.');
     expect(got).toContain('NYPD Blue is a television show.');
     expect(got.some((c) => /films such as television/.test(c))).toBe(false);
   });
@@ -148,10 +157,13 @@ describe('divideRules on real English: lists of examples', () => {
   it('makes each example of a counted category after a verb an object of its own', () => {
     expect(claims('Varma has since directed several successful films, including Rangeela (1995), Satya (1998), and Company (2002).').slice(0, 4)).toEqual([
       'Varma has since directed several successful films.',
-      'Varma has since directed Rangeela (1995).',
-      'Varma has since directed Satya (1998).',
-      'Varma has since directed Company (2002).',
+      'Varma has since directed Rangeela.',
+      'Varma has since directed Satya.',
+      'Varma has since directed Company.',
     ]);
+    // The years are facts of their own (tests/divide/real-bios.test.ts).
+    expect(claims('Varma has since directed several successful films, including Rangeela (1995), Satya (1998), and Company (2002).'))
+      .toContain('Rangeela was released in 1995.');
   });
 });
 
@@ -171,7 +183,8 @@ describe('divideRules on real English: what the names are', () => {
 
   it('names the person a biography\'s he/she means, by surname, so each claim stands alone', () => {
     expect(claims('Shayne Neumann is an Australian politician. In 2007, he was elected. He has two sons.')).toEqual([
-      'Shayne Neumann is an Australian politician.',
+      'Shayne Neumann is Australian.',
+      'Shayne Neumann is a politician.',
       'In 2007, Neumann was elected.',
       'Neumann has two sons.',
     ]);

@@ -1,0 +1,97 @@
+/** Noun phrases in wink's tokens: heads, plurals, a definite name for a head, the subject of a copula. */
+import type { Tok } from './nlp.js';
+import { articleFor } from './text.js';
+
+/** Tags of noun heads. */
+export const NOUNISH = new Set(['NOUN', 'PROPN']);
+const OBJECT_TO_SUBJECT: Record<string, string> = { him: 'he', her: 'she', them: 'they', it: 'it', he: 'he', she: 'she', they: 'they' };
+/** Possessive determiners. */
+export const POSSESSIVES = new Set(['its', 'his', 'her', 'their', 'my', 'our', 'your']);
+
+/** A comma or semicolon. */
+export const isComma = (t: Tok | undefined): boolean => t !== undefined && (t.text === ',' || t.text === ';');
+
+/** "The dogs" -> plural; a head noun in -s (but not -ss/-us/-is) or a plural pronoun. */
+export function pluralHead(t: Tok): boolean {
+  if (t.pos === 'PROPN') return false;
+  if (['people', 'men', 'women', 'children', 'they', 'them', 'both', 'several', 'many', 'police', 'sheep', 'feet', 'teeth', 'mice', 'geese'].includes(t.lower)) return true;
+  return /[^su]s$/.test(t.lower) && !/(?:ss|us|is)$/.test(t.lower);
+}
+
+/** The noun phrase ending at head index h as a definite subject: "the parking meter", "John Smith". */
+export function definite(toks: readonly Tok[], h: number): string {
+  const subjectForm = OBJECT_TO_SUBJECT[toks[h]?.lower ?? ''];
+  if (toks[h]?.pos === 'PRON' && subjectForm) return subjectForm;
+  let a = h;
+  while (a > 0 && NOUNISH.has(toks[a - 1]?.pos ?? '') && toks[a - 1]?.pos === toks[h]?.pos) a--;
+  if (toks[h]?.pos === 'PROPN') return textOf(toks.slice(a, h + 1));
+  // The noun's own modifiers come along ("his sharp breaking pitches, which ..." -> "his sharp breaking pitches
+  // have ..."): a fact about the thing names it as the answer did. "a"/"an" becomes "the"; a possessive stays.
+  let m = a;
+  while (m > 0 && m > h - 6 && MODIFIER.has(toks[m - 1]?.pos ?? '') && !isComma(toks[m - 1])) m--;
+  // "several suitcases and bags piled up on a cart": the participle is about both nouns.
+  if (toks[m - 1]?.lower === 'and' && toks[m - 2]?.pos === 'NOUN' && toks[h]?.pos === 'NOUN') {
+    m -= 2;
+    while (m > 0 && m > h - 8 && MODIFIER.has(toks[m - 1]?.pos ?? '') && !isComma(toks[m - 1])) m--;
+  }
+  if (isComma(toks[m - 1])) m = a; // "a large, old-fashioned clock": those adjectives are facts of their own
+  while (m < h && QUANTITY.has(toks[m]!.lower)) m++; // "several bags" -> "the bags"
+  const det = toks[m - 1];
+  const lead = det && POSSESSIVES.has(det.lower) ? det.lower : 'the';
+  return `${lead} ${textOf(toks.slice(m, h + 1))}`;
+}
+const MODIFIER = new Set(['ADJ', 'NOUN', 'PROPN', 'NUM']);
+const QUANTITY = new Set(['several', 'many', 'various', 'numerous', 'multiple', 'some', 'few']);
+
+// "Doug Sheehan is an actor who ...": a relative on the complement of "be" is about the subject, and the
+// subject's name says more than "the actor". Returns the name (or pronoun) or null.
+export function copulaSubject(toks: readonly Tok[], head: number, main: readonly Tok[]): string | null {
+  const cop = main.findIndex((t) => t.pos === 'AUX' && ['is', 'was', 'are', 'were'].includes(t.lower));
+  const copAt = cop > 0 ? toks.indexOf(main[cop]!) : -1;
+  if (copAt < 0 || copAt > head) return null;
+  // Only the complement's own head ("an actor", "a sculptor and architect"), not a noun inside a phrase after it.
+  // "a British racing driver": an -ing word in front of the head is a modifier too.
+  if (toks.slice(copAt + 1, head).some((t) => !['DET', 'ADJ', 'NOUN', 'PROPN', 'CCONJ', 'ADV', 'NUM'].includes(t.pos) && t.text !== ',' && !(t.pos === 'VERB' && /ing$/.test(t.lower)))) return null;
+  // The subject up to an apposition or a parenthesis ("Fernando Luiz Rosa, commonly known as ...", "X (1922-1997)").
+  const subject: Tok[] = [];
+  for (const t of main.slice(0, cop)) {
+    if (t.text === ',' || t.text === '(') break;
+    subject.push(t);
+  }
+  if (subject.length === 0 || subject.length > 6 || subject.some((t) => ['VERB', 'AUX', 'ADP', 'SCONJ'].includes(t.pos))) return null;
+  if (subject.length === 1 && ['he', 'she', 'they', 'it'].includes(subject[0]!.lower)) return subject[0]!.lower;
+  if (subject[0]!.pos === 'PRON') return null;
+  const text = textOf(subject);
+  return subject[0]!.pos === 'DET' ? text.charAt(0).toLowerCase() + text.slice(1) : text;
+}
+
+// The nearest noun head before i, not crossing a verb; -1 if none within reach.
+export function headBefore(toks: readonly Tok[], i: number): number {
+  for (let j = i - 1; j >= 0 && j >= i - 3; j--) {
+    const t = toks[j];
+    if (!t) break;
+    if (NOUNISH.has(t.pos) || (t.pos === 'PRON' && ['they', 'it', 'he', 'she', 'him', 'her', 'them'].includes(t.lower))) return j;
+    if (t.pos === 'VERB' || t.pos === 'AUX') break;
+  }
+  return -1;
+}
+
+// "a" or "an" before the adjective that now follows it ("a large, old clock" -> "an old clock").
+export function withArticle(before: Tok[], adj: Tok): Tok[] {
+  const det = before[before.length - 1];
+  if (!det || (det.lower !== 'a' && det.lower !== 'an')) return before;
+  const want = articleFor(adj.text);
+  const text = det.text.charAt(0) === 'A' ? want.charAt(0).toUpperCase() + want.slice(1) : want;
+  return [...before.slice(0, -1), { ...det, text, lower: text.toLowerCase() }];
+}
+
+/** Tokens back to text, with their own spacing. */
+export function textOf(toks: readonly Tok[]): string {
+  let out = '';
+  toks.forEach((t, k) => {
+    const glue = k === 0 || t.space === '' || /^[,.;:!?')]/.test(t.text) ? (k === 0 ? '' : t.space === '' ? '' : ' ') : ' ';
+    out += glue + t.text;
+  });
+  return out;
+}
+

@@ -1,0 +1,96 @@
+/**
+ * Clause parts about people, as biographies state them: a fronted "Born in X, S ..." or "After doing X, S ...", a
+ * perfect or past tense carried over from the main clause ("has released X, won Y"), appositions after a name
+ * ("Continuum Analytics, a Python-based data science platform"). Split from clauses.ts, which calls them.
+ */
+import { IRREGULAR_PAST, PARTICIPLES } from './lexicon.js';
+import type { Tok } from './nlp.js';
+import { isComma, pluralHead, textOf } from './noun-phrase.js';
+import { pastOfIng } from './verbs.js';
+
+/** Relative pronouns that open a relative clause part. */
+export const RELATIVES = new Set(['which', 'who', 'that']);
+/** Participles of events that are over: "born in 1956" -> "was born in 1956". */
+export const PAST_ONLY = new Set(['born', 'died', 'founded', 'established', 'built', 'raised', 'educated', 'released']);
+/** A verb in a participle form ("mounted", "holding", "born"). */
+export const isParticipleForm = (t: Tok): boolean => t.pos === 'VERB' && (/(?:ing|ed)$/.test(t.lower) || PARTICIPLES.has(t.lower));
+/** A finite verb: an auxiliary, or a verb not in -ing. */
+export const isFinite = (t: Tok): boolean => t.pos === 'AUX' || (t.pos === 'VERB' && !/ing$/.test(t.lower));
+
+/**
+ * "Santana has released over 30 albums, won 10 Grammy Awards, and collaborated with ...": a past participle after a
+ * comma goes on a perfect ("has won"), not a description of the subject ("is won"). The auxiliary, or null.
+ */
+export function perfectAux(main: readonly Tok[], verb: Tok): string | null {
+  if (/ing$/.test(verb.lower)) return null;
+  const k = main.findIndex((t, j) => t.pos === 'AUX' && ['has', 'have', 'had'].includes(t.lower) && main[j + 1]?.pos === 'VERB');
+  return k >= 0 ? main[k]!.lower : null;
+}
+
+/**
+ * A participle after a comma about a named person or he/she, when the main clause's verb is in the past tense.
+ */
+export function pastOfMain(op: { kind: string; head: number; skip?: string }, t: Tok, head: Tok | undefined, main: readonly Tok[]): boolean {
+  if (op.kind !== 'participle' || op.head !== -2 || op.skip !== undefined || !isIngVerb(t) || head === undefined) return false;
+  if (head.pos !== 'PROPN' && !['he', 'she'].includes(head.lower)) return false;
+  const verb = main.find((x) => x.text === x.lower && isFinite(x));
+  return verb !== undefined && (['was', 'were', 'had'].includes(verb.lower) || (verb.pos === 'VERB' && (/ed$/.test(verb.lower) || IRREGULAR_PAST.has(verb.lower))));
+}
+
+/**
+ * "the Maori Council of Australia": the name ending at h, with "of", "for", "de" inside it.
+ */
+export function fullName(toks: readonly Tok[], h: number): string {
+  let a = h;
+  while (a > 0 && (/^[A-Z]/.test(toks[a - 1]!.text) && toks[a - 1]!.pos !== 'DET' || (['of', 'for', 'de', '&'].includes(toks[a - 1]!.lower) && /^[A-Z]/.test(toks[a - 2]?.text ?? '')))) a--;
+  return `${toks[a - 1]?.lower === 'the' ? 'the ' : ''}${textOf(toks.slice(a, h + 1))}`;
+}
+
+/** An -ing verb other than "being" and "having". */
+export const isIngVerb = (t: Tok | undefined): boolean => t !== undefined && t.pos === 'VERB' && /^[a-z]+ing$/.test(t.text) && !['being', 'having'].includes(t.lower);
+
+/**
+ * "Born on 4 May 1984 in Rio de Janeiro, Brazil, Fernando started ...": a fronted past participle is about the
+ * subject after its last comma ("Fernando was born on 4 May 1984 in Rio de Janeiro, Brazil."). Null when the
+ * sentence does not open with one.
+ */
+export function frontedParticiple(toks: readonly Tok[]): { part: { text: string; start: number; end: number }; rest: Tok[] } | null {
+  const first = toks[0];
+  // "After graduating from Yale, he joined ...": the same, in the past tense ("He graduated from Yale.").
+  const when = first !== undefined && /^(?:After|Before)$/.test(first.text) && isIngVerb(toks[1]);
+  const t = when ? toks[1] : first;
+  if (t === undefined || !(when || (/^[A-Z][a-z]+$/.test(t.text) && (PARTICIPLES.has(t.lower) || (t.pos === 'VERB' && /ed$/.test(t.lower)))))) return null;
+  const f = toks.findIndex((x, k) => k > 1 && x.text === x.lower && isFinite(x) && !isComma(toks[k - 1]));
+  let comma = -1;
+  for (let k = 1; k < f; k++) if (isComma(toks[k])) comma = k;
+  const subject = toks.slice(comma + 1, f);
+  if (f < 0 || comma < 2 || subject.length === 0 || subject.length > 4 || !['PROPN', 'PRON', 'DET'].includes(subject[0]!.pos)) return null;
+  const plural = subject.some((x) => pluralHead(x));
+  const be = PAST_ONLY.has(t.lower) ? (plural ? 'were' : 'was') : plural ? 'are' : 'is';
+  const who = textOf(subject);
+  const verb = when ? pastOfIng(t.lower) : `${be} ${t.lower}`;
+  const text = `${who.charAt(0).toUpperCase()}${who.slice(1)} ${verb} ${textOf(toks.slice(when ? 2 : 1, comma))}`;
+  return { part: { text, start: first!.start, end: toks[comma - 1]!.end }, rest: toks.slice(comma + 1) };
+}
+
+/**
+ * "Continuum Analytics, a Python-based data science platform", "Proceso, one of Mexico's foremost media outlets": a
+ * name, a comma and a noun phrase that says what the name is ("Proceso is one of ..."), up to the next comma or the
+ * end, with no verb or list in it.
+ */
+export function isApposition(toks: readonly Tok[], i: number): boolean {
+  const name = toks[i - 2];
+  const t = toks[i]!;
+  if (name?.pos !== 'PROPN' || !/^[A-Z]/.test(name.text) || !(['a', 'an'].includes(t.lower) || (t.lower === 'one' && toks[i + 1]?.lower === 'of'))) return false;
+  let k = i + 1;
+  for (; k < toks.length && !isComma(toks[k]) && toks[k]!.text !== '.'; k++) {
+    const w = toks[k]!;
+    if (RELATIVES.has(w.lower) && k > i + 1) break; // "a non-profit organization that represents ...": a part of its own
+    if (w.pos === 'CCONJ' || w.pos === 'AUX' || (w.pos === 'VERB' && !/(?:ed|ing)$/.test(w.lower)) || w.text === '(') return false;
+  }
+  // At the end, or before a part of its own ("..., which ...", "..., based in ..."): where the main clause goes on
+  // after it ("hired by Union Products, a small company, to create ..."), the clause needs it.
+  const after = toks[k + 1];
+  const ends = !isComma(toks[k]) || after === undefined || RELATIVES.has(after.lower) || after.lower === 'where' || isParticipleForm(after);
+  return ends && k - i <= 12;
+}

@@ -1,0 +1,103 @@
+/**
+ * Named works in a list after their category: "released three solo albums, "Leaving Town Alive" (2005), "Songs from
+ * the Neighborhood" (2008) and "Tennessee Moon" (2012)", "starred in the films The Wedding Singer (1998) and Gracie
+ * (2007)". FActScore's annotators wrote one fact per title and kind ("Tennessee Moon is a solo album.") and one per
+ * year ("Tennessee Moon was released in 2012."). Titles are capitalised or quoted, so the shapes world has none.
+ */
+import type { Tok } from './nlp.js';
+
+/** One listed title: its words, the span [start, end) of the title in the answer, and a year given with it. */
+export interface Title {
+  text: string;
+  start: number;
+  end: number;
+  year?: string;
+}
+
+/** A list of titles and the category noun phrase before it ("solo albums"). */
+export interface TitleList {
+  category: string;
+  titles: Title[];
+}
+
+const OPEN_QUOTES = new Set(['"', '“', "'", '‘']);
+const CLOSE_QUOTES = new Set(['"', '”', "'", '’']);
+// Lower-case words inside a title ("Songs from the Neighborhood", "East of Eden"), when a capital follows.
+const CONNECTORS = new Set(['of', 'the', 'a', 'an', 'in', 'on', 'at', 'for', 'to', 'from', 'with', 'by', 'de', 'la', 'del', 'du', 'le', '&', ':', '–', "'s", '’s']);
+// Heads of categories whose members are works released at a date.
+export const WORKS = /^(?:films?|movies?|series|shows?|dramas?|albums?|singles?|songs?|books?|novels?|mixtapes?|tapes?|EPs?|records?|plays?|musicals?|documentar(?:y|ies)|sitcoms?|soap operas?|games?|video games?|programs?|programmes?|telenovelas?|miniseries|collections?|memoirs?|poems?|operas?)$/i;
+const YEAR = /^(?:1[89]|20)\d\d$/;
+const capital = (t: Tok | undefined): boolean => t !== undefined && /^[A-Z0-9]/.test(t.text) && /[A-Za-z]/.test(t.text);
+
+const words = (toks: readonly Tok[]): string => toks.map((t, k) => (k > 0 && t.space !== '' ? ' ' : '') + t.text).join('');
+
+/** The title starting at token i (quoted or capitalised), and the index after it; null when none starts there. */
+export function titleAt(toks: readonly Tok[], i: number): { toks: Tok[]; next: number } | null {
+  const t = toks[i];
+  if (t === undefined) return null;
+  if (OPEN_QUOTES.has(t.text) && capital(toks[i + 1])) {
+    for (let k = i + 1; k < toks.length && k <= i + 20; k++) {
+      if (!CLOSE_QUOTES.has(toks[k]!.text)) continue;
+      const inner = toks.slice(i + 1, k).filter((x, j, a) => !(j === a.length - 1 && /^[,.]$/.test(x.text)));
+      return inner.length > 0 ? { toks: inner, next: k + 1 } : null;
+    }
+    return null;
+  }
+  if (!capital(t) || t.pos === 'PRON') return null;
+  let k = i + 1;
+  while (k < toks.length) {
+    const w = toks[k]!;
+    if (capital(w) || (/^\d+$/.test(w.text) && !YEAR.test(w.text))) k++;
+    else if (CONNECTORS.has(w.lower) && capital(toks[k + 1])) k += 2;
+    else break;
+  }
+  return { toks: toks.slice(i, k), next: k };
+}
+
+// "(2005)", "(1992–1998)" or "in 2017" after a title: its year, and the index after it.
+function yearAt(toks: readonly Tok[], i: number): { year?: string; next: number } {
+  if (toks[i]?.text === '(' && YEAR.test(toks[i + 1]?.text ?? '') && toks[i + 2]?.text === ')') return { year: toks[i + 1]!.text, next: i + 3 };
+  if (toks[i]?.lower === 'in' && YEAR.test(toks[i + 1]?.text ?? '')) return { year: toks[i + 1]!.text, next: i + 2 };
+  return { next: i };
+}
+
+// The titles of a list starting at i, separated by commas, "and" and "or", up to where no title follows.
+function titlesFrom(toks: readonly Tok[], i: number): Title[] {
+  const out: Title[] = [];
+  for (let k = i, title = titleAt(toks, k); title !== null; title = titleAt(toks, k)) {
+    if (title.toks.length > 12) return [];
+    const { year, next } = yearAt(toks, title.next);
+    out.push({ text: words(title.toks), start: title.toks[0]!.start, end: title.toks[title.toks.length - 1]!.end, ...(year !== undefined ? { year } : {}) });
+    k = next;
+    if (toks[k]?.text === ',') k++;
+    if (['and', 'or'].includes(toks[k]?.lower ?? '')) k++;
+    if (k === next) break;
+  }
+  return out;
+}
+
+/**
+ * Lists of titles right after a plural category ("the films A and B", "two albums, A and B") or one title after a
+ * singular work ("the 1912 film The Loyal 47 Ronin" is left to the naming of kinds). Categories are work nouns.
+ */
+export function titleLists(toks: readonly Tok[]): TitleList[] {
+  const out: TitleList[] = [];
+  for (let h = 1; h < toks.length - 1; h++) {
+    const head = toks[h]!;
+    if (head.pos !== 'NOUN' || head.text !== head.lower || !WORKS.test(head.text) || !/s$/.test(head.lower)) continue;
+    const at = toks[h + 1]!.text === ',' ? h + 2 : h + 1;
+    const titles = titlesFrom(toks, at);
+    if (titles.length < 2) continue;
+    let m = h;
+    while (m > 0 && h - m < 4 && ['ADJ', 'NOUN'].includes(toks[m - 1]!.pos) && toks[m - 1]!.text === toks[m - 1]!.lower) m--;
+    out.push({ category: words(toks.slice(m, h + 1)), titles });
+  }
+  return out;
+}
+
+/** "solo albums" -> "solo album", "series" -> "series". */
+export function singularOf(category: string): string {
+  if (/(?:series|species)$/.test(category)) return category;
+  return category.replace(/ies$/, 'y').replace(/(ch|sh|ss|x)es$/, '$1').replace(/s$/, '');
+}
+

@@ -1,0 +1,353 @@
+// The rules divider on the biographies of FActScore's dev set (../shared/real-claims/text-bios-dev.jsonl, MIT):
+// issue 29's fourth pass, each rule pinned on a sentence from the first half, against what the annotators wrote.
+import { describe, expect, it } from 'vitest';
+import { divideRules } from '../../src/divide/rules.js';
+
+const claims = (answer: string): string[] => divideRules(answer).claims.map((c) => c.claim);
+
+describe('divideRules on biographies: words that looked like something else', () => {
+  it('reads a capital "May" as the month or a name, not a hedge', () => {
+    expect(claims('He was born in Boston, Massachusetts, on May 31, 1982.')).toEqual([
+      'He was born in Boston, Massachusetts.',
+      'He was born on May 31, 1982.',
+      'Boston is in Massachusetts.',
+    ]);
+    expect(divideRules('Anna May Wong was an American actress.').skipped).toEqual([]);
+    // The modal is still a hedge.
+    expect(divideRules('He may have been born in Boston.').skipped[0]?.reason).toBe('opinion or hedge');
+  });
+
+  it('reads an "I" or "You" in a title as part of the title, not as the speaker', () => {
+    const d = divideRules('Since then, she has released numerous albums and singles, including "Good Day," "You & I," "The Red Shoes," "Palette," and "Love Poem."');
+    expect(d.skipped).toEqual([]);
+    expect(d.claims.map((c) => c.claim)).toEqual(expect.arrayContaining([
+      'Since then, she has released "You & I".', 'Since then, she has released "Love Poem".', 'You & I is a single.',
+    ]));
+    expect(claims('She is best known for her roles in Grey\'s Anatomy, I, Robot and Blue Bloods.')).not.toEqual([]);
+    expect(divideRules('I think he was born in Boston.').skipped[0]?.reason).toBe('opinion or hedge');
+  });
+
+  it('goes on a perfect after a fronted phrase: "has released X, won Y, and collaborated with Z"', () => {
+    const c = claims('Throughout his long and distinguished career, Santana has released over 30 studio albums, won 10 Grammy Awards, and collaborated with some of the world\'s most renowned musicians.');
+    expect(c).toEqual([
+      'Throughout his long and distinguished career, Santana has released over 30 studio albums.',
+      'Santana has won 10 Grammy Awards.',
+      'Santana collaborated with some of the world\'s most renowned musicians.',
+    ]);
+  });
+
+  it('gives a participle after a fronted time phrase to the subject, not to the phrase', () => {
+    expect(claims('In the 1950s and 1960s, Vieira became known for his work as a stuntman, working on films such as "Spartacus".'))
+      .toContain('Vieira worked on films.');
+  });
+});
+
+describe('divideRules on biographies: titles listed after their category', () => {
+  it('gives each title of "two albums, A (2013) and B (2015)" its object, its kind and its year', () => {
+    expect(claims('Kerser has since released two further albums, King (2013) and Engage The Force (2015).')).toEqual([
+      'Kerser has since released two further albums.',
+      'Kerser has since released King.',
+      'Kerser has since released Engage The Force.',
+      'King is a further album.',
+      'King was released in 2013.',
+      'Engage The Force is a further album.',
+      'Engage The Force was released in 2015.',
+    ]);
+  });
+
+  it('reads quoted titles and "the films A and B" the same way', () => {
+    expect(claims('Estes has released three solo albums, "Leaving Town Alive" (2005), "Songs from the Neighborhood" (2008) and "Tennessee Moon" (2012).'))
+      .toEqual(expect.arrayContaining(['Leaving Town Alive is a solo album.', 'Songs from the Neighborhood was released in 2008.', 'Tennessee Moon is a solo album.']));
+    expect(claims('Shue also starred in the films The Wedding Singer (1998) and Gracie (2007).')).toEqual([
+      'Shue also starred in The Wedding Singer.',
+      'Shue also starred in Gracie.',
+      'The Wedding Singer is a film.',
+      'The Wedding Singer was released in 1998.',
+      'Gracie is a film.',
+      'Gracie was released in 2007.',
+    ]);
+  });
+
+  it('keeps a title with a capitalised verb in its list ("Kingdom Come") and asks about a perfect after an adverb', () => {
+    const d = divideRules('Hicks has also starred in several films, including A Bronx Tale (1993), New Jersey Drive (1995), and Kingdom Come (2001).');
+    expect(d.skipped).toEqual([]);
+    expect(d.claims.map((c) => c.claim)).toEqual(expect.arrayContaining(['Kingdom Come is a film.', 'Kingdom Come was released in 2001.']));
+    expect(divideRules('He has also directed episodes of the television series The Closer, Rizzoli & Isles and Without a Trace.').claims
+      .map((c) => c.question)).toEqual(expect.arrayContaining(['Has he also directed episodes of Without a Trace?']));
+  });
+
+  it('makes "..., having written X" a perfect of the subject', () => {
+    expect(claims('Hedding is a pastor, having written many books on missions.')).toEqual([
+      'Hedding is a pastor.',
+      'Hedding has written many books on missions.',
+    ]);
+  });
+});
+
+describe('divideRules on biographies: more objects of one preposition', () => {
+  it('splits "books on A, B, and C" and "a member of X, Y, and Z" into one claim per object', () => {
+    expect(claims('Hedding has written many books on missions, evangelism, and global church planting.')).toEqual([
+      'Hedding has written many books on missions.',
+      'Hedding has written many books on evangelism.',
+      'Hedding has written many books on global church planting.',
+    ]);
+    expect(claims('He is a member of the International Congress of Underwater Archaeologists, the Institute of Nautical Archaeology, and the Archaeological Institute of America.')).toEqual([
+      'He is a member of the International Congress of Underwater Archaeologists.',
+      'He is a member of the Institute of Nautical Archaeology.',
+      'He is a member of the Archaeological Institute of America.',
+    ]);
+  });
+
+  it('leaves one name with commas or "and" inside, and a list of things, as they were', () => {
+    expect(claims('Waldegrave was appointed as Minister of Agriculture, Fisheries and Food.')).toEqual(['Waldegrave was appointed as Minister of Agriculture, Fisheries and Food.']);
+    expect(claims('There is a red circle in the top left, a blue star and a green square.')).toEqual([
+      'There is a red circle in the top left.', 'There is a blue star.', 'There is a green square.',
+    ]);
+  });
+});
+
+describe('divideRules on biographies: verbs that share an object', () => {
+  it('gives "has (also) written and directed X" one claim per verb, each with the object and the perfect', () => {
+    // FActScore dev: "He has written several short films.", "He has directed several short films."
+    expect(claims('He has also written and directed several plays.')).toEqual([
+      'He has also written several plays.', 'He has also directed several plays.',
+    ]);
+    expect(claims('She wrote and produced the song.')).toEqual(['She wrote the song.', 'She produced the song.']);
+    expect(claims('The man is tall and wears a hat.')).toEqual(['The man is tall.', 'The man wears a hat.']);
+  });
+});
+
+describe('divideRules on biographies: years in brackets', () => {
+  it('makes a life span two facts and keeps the years out of the other claims', () => {
+    expect(claims('Robert Louis Stevenson (13 November 1850 – 3 December 1894) was a Scottish novelist, poet, essayist, and travel writer.')).toEqual([
+      'Robert Louis Stevenson was Scottish.',
+      'Robert Louis Stevenson was a novelist.',
+      'Robert Louis Stevenson was a poet.',
+      'Robert Louis Stevenson was an essayist.',
+      'Robert Louis Stevenson was a travel writer.',
+      'Robert Louis Stevenson was born on 13 November 1850.',
+      'Robert Louis Stevenson died on 3 December 1894.',
+    ]);
+    const d = divideRules('Anna May Wong (1905–1961) was a pioneering Chinese-American actress.');
+    expect(d.claims.map((c) => [c.claim, c.question])).toEqual([
+      ['Anna May Wong was a pioneering Chinese-American actress.', 'Was Anna May Wong a pioneering Chinese-American actress?'],
+      ['Anna May Wong was born in 1905.', 'Was Anna May Wong born in 1905?'],
+      ['Anna May Wong died in 1961.', 'Did Anna May Wong die in 1961?'],
+    ]);
+  });
+
+  it('reads a life span written as one token ("(1937-2010)")', () => {
+    expect(claims('Bella Akhmadulina (1937-2010) was a Russian poet.')).toEqual([
+      'Bella Akhmadulina was Russian.', 'Bella Akhmadulina was a poet.', 'Bella Akhmadulina was born in 1937.', 'Bella Akhmadulina died in 2010.',
+    ]);
+  });
+
+  it('drops citation marks from claims', () => {
+    expect(claims('Moynahan has also acted in several films including Serendipity (2001) and The Recruit (2003)[3][4].'))
+      .toEqual(expect.arrayContaining(['Moynahan has also acted in The Recruit.', 'The Recruit was released in 2003.']));
+  });
+});
+
+describe('divideRules on biographies: where a named thing is', () => {
+  it('says a named object placed in a named place is there', () => {
+    // FActScore dev: "The School of Visual Arts is in New York City.", "The Parco delle Cascine is in Florence."
+    expect(claims('Alfonso attended the School of Visual Arts in New York City.')).toEqual([
+      'Alfonso attended the School of Visual Arts in New York City.', 'The School of Visual Arts is in New York City.',
+    ]);
+    expect(claims('Mimbelli has designed the Parco delle Cascine in Florence.')).toContain('The Parco delle Cascine is in Florence.');
+    expect(claims('Houghton currently plays for the Canterbury-Bankstown Bulldogs in the National Rugby League.'))
+      .toContain('The Canterbury-Bankstown Bulldogs is in the National Rugby League.');
+  });
+
+  it('gives none for a date, a subject or a place without a name', () => {
+    expect(claims('He released his debut single Strip That Down in May 2017.')).toEqual(['He released his debut single Strip That Down in May 2017.']);
+    expect(claims('There is a red circle in the top left.')).toEqual(['There is a red circle in the top left.']);
+  });
+});
+
+describe('divideRules on biographies: appositions', () => {
+  it('says what a name is when a noun phrase follows it after a comma', () => {
+    expect(claims('Oliphant was the co-founder of Continuum Analytics, a Python-based data science platform.')).toEqual([
+      'Oliphant was the co-founder of Continuum Analytics.', 'Continuum Analytics is a Python-based data science platform.',
+    ]);
+    expect(claims('Pérez wrote for the magazine Proceso, one of Mexico\'s foremost investigative media outlets.'))
+      .toContain('Proceso is one of Mexico\'s foremost investigative media outlets.');
+  });
+
+  it('leaves it in the clause when the clause goes on after it', () => {
+    expect(claims('His career began in 1956 when he was hired by Union Products, a small plastics company in Leominster, to create a lawn ornament.'))
+      .not.toContain('Union Products is a small plastics company in Leominster, to create a lawn ornament.');
+  });
+});
+
+describe('divideRules on biographies: fronted participles, names that look like words', () => {
+  it('gives a fronted "Born ..." to the subject after it', () => {
+    expect(claims('Born on 4 May 1984 in Rio de Janeiro, Brazil, Fernando started his professional career with Vila Nova in 2003.')).toEqual([
+      'Fernando was born on 4 May 1984.',
+      'Fernando was born in Rio de Janeiro, Brazil.',
+      'Fernando started his professional career with Vila Nova in 2003.',
+    ]);
+  });
+
+  it('reads "Coyote Ugly", "True Lies" and "Sin and Punishment" as titles', () => {
+    const d = divideRules('She has also appeared in a number of feature films, including Coyote Ugly, Serendipity and The Recruit.');
+    expect(d.skipped).toEqual([]);
+    expect(d.claims.map((c) => c.claim)).toContain('She has also appeared in Coyote Ugly.');
+    expect(claims('Eliza Dushku is best known for her roles in Buffy the Vampire Slayer, Angel, and True Lies.')).not.toContain('True Lies.');
+    expect(claims('The company has developed many critically acclaimed games, including "Ikaruga", "Radiant Silvergun", and "Sin and Punishment".'))
+      .toEqual(expect.arrayContaining(['The company has developed "Sin and Punishment".', 'Sin and Punishment is an acclaimed game.']));
+  });
+});
+
+describe('divideRules on biographies: a named example in its category\'s place', () => {
+  it('says "appeared in X" for each named example, and what X is apart, brackets and all', () => {
+    const c = claims('He is best known for his roles in television dramas such as All In (2003), Save the Last Dance for Me (2004), and Defendant (2017).');
+    expect(c).toEqual(expect.arrayContaining([
+      'He is best known for his roles in television dramas.',
+      'He is best known for his roles in Save the Last Dance for Me.',
+      'Save the Last Dance for Me is a television drama.',
+      'Defendant is a television drama.',
+      'Defendant was released in 2017.',
+    ]));
+    expect(claims('He is best known for his roles in films like "Aruvi" (2017) and "Mudhalvan" (1999).')).toContain('Aruvi is a film.');
+    // A quantity before the category goes with it.
+    expect(claims('She has also appeared in a number of feature films, including Coyote Ugly and The Recruit.'))
+      .toContain('She has also appeared in The Recruit.');
+  });
+});
+
+describe('divideRules on biographies: a counted category\'s examples', () => {
+  it('makes each example the verb\'s object before any preposition in the category', () => {
+    expect(claims('Tusa has also received numerous awards for his work, including the Gold Medal from the Italian Ministry of Culture.')).toEqual([
+      'Tusa has also received numerous awards for his work.',
+      'Tusa has also received the Gold Medal from the Italian Ministry of Culture.',
+    ]);
+    expect(claims('Hori went on to star in over 100 films, including A Page of Madness.')).toEqual([
+      'Hori went on to star in over 100 films.', 'Hori went on to star in A Page of Madness.', 'A Page of Madness is a film.',
+    ]);
+  });
+
+  it('leaves a list alone when the clause goes on after a comma', () => {
+    const c = claims('She received numerous awards for her work, including the Naoki Prize, one of Japan\'s most prestigious literary prizes, in 1982 for her novel.');
+    expect(c.filter((x) => /received (?:in|one of)/.test(x))).toEqual([]);
+  });
+});
+
+describe('divideRules on biographies: "before/after doing X"', () => {
+  it('makes "before moving to X" and a fronted "After graduating from X," facts of the subject in the past tense', () => {
+    // FActScore dev: "He moved to CSKA Moscow.", "He joined Arsenal in 2002."
+    expect(claims('Carvalho began his career with Internacional in Brazil before moving to CSKA Moscow in Russia in 2005.')).toEqual([
+      'Carvalho began his career with Internacional in Brazil.',
+      'Carvalho moved to CSKA Moscow in Russia in 2005.',
+      'Internacional is in Brazil.',
+      'CSKA Moscow is in Russia.',
+    ]);
+    expect(claims('After graduating from Yale, he joined the firm.')).toEqual(['He graduated from Yale.', 'He joined the firm.']);
+  });
+});
+
+describe('divideRules on biographies: what a titled name is', () => {
+  it('reads the kind before a title that opens with "The", holds "&", or follows a comma at the end', () => {
+    // FActScore dev: "McKinsey & Company is a consulting firm.", "The Virgin Suicides is a film."
+    expect(claims('In 2001 he joined the consulting firm McKinsey & Company.')).toContain('McKinsey & Company is a consulting firm.');
+    expect(claims('He was nominated for his performance in the film The Virgin Suicides.')).toContain('The Virgin Suicides is a film.');
+    expect(claims('Payne rose to fame as a member of the boy band One Direction.')).toContain('One Direction is a boy band.');
+    expect(claims('He currently stars in the ABC drama series, The Forgotten.')).toContain('The Forgotten is an ABC drama series.');
+  });
+});
+
+describe('divideRules on biographies: tense and brackets before the verb', () => {
+  it('divides a sentence whose subject has a life span before its verb', () => {
+    const d = divideRules('Osama bin Laden (1957 - 2011) was a Saudi Arabian-born militant.');
+    expect(d.claims.map((c) => c.claim)).toEqual([
+      'Osama bin Laden was a Saudi Arabian-born militant.', 'Osama bin Laden was born in 1957.', 'Osama bin Laden died in 2011.',
+    ]);
+  });
+
+  it('puts a person\'s -ing phrase after a past main clause in the past, and leaves a picture\'s present', () => {
+    expect(claims('In the 1950s and 1960s, Vieira became known for his work as a stuntman, working on films such as "Spartacus".'))
+      .toEqual(expect.arrayContaining(['Vieira worked on films.', 'Vieira worked on "Spartacus".', 'Spartacus is a film.']));
+    expect(claims('A girl is standing on a sidewalk, holding an umbrella.')).toContain('The girl is holding an umbrella.');
+  });
+
+  it('names the examples of a category the tagger read as a verb ("in shows such as ...")', () => {
+    expect(claims('On television, he has appeared in shows such as "Law & Order," "The Sopranos," and "The Leftovers."'))
+      .toEqual(expect.arrayContaining(['Law & Order is a show.', 'The Sopranos is a show.']));
+  });
+});
+
+describe('divideRules on biographies: names listed as objects', () => {
+  it('gives each named object of a verb or preposition a claim, a subtitle\'s colon included', () => {
+    expect(claims('Neumann attended Brisbane State High School and the University of Queensland.')).toEqual([
+      'Neumann attended Brisbane State High School.', 'Neumann attended the University of Queensland.',
+    ]);
+    expect(claims('Luke is best known for his roles in The Matrix, Star Wars: Episode III – Revenge of the Sith, and The Great Gatsby.')).toEqual([
+      'Luke is best known for his roles in The Matrix.',
+      'Luke is best known for his roles in Star Wars: Episode III – Revenge of the Sith.',
+      'Luke is best known for his roles in The Great Gatsby.',
+    ]);
+    expect(claims('He was born in Bosnia and Herzegovina.')).toEqual(['He was born in Bosnia and Herzegovina.']);
+  });
+});
+
+describe('divideRules on biographies: abbreviations are not sentence ends', () => {
+  it('keeps "Ph.D.", "U.S." and "Warner Bros." inside their sentence', () => {
+    const d = divideRules('He received his Ph.D. in Electrical Engineering from the Mayo Clinic College of Medicine in 2001. He then moved.');
+    expect(d.claims.map((c) => c.sentence)).toContain('He received his Ph.D. in Electrical Engineering from the Mayo Clinic College of Medicine in 2001.');
+    expect(new Set(divideRules('Faye became a fixture at Warner Bros. Studios in the 1920s.').claims.map((c) => c.sentence)))
+      .toEqual(new Set(['Faye became a fixture at Warner Bros. Studios in the 1920s.']));
+    // A real end after initials stays one.
+    expect(new Set(divideRules('He was born in Washington, D.C. He moved to Ohio.').claims.map((c) => c.sentence)).size).toBe(2);
+  });
+});
+
+describe('divideRules on biographies: who a phrase is about', () => {
+  it('gives "born ..." after "a British racing driver" to the named subject, and both dates of "(born X – Y)"', () => {
+    expect(claims('Paul O\'Neill was a British racing driver born on December 30, 1979, in Widnes, England.')).toEqual(expect.arrayContaining([
+      'Paul O\'Neill was born on December 30, 1979.', 'Paul O\'Neill was born in Widnes, England.',
+    ]));
+    expect(claims('Julia Faye (born September 24, 1893 – April 6, 1966) was an American actress who appeared in over 200 films.')).toEqual([
+      'Julia Faye was American.',
+      'Julia Faye was an actress.',
+      'Julia Faye appeared in over 200 films.',
+      'Julia Faye was born on September 24, 1893.',
+      'Julia Faye died on April 6, 1966.',
+    ]);
+  });
+
+  it('names the whole name an apposition is about, and what its relative clause says', () => {
+    expect(claims('Tukaki is the co-founder of the Maori Council of Australia, a non-profit organization that represents Maori people.')).toEqual([
+      'Tukaki is the co-founder of the Maori Council of Australia.',
+      'The Maori Council of Australia is a non-profit organization.',
+      'The Maori Council of Australia represents Maori people.',
+    ]);
+  });
+});
+
+describe('divideRules on biographies: relative clauses after appositions, two "the" names', () => {
+  it('gives a relative clause after an apposition to the name', () => {
+    expect(claims('He is the founder of the D1 Nation Foundation, a non-profit organization that provides resources to underprivileged youth.')).toEqual([
+      'He is the founder of the D1 Nation Foundation.',
+      'The D1 Nation Foundation is a non-profit organization.',
+      'The D1 Nation Foundation provides resources to underprivileged youth.',
+    ]);
+  });
+
+  it('splits "a member of the X and the Y" into a membership each', () => {
+    expect(claims('He is a member of the Council on Foreign Relations and the Inter-American Dialogue.')).toEqual([
+      'He is a member of the Council on Foreign Relations.', 'He is a member of the Inter-American Dialogue.',
+    ]);
+  });
+});
+
+describe('divideRules on biographies: nationality apart', () => {
+  it('makes a nationality before a role a fact of its own, once for all the roles', () => {
+    // FActScore dev: "Doug Sheehan is an American.", "Doug Sheehan is an actor." (86 such first-half facts alone,
+    // 33 with the role).
+    expect(claims('Paul O\'Neill was a British racing driver.')).toEqual(['Paul O\'Neill was British.', 'Paul O\'Neill was a racing driver.']);
+    expect(claims('Lanny Flaherty is an American actor, director and producer.')).toEqual([
+      'Lanny Flaherty is American.', 'Lanny Flaherty is an actor.', 'Lanny Flaherty is a director.', 'Lanny Flaherty is a producer.',
+    ]);
+    expect(claims('The man is a tall person.')).toEqual(['The man is a tall person.']);
+  });
+});
