@@ -132,7 +132,61 @@ def sample_batch(model, pixels: torch.Tensor, prompts: list[list[int]], g: int, 
     """g answers to each prompt at temperature 1.0, all of a step's prompts × g in one batch with the KV cache (token
     ids, each up to and including </s> when it ends; prompt k's answers are rows k·g … k·g + g − 1). The prompts are
     left-padded: padding is masked out and each row's positions count its own tokens, so a row samples exactly as it
-    would alone. One batch of 256 rows costs about what one of 8 did per token (the tiny model is overhead-bound)."""
+    would alone. One batch of 256 rows costs about what one of 8 did per token (the tiny model is overhead-bound).
+
+    A row that has ended leaves the batch (its cache rows are dropped), so the decoder runs only the rows still
+    writing: answers are about 20 tokens and the batch's longest 50-90, so a full batch spent most of its compute on
+    ended rows. The draw still sees every row (ended rows get a one-hot on the padding token): torch draws one sample
+    per row from its own probabilities and its own share of the generator's stream, so each row gets the tokens it got
+    when the whole batch ran to the end."""
+    dec = model.decoder
+    feats = model.vision(pixels)
+    width, hidden = max(len(p) for p in prompts), feats.shape[-1]
+    emb = torch.zeros((len(prompts), width, hidden))
+    mask = torch.zeros((len(prompts), width), dtype=torch.long)
+    for k, p in enumerate(prompts):
+        e = dec.embed(torch.tensor(p))
+        emb[k, width - len(p):] = torch.cat([e[:IMAGE_START], feats[k], e[IMAGE_START + IMAGE_TOKENS:]], 0)
+        mask[k, width - len(p):] = 1
+    emb, mask = emb.repeat_interleave(g, 0), mask.repeat_interleave(g, 0)
+    lens = torch.tensor([len(p) for p in prompts]).repeat_interleave(g)
+    logits, past = dec(emb, mask, (mask.cumsum(-1) - 1).clamp(min=0))
+    b = emb.shape[0]
+    ended = torch.zeros((b, logits.shape[-1]))
+    ended[:, PAD] = 1.0
+    live = torch.arange(b)  # the batch rows the decoder still runs, in order
+    steps, done = [], torch.zeros(b, dtype=torch.bool)
+    for t in range(max_new):
+        probs = ended.clone()
+        probs[live] = logits[:, -1].softmax(-1)
+        nxt = torch.multinomial(probs, 1, generator=gen)[:, 0]
+        nxt = torch.where(done, torch.full_like(nxt, PAD), nxt)
+        steps.append(nxt)
+        done |= nxt == EOS
+        if bool(done.all()):
+            break
+        keep = ~done[live]
+        if not bool(keep.all()):
+            live, mask = live[keep], mask[keep]
+            past = [(k[keep], v[keep]) for k, v in past]
+        mask = torch.cat([mask, torch.ones((len(live), 1), dtype=torch.long)], 1)
+        logits, past = dec(dec.embed(nxt[live][:, None]), mask, (lens[live] + t)[:, None], past)
+    toks = torch.stack(steps, 1).tolist()
+    out = []
+    for row in toks:
+        ans = []
+        for tok_id in row:
+            ans.append(tok_id)
+            if tok_id == EOS:
+                break
+        out.append(ans)
+    return out
+
+
+@torch.no_grad()
+def sample_batch_plain(model, pixels: torch.Tensor, prompts: list[list[int]], g: int, max_new: int, gen: torch.Generator) -> list[list[int]]:
+    """sample_batch without dropping ended rows: every row is decoded until the whole batch has ended. The reference
+    sample_batch is checked against (tests/loop/grpo_batch.py) and timed against (scripts/shapes/bench_grpo_step.py)."""
     dec = model.decoder
     feats = model.vision(pixels)
     width, hidden = max(len(p) for p in prompts), feats.shape[-1]
@@ -156,15 +210,9 @@ def sample_batch(model, pixels: torch.Tensor, prompts: list[list[int]], g: int, 
             break
         mask = torch.cat([mask, torch.ones((b, 1), dtype=torch.long)], 1)
         logits, past = dec(dec.embed(nxt[:, None]), mask, (lens + t)[:, None], past)
-    toks = torch.stack(steps, 1).tolist()
     out = []
-    for row in toks:
-        ans = []
-        for tok_id in row:
-            ans.append(tok_id)
-            if tok_id == EOS:
-                break
-        out.append(ans)
+    for row in torch.stack(steps, 1).tolist():
+        out.append(row[: row.index(EOS) + 1] if EOS in row else row)
     return out
 
 
@@ -177,7 +225,7 @@ def token_logps(model, rows: list[tuple[int, list[int], list[int]]], pixels: tor
     for b, (_, p, a) in enumerate(rows):
         ids[b, : len(p) + len(a)] = torch.tensor(p + a)
         att[b, : len(p) + len(a)] = 1
-    logits = model.forward_train(pixels[torch.tensor([r[0] for r in rows])], ids, att, IMAGE_START, repeat=1)
+    logits = model.forward_train(pixels, ids, att, IMAGE_START, image_of=torch.tensor([r[0] for r in rows]))
     logp_all = torch.gather(logits[:, :-1].log_softmax(-1), 2, ids[:, 1:, None])[..., 0]
     logp = torch.zeros((len(rows), width), dtype=logp_all.dtype)
     mask = torch.zeros((len(rows), width))

@@ -179,13 +179,19 @@ class TinyLlava(nn.Module):
         emb[is_img] = feats.reshape(-1, feats.shape[-1]).to(emb.dtype)
         return emb
 
-    def forward_train(self, pixel_values, input_ids, attention_mask, image_start: int, repeat: int = 1):
+    def forward_train(self, pixel_values, input_ids, attention_mask, image_start: int, repeat: int = 1, image_of=None):
         """Training forward for right-padded rows whose image tokens all sit at the same positions.
 
         Concatenation instead of a masked scatter: the scatter is slow under deterministic algorithms.
+        image_of: row -> index into pixel_values (a long tensor), so that rows sharing an image (GRPO's group) run the
+        vision tower once per image, not once per row; the rows' gradients add up on the shared features.
         """
         emb = self.decoder.embed(input_ids)
-        feats = self.vision(pixel_values).repeat_interleave(repeat, 0)
+        if image_of is not None:
+            uniq, inv = torch.unique(image_of, return_inverse=True)
+            feats = self.vision(pixel_values[uniq])[inv]
+        else:
+            feats = self.vision(pixel_values).repeat_interleave(repeat, 0)
         n = feats.shape[1]
         emb = torch.cat([emb[:, :image_start], feats, emb[:, image_start + n:]], 1)
         pos = torch.arange(input_ids.shape[1]).expand_as(input_ids)

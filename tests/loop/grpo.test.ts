@@ -33,11 +33,15 @@ describe('scripts/shapes/grpo.py', () => {
     // lengths share one left-padded batch and KV cache.
     const r = spawnSync(PY, [path.join(ROOT, 'tests', 'loop', 'grpo_batch.py')], { encoding: 'utf8' });
     expect(r.status, r.stderr).toBe(0);
-    const got = JSON.parse(r.stdout) as { lengths: number[]; same: boolean; answer_tokens: number[]; max_diff: number };
+    const got = JSON.parse(r.stdout) as { lengths: number[]; same: boolean; answer_tokens: number[]; max_diff: number; plain_same: boolean; plain_lengths: number[] };
     expect(got.lengths[0]).not.toBe(got.lengths[1]);
     expect(got.same).toBe(true);
     expect(Math.min(...got.answer_tokens)).toBeGreaterThan(1);
     expect(got.max_diff).toBeLessThan(1e-4);
+    // Ended rows leave the batch, yet each row draws what it drew when every row ran to the batch's end (seeded, 32
+    // answers of several lengths, so rows did leave early).
+    expect(got.plain_lengths.length).toBeGreaterThan(3);
+    expect(got.plain_same).toBe(true);
   });
 
   test('unusable input exits 2 naming the file', () => {

@@ -5,6 +5,9 @@ Sampling is made deterministic (torch.multinomial replaced by the argmax, the pr
   sampled alone;
 - `max_diff`: the sampler's log-probs of the tokens it drew equal the training forward's (token_logps: right-padded,
   no cache), which is what the GRPO ratio and KL are computed from.
+Then, with torch's real multinomial and a seeded generator:
+- `plain_same`: the sampler, which drops ended rows from the batch, draws exactly the answers of a plain loop that runs
+  every row to the batch's end (`grpo.sample_batch_plain`), row for row, on 4 prompts × 8 (two short-answer questions, two descriptions).
 """
 import json
 import os
@@ -19,6 +22,7 @@ from dpo import load_image  # noqa: E402
 from onnx_weights import load_model  # noqa: E402
 
 seen = []
+draw = torch.multinomial
 
 
 def argmax_draw(probs, n, generator=None):
@@ -47,5 +51,11 @@ diff = 0.0
 for b, ans in enumerate(together):
     for t, tok_id in enumerate(ans):
         diff = max(diff, abs(float(steps[t][b, tok_id]) - float(logp[b, t])))
+torch.multinomial = draw
+four = [prompts[k] for k in (0, 5, 7, 8)]  # short answers and descriptions
+px = torch.stack([load_image(p["image"], p["where"]) for p in four])
+dropped = grpo.sample_batch(model, px, [p["ids"] for p in four], 8, 96, torch.Generator().manual_seed(7))
+plain = grpo.sample_batch_plain(model, px, [p["ids"] for p in four], 8, 96, torch.Generator().manual_seed(7))
 print(json.dumps({"lengths": [len(p["ids"]) for p in batch], "same": together == alone[0] + alone[1],
-                  "answer_tokens": [len(a) for a in together], "max_diff": diff}))
+                  "answer_tokens": [len(a) for a in together], "max_diff": diff, "plain_same": dropped == plain,
+                  "plain_lengths": sorted({len(a) for a in plain})}))
