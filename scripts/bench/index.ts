@@ -41,6 +41,7 @@ const BENCHES: Bench[] = [
   { name: 'loop-round', figure: '8. a loop round: rlaifv\'s share vs the trainer\'s', run: async (o) => (await import('./loop-round.js')).benchLoopRound(o) },
   { name: 'divide', figure: '10. rules divider on real English: answers/s, new vs baseline', run: async (o) => (await import('./divide.js')).benchDivide(o) },
   { name: 'remote-fleet', figure: '9. one client against K served endpoints (C slots, L ms each)', run: async (o) => (await import('./remote-fleet.js')).benchRemoteFleet(o) },
+  { name: 'online-point', figure: '11. an online budget point (GRPO against serve) vs a DPO loop round', run: async (o) => (await import('./online-point.js')).benchOnlinePoint(o) },
   { name: 'serve', figure: '10. rlaifv serve: concurrent OpenRLHF requests and batches vs the offline stages', run: async (o) => (await import('./serve.js')).benchServe(o) },
 ];
 
