@@ -6,7 +6,8 @@
 - sampling: `sample_batch` (ended rows leave the batch) against `sample_batch_plain` (every row decoded to the batch's
   end), same seeds, checked to draw the same answers;
 - the update (the reference's forward, the policy's forward and backward, micro-batches of 64 as grpo.py runs them):
-  the vision tower once per image of the step against once per answer row (as before).
+  `token_logps` (each distinct prompt and its image run once, its answers continue its keys and values) against
+  `token_logps_plain` with one image copy per row (each row run whole, the vision tower once per row: as before).
 Prints one JSON line: process CPU seconds of each part, before and after, and the ratio of the whole step.
 """
 from __future__ import annotations
@@ -29,7 +30,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 
 def update(model, ref, rows, pixels, per_row: bool) -> float:
-    """The step's reference forward and policy forward/backward; per_row: each row carries its own image copy."""
+    """The step's reference forward and policy forward/backward; per_row: as before, each row run whole (prompt and
+    answer) with its own image copy, else as grpo.py runs it now."""
+    logps = grpo.token_logps_plain if per_row else grpo.token_logps
     if per_row:
         pixels = pixels[torch.tensor([r[0] for r in rows])]
         rows = [(i, p, a) for i, (_, p, a) in enumerate(rows)]
@@ -38,9 +41,9 @@ def update(model, ref, rows, pixels, per_row: bool) -> float:
     t0 = time.process_time()
     with torch.no_grad():
         for c in chunks:
-            grpo.token_logps(ref, [rows[i] for i in c], pixels)
+            logps(ref, [rows[i] for i in c], pixels)
     for c in chunks:
-        lp, m = grpo.token_logps(model, [rows[i] for i in c], pixels)
+        lp, m = logps(model, [rows[i] for i in c], pixels)
         (lp * m).sum().backward()
     model.zero_grad(set_to_none=True)
     return time.process_time() - t0

@@ -216,8 +216,9 @@ def sample_batch_plain(model, pixels: torch.Tensor, prompts: list[list[int]], g:
     return out
 
 
-def token_logps(model, rows: list[tuple[int, list[int], list[int]]], pixels: torch.Tensor):
-    """Per-token log-probs of each row's answer tokens (row: image index, prompt ids, answer ids) and their mask."""
+def token_logps_plain(model, rows: list[tuple[int, list[int], list[int]]], pixels: torch.Tensor):
+    """token_logps with each row run whole (its prompt and its answer, right-padded): the reference token_logps is
+    checked against (tests/loop/grpo_batch.py) and timed against (scripts/shapes/bench_grpo_step.py)."""
     width = max(len(a) for _, _, a in rows)
     L = max(len(p) + len(a) for _, p, a in rows)
     ids = torch.full((len(rows), L), PAD, dtype=torch.long)
@@ -232,6 +233,53 @@ def token_logps(model, rows: list[tuple[int, list[int], list[int]]], pixels: tor
     for b, (_, p, a) in enumerate(rows):
         logp[b, : len(a)] = logp_all[b, len(p) - 1: len(p) - 1 + len(a)]
         mask[b, : len(a)] = 1
+    return logp, mask
+
+
+def token_logps(model, rows: list[tuple[int, list[int], list[int]]], pixels: torch.Tensor):
+    """Per-token log-probs of each row's answer tokens (row: image index, prompt ids, answer ids) and their mask.
+
+    A group's answers share their prompt, so each distinct prompt of the rows (with its image) runs once, left-padded
+    as the sampler runs it, and every answer continues its prompt's keys and values: the prompt is about half of a
+    row's tokens, and with 8 answers per prompt most of that work was repeated. Gradients reach the shared prompt
+    through the answers' attention. The same log-probs as token_logps_plain (the whole rows) up to float rounding."""
+    dec = model.decoder
+    image_of = torch.tensor([r[0] for r in rows])
+    uniq, inv = torch.unique(image_of, return_inverse=True)
+    prompt_of = {int(k): p for k, p, _ in rows}
+    prompts = [prompt_of[int(k)] for k in uniq]
+    feats = model.vision(pixels[uniq])
+    width = max(len(p) for p in prompts)
+    ids = torch.full((len(prompts), width), PAD, dtype=torch.long)
+    pmask = torch.zeros((len(prompts), width), dtype=torch.long)
+    for j, p in enumerate(prompts):
+        ids[j, width - len(p):] = torch.tensor(p)
+        pmask[j, width - len(p):] = 1
+    emb = dec.embed(ids)
+    # The image features over the <image> positions of each left-padded prompt (concatenation, not a masked scatter:
+    # the scatter is slow under deterministic algorithms).
+    parts = []
+    for j, p in enumerate(prompts):
+        at = width - len(p) + IMAGE_START
+        parts.append(torch.cat([emb[j, :at], feats[j], emb[j, at + IMAGE_TOKENS:]], 0))
+    emb = torch.stack(parts)
+    plogits, past = dec(emb, pmask, (pmask.cumsum(-1) - 1).clamp(min=0))
+    first = plogits[inv, -1:]  # each row's first answer token is predicted by its prompt's last position
+    width_a = max(len(a) for _, _, a in rows)
+    ans = torch.full((len(rows), width_a), PAD, dtype=torch.long)
+    mask = torch.zeros((len(rows), width_a))
+    for b, (_, _, a) in enumerate(rows):
+        ans[b, : len(a)] = torch.tensor(a)
+        mask[b, : len(a)] = 1
+    if width_a > 1:
+        lens = torch.tensor([len(prompts[int(j)]) for j in inv])
+        att = torch.cat([pmask[inv], mask[:, :-1].long()], 1)
+        alogits, _ = dec(dec.embed(ans[:, :-1]), att, lens[:, None] + torch.arange(width_a - 1)[None, :],
+                         [(k[inv], v[inv]) for k, v in past])
+        logits = torch.cat([first, alogits], 1)
+    else:
+        logits = first
+    logp = torch.gather(logits.log_softmax(-1), 2, ans[:, :, None])[..., 0] * mask
     return logp, mask
 
 

@@ -33,7 +33,7 @@ describe('scripts/shapes/grpo.py', () => {
     // lengths share one left-padded batch and KV cache.
     const r = spawnSync(PY, [path.join(ROOT, 'tests', 'loop', 'grpo_batch.py')], { encoding: 'utf8' });
     expect(r.status, r.stderr).toBe(0);
-    const got = JSON.parse(r.stdout) as { lengths: number[]; same: boolean; answer_tokens: number[]; max_diff: number; plain_same: boolean; plain_lengths: number[] };
+    const got = JSON.parse(r.stdout) as { lengths: number[]; same: boolean; answer_tokens: number[]; max_diff: number; plain_same: boolean; plain_lengths: number[]; shared_logp_diff: number; shared_grad_diff: number; grad_tensors: number[] };
     expect(got.lengths[0]).not.toBe(got.lengths[1]);
     expect(got.same).toBe(true);
     expect(Math.min(...got.answer_tokens)).toBeGreaterThan(1);
@@ -42,6 +42,11 @@ describe('scripts/shapes/grpo.py', () => {
     // answers of several lengths, so rows did leave early).
     expect(got.plain_lengths.length).toBeGreaterThan(3);
     expect(got.plain_same).toBe(true);
+    // The update runs each prompt once and continues its answers from its cache: the same log-probs and gradients
+    // (every parameter's, relative to its largest) as running every answer row whole.
+    expect(got.shared_logp_diff).toBeLessThan(1e-4);
+    expect(got.shared_grad_diff).toBeLessThan(1e-3);
+    expect(got.grad_tensors[1]).toBe(got.grad_tensors[0]);
   });
 
   test('unusable input exits 2 naming the file', () => {

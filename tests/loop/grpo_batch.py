@@ -6,6 +6,8 @@ Sampling is made deterministic (torch.multinomial replaced by the argmax, the pr
 - `max_diff`: the sampler's log-probs of the tokens it drew equal the training forward's (token_logps: right-padded,
   no cache), which is what the GRPO ratio and KL are computed from.
 Then, with torch's real multinomial and a seeded generator:
+- `shared_logp_diff`, `shared_grad_diff`: token_logps (each prompt run once, its answers continuing its cache) gives
+  the log-probs and gradients of token_logps_plain (every row run whole) up to float rounding, on those 32 answers;
 - `plain_same`: the sampler, which drops ended rows from the batch, draws exactly the answers of a plain loop that runs
   every row to the batch's end (`grpo.sample_batch_plain`), row for row, on 4 prompts × 8 (two short-answer questions, two descriptions).
 """
@@ -56,6 +58,16 @@ four = [prompts[k] for k in (0, 5, 7, 8)]  # short answers and descriptions
 px = torch.stack([load_image(p["image"], p["where"]) for p in four])
 dropped = grpo.sample_batch(model, px, [p["ids"] for p in four], 8, 96, torch.Generator().manual_seed(7))
 plain = grpo.sample_batch_plain(model, px, [p["ids"] for p in four], 8, 96, torch.Generator().manual_seed(7))
-print(json.dumps({"lengths": [len(p["ids"]) for p in batch], "same": together == alone[0] + alone[1],
+rows4 = [(k, p["ids"], a) for k, p in enumerate(four) for a in dropped[k * 8: (k + 1) * 8]]
+model.train()
+got = {}
+for name, fn in (("plain", grpo.token_logps_plain), ("shared", grpo.token_logps)):
+    lp, m = fn(model, rows4, px)
+    (lp * m).sum().backward()
+    got[name] = ((lp * m).detach(), {n: q.grad.clone() for n, q in model.named_parameters() if q.grad is not None})
+    model.zero_grad(set_to_none=True)
+shared_logp_diff = float((got["plain"][0] - got["shared"][0]).abs().max())
+shared_grad_diff = max(float((got["plain"][1][n] - g).abs().max() / got["plain"][1][n].abs().max().clamp(min=1e-12)) for n, g in got["shared"][1].items())
+print(json.dumps({"shared_logp_diff": shared_logp_diff, "shared_grad_diff": shared_grad_diff, "grad_tensors": [len(got["plain"][1]), len(got["shared"][1])], "lengths": [len(p["ids"]) for p in batch], "same": together == alone[0] + alone[1],
                   "answer_tokens": [len(a) for a in together], "max_diff": diff, "plain_same": dropped == plain,
                   "plain_lengths": sorted({len(a) for a in plain})}))
