@@ -61,10 +61,15 @@ function config(name: string, body: unknown): string {
   return file;
 }
 
-/** A config with every role on servers (no local model is loaded): policy and divider on the healthy server. */
-function remote(label: Record<string, unknown>, top?: number): Record<string, unknown> {
+/**
+ * A config with every role on servers (no local model is loaded): policy and divider on the healthy server. Only with
+ * `sampling` does the policy sample at its default temperature, so that doctor runs its sampling check (five answers
+ * of up to 512 tokens: 0.4 s of the server's CPU per doctor run); the other tests are about the labeler and set
+ * generate.temperature to 0, where that check is ok by design without sampling.
+ */
+function remote(label: Record<string, unknown>, top?: number, sampling = false): Record<string, unknown> {
   return {
-    generate: { backend: { type: 'openai', model: 'shapes-policy', base_urls: [server.url], max_retries: 0 } },
+    generate: { ...(sampling ? {} : { temperature: 0 }), backend: { type: 'openai', model: 'shapes-policy', base_urls: [server.url], max_retries: 0 } },
     divide: { backend: { type: 'llm', model: 'rules-divider', base_urls: [server.url], max_retries: 0 } },
     label: { backend: { type: 'openai', model: 'shapes-labeler', base_urls: [server.url], max_retries: 0, ...label }, ...(top ? { top_logprobs: top } : {}) },
   };
@@ -103,13 +108,16 @@ describe('healthy setups pass', () => {
   });
 
   test('every role on a server: reachable, model served, a 1-token completion works, yes/no in top_logprobs; exit 0', async () => {
-    const { report } = await doctor(['--config', config('remote-ok.json', remote({})), '--db', goodDb]);
+    const { report } = await doctor(['--config', config('remote-ok.json', remote({}, undefined, true)), '--db', goodDb]);
     expect(report.exit_code, JSON.stringify(report.checks.filter((c) => c.status !== 'ok'))).toBe(0);
     expect(report.counts.fail + report.counts.warn).toBe(0);
     for (const role of ['generate', 'divide', 'label']) {
       expect(find(report, `${role} endpoint`, 'ok')).toHaveLength(1);
       expect(find(report, `${role} completion`, 'ok')).toHaveLength(1);
     }
+    // The policy sampled as a run does (the one test here that has it sample; the others set temperature 0).
+    expect(find(report, 'generate sampling', 'ok')[0]!.detail).toMatch(/^4 seeded samples at temperature 0\.7 give [2-4] different answers /);
+    expect(find(report, 'generate seeds', 'ok')[0]!.detail).toBe('the same seed gives the same answer');
     expect(find(report, 'label completion')[0]!.detail).toMatch(/logprobs works: top_logprobs 20 listed/);
     expect(find(report, 'label yes/no', 'ok')[0]!.detail).toMatch(/^"yes" and "no" both among the top 20 tokens \(p_yes [01]\.\d{3}, p_no [01]\.\d{3}\)$/);
     // No local model is checked (nor loaded) for a config without one.
