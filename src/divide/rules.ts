@@ -10,6 +10,7 @@ import { exampleKind, namingFacts } from './naming.js';
 import { namePronouns } from './pronouns.js';
 import { claimToQuestion } from './question.js';
 import { salvageNouns } from './salvage.js';
+import type { Tok } from './nlp.js';
 import { segmentSentences, type Sentence } from './segment.js';
 import { WORKS } from './titles.js';
 import { articleFor, cleanWord, normalizeText, stripTrailingPunct } from './text.js';
@@ -232,15 +233,34 @@ const SALVAGEABLE = new Set(['opinion or hedge', 'subjective', 'comment on the s
 // Words that open a guess: what follows them ("could be a chef") is speculation, what precedes them is not.
 const HEDGE_WORDS = /^(?:may|might|could|would|must|potentially|seems?|seemingly|appears?|looks?|likely|possibly|probably|perhaps|maybe|presumably|suggests?|suggesting|indicates?|indicating|implies|implying|think|believe|guess|suppose|assume)$/;
 
+// "Another reason could be that the tree provides ...", "This may be because the tree ...": an explanation guesses
+// why, and takes the things it names as given, so the definite subject of its clause is a thing in the picture.
+// "It appears that the star is red", "suggests that the driver ...": there the whole clause is the guess.
+const EXPLANATION = new Set(['reason', 'reasons', 'possibility', 'explanation', 'cause']);
+function definiteSubject(toks: readonly Tok[]): Tok[] {
+  const that = toks.findIndex((t, k) => (t.lower === 'that' || t.lower === 'because') && toks[k - 1]?.lower === 'be' && toks[k + 1]?.lower === 'the');
+  if (that < 0 || (toks[that]!.lower === 'that' && !toks.slice(0, that).some((t) => EXPLANATION.has(t.lower)))) return [];
+  let e = that + 2;
+  while (toks[e]?.pos === 'ADJ') e++;
+  while (toks[e]?.pos === 'NOUN') e++;
+  // Its subject only, with a finite verb next ("the tree provides"): "the person using this space might be ..."
+  // imagines someone.
+  const verb = toks[e];
+  const finite = verb !== undefined && (verb.pos === 'AUX' || (verb.pos === 'VERB' && !/(?:ing|ed)$/.test(verb.lower)));
+  return toks[e - 1]?.pos === 'NOUN' && finite ? toks.slice(that + 1, e) : [];
+}
+
 function salvage(s: Sentence, part: Part, hedged: boolean, out: DivideResult): void {
   const known = new Set(out.claims.flatMap((c) => c.claim.toLowerCase().match(/[a-z]+/g) ?? []));
   let toks = s.tokens.filter((t) => t.start >= part.start && t.end <= part.end);
+  let presupposed: Tok[] = [];
   if (hedged) {
     const cut = toks.findIndex((t) => HEDGE_WORDS.test(t.lower));
     // "I think ...", "It seems ...": the guess covers the whole sentence.
+    presupposed = cut < 0 ? [] : definiteSubject(toks);
     toks = cut < 0 ? toks : toks.slice(0, cut);
   }
-  for (const n of salvageNouns(toks, known)) {
+  for (const n of [...salvageNouns(toks, known), ...salvageNouns(presupposed, known)]) {
     const q = claimToQuestion(n.claim);
     if (q !== null) out.claims.push({ sentence: s.text, claim: n.claim, question: q, start: n.start, end: n.end });
   }
