@@ -18,6 +18,8 @@ export interface Part {
   end: number;
   /** Set when the part is known to say nothing checkable (a hedge participle, an evaluative comment). */
   skip?: string;
+  /** Where a relative or "because" clause hangs: its antecedent's offset, or the word before "because". */
+  attach?: number;
 }
 
 interface Draft {
@@ -29,6 +31,7 @@ interface Draft {
   paren?: boolean;
   /** The dropped opener word ("which", "with"): the part's source text starts there. */
   lead?: Tok;
+  attach?: number;
 }
 
 // Clauses of reason, concession, contrast and condition stand apart; time clauses ("since he was a child",
@@ -133,6 +136,8 @@ export function clauseParts(toks: readonly Tok[]): Part[] {
       const lead = op.consume > 0 || having ? { lead: t } : {};
       const draft: Draft = { prefix, toks: [], kind: op.kind, plural, ...(op.paren ? { paren: true } : {}), ...lead };
       if (op.skip) draft.skip = op.skip;
+      if (op.kind === 'relative' && h) draft.attach = h.start;
+      if (op.kind === 'subordinate' && t.lower === 'because' && prev) draft.attach = prev.start;
       if ((op.kind === 'relative' || op.kind === 'participle') && !h) draft.skip ??= 'comment on the scene';
       drafts.push(draft);
       cur = drafts.length - 1;
@@ -331,6 +336,7 @@ function build(d: Draft): Part | null {
   if (!/[a-z]/i.test(text)) return null;
   const part: Part = { text: text.charAt(0).toUpperCase() + text.slice(1), start: (d.lead ?? first).start, end: last.end };
   if (d.skip) part.skip = d.skip;
+  if (d.attach !== undefined) part.attach = d.attach;
   return part;
 }
 

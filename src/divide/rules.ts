@@ -6,6 +6,7 @@ import { completeFromQuestion } from './context.js';
 import { contentSkipReason, isFragment, isInstruction, sentenceSkipReason } from './filters.js';
 import { setVerbHints } from './lexicon.js';
 import { isPluralPhrase } from './list.js';
+import { definiteSubject, HEDGE_WORDS, inGuess } from './hedge-scope.js';
 import { exampleKind, namingFacts } from './naming.js';
 import { namePronouns } from './pronouns.js';
 import { claimToQuestion } from './question.js';
@@ -230,26 +231,6 @@ function claimsOf(raw: string, question: string | undefined): { pairs: Pair[]; r
 // noun phrases still name things in the picture. World knowledge and narration are about something else.
 const SALVAGEABLE = new Set(['opinion or hedge', 'subjective', 'comment on the scene']);
 
-// Words that open a guess: what follows them ("could be a chef") is speculation, what precedes them is not.
-const HEDGE_WORDS = /^(?:may|might|could|would|must|potentially|seems?|seemingly|appears?|looks?|likely|possibly|probably|perhaps|maybe|presumably|suggests?|suggesting|indicates?|indicating|implies|implying|think|believe|guess|suppose|assume)$/;
-
-// "Another reason could be that the tree provides ...", "This may be because the tree ...": an explanation guesses
-// why, and takes the things it names as given, so the definite subject of its clause is a thing in the picture.
-// "It appears that the star is red", "suggests that the driver ...": there the whole clause is the guess.
-const EXPLANATION = new Set(['reason', 'reasons', 'possibility', 'explanation', 'cause']);
-function definiteSubject(toks: readonly Tok[]): Tok[] {
-  const that = toks.findIndex((t, k) => (t.lower === 'that' || t.lower === 'because') && toks[k - 1]?.lower === 'be' && toks[k + 1]?.lower === 'the');
-  if (that < 0 || (toks[that]!.lower === 'that' && !toks.slice(0, that).some((t) => EXPLANATION.has(t.lower)))) return [];
-  let e = that + 2;
-  while (toks[e]?.pos === 'ADJ') e++;
-  while (toks[e]?.pos === 'NOUN') e++;
-  // Its subject only, with a finite verb next ("the tree provides"): "the person using this space might be ..."
-  // imagines someone.
-  const verb = toks[e];
-  const finite = verb !== undefined && (verb.pos === 'AUX' || (verb.pos === 'VERB' && !/(?:ing|ed)$/.test(verb.lower)));
-  return toks[e - 1]?.pos === 'NOUN' && finite ? toks.slice(that + 1, e) : [];
-}
-
 function salvage(s: Sentence, part: Part, hedged: boolean, out: DivideResult): void {
   const known = new Set(out.claims.flatMap((c) => c.claim.toLowerCase().match(/[a-z]+/g) ?? []));
   let toks = s.tokens.filter((t) => t.start >= part.start && t.end <= part.end);
@@ -307,9 +288,16 @@ function divideSentence(s: Sentence, answer: string, question: string | undefine
   const whole = parts.length === 1;
   const before = out.claims.length;
   const dropped: { sentence: string; reason: string }[] = [];
-  for (const part of parts) {
+  const contents = parts.map((p) => (p.skip === undefined ? contentSkipReason(p.text) : { reason: p.skip, text: p.text, dropped: [] }));
+  const guessed = inGuess(parts, contents.map((c) => c.reason === 'opinion or hedge'), s.tokens);
+  for (const [k, part] of parts.entries()) {
     const source = whole ? s.text : answer.slice(part.start, part.end);
-    const content = part.skip === undefined ? contentSkipReason(part.text) : { reason: part.skip, text: part.text, dropped: [] };
+    const content = contents[k]!;
+    // Inside another part's guess: nothing of it is seen, not even its nouns.
+    if (guessed.has(k)) {
+      dropped.push({ sentence: source, reason: 'opinion or hedge' });
+      continue;
+    }
     if (content.reason === 'opinion or hedge' && keepBeforeHedge(s, part, answer, question, out, dropped)) continue;
     if (content.reason !== null) {
       dropped.push({ sentence: source, reason: content.reason });

@@ -48,3 +48,39 @@ describe('divideRules on real VLM answers: salvaged hedges', () => {
       .not.toContain('There is a person.');
   });
 });
+
+describe('divideRules on real VLM answers: the scope of a guess', () => {
+  it('drops a "because" clause of a guessed main clause, and a relative clause on what the guess names', () => {
+    const d = divideRules('The car might be parked on the side of the road because the driver has stopped to pay for parking at a parking meter or to drop off or pick up a passenger.');
+    // The car is named before the hedge word, so it is salvaged; the reason given for the guess is not.
+    expect(d.claims.map((c) => c.claim)).toEqual(['There is a car.']);
+    expect(d.skipped).toEqual([
+      { sentence: 'The car might be parked on the side of the road', reason: 'opinion or hedge' },
+      { sentence: 'because the driver has stopped to pay for parking at a parking meter or to drop off or pick up a passenger', reason: 'opinion or hedge' },
+    ]);
+    // The tree is named before the hedge word: its existence is salvaged, the habitat's resources are not.
+    const g = divideRules('Overall, the tree suggests that the giraffe is in a habitat that provides it with the necessary resources to thrive and maintain its unique physical characteristics.');
+    expect(g.claims.map((c) => c.claim)).toEqual(['There is a tree.']);
+    expect(g.skipped).toContainEqual({ sentence: 'that provides it with the necessary resources to thrive and maintain its unique physical characteristics', reason: 'opinion or hedge' });
+  });
+
+  it('keeps a relative clause on something named before the hedge word', () => {
+    expect(claims('In the image, there is a parking meter near the car, which suggests that the driver may have stopped to pay.'))
+      .toEqual(['In the image, there is a parking meter near the car.']);
+    expect(claims('The man, who is wearing a hat, might be waiting for a bus.')).toContain('The man is wearing a hat.');
+  });
+});
+
+describe('divideRules on real VLM answers: what no picture shows', () => {
+  it('skips what a kind of thing is designed or adapted for as world knowledge', () => {
+    expect(divideRules("As a bird, the duck's legs and feet are not designed for walking on hard surfaces like pavement.").skipped)
+      .toEqual([{ sentence: "As a bird, the duck's legs and feet are not designed for walking on hard surfaces like pavement.", reason: 'world knowledge' }]);
+  });
+
+  it('drops "visually" with the judgement it qualifies, and the "and" left dangling after an adjective', () => {
+    expect(claims('Overall, the arrangement appears to be a practical and visually appealing setup for various activities, such as reading, working, or simply enjoying a snack.'))
+      .toContain('The arrangement appears to be a practical setup for various activities.');
+    // After a noun the "and" joins two things (FActScore dev).
+    expect(claims('Kang is known for his good looks and charming personality.')).toEqual(['Kang is known for his good looks and personality.']);
+  });
+});
