@@ -47,3 +47,18 @@ export function nationalityApart(claim: string): string[] {
 export function once(claims: string[]): string[] {
   return claims.filter((c, k) => !/^\S.*\s(?:is|was)\s[A-Z][a-z-]+\.$/.test(c) || claims.indexOf(c) === k);
 }
+
+// "Eliza Dushku is an American actress, model, and producer best known for her roles in A, B and C": what someone is
+// and what they are known for are facts apart ("Eliza Dushku is best known for her roles in A."), so the roles
+// split as roles and the works as objects, as the annotators wrote them.
+const KNOWN = /^((?:[A-Z][\w'’.-]*\s+){0,5}[A-Z][\w'’.-]*|He|She|They)\s+(is|was|are|were)\s+((?:an?|the)\s+(?:(?!known\b)[^,])+?(?:,\s+(?:(?!known\b)[^,])+?)*),?\s+((?:(?:best|well|widely|most|perhaps best|also)\s+)?known\s+(?:for|as)\s.+)$/;
+
+/** "X is an American actor best known for Y" -> "X is an American actor." / "X is best known for Y". */
+export function knownApart(text: string): string[] {
+  const m = KNOWN.exec(text);
+  if (!m || m[1] === undefined || m[2] === undefined || m[3] === undefined || m[4] === undefined) return [text];
+  // ", best known for": the adverb the roles' last comma took belongs to "known".
+  const adverb = /,?\s+((?:perhaps\s+)?(?:best|well|widely|most|also))$/.exec(m[3]);
+  const roles = adverb ? m[3].slice(0, adverb.index) : m[3];
+  return [`${m[1]} ${m[2]} ${roles}.`, `${m[1]} ${m[2]} ${adverb ? `${adverb[1]} ` : ''}${m[4]}`];
+}

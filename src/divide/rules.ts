@@ -9,7 +9,7 @@ import { isPluralPhrase } from './list.js';
 import { definiteSubject, HEDGE_WORDS, inGuess } from './hedge-scope.js';
 import { exampleKind, namingFacts } from './naming.js';
 import { namePronouns } from './pronouns.js';
-import { nationalityApart, once, rolesApart } from './roles.js';
+import { knownApart, nationalityApart, once, rolesApart } from './roles.js';
 import { claimToQuestion } from './question.js';
 import { salvageNouns } from './salvage.js';
 import type { Tok } from './nlp.js';
@@ -174,7 +174,7 @@ function claimsOf(raw: string, question: string | undefined): { pairs: Pair[]; r
   const reasons: string[] = [];
   // An example's copy of the clause repeats the other conjuncts of the split; those are dropped. Repeats within one
   // piece stay: "There is a green star and a green star." is two stars.
-  const pieces = withExamples(statement).map((p) => once(splitClaims(p).flatMap(bornApart).flatMap(rolesApart).flatMap(nationalityApart)).map(asExistence));
+  const pieces = knownApart(statement).flatMap(withExamples).map((p) => once(splitClaims(p).flatMap(bornApart).flatMap(rolesApart).flatMap(nationalityApart)).map(asExistence));
   const repeats = (claim: string, k: number): boolean => pieces.slice(0, k).some((p) => p.includes(claim));
   for (const claim of pieces.flatMap((p, k) => p.filter((c) => !repeats(c, k)))) {
     const q = claimToQuestion(claim);

@@ -392,3 +392,17 @@ describe('divideRules on biographies: more lists and predicates apart (fifth pas
       .not.toContain('IV was later deposed.');
   });
 });
+
+describe('divideRules on biographies: what someone is known for (fifth pass)', () => {
+  it('puts what someone is and what they are best known for apart, so roles and works split', () => {
+    expect(claims('Eliza Dushku is an American actress, model, and producer best known for her roles in Buffy the Vampire Slayer, Angel, and True Lies.')).toEqual([
+      'Eliza Dushku is American.', 'Eliza Dushku is an actress.', 'Eliza Dushku is a model.', 'Eliza Dushku is a producer.',
+      'Eliza Dushku is best known for her roles in Buffy the Vampire Slayer.', 'Eliza Dushku is best known for her roles in Angel.',
+      'Eliza Dushku is best known for her roles in True Lies.',
+    ]);
+    // The adverb after the roles' comma stays with "known".
+    expect(claims('Kim Casali was an artist, best known for her Love is... comic strip.')).toEqual([
+      'Kim Casali was an artist.', 'Kim Casali was best known for her Love is... comic strip.',
+    ]);
+  });
+});
