@@ -10,7 +10,7 @@ import { definiteSubject, HEDGE_WORDS, inGuess } from './hedge-scope.js';
 import { exampleKind, namingFacts } from './naming.js';
 import { namePronouns } from './pronouns.js';
 import { knownApart, nationalityApart, once, rolesApart } from './roles.js';
-import { claimToQuestion } from './question.js';
+import { claimToQuestion, setNameHints } from './question.js';
 import { salvageNouns } from './salvage.js';
 import type { Tok } from './nlp.js';
 import { segmentSentences, type Sentence } from './segment.js';
@@ -276,6 +276,20 @@ function divideSentence(s: Sentence, answer: string, question: string | undefine
   }
 }
 
+// Capitalised words the tagger read as names (PROPN), unless the answer also writes them lower-case ("Red circles
+// ... two red stars": a common word that opened a sentence).
+function nameHints(sentences: readonly Sentence[]): Set<string> {
+  const lower = new Set<string>();
+  const found = new Set<string>();
+  for (const s of sentences) {
+    for (const t of s.tokens) {
+      if (t.text === t.lower) lower.add(t.lower);
+      else if (t.pos === 'PROPN' && /^[A-Z][a-z]/.test(t.text)) found.add(t.text);
+    }
+  }
+  return new Set([...found].filter((w) => !lower.has(w.toLowerCase())));
+}
+
 /** Split an answer into atomic claims and turn each into a yes/no question. */
 export function divideRules(answer: string, opts?: { question?: string }): DivideResult {
   const out: DivideResult = { claims: [], skipped: [] };
@@ -291,6 +305,7 @@ export function divideRules(answer: string, opts?: { question?: string }): Divid
     });
   }
   setVerbHints(verbs);
+  setNameHints(nameHints(sentences));
   if (verbs.size > 0) clearClauseMemo();
   for (const sentence of sentences) {
     try {
@@ -301,6 +316,7 @@ export function divideRules(answer: string, opts?: { question?: string }): Divid
     }
   }
   setVerbHints(new Set());
+  setNameHints(new Set());
   if (verbs.size > 0) clearClauseMemo();
   namePronouns(answer, sentences, out.claims);
   return out;

@@ -406,3 +406,14 @@ describe('divideRules on biographies: what someone is known for (fifth pass)', (
     ]);
   });
 });
+
+describe('divideRules on biographies: questions keep a name\'s capital (fifth pass)', () => {
+  it('asks "Has Hicks ...", not "Has hicks ...", for a single-word name the tagger read as one', () => {
+    const q = (answer: string): string[] => divideRules(answer).claims.map((c) => c.question);
+    expect(q('Hicks has also starred in several films.')).toEqual(['Has Hicks also starred in several films?']);
+    expect(q('Carlos Santana is a musician. Throughout his career, Santana has won many awards.'))
+      .toContain('Has Santana won many awards throughout his career?');
+    // A common word that opened a sentence is lower-cased as before.
+    expect(q('Two dogs are running. The dogs are brown.')).toEqual(['Are two dogs running?', 'Are the dogs brown?']);
+  });
+});
