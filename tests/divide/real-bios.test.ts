@@ -417,3 +417,17 @@ describe('divideRules on biographies: questions keep a name\'s capital (fifth pa
     expect(q('Two dogs are running. The dogs are brown.')).toEqual(['Are two dogs running?', 'Are the dogs brown?']);
   });
 });
+
+describe('divideRules on biographies: ", as well as" (fifth pass)', () => {
+  it('makes the item after ", as well as" a claim of its own, in the place its form fits', () => {
+    expect(claims('Kadokura is known for his unique blend of electronic and rock music, as well as his experimentation with various genres and sounds.'))
+      .toEqual(['Kadokura is known for his unique blend of electronic and rock music.', 'Kadokura is known for his experimentation with various genres and sounds.']);
+    expect(claims('Chin rose to notoriety for his involvement in a series of gang-related murders, as well as for his connections to the triads.'))
+      .toContain('Chin rose to notoriety for his connections to the triads.');
+    expect(claims('The builder is constructing temples and monuments throughout Egypt, as well as restoring existing monuments.'))
+      .toContain('The builder is restoring existing monuments.');
+    // Not after a preposition inside a name.
+    expect(claims('David Wenham is best known for his roles in the films The Lord of the Rings and 300, as well as the television series SeaChange and Top of the Lake.'))
+      .toContain('David Wenham is best known for his roles in SeaChange.');
+  });
+});
