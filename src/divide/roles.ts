@@ -55,7 +55,8 @@ const KNOWN = /^((?:[A-Z][\w'’.-]*\s+){0,5}[A-Z][\w'’.-]*|He|She|They)\s+(is
 
 /** "X is an American actor best known for Y" -> "X is an American actor." / "X is best known for Y". */
 export function knownApart(text: string): string[] {
-  const m = KNOWN.exec(text);
+  // Most statements say no "known": skip the regex, whose nested groups backtrack on long sentences.
+  const m = text.includes(' known ') ? KNOWN.exec(text) : null;
   if (!m || m[1] === undefined || m[2] === undefined || m[3] === undefined || m[4] === undefined) return [text];
   // ", best known for": the adverb the roles' last comma took belongs to "known".
   const adverb = /,?\s+((?:perhaps\s+)?(?:best|well|widely|most|also))$/.exec(m[3]);
