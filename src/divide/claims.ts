@@ -130,7 +130,8 @@ function startsVerbPhrase(subject: readonly Token[], seg: readonly Token[], main
   const first = seg[0]?.word ?? '';
   if (AUXILIARIES.has(first)) return true;
   // "... and later earned a degree": an adverb of time may stand before the verb.
-  const at = subject.length + (SEQUENCE_ADVERBS.has(first) ? 1 : 0);
+  // "..., and regularly talks about ...": any adverb in -ly too.
+  const at = subject.length + (SEQUENCE_ADVERBS.has(first) || (/^[a-z]{3,}ly$/.test(first) && !['only', 'early', 'family'].includes(first)) ? 1 : 0);
   const v = verbAt([...subject, ...seg], at);
   // After "is", "-ed" words are adjectives ("tired and relaxed"), not new past-tense verbs; but after a noun
   // phrase or a passive, an "-ed" word with a preposition is a verb of its own ("was born in Ohio and graduated
@@ -142,12 +143,14 @@ function startsVerbPhrase(subject: readonly Token[], seg: readonly Token[], main
   return v !== null;
 }
 
+const INNER_CLAUSE = new Set(['as', 'because', 'since', 'while', 'when', 'although', 'though', 'if', 'that', 'who', 'which', 'where']);
 const SEQUENCE_ADVERBS = new Set(['later', 'then', 'subsequently', 'eventually', 'also', 'soon', 'briefly', 'currently']);
 
 // "was born in" (a passive) or "is a member" / "is in": a "be" whose predicate is not an adjective.
 function isNominalBe(tokens: readonly Token[], g: number): boolean {
   const next = tokens[g]?.word ?? '';
-  return isParticiple(next) || DETERMINERS.has(next) || PREPOSITIONS.has(next);
+  // "was Deputy Prime Minister ... and served as": a title is a noun phrase too.
+  return isParticiple(next) || DETERMINERS.has(next) || PREPOSITIONS.has(next) || /^[A-Z][a-z]/.test(tokens[g]?.raw ?? '');
 }
 const isParticiple = (w: string): boolean => PARTICIPLES.has(w) || (/ed$/.test(w) && w.length > 4 && !NOT_PAST_ED.has(w));
 
@@ -183,7 +186,10 @@ function trySplit(clause: Clause, g: number, depth: number): string[] | null {
     const hasAnd = pred.some((t) => t.word === 'and');
     for (let j = 1; j < pred.length; j++) {
       const prevTok = pred[j - 1];
-      const boundary = prevTok?.word === 'and' || (hasAnd && /,$/.test(prevTok?.raw ?? ''));
+      // ", but was limited by injuries": "but" joins two facts about the subject as "and" does.
+      // Not after a clause of its own opened on the way ("as his elder brother was named ... but was later deposed").
+      const but = prevTok?.word === 'but' && !pred.slice(0, j).some((t) => INNER_CLAUSE.has(t.word));
+      const boundary = prevTok?.word === 'and' || but || (hasAnd && /,$/.test(prevTok?.raw ?? ''));
       if (boundary && startsVerbPhrase(subject, pred.slice(j), mainIsBe, beNominal)) cuts.push(j);
     }
   }
@@ -202,7 +208,7 @@ function trySplit(clause: Clause, g: number, depth: number): string[] | null {
   // Pass 2: "There is a red circle, a blue star and a green square" -> one claim per item.
   const ctx = { be: mainIsBe || LINKING_VERBS.has(verb.base), there };
   const segs = segmentList(mainPred, false);
-  let items = objectsOfPreposition(segs) ?? namedObjects(segs);
+  let items = objectsOfPreposition(segs, mainPred.filter((t) => /,$/.test(t.raw)).length) ?? namedObjects(segs);
   if (items === null) {
     items = segs;
     if (!isSplittableList(items, ctx)) items = segmentList(mainPred, true);
@@ -224,27 +230,42 @@ function trySplit(clause: Clause, g: number, depth: number): string[] | null {
 // of Underwater Archaeologists, the Institute of Nautical Archaeology, and ...": the later items are more objects of
 // the first item's last preposition, as the annotators wrote them ("He has written many books on evangelism.").
 // Bare nouns (no determiner) or names only: "a cup of tea, a plate and a fork" lists things.
-function objectsOfPreposition(segs: Token[][]): Token[][] | null {
+function objectsOfPreposition(segs: Token[][], commas: number): Token[][] | null {
   const first = segs[0] ?? [];
   let p = -1;
   first.forEach((t, k) => { if (PREPOSITIONS.has(t.word) && k < first.length - 1) p = k; });
   const name = (seg: readonly Token[]): boolean => /^[A-Z]/.test(seg[0]?.raw ?? '') || (seg[0]?.word === 'the' && /^[A-Z]/.test(seg[1]?.raw ?? ''));
-  const bare = (seg: readonly Token[]): boolean => seg.length <= 4 && /^[a-z]/.test(seg[0]?.raw ?? '') && !DETERMINERS.has(seg[0]?.word ?? '') && !PREPOSITIONS.has(seg[0]?.word ?? '')
-    && !seg.some((t) => isVerbWord(t.word));
+  // The last item may run on ("his athleticism, strength, and ability to score in a variety of ways").
+  const bare = (seg: readonly Token[], k = 0): boolean => seg.length <= (k === segs.length - 1 ? 8 : 4) && /^[a-z]/.test(seg[0]?.raw ?? '')
+    && !DETERMINERS.has(seg[0]?.word ?? '') && !PREPOSITIONS.has(seg[0]?.word ?? '') && !seg.slice(0, 4).some((t) => isVerbWord(t.word));
   const later = segs.slice(1);
   // A name's preposition is the one before the name starts ("a member of the Institute of ...").
-  // Single words ("Minister of Agriculture, Fisheries and Food") are one name's parts.
-  const names = later.every((seg) => name(seg) && seg.length > 1);
+  // Single words after "of" or "for" ("Minister of Agriculture, Fisheries and Food") are one name's parts; after
+  // another preposition they are names of their own ("toured throughout the US, Canada, and Europe").
   const named = first.findIndex((t, k) => k > 0 && PREPOSITIONS.has(t.word) && name(first.slice(k + 1)));
+  const at = named > 0 ? named : p;
+  // Only in a plain list, "A, B, and C": "Bosnia and Herzegovina, Serbia and Montenegro", "his fellow drivers and fans
+  // for his passion, dedication, and ..." have an "and" inside an item.
+  const plain = segs.length === commas + 1;
+  const single = (seg: readonly Token[]): boolean => plain && !['of', 'for'].includes(first[at]?.word ?? 'of') && (seg[0]?.raw.length ?? 0) > 1;
+  const names = later.every((seg) => name(seg) && (seg.length > 1 || single(seg)) && /^[("“']*[A-Z0-9]/.test(seg[seg.length - 1]?.raw ?? ''));
   if (named > 0 && names) p = named;
   // Three items at least, so commas mark the list: "Bosnia and Herzegovina" is one name. Two will do when both are
   // "the" and a name ("a member of the Council on Foreign Relations and the Inter-American Dialogue").
   const theName = (seg: readonly Token[]): boolean => seg[0]?.word === 'the' && /^[A-Z]/.test(seg[1]?.raw ?? '');
   const two = segs.length === 2 && named > 0 && theName(first.slice(named + 1)) && later.every(theName);
-  if ((segs.length < 3 && !two) || p <= 0) return null;
+  // "played for the San Francisco Giants, Detroit Tigers, ... and the Cincinnati Reds": the preposition may lead
+  // the predicate when the items are names.
+  if ((segs.length < 3 && !two) || p < 0 || (p === 0 && !(name(first.slice(1)) && names))) return null;
   const object = first.slice(p + 1);
-  if (!(name(object) && names) && !(!DETERMINERS.has(object[0]?.word ?? '') && bare(object) && later.every(bare))) return null;
-  return [first, ...later.map((seg) => [...first.slice(0, p + 1), ...seg])];
+  const lead = first.slice(0, p + 1);
+  if (name(object) && names) return [first, ...later.map((seg) => [...lead, ...seg])];
+  // "known for his athleticism, strength, and ability ...": the possessive goes to every item ("known for his
+  // strength").
+  const possessive = plain && ['his', 'her', 'their', 'its'].includes(object[0]?.word ?? '') ? object.slice(0, 1) : [];
+  const own = object.slice(possessive.length);
+  if (DETERMINERS.has(own[0]?.word ?? '') || !bare(own) || !later.every((seg, k) => bare(seg, k + 1))) return null;
+  return [first, ...later.map((seg) => [...lead, ...possessive, ...seg])];
 }
 
 // "presented BBC Breakfast, The Monday Night Club and Soccer Saturday", "attended Brisbane State High School and the
@@ -266,7 +287,7 @@ const INTRANSITIVE = new Set(`graduated moved served worked studied lived died r
 // Drop dangling "and" and commas left at the edges of a conjunct.
 function trimJoiners(seg: readonly Token[]): Token[] {
   const out = [...seg];
-  while (out.length > 0 && out[out.length - 1]?.word === 'and') out.pop();
+  while (out.length > 0 && ['and', 'but'].includes(out[out.length - 1]?.word ?? '')) out.pop();
   const last = out[out.length - 1];
   if (last) out[out.length - 1] = { raw: last.raw.replace(/,+$/, ''), word: last.word };
   return out;

@@ -18,6 +18,8 @@ export interface Part {
   end: number;
   /** Set when the part is known to say nothing checkable (a hedge participle, an evaluative comment). */
   skip?: string;
+  /** Where a relative or "because" clause hangs: its antecedent's offset, or the word before "because". */
+  attach?: number;
 }
 
 interface Draft {
@@ -29,6 +31,7 @@ interface Draft {
   paren?: boolean;
   /** The dropped opener word ("which", "with"): the part's source text starts there. */
   lead?: Tok;
+  attach?: number;
 }
 
 // Clauses of reason, concession, contrast and condition stand apart; time clauses ("since he was a child",
@@ -133,6 +136,8 @@ export function clauseParts(toks: readonly Tok[]): Part[] {
       const lead = op.consume > 0 || having ? { lead: t } : {};
       const draft: Draft = { prefix, toks: [], kind: op.kind, plural, ...(op.paren ? { paren: true } : {}), ...lead };
       if (op.skip) draft.skip = op.skip;
+      if (op.kind === 'relative' && h) draft.attach = h.start;
+      if (op.kind === 'subordinate' && t.lower === 'because' && prev) draft.attach = prev.start;
       if ((op.kind === 'relative' || op.kind === 'participle') && !h) draft.skip ??= 'comment on the scene';
       drafts.push(draft);
       cur = drafts.length - 1;
@@ -154,7 +159,7 @@ export function clauseParts(toks: readonly Tok[]): Part[] {
     drafts[cur]!.toks.push(t);
   }
   nameIt(drafts, toks);
-  return drafts.flatMap((d) => splitAdjectives(d)).map(build).filter((p): p is Part => p !== null);
+  return drafts.flatMap((d) => splitAdjectives(d)).flatMap(withNounsApart).map(build).filter((p): p is Part => p !== null);
 }
 
 // "a couch with a cat lying on it", "a ramp, with the skateboarder standing on it": "it" after a preposition in a
@@ -201,6 +206,30 @@ function resumes(toks: readonly Tok[], j: number, main: readonly Tok[]): boolean
   return clauseStartsAt(toks, j);
 }
 
+// "various luggage items, including suitcases, backpacks, and other bags, which are neatly arranged": a relative
+// after a list of examples is about their category ("the luggage items"), not the last example. Null when no such
+// list precedes it.
+function listCategory(toks: readonly Tok[], i: number): number | null {
+  if (!isComma(toks[i - 1])) return null;
+  for (let j = i - 2; j > 0 && j > i - 20; j--) {
+    const t = toks[j]!;
+    const such = t.lower === 'as' && toks[j - 1]?.lower === 'such';
+    if (t.lower === 'including' || such) {
+      let k = such ? j - 2 : j - 1;
+      if (isComma(toks[k])) k--;
+      // Names listed ("including Tibet, which was later adapted") are each a thing of their own; and the verb must
+      // agree with the category ("the charities, including X Foundation, which provides" is about the foundation).
+      const verb = toks[i + 1]?.lower ?? '';
+      const plural = ['are', 'were', 'have'].includes(verb) ? true : ['is', 'was', 'has'].includes(verb) || /[^s]s$/.test(verb) ? false : null;
+      const cat = toks[k];
+      if (!cat || cat.pos !== 'NOUN' || toks[i - 2]?.pos !== 'NOUN' || (plural !== null && plural !== pluralHead(cat))) return null;
+      return k;
+    }
+    if (t.pos === 'AUX' || t.pos === 'VERB' || RELATIVES.has(t.lower)) return null;
+  }
+  return null;
+}
+
 interface Opener {
   kind: Draft['kind'];
   /** Index of the antecedent's head; -1 none; -2 "the main clause's topic". */
@@ -224,7 +253,7 @@ function opener(toks: readonly Tok[], i: number, main: readonly Tok[], afterComm
     if (t.lower === 'that' && !directly) return null;
     if (!directly && !afterComma) return null;
     if (!['AUX', 'VERB', 'ADV', 'PART'].includes(next.pos)) return null;
-    return { kind: 'relative', head: headBefore(toks, isComma(prev) ? i - 1 : i), consume: 1 };
+    return { kind: 'relative', head: listCategory(toks, i) ?? headBefore(toks, isComma(prev) ? i - 1 : i), consume: 1 };
   }
   if (t.lower === 'where' && afterComma && i > 0 && ['DET', 'PRON', 'PROPN', 'NOUN', 'NUM'].includes(next.pos)) {
     return { kind: 'subordinate', head: -1, consume: 1 };
@@ -249,7 +278,9 @@ function opener(toks: readonly Tok[], i: number, main: readonly Tok[], afterComm
   if ((t.lower === 'before' || t.lower === 'after') && i > 2 && hasFinite && isIngVerb(next)) return { kind: 'participle', head: -2, consume: 1, past: true };
   if (afterComma && hasFinite && isApposition(toks, i)) return { kind: 'apposition', head: i - 2, consume: 0 };
   const leading = i === 0 && ['when', 'while', 'once', 'whenever'].includes(t.lower); // tagged ADV at the start
-  if ((SUBORDINATORS.has(t.lower) || leading) && (t.pos === 'SCONJ' || leading || (t.lower === 'as' && afterComma)) && (afterComma || i === 0 || hasFinite)) {
+  // ", so I can use it as a cue": a result clause (tagged ADV) stands apart, so its own filters judge it.
+  const result = t.lower === 'so' && afterComma && i > 0;
+  if ((SUBORDINATORS.has(t.lower) || leading) && (t.pos === 'SCONJ' || leading || result || (t.lower === 'as' && afterComma)) && (afterComma || i === 0 || hasFinite)) {
     if (t.lower === 'as' && (next.lower === 'well' || prev?.lower === 'such')) return null; // "as well as", "such as"
     if (t.lower === 'as' && (next.pos === 'VERB' || next.pos === 'ADJ' || next.pos === 'ADV')) {
       return { kind: 'subordinate', head: -1, consume: 1, skip: 'opinion or hedge' }; // "as evidenced by", "as seen"
@@ -305,6 +336,7 @@ function build(d: Draft): Part | null {
   if (!/[a-z]/i.test(text)) return null;
   const part: Part = { text: text.charAt(0).toUpperCase() + text.slice(1), start: (d.lead ?? first).start, end: last.end };
   if (d.skip) part.skip = d.skip;
+  if (d.attach !== undefined) part.attach = d.attach;
   return part;
 }
 
@@ -312,6 +344,15 @@ function build(d: Draft): Part | null {
 function ingBeforePhrase(toks: readonly Tok[], j: number): boolean {
   const t = toks[j];
   return t !== undefined && /^[a-z]+ing$/.test(t.text) && ['ADP', 'DET', 'ADV', 'PART'].includes(toks[j + 1]?.pos ?? '');
+}
+
+// ", with trees and greenery surrounding the road": two bare nouns share what follows, so each is a fact of its own
+// ("There is greenery surrounding the road."); with a determiner the phrase may be one thing ("a cup and saucer").
+function withNounsApart(d: Draft): Draft[] {
+  const [a, and, b, next] = d.toks;
+  if (d.kind !== 'with' || a?.pos !== 'NOUN' || and?.lower !== 'and' || b?.pos !== 'NOUN' || next === undefined || NOUNISH.has(next.pos)) return [d];
+  const rest = d.toks.slice(3);
+  return [{ ...d, toks: [a, ...rest] }, { ...d, toks: [b, ...rest] }];
 }
 
 // ", with the skateboarder standing on it" -> "the skateboarder is standing on it";

@@ -49,6 +49,9 @@ const QUOTED = /["“][^"”]*["”]/g;
 const GENERIC_ADVERB = /\b(?:typically|usually|commonly|generally|naturally|traditionally|tends? to)\b/i;
 const INDEFINITE_SUBJECT = /^(?:a|an|people|many|most|some|such|all|each|every)\b|^(?:[a-z]+\s+)?[a-z]+s\s/i;
 const BARE_PLURAL_GENERIC = /^(?:[A-Za-z]+\s+)?[A-Za-z]+[^su\s]s\s+(?:are|can|have|need|require|love|like|enjoy|tend|make)\s+(?!(?:in|on|at|near|under|behind|beside|next|inside|outside|around|along|above|below|by|over|being)\b)(?![a-z]+(?:ing|ed)\b)/;
+// What a kind of thing is made or evolved for ("the duck's legs and feet are not designed for walking on hard
+// surfaces"): a fact about the species or the product, which no picture shows.
+const DESIGN = /\b(?:is|are)\s+(?:not\s+)?(?:designed|adapted|built|meant|evolved)\s+(?:for|to)\b/i;
 const DEFINITION = /\b(?:is|are)\s+(?:a|an)\s+(?:[a-z-]+\s+){0,2}(?:device|tool|type|kind|form|sort|means|machine|instrument|way|method|symbol)s?\s+(?:used|designed|meant|that|which|for|of|to)\b/i;
 
 // "The girl appears to be smiling": a thing's look is what a picture shows, so it stays a claim ("Does the girl
@@ -63,11 +66,13 @@ const SPECULATION = /\b(?:could|potentially|must)\b|^it\s+is\s+(?:essential|impo
 /** "world knowledge" when a statement is about kinds of things, not about what this image shows. */
 export function isWorldKnowledge(text: string): boolean {
   const body = stripDiscourseMarkers(normalizeText(text));
-  if (DEFINITION.test(body)) return true;
+  if (DEFINITION.test(body) || DESIGN.test(body)) return true;
   if (/^(?:the|this|that|these|those|he|she|it|they|his|her|their|its|there)\b/i.test(body)) return false;
   if (BARE_PLURAL_GENERIC.test(body) && !/^[A-Z][a-z]+\s+[A-Z]/.test(body)) return true;
   return GENERIC_ADVERB.test(body) && INDEFINITE_SUBJECT.test(body);
 }
+
+const ADJECTIVE_END = /[a-z](?:al|ic|ive|ful|ous|ble|ent|ant|ary|ish|less)$/;
 
 // Nouns and verbs of mood: a part built on one is an evaluation, whatever else it holds.
 const MOOD_WORDS = new Set(['atmosphere', 'ambiance', 'ambience', 'vibe', 'mood', 'evokes', 'conveys']);
@@ -100,6 +105,9 @@ export function contentSkipReason(text: string): { reason: string | null; text: 
     const attributive = next !== undefined && /^[a-z]/i.test(next) && !/[,.;]$/.test(words[k] ?? '') && !['and', 'or'].includes(cleanWord(next));
     if (MOOD_WORDS.has(w) || !attributive) return { reason: `subjective ("${w}")`, text, dropped: [] };
     dropped.push(w);
+    // "a practical and visually appealing setup" -> "a practical setup", not "a practical and setup"; after a noun
+    // the "and" joins things ("his good looks and charming personality").
+    if (['and', 'or'].includes(kept[kept.length - 1] ?? '') && ADJECTIVE_END.test(kept[kept.length - 2] ?? '')) kept.pop();
   }
   return { reason: null, text: kept.join(' '), dropped };
 }

@@ -156,7 +156,7 @@ export const SUBJECTIVE_WORDS = set(`
   interesting fascinating boring ugly attractive appealing harmonious pleasing aesthetically
   tranquil whimsical inviting magnificent majestic awesome fantastic great marvelous splendid
   exquisite enchanting idyllic dreamy mesmerizing striking vivid evocative artistic atmosphere
-  ambiance ambience vibe mood evokes conveys
+  ambiance ambience vibe mood evokes conveys visually
 `);
 
 /** Phrases that mark a hedge, a guess or a personal view rather than a visual fact. */

@@ -7,12 +7,23 @@ import { isParticipleAt } from './verbs.js';
 const OBJECT_PRONOUNS = new Set(['it', 'them', 'him', 'her', 'us', 'me', 'you', 'this', 'that', 'something', 'nothing']);
 const DO_FOR_HAVE: Record<string, string> = { has: 'Does', have: 'Do', had: 'Did' };
 
+let names: ReadonlySet<string> = new Set();
+
+/**
+ * The single-word names of the answer being divided ("Santana", "Hacker"), as the tagger read them there; the
+ * divider sets them for its run and clears them after, as it does its verb hints.
+ */
+export function setNameHints(words: ReadonlySet<string>): void {
+  names = words;
+}
+
 // Function words are safe to lower-case; a capitalised content word may be a name, so it is left alone
-// when the next word is capitalised too ("New York is ...").
+// when the next word is capitalised too ("New York is ...") or the answer's tagger read it as a name ("Has Santana
+// ...", not "Has santana ...").
 function lowerLead(tokens: readonly Token[]): string[] {
   const raws = tokens.map((t) => t.raw);
   const first = raws[0];
-  if (first === undefined) return raws;
+  if (first === undefined || names.has(first.replace(/[^\p{L}\p{N}'’.-]+$/u, ''))) return raws;
   const word = tokens[0]?.word ?? '';
   const functionWord = DETERMINERS.has(word) || PRONOUNS.has(word);
   const acronym = /^[A-Z]{2,}\b/.test(first) || /^.+[A-Z]/.test(first.replace(/[^A-Za-z]+$/, ''));

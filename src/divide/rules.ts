@@ -1,4 +1,5 @@
 /** The built-in English rules divider: answer -> atomic claims -> yes/no questions, with no model. */
+import { asWellAsApart } from './as-well-as.js';
 import { splitClaims } from './claims.js';
 import { analyzeClause, clearClauseMemo, stripDiscourseMarkers } from './clause.js';
 import { clauseParts, type Part } from './clauses.js';
@@ -6,10 +7,13 @@ import { completeFromQuestion } from './context.js';
 import { contentSkipReason, isFragment, isInstruction, sentenceSkipReason } from './filters.js';
 import { setVerbHints } from './lexicon.js';
 import { isPluralPhrase } from './list.js';
+import { definiteSubject, HEDGE_WORDS, inGuess } from './hedge-scope.js';
 import { exampleKind, namingFacts } from './naming.js';
 import { namePronouns } from './pronouns.js';
-import { claimToQuestion } from './question.js';
+import { knownApart, nationalityApart, once, rolesApart } from './roles.js';
+import { claimToQuestion, setNameHints } from './question.js';
 import { salvageNouns } from './salvage.js';
+import type { Tok } from './nlp.js';
 import { segmentSentences, type Sentence } from './segment.js';
 import { WORKS } from './titles.js';
 import { articleFor, cleanWord, normalizeText, stripTrailingPunct } from './text.js';
@@ -145,50 +149,6 @@ function bornApart(claim: string): string[] {
   return phrases.length < 2 ? [claim] : phrases.map((x) => `${m[1]} ${x}.`);
 }
 
-// "Lanny Flaherty is an American actor, director and producer." -> ... is an American actor. / ... is a director. /
-// ... is a producer.: each role is a fact, as FActScore's annotators wrote them. A named or pronoun subject only, and
-// every item a bare noun phrase ("best known for ...", "who ..." are not roles).
-const ROLES = /^((?:[A-Z][\w'’.-]*\s+){0,5}[A-Z][\w'’.-]*|He|She)\s+(is|was)\s+(an?|the)\s+(.+?)\.?$/;
-const NOT_ROLE = /^(?:best|well|known|who|which|that|born|having|also|most|one|based|currently|widely|perhaps|as|in|on|at|from|with|for|by|since)\b|\b(?:[a-z]+ed|[a-z]+ing|is|was|has|have)\b/;
-
-function rolesApart(claim: string): string[] {
-  const m = ROLES.exec(claim);
-  if (!m || m[1] === undefined || m[4] === undefined || /^(?:There|It|This|That|These|Those|They)$/.test(m[1])) return [claim];
-  const items = m[4].split(/\s*,\s*(?:and\s+)?|\s+and\s+/).map((x) => x.replace(/^(?:an?|the)\s+/, ''));
-  if (items.length < 2 || items.some((x) => x === '' || x.split(/\s+/).length > 14) || items.slice(1).some((x) => NOT_ROLE.test(x))) return [claim];
-  // One person's roles: singular nouns, the later ones lower-case, a phrase after a role only on the last
-  // ("advocate for diversity, equity and inclusion" and "roles in A, B and C" are one role's objects).
-  const plural = (x: string): boolean => /[^su]s$/.test(x.replace(/\s*\(.*\)$/, '').split(/\s+/).pop() ?? '');
-  if (items.some((x) => !/\s(?:of|for|in|at|with|from|on)\s/.test(x) && plural(x)) || items.slice(1).some((x) => /^[A-Z][a-z]/.test(x))
-    || items.slice(0, -1).some((x) => /\s(?:of|for|in|at|with|from|on|to|by)\s/.test(x))) return [claim];
-  // Shared words go to every role, as the annotators wrote them: "an award-winning director and producer" -> "an
-  // award-winning producer"; "the founder and CEO of X" -> "the founder of X".
-  const first = items[0]!.split(/\s+/);
-  const mods = first.length > 1 ? `${first.slice(0, -1).join(' ')} ` : '';
-  const of = items.length === 2 ? /\s(of\s.+)$/.exec(items[1]!)?.[1] : undefined;
-  const full = items.map((x, k) => {
-    if (k === 0) return of !== undefined && first.length <= 2 ? `${x} ${of}` : x;
-    return x.includes(' ') ? x : `${mods}${x}`;
-  });
-  return full.map((x, k) => `${m[1]} ${m[2]} ${k === 0 || m[3] === 'the' ? m[3] : articleFor(x)} ${x}.`);
-}
-
-// "Paul O'Neill was a British racing driver." -> "Paul O'Neill was British." / "Paul O'Neill was a racing driver.":
-// a nationality is a fact of its own, as FActScore's annotators wrote it ("Doug Sheehan is an American."). A named
-// or he/she subject and a capitalised adjective before a lower-case role only, so the shapes world has none.
-const NATIONALITY = /^((?:[A-Z][\w'’.-]*\s+){0,5}[A-Z][\w'’.-]*|He|She)\s+(is|was)\s+(?:an?|the)\s+([A-Z][a-z]+(?:-[A-Z][a-z]+)*(?:an|ian|ese|ish|i|ch|sh|ic))\s+([a-z][\w'’-]*(?:\s+[a-z][\w'’-]*){0,3}.*?)\.?$/;
-
-function nationalityApart(claim: string): string[] {
-  const m = NATIONALITY.exec(claim);
-  if (!m || m[1] === undefined || m[2] === undefined || m[3] === undefined || m[4] === undefined) return [claim];
-  return [`${m[1]} ${m[2]} ${m[3]}.`, `${m[1]} ${m[2]} ${articleFor(m[4])} ${m[4]}.`];
-}
-
-// One copy of each claim of a piece that rules made twice ("He is American." from each of his roles).
-function once(claims: string[]): string[] {
-  return claims.filter((c, k) => !/^\S.*\s(?:is|was)\s[A-Z][a-z-]+\.$/.test(c) || claims.indexOf(c) === k);
-}
-
 function asExistence(claim: string): string {
   const m = SHOWS.exec(claim);
   if (!m || m[2] === undefined) return claim;
@@ -215,7 +175,7 @@ function claimsOf(raw: string, question: string | undefined): { pairs: Pair[]; r
   const reasons: string[] = [];
   // An example's copy of the clause repeats the other conjuncts of the split; those are dropped. Repeats within one
   // piece stay: "There is a green star and a green star." is two stars.
-  const pieces = withExamples(statement).map((p) => once(splitClaims(p).flatMap(bornApart).flatMap(rolesApart).flatMap(nationalityApart)).map(asExistence));
+  const pieces = asWellAsApart(statement).flatMap(knownApart).flatMap(withExamples).map((p) => once(splitClaims(p).flatMap(bornApart).flatMap(rolesApart).flatMap(nationalityApart)).map(asExistence));
   const repeats = (claim: string, k: number): boolean => pieces.slice(0, k).some((p) => p.includes(claim));
   for (const claim of pieces.flatMap((p, k) => p.filter((c) => !repeats(c, k)))) {
     const q = claimToQuestion(claim);
@@ -229,18 +189,17 @@ function claimsOf(raw: string, question: string | undefined): { pairs: Pair[]; r
 // noun phrases still name things in the picture. World knowledge and narration are about something else.
 const SALVAGEABLE = new Set(['opinion or hedge', 'subjective', 'comment on the scene']);
 
-// Words that open a guess: what follows them ("could be a chef") is speculation, what precedes them is not.
-const HEDGE_WORDS = /^(?:may|might|could|would|must|potentially|seems?|seemingly|appears?|looks?|likely|possibly|probably|perhaps|maybe|presumably|suggests?|suggesting|indicates?|indicating|implies|implying|think|believe|guess|suppose|assume)$/;
-
 function salvage(s: Sentence, part: Part, hedged: boolean, out: DivideResult): void {
   const known = new Set(out.claims.flatMap((c) => c.claim.toLowerCase().match(/[a-z]+/g) ?? []));
   let toks = s.tokens.filter((t) => t.start >= part.start && t.end <= part.end);
+  let presupposed: Tok[] = [];
   if (hedged) {
     const cut = toks.findIndex((t) => HEDGE_WORDS.test(t.lower));
     // "I think ...", "It seems ...": the guess covers the whole sentence.
+    presupposed = cut < 0 ? [] : definiteSubject(toks);
     toks = cut < 0 ? toks : toks.slice(0, cut);
   }
-  for (const n of salvageNouns(toks, known)) {
+  for (const n of [...salvageNouns(toks, known), ...salvageNouns(presupposed, known)]) {
     const q = claimToQuestion(n.claim);
     if (q !== null) out.claims.push({ sentence: s.text, claim: n.claim, question: q, start: n.start, end: n.end });
   }
@@ -287,9 +246,16 @@ function divideSentence(s: Sentence, answer: string, question: string | undefine
   const whole = parts.length === 1;
   const before = out.claims.length;
   const dropped: { sentence: string; reason: string }[] = [];
-  for (const part of parts) {
+  const contents = parts.map((p) => (p.skip === undefined ? contentSkipReason(p.text) : { reason: p.skip, text: p.text, dropped: [] }));
+  const guessed = inGuess(parts, contents.map((c) => c.reason === 'opinion or hedge'), s.tokens);
+  for (const [k, part] of parts.entries()) {
     const source = whole ? s.text : answer.slice(part.start, part.end);
-    const content = part.skip === undefined ? contentSkipReason(part.text) : { reason: part.skip, text: part.text, dropped: [] };
+    const content = contents[k]!;
+    // Inside another part's guess: nothing of it is seen, not even its nouns.
+    if (guessed.has(k)) {
+      dropped.push({ sentence: source, reason: 'opinion or hedge' });
+      continue;
+    }
     if (content.reason === 'opinion or hedge' && keepBeforeHedge(s, part, answer, question, out, dropped)) continue;
     if (content.reason !== null) {
       dropped.push({ sentence: source, reason: content.reason });
@@ -311,6 +277,20 @@ function divideSentence(s: Sentence, answer: string, question: string | undefine
   }
 }
 
+// Capitalised words the tagger read as names (PROPN), unless the answer also writes them lower-case ("Red circles
+// ... two red stars": a common word that opened a sentence).
+function nameHints(sentences: readonly Sentence[]): Set<string> {
+  const lower = new Set<string>();
+  const found = new Set<string>();
+  for (const s of sentences) {
+    for (const t of s.tokens) {
+      if (t.text === t.lower) lower.add(t.lower);
+      else if (t.pos === 'PROPN' && /^[A-Z][a-z]/.test(t.text)) found.add(t.text);
+    }
+  }
+  return new Set([...found].filter((w) => !lower.has(w.toLowerCase())));
+}
+
 /** Split an answer into atomic claims and turn each into a yes/no question. */
 export function divideRules(answer: string, opts?: { question?: string }): DivideResult {
   const out: DivideResult = { claims: [], skipped: [] };
@@ -326,6 +306,7 @@ export function divideRules(answer: string, opts?: { question?: string }): Divid
     });
   }
   setVerbHints(verbs);
+  setNameHints(nameHints(sentences));
   if (verbs.size > 0) clearClauseMemo();
   for (const sentence of sentences) {
     try {
@@ -336,6 +317,7 @@ export function divideRules(answer: string, opts?: { question?: string }): Divid
     }
   }
   setVerbHints(new Set());
+  setNameHints(new Set());
   if (verbs.size > 0) clearClauseMemo();
   namePronouns(answer, sentences, out.claims);
   return out;

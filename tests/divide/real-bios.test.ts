@@ -351,3 +351,83 @@ describe('divideRules on biographies: nationality apart', () => {
     expect(claims('The man is a tall person.')).toEqual(['The man is a tall person.']);
   });
 });
+
+describe('divideRules on biographies: more lists and predicates apart (fifth pass)', () => {
+  it('gives each name or place after a leading preposition a claim, but not the parts of "A and B, C and D"', () => {
+    expect(claims('Hacker has played for the San Francisco Giants, Detroit Tigers, Los Angeles Dodgers, New York Yankees, and the Cincinnati Reds.')).toEqual([
+      'Hacker has played for the San Francisco Giants.', 'Hacker has played for Detroit Tigers.', 'Hacker has played for Los Angeles Dodgers.',
+      'Hacker has played for New York Yankees.', 'Hacker has played for the Cincinnati Reds.',
+    ]);
+    expect(claims('Ngari has performed in the United States, Europe, and Africa.')).toEqual([
+      'Ngari has performed in the United States.', 'Ngari has performed in Europe.', 'Ngari has performed in Africa.',
+    ]);
+    // "Bosnia and Herzegovina" is one country; "Hindi, ..., Tamil films" are kinds of films.
+    expect(claims('He has played for several teams in Bosnia and Herzegovina, Serbia and Montenegro, and the United States.'))
+      .not.toContain('He has played for several teams in Bosnia.');
+    expect(claims('Rakhi Sawant appears in Hindi, Kannada, Marathi, Telugu and Tamil films.'))
+      .toEqual(['Rakhi Sawant appears in Hindi, Kannada, Marathi, Telugu and Tamil films.']);
+  });
+
+  it('gives a possessive to every item after the preposition', () => {
+    // Annotators: "Memović is known for his strength."
+    expect(claims('Memović is known for his athleticism, strength, and ability to score in a variety of ways.')).toEqual([
+      'Memović is known for his athleticism.', 'Memović is known for his strength.', 'Memović is known for his ability to score in a variety of ways.',
+    ]);
+    expect(claims("O'Neill was remembered by his fellow drivers and fans for his passion, dedication, and personality."))
+      .not.toContain("O'Neill was remembered by his dedication.");
+  });
+
+  it('splits predicates joined by "but", after an adverb in -ly, and after a title', () => {
+    expect(claims('Foppert pitched in 35 games for the Mariners in 2006, but was limited by injuries.')).toEqual([
+      'Foppert pitched in 35 games for the Mariners in 2006.', 'Foppert was limited by injuries.',
+    ]);
+    expect(claims('Trivisonno is also an avid Cleveland sports fan, and regularly talks about the Indians.')).toEqual([
+      'Trivisonno is also an avid Cleveland sports fan.', 'Trivisonno regularly talks about the Indians.',
+    ]);
+    expect(claims('Fischer was Deputy Prime Minister in the Howard Government from 1996 to 1999, and served as the Minister for Trade from 1996 to 1998.')).toEqual([
+      'Fischer was Deputy Prime Minister in the Howard Government from 1996 to 1999.', 'Fischer served as the Minister for Trade from 1996 to 1998.',
+    ]);
+    // A "but" after a clause of its own belongs to that clause's subject.
+    expect(claims('Mswati IV was not the first choice for the throne as his elder brother was initially named as the crown prince but was later deposed.'))
+      .not.toContain('IV was later deposed.');
+  });
+});
+
+describe('divideRules on biographies: what someone is known for (fifth pass)', () => {
+  it('puts what someone is and what they are best known for apart, so roles and works split', () => {
+    expect(claims('Eliza Dushku is an American actress, model, and producer best known for her roles in Buffy the Vampire Slayer, Angel, and True Lies.')).toEqual([
+      'Eliza Dushku is American.', 'Eliza Dushku is an actress.', 'Eliza Dushku is a model.', 'Eliza Dushku is a producer.',
+      'Eliza Dushku is best known for her roles in Buffy the Vampire Slayer.', 'Eliza Dushku is best known for her roles in Angel.',
+      'Eliza Dushku is best known for her roles in True Lies.',
+    ]);
+    // The adverb after the roles' comma stays with "known".
+    expect(claims('Kim Casali was an artist, best known for her Love is... comic strip.')).toEqual([
+      'Kim Casali was an artist.', 'Kim Casali was best known for her Love is... comic strip.',
+    ]);
+  });
+});
+
+describe('divideRules on biographies: questions keep a name\'s capital (fifth pass)', () => {
+  it('asks "Has Hicks ...", not "Has hicks ...", for a single-word name the tagger read as one', () => {
+    const q = (answer: string): string[] => divideRules(answer).claims.map((c) => c.question);
+    expect(q('Hicks has also starred in several films.')).toEqual(['Has Hicks also starred in several films?']);
+    expect(q('Carlos Santana is a musician. Throughout his career, Santana has won many awards.'))
+      .toContain('Has Santana won many awards throughout his career?');
+    // A common word that opened a sentence is lower-cased as before.
+    expect(q('Two dogs are running. The dogs are brown.')).toEqual(['Are two dogs running?', 'Are the dogs brown?']);
+  });
+});
+
+describe('divideRules on biographies: ", as well as" (fifth pass)', () => {
+  it('makes the item after ", as well as" a claim of its own, in the place its form fits', () => {
+    expect(claims('Kadokura is known for his unique blend of electronic and rock music, as well as his experimentation with various genres and sounds.'))
+      .toEqual(['Kadokura is known for his unique blend of electronic and rock music.', 'Kadokura is known for his experimentation with various genres and sounds.']);
+    expect(claims('Chin rose to notoriety for his involvement in a series of gang-related murders, as well as for his connections to the triads.'))
+      .toContain('Chin rose to notoriety for his connections to the triads.');
+    expect(claims('The builder is constructing temples and monuments throughout Egypt, as well as restoring existing monuments.'))
+      .toContain('The builder is restoring existing monuments.');
+    // Not after a preposition inside a name.
+    expect(claims('David Wenham is best known for his roles in the films The Lord of the Rings and 300, as well as the television series SeaChange and Top of the Lake.'))
+      .toContain('David Wenham is best known for his roles in SeaChange.');
+  });
+});

@@ -1,0 +1,46 @@
+/**
+ * ", as well as Y": one more item of what the clause lists, a fact of its own ("Kadokura is known for his unique blend
+ * of electronic and rock music, as well as his experimentation with genres" -> "Kadokura is known for his
+ * experimentation with genres."), as the annotators wrote it. The item takes the place its form fits.
+ */
+import { analyzeClause } from './clause.js';
+import { DETERMINERS, PREPOSITIONS } from './lexicon.js';
+import { joinTokens, stripTrailingPunct, tokenize } from './text.js';
+
+const SPLIT = /,\s+as well as\s+/;
+
+/** The clause before ", as well as Y", and Y in the place that fits it; the text alone when there is none. */
+export function asWellAsApart(text: string): string[] {
+  const m = SPLIT.exec(text);
+  if (!m) return [text];
+  const left = text.slice(0, m.index);
+  const right = stripTrailingPunct(text.slice(m.index + m[0].length));
+  const clause = analyzeClause(left);
+  const item = tokenize(right);
+  const first = item[0]?.word ?? '';
+  if (clause === null || clause.verb.fromRelative || item.length === 0 || SPLIT.test(right)) return [text];
+  const { tokens, verbIndex } = clause;
+  let cut = -1;
+  if (/^[a-z]{3,}ing$/.test(first)) {
+    // "constructing temples ..., as well as restoring monuments": a second verb of the same auxiliary.
+    if (clause.verb.kind !== 'aux') return [text];
+    cut = verbIndex + 1;
+  } else if (PREPOSITIONS.has(first)) {
+    // "for his involvement in X, as well as for his connections": the same preposition's place.
+    const at = tokens.findIndex((t, k) => k > verbIndex && t.word === first);
+    if (at < 0) return [text];
+    cut = at;
+  } else if (DETERMINERS.has(first) || /^[A-Z]/.test(item[0]?.raw ?? '')) {
+    // "known for his unique blend ..., as well as his experimentation", "his roles in the films A and B, as well as
+    // the series C": after the last preposition that opens a phrase of the same kind.
+    let at = -1;
+    // Not inside a name ("The Lord of the Rings").
+    const opens = (k: number): boolean => DETERMINERS.has(tokens[k + 1]?.word ?? '') && !/^[A-Z]/.test(tokens[k - 1]?.raw ?? '');
+    tokens.forEach((t, k) => { if (k > verbIndex && PREPOSITIONS.has(t.word) && opens(k)) at = k; });
+    if (at < 0) return [text];
+    cut = at + 1;
+  } else {
+    return [text];
+  }
+  return [`${left}.`, `${joinTokens(tokens.slice(0, cut))} ${right}.`];
+}

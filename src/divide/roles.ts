@@ -1,0 +1,65 @@
+/** A person's roles and nationality as facts of their own, as FActScore's annotators wrote them. */
+import { articleFor } from './text.js';
+
+// "Lanny Flaherty is an American actor, director and producer." -> ... is an American actor. / ... is a director. /
+// ... is a producer.: each role is a fact, as FActScore's annotators wrote them. A named or pronoun subject only, and
+// every item a bare noun phrase ("best known for ...", "who ..." are not roles).
+const ROLES = /^((?:[A-Z][\w'’.-]*\s+){0,5}[A-Z][\w'’.-]*|He|She)\s+(is|was)\s+(an?|the)\s+(.+?)\.?$/;
+const NOT_ROLE = /^(?:best|well|known|who|which|that|born|having|also|most|one|based|currently|widely|perhaps|as|in|on|at|from|with|for|by|since)\b|\b(?:[a-z]+ed|[a-z]+ing|is|was|has|have)\b/;
+
+/** "X is an American actor, director and producer." -> one claim per role. */
+export function rolesApart(claim: string): string[] {
+  const m = ROLES.exec(claim);
+  if (!m || m[1] === undefined || m[4] === undefined || /^(?:There|It|This|That|These|Those|They)$/.test(m[1])) return [claim];
+  const items = m[4].split(/\s*,\s*(?:and\s+)?|\s+and\s+/).map((x) => x.replace(/^(?:an?|the)\s+/, ''));
+  if (items.length < 2 || items.some((x) => x === '' || x.split(/\s+/).length > 14) || items.slice(1).some((x) => NOT_ROLE.test(x))) return [claim];
+  // One person's roles: singular nouns, the later ones lower-case, a phrase after a role only on the last
+  // ("advocate for diversity, equity and inclusion" and "roles in A, B and C" are one role's objects).
+  const plural = (x: string): boolean => /[^su]s$/.test(x.replace(/\s*\(.*\)$/, '').split(/\s+/).pop() ?? '');
+  if (items.some((x) => !/\s(?:of|for|in|at|with|from|on)\s/.test(x) && plural(x)) || items.slice(1).some((x) => /^[A-Z][a-z]/.test(x))
+    || items.slice(0, -1).some((x) => /\s(?:of|for|in|at|with|from|on|to|by)\s/.test(x))) return [claim];
+  // Shared words go to every role, as the annotators wrote them: "an award-winning director and producer" -> "an
+  // award-winning producer"; "the founder and CEO of X" -> "the founder of X".
+  const first = items[0]!.split(/\s+/);
+  const mods = first.length > 1 ? `${first.slice(0, -1).join(' ')} ` : '';
+  const of = items.length === 2 ? /\s(of\s.+)$/.exec(items[1]!)?.[1] : undefined;
+  const full = items.map((x, k) => {
+    if (k === 0) return of !== undefined && first.length <= 2 ? `${x} ${of}` : x;
+    return x.includes(' ') ? x : `${mods}${x}`;
+  });
+  return full.map((x, k) => `${m[1]} ${m[2]} ${k === 0 || m[3] === 'the' ? m[3] : articleFor(x)} ${x}.`);
+}
+
+// "Paul O'Neill was a British racing driver." -> "Paul O'Neill was British." / "Paul O'Neill was a racing driver.":
+// a nationality is a fact of its own, as FActScore's annotators wrote it ("Doug Sheehan is an American."). A named
+// or he/she subject and a capitalised adjective before a lower-case role only, so the shapes world has none.
+const NATIONALITY = /^((?:[A-Z][\w'’.-]*\s+){0,5}[A-Z][\w'’.-]*|He|She)\s+(is|was)\s+(?:an?|the)\s+([A-Z][a-z]+(?:-[A-Z][a-z]+)*(?:an|ian|ese|ish|i|ch|sh|ic))\s+([a-z][\w'’-]*(?:\s+[a-z][\w'’-]*){0,3}.*?)\.?$/;
+
+/** "Paul O'Neill was a British racing driver." -> "... was British." / "... was a racing driver." */
+export function nationalityApart(claim: string): string[] {
+  const m = NATIONALITY.exec(claim);
+  if (!m || m[1] === undefined || m[2] === undefined || m[3] === undefined || m[4] === undefined) return [claim];
+  return [`${m[1]} ${m[2]} ${m[3]}.`, `${m[1]} ${m[2]} ${articleFor(m[4])} ${m[4]}.`];
+}
+
+// One copy of each claim of a piece that rules made twice ("He is American." from each of his roles).
+/** One copy of a claim that rules made twice ("He is American." from each role). */
+export function once(claims: string[]): string[] {
+  return claims.filter((c, k) => !/^\S.*\s(?:is|was)\s[A-Z][a-z-]+\.$/.test(c) || claims.indexOf(c) === k);
+}
+
+// "Eliza Dushku is an American actress, model, and producer best known for her roles in A, B and C": what someone is
+// and what they are known for are facts apart ("Eliza Dushku is best known for her roles in A."), so the roles
+// split as roles and the works as objects, as the annotators wrote them.
+const KNOWN = /^((?:[A-Z][\w'’.-]*\s+){0,5}[A-Z][\w'’.-]*|He|She|They)\s+(is|was|are|were)\s+((?:an?|the)\s+(?:(?!known\b)[^,])+?(?:,\s+(?:(?!known\b)[^,])+?)*),?\s+((?:(?:best|well|widely|most|perhaps best|also)\s+)?known\s+(?:for|as)\s.+)$/;
+
+/** "X is an American actor best known for Y" -> "X is an American actor." / "X is best known for Y". */
+export function knownApart(text: string): string[] {
+  // Most statements say no "known": skip the regex, whose nested groups backtrack on long sentences.
+  const m = text.includes(' known ') ? KNOWN.exec(text) : null;
+  if (!m || m[1] === undefined || m[2] === undefined || m[3] === undefined || m[4] === undefined) return [text];
+  // ", best known for": the adverb the roles' last comma took belongs to "known".
+  const adverb = /,?\s+((?:perhaps\s+)?(?:best|well|widely|most|also))$/.exec(m[3]);
+  const roles = adverb ? m[3].slice(0, adverb.index) : m[3];
+  return [`${m[1]} ${m[2]} ${roles}.`, `${m[1]} ${m[2]} ${adverb ? `${adverb[1]} ` : ''}${m[4]}`];
+}
