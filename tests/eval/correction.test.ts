@@ -2,15 +2,19 @@
 // shape, and its figures against an independent recount from the stored answers, claims and labels; a rerun generates
 // nothing; bad flags exit 2 naming the flag.
 import { describe, expect, test } from 'vitest';
-import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { openDb } from '../../src/store/index.js';
 import { checkStatement } from '../../src/shapes/index.js';
 import { parseTruth } from '../../src/shapes/truth.js';
-import { POLICY, ROOT, tempDir } from '../helpers/paths.js';
+import { POLICY, tempDir } from '../helpers/paths.js';
 import { runCliSync } from '../helpers/run-cli.js';
 
-const cli = (args: string[]) => execFileSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src', 'cli', 'main.ts'), ...args], { cwd: ROOT, encoding: 'utf8' });
+/** The built command's stdout; it must succeed (the built one: through tsx every call paid for compiling src/ again). */
+const cli = (args: string[]) => {
+  const r = runCliSync(args);
+  expect(r.status, r.stderr).toBe(0);
+  return r.stdout;
+};
 const norm = (t: string) => t.trim().toLowerCase().replace(/\s+/g, ' ').replace(/[.!]+$/, '');
 
 interface Answer {

@@ -46,6 +46,8 @@ const COPY = 'cp -r {policy} {out}';
 const ADAPTER = `${COPY} && echo '{"peft_type": "LORA", "r": 8, "base_model_name_or_path": "shapes-policy"}' > {out}/adapter_config.json`;
 const HOOK = 'node {root}/scripts/deploy/load-adapter.mjs {base_urls} {model} {checkpoint}';
 
+// A loop runs 6 train prompts and 4 held-out ones where a test counts the evaluation's requests (4 × (3 sampled + 1
+// greedy)), and 4 and 2 elsewhere: the deploy step and its failures do not depend on the round's size.
 function served(urls: string[], o: { trainer?: string; command?: string; model?: string; readyMs?: number } = {}) {
   const dir = tempDir('rlaifv-deploy-');
   const db = path.join(dir, 'loop.sqlite');
@@ -112,13 +114,13 @@ describe('deploying to vLLM (runtime LoRA)', () => {
     (b!.adapters as { enabled: boolean }).enabled = false;
     try {
       const { config, db } = served([a!.url, b!.url]);
-      await expect(runLoop(config, { rounds: 1, limit: 6, evalLimit: 4 })).rejects.toThrow(
+      await expect(runLoop(config, { rounds: 1, limit: 4, evalLimit: 2 })).rejects.toThrow(
         /the deploy hook failed \(exit code 1\)[\s\S]*load_lora_adapter does not exist: start vLLM with VLLM_ALLOW_RUNTIME_LORA_UPDATING=True in its environment and --enable-lora/,
       );
       expect(a!.adapters.loaded.has('policy-r1')).toBe(true);
       // The server is restarted with the route; a's adapter "has already been loaded" (vLLM's 400), from this folder.
       (b!.adapters as { enabled: boolean }).enabled = true;
-      const r = await runLoop(config, { rounds: 1, limit: 6, evalLimit: 4 });
+      const r = await runLoop(config, { rounds: 1, limit: 4, evalLimit: 2 });
       expect(r.rounds[0]!.served_model).toBe('policy-r1');
       expect(b!.adapters.loaded.get('policy-r1')).toBe(r.rounds[0]!.checkpoint);
       expect(steps(db, r.loop.id)).toEqual([['train', 0, true], ['deploy', 1, false], ['deploy', 0, true]]);
@@ -131,7 +133,7 @@ describe('deploying to vLLM (runtime LoRA)', () => {
     const [a] = await servers(1, 'vllm');
     try {
       const { config } = served([a!.url], { trainer: COPY });
-      await expect(runLoop(config, { rounds: 1, limit: 6, evalLimit: 4 })).rejects.toThrow(
+      await expect(runLoop(config, { rounds: 1, limit: 4, evalLimit: 2 })).rejects.toThrow(
         /vLLM cannot load a full checkpoint at run time[\s\S]*vllm serve .* --served-model-name policy-r1/,
       );
       expect(a!.adapters.loaded.size).toBe(0);
@@ -144,10 +146,10 @@ describe('deploying to vLLM (runtime LoRA)', () => {
     const [a] = await servers(1, 'vllm');
     try {
       const { config, db } = served([a!.url], { command: 'true', model: 'never-r{round}', readyMs: 1500 });
-      await expect(runLoop(config, { rounds: 1, limit: 6, evalLimit: 4 })).rejects.toThrow(/did not serve "never-r1" within 1500 ms/);
+      await expect(runLoop(config, { rounds: 1, limit: 4, evalLimit: 2 })).rejects.toThrow(/did not serve "never-r1" within 1500 ms/);
       // The rerun's hook loads the adapter and checks it answers: it gets the usual time.
       config.loop.deploy = { ...config.loop.deploy!, command: HOOK, model: 'fixed-r{round}', ready_timeout_ms: 30_000 };
-      const r = await runLoop(config, { rounds: 1, limit: 6, evalLimit: 4 });
+      const r = await runLoop(config, { rounds: 1, limit: 4, evalLimit: 2 });
       expect(r.rounds[0]!.served_model).toBe('fixed-r1');
       const cmds = steps(db, r.loop.id);
       expect(cmds).toEqual([['train', 0, true], ['deploy', 0, false], ['deploy', 0, true]]);
@@ -182,7 +184,7 @@ describe('deploying to SGLang', () => {
     const [a] = await servers(1, 'sglang', true, { deterministic: true });
     try {
       const { config } = served([a!.url], { trainer: COPY, model: 'shapes-policy' });
-      const r = await runLoop(config, { rounds: 1, limit: 6, evalLimit: 4 });
+      const r = await runLoop(config, { rounds: 1, limit: 4, evalLimit: 2 });
       expect(r.rounds[0]!.served_model).toBe('shapes-policy');
       expect(a!.stats.routes['POST /update_weights_from_disk']).toBe(1);
       expect((a!.opts.models['shapes-policy'] as { dir: string }).dir).toBe(r.rounds[0]!.checkpoint);
@@ -203,7 +205,7 @@ describe('one adapter per checkpoint, named by its content hash (loop.deploy.mod
       // Each round's trainer writes its own adapter (the round in adapter_config.json): four contents, four names.
       const trainer = `${COPY} && echo '{"peft_type": "LORA", "r": 8, "round": {round}}' > {out}/adapter_config.json`;
       const { config } = served([a!.url], { model, trainer });
-      const r = await runLoop(config, { rounds: 4, limit: 6, evalLimit: 2 });
+      const r = await runLoop(config, { rounds: 4, limit: 4, evalLimit: 2 });
       expect(r.rounds).toHaveLength(4);
       const names = r.rounds.map((x) => x.served_model!);
       expect(new Set(names).size).toBe(4);

@@ -35,7 +35,14 @@ function writeConfig(dir: string, trainer = TRAINER): string {
 
 // 16 training prompts make about 30 pairs a round (31 and 28; 40 made 75 and 63): enough for every assertion here,
 // none of which counts pairs, for 0.73 of a 2-round loop's CPU time (docs/testing.md, "How long it takes").
-const loopArgs = (config: string, db: string, rounds = 2) => ['loop', '--rounds', String(rounds), '--limit', '16', '--eval-limit', '10', '--config', config, '--db', db, '--workers', '2'];
+const loopArgs = (config: string, db: string, rounds = 2, limit = 16, evalLimit = 10) =>
+  ['loop', '--rounds', String(rounds), '--limit', String(limit), '--eval-limit', String(evalLimit), '--config', config, '--db', db, '--workers', '2'];
+// The failing and killed steps need one round with pairs to train on and nothing of its size: 8 training prompts (25
+// pairs) and 2 held-out ones.
+const smallLoopArgs = (config: string, db: string) => loopArgs(config, db, 1, 8, 2);
+// Checkpoint selection: 2 held-out prompts (it asserts on the validation split's evaluations). Its 16 training prompts
+// stay: with 8, round 2's policy once made no pairs.
+const selectLoopArgs = (config: string, db: string, rounds = 2) => loopArgs(config, db, rounds, 16, 2);
 
 const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
@@ -204,7 +211,7 @@ describe('rlaifv loop with checkpoint selection (loop.select: best)', () => {
     const c = JSON.parse(readFileSync(config, 'utf8'));
     c.loop = { ...c.loop, select: 'best', select_prompts: path.join(ROOT, 'data/shapes/dev/prompts.jsonl'), select_limit: 8 };
     writeFileSync(config, JSON.stringify(c));
-    const r = await runNode([...loopArgs(config, db), '--json']);
+    const r = await runNode([...selectLoopArgs(config, db), '--json']);
     expect(r.code, r.stderr).toBe(0);
     const rounds = JSON.parse(r.stdout).rounds;
     for (const x of rounds) {
@@ -229,7 +236,7 @@ describe('rlaifv loop with checkpoint selection (loop.select: best)', () => {
     // Selecting on the held-out prompts is refused, naming the key.
     c.loop.select_prompts = c.loop.eval_prompts;
     writeFileSync(config, JSON.stringify(c));
-    const bad = await runNode(loopArgs(config, path.join(dir, 'bad.sqlite'), 1));
+    const bad = await runNode(selectLoopArgs(config, path.join(dir, 'bad.sqlite'), 1));
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('loop.select_prompts');
   });
@@ -241,7 +248,7 @@ describe('rlaifv loop when a step fails or is killed', () => {
     const db = path.join(dir, 'loop.sqlite');
     const flag = path.join(dir, 'gpu-ready');
     const trainer = `if [ ! -f ${flag} ]; then echo "CUDA error: no device" >&2; exit 3; fi; ${TRAINER}`;
-    const first = await runNode(loopArgs(writeConfig(dir, trainer), db, 1));
+    const first = await runNode(smallLoopArgs(writeConfig(dir, trainer), db));
     expect(first.code).toBe(1);
     expect(first.stderr).toContain('the trainer failed (exit code 3)');
     expect(first.stderr).toContain('CUDA error: no device');
@@ -253,7 +260,7 @@ describe('rlaifv loop when a step fails or is killed', () => {
     const deliveries = rows(db, "SELECT id FROM deliveries WHERE consumer = 'loop-1'");
 
     writeFileSync(flag, '');
-    const second = await runNode([...loopArgs(writeConfig(dir, trainer), db, 1), '--json']);
+    const second = await runNode([...smallLoopArgs(writeConfig(dir, trainer), db), '--json']);
     expect(second.code, second.stderr).toBe(0);
     cmds = rows(db, 'SELECT exit_code, stderr_tail FROM loop_commands ORDER BY id');
     expect(cmds.map((c) => c.exit_code)).toEqual([3, 0]);
@@ -270,7 +277,7 @@ describe('rlaifv loop when a step fails or is killed', () => {
     // 400 steps over 100 epochs: still training when killed, however few pairs the round made.
     const trainer = `touch ${mark}; ${TRAINER.replace('--max-steps 6', '--max-steps 400 --epochs 100')}`;
     const config = writeConfig(dir, trainer);
-    const child = spawn(process.execPath, [CLI, ...loopArgs(config, db, 1)], { detached: true, stdio: 'ignore' });
+    const child = spawn(process.execPath, [CLI, ...smallLoopArgs(config, db)], { detached: true, stdio: 'ignore' });
     const killed = await new Promise<boolean>((resolve) => {
       const t0 = Date.now();
       const poll = setInterval(() => {
@@ -293,7 +300,7 @@ describe('rlaifv loop when a step fails or is killed', () => {
     expect(before!.checkpoint).toBeNull();
     expect(before!.pairs).toBeGreaterThan(0);
 
-    const rerun = await runNode([...loopArgs(writeConfig(dir, TRAINER), db, 1), '--json']);
+    const rerun = await runNode([...smallLoopArgs(writeConfig(dir, TRAINER), db), '--json']);
     expect(rerun.code, rerun.stderr).toBe(0);
     const [after] = JSON.parse(rerun.stdout).rounds;
     expect(after.round).toBe(before!.train_round);

@@ -18,13 +18,22 @@ const python = (args: string[]) => runPython(DPO, args);
 const files = (dir: string, rel = ''): string[] =>
   readdirSync(path.join(dir, rel), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(dir, path.join(rel, e.name)) : [path.join(rel, e.name)]));
 const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
+/** A run started by the first test that needs it and shared by the others, so any order of the tests works. */
+const once = <T>(f: () => Promise<T>) => {
+  let p: Promise<T> | undefined;
+  return () => (p ??= f());
+};
 
 let dir: string;
 let pairs: string;
+/** The checkpoint {dir}/a: 4 epochs on the round's pairs. */
+const trainA = once(() => python(['--pairs', pairs, '--policy', POLICY, '--out', path.join(dir, 'a'), '--seed', '1', '--epochs', '4', '--batch-size', '8', '--lr', '1e-4', '--json']));
 beforeAll(async () => {
   dir = tempDir('rlaifv-dpo-');
   const db = path.join(dir, 'r.sqlite');
-  const run = await runNode(['run', '--limit', '24', '--samples', '6', '--db', db, '--workers', '2', '--quiet']);
+  // 12 prompts make 16 pairs (24 made twice as many): every one of the file's ~25 trainer runs passes over them, and no
+  // assertion here needs more (the 4-epoch run still ends at reward accuracy 1.0).
+  const run = await runNode(['run', '--limit', '12', '--samples', '6', '--db', db, '--workers', '2', '--quiet']);
   expect(run.code, run.stderr).toBe(0);
   pairs = path.join(dir, 'pairs.jsonl');
   const pull = await runNode(['pull', '--consumer', 't', '--format', 'trl', '--out', pairs, '--db', db]);
@@ -43,7 +52,7 @@ describe('scripts/shapes/dpo.py', () => {
 
   test('writes the policy folder\'s layout plus train.json; the card names parent and pairs; the loss falls', async () => {
     const out = path.join(dir, 'a');
-    const r = await python(['--pairs', pairs, '--policy', POLICY, '--out', out, '--seed', '1', '--epochs', '4', '--batch-size', '8', '--lr', '1e-4', '--json']);
+    const r = await trainA();
     expect(r.code, r.stderr).toBe(0);
     expect(files(out).filter((f) => f !== 'train.json').sort()).toEqual(files(POLICY).sort());
     const info = JSON.parse(readFileSync(path.join(out, 'train.json'), 'utf8'));
@@ -65,6 +74,8 @@ describe('scripts/shapes/dpo.py', () => {
   });
 
   test('rlaifv loads the checkpoint as its local policy and samples from it', async () => {
+    const a = await trainA();
+    expect(a.code, a.stderr).toBe(0);
     const pool = new WorkerPool(1);
     try {
       const g = new LocalGenerator(pool, path.join(dir, 'a'));
@@ -103,19 +114,24 @@ describe('scripts/shapes/dpo.py', () => {
       ['role.jsonl', JSON.stringify({ ...JSON.parse(first), chosen: [{ role: 'user', content: 'x' }] }) + '\n', /role.jsonl:1: field chosen: must be a list of one assistant message/],
       ['image.jsonl', JSON.stringify({ ...JSON.parse(first), images: [path.join(dir, 'nope.png')] }) + '\n', /image.jsonl:1: field images: cannot read image/],
     ];
-    for (const [name, text, want] of cases) {
-      const f = path.join(bad, name);
-      writeFileSync(f, text);
-      const out = path.join(bad, `${name}.out`);
-      const r = await python(['--pairs', f, '--policy', POLICY, '--out', out]);
-      expect(r.code, name).toBe(2);
-      expect(r.stderr, name).toMatch(want);
-      expect(existsSync(out), name).toBe(false);
-    }
-    const missing = await python(['--pairs', path.join(bad, 'missing.jsonl'), '--policy', POLICY, '--out', path.join(bad, 'm')]);
+    // Independent runs, started together: each spends about a second of its wait importing torch.
+    const [results, missing, exists] = await Promise.all([
+      Promise.all(
+        cases.map(([name, text]) => {
+          writeFileSync(path.join(bad, name), text);
+          return python(['--pairs', path.join(bad, name), '--policy', POLICY, '--out', path.join(bad, `${name}.out`)]);
+        }),
+      ),
+      python(['--pairs', path.join(bad, 'missing.jsonl'), '--policy', POLICY, '--out', path.join(bad, 'm')]),
+      python(['--pairs', pairs, '--policy', POLICY, '--out', bad]),
+    ]);
+    cases.forEach(([name, , want], i) => {
+      expect(results[i]!.code, name).toBe(2);
+      expect(results[i]!.stderr, name).toMatch(want);
+      expect(existsSync(path.join(bad, `${name}.out`)), name).toBe(false);
+    });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/missing.jsonl: no such pairs file/);
-    const exists = await python(['--pairs', pairs, '--policy', POLICY, '--out', path.join(dir, 'a')]);
     expect(exists.code).toBe(2);
     expect(exists.stderr).toMatch(/already exists/);
   });
@@ -205,6 +221,10 @@ describe('stored reference log-probs (pair.reference_logprobs, --reference, --wr
   const args = (out: string) => ['--policy', POLICY, '--out', out, '--seed', '1', '--epochs', '1', '--batch-size', '16', '--json'];
   const json = (r: { stdout: string }) => JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { reference: string; epochs: { loss: number }[] };
   const rows = (f: string) => readFileSync(f, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  /** {dir}/r-own: the reference computed by the trainer's own pass, written to pairs-own.jsonl. */
+  const trainOwn = once(() =>
+    python(['--pairs', onnxFile, ...args(path.join(dir, 'r-own')), '--reference', 'compute', '--write-reference', path.join(dir, 'pairs-own.jsonl')]),
+  );
   beforeAll(async () => {
     // The finished round gets its reference log-probs afterwards (the setting is not in the config hash), then a
     // pull carries them as ref_chosen_logps / ref_rejected_logps.
@@ -223,7 +243,7 @@ describe('stored reference log-probs (pair.reference_logprobs, --reference, --wr
 
   test('stored values that are the trainer\'s own pass give the same checkpoint, every byte; the pairing-time (ONNX) ones are within float noise', async () => {
     const ownFile = path.join(dir, 'pairs-own.jsonl');
-    const own = await python(['--pairs', onnxFile, ...args(path.join(dir, 'r-own')), '--reference', 'compute', '--write-reference', ownFile]);
+    const own = await trainOwn();
     expect(own.code, own.stderr).toBe(0);
     expect(json(own).reference).toBe('compute');
     // The same pairs file, the reference from the file (auto) or from the pass: one checkpoint.
@@ -275,6 +295,8 @@ describe('stored reference log-probs (pair.reference_logprobs, --reference, --wr
     expect(b.stderr).toMatch(/bad-ref.jsonl:1: field ref_chosen_logps: must be a log-prob/);
     for (const o of [path.join(dir, 'x1'), path.join(dir, 'x2'), path.join(dir, 'x3')]) expect(existsSync(o)).toBe(false);
     // Stored values are the starting policy's plain sums: another reference, or token weights, need the pass.
+    const own = await trainOwn();
+    expect(own.code, own.stderr).toBe(0);
     const [other, weighted] = await Promise.all([
       python(['--pairs', onnxFile, ...args(path.join(dir, 'x4')), '--ref', path.join(dir, 'r-own'), '--max-steps', '1']),
       python(['--pairs', bothFile, ...args(path.join(dir, 'x5')), '--token-weight', '3', '--max-steps', '1']),
