@@ -10,6 +10,13 @@ import type { ChatCompletion } from 'openai/resources/chat/completions';
 import type { Pool } from 'undici';
 import { readableError } from './client.js';
 
+type Clients = [typeof import('openai'), typeof import('undici')];
+let clients: Clients | undefined;
+/** The SDK and undici, imported once per process; later requests take them without awaiting an import. */
+async function loadClients(): Promise<Clients> {
+  return (clients ??= await Promise.all([import('openai'), import('undici')]));
+}
+
 /** One endpoint's connections: POST JSON to its chat completions or to a route at its root. */
 export class Transport {
   readonly baseURL: string;
@@ -45,7 +52,7 @@ export class Transport {
   }
 
   private async post(path: string, body: object, timeoutMs: number): Promise<unknown> {
-    const [{ default: OpenAI }, { errors }] = await Promise.all([import('openai'), import('undici')]);
+    const [{ default: OpenAI }, { errors }] = clients ?? (await loadClients());
     let res: Awaited<ReturnType<Pool['request']>>;
     let text: string;
     try {
@@ -70,7 +77,7 @@ export class Transport {
   /** The endpoint's keep-alive connection pool, made at the first request. */
   private connections(): Promise<Pool> {
     const { origin, opts } = this;
-    return (this.pool ??= import('undici').then(({ Pool }) => new Pool(origin, { connections: Math.max(1, opts.connections), keepAliveTimeout: 30_000 })));
+    return (this.pool ??= loadClients().then(([, { Pool }]) => new Pool(origin, { connections: Math.max(1, opts.connections), keepAliveTimeout: 30_000 })));
   }
 
   /** Closes the connections (none made: nothing to close). */
