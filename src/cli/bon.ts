@@ -1,8 +1,10 @@
 // `rlaifv bon`: best-of-N with the DPO model as the reward: N samples per prompt from the policy, each scored by
 // β(log π − log π_ref), the best one chosen; one JSON line per prompt.
+import { existsSync } from 'node:fs';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { BON_DEFAULTS, type BonSettings } from '../pipeline/bon-settings.js';
 import { INPUT_FORMATS } from '../config/input-formats.js';
+import { InputFileError } from '../input/reader.js';
 import { REWARD_VARIANTS, type RewardVariant } from '../methods/dpo-reward-math.js';
 import { PROGRESS_EVERY_HELP, progressEveryArg, progressFromFlags, seedArg, temperatureArg } from './common.js';
 import { deprecatedAlias, jsonOption, positiveInt, quietOption, samplesOption } from './flags.js';
@@ -57,8 +59,14 @@ export function registerBon(program: Command): void {
     .addOption(quietOption('no progress output'))
     .option('--progress-every <seconds>', PROGRESS_EVERY_HELP, progressEveryArg)
     .action(async (f: BonFlags) => {
-      // The runner and its backends are loaded when the command runs, not when its flags are parsed.
-      const { parseBonModel, runBestOfN } = await import('../pipeline/bon.js');
+      // The runner and its backends are loaded when the command runs, not when its flags are parsed, and only once
+      // the models parse and the prompts file exists (runBestOfN checks it again, with the same words, for library
+      // callers): refusing the call loads neither the backends, the OpenAI SDK nor sharp.
+      const { parseBonModel } = await import('../pipeline/bon-model.js');
+      const policy = parseBonModel(f.policy, '--policy', f.apiKeyEnv);
+      const reference = parseBonModel(f.ref, '--ref', f.apiKeyEnv);
+      if (!existsSync(f.prompts)) throw new InputFileError(`Prompts file ${f.prompts} does not exist.`);
+      const { runBestOfN } = await import('../pipeline/bon.js');
       const settings: BonSettings = { ...BON_DEFAULTS, n: f.n ?? f.samples, beta: f.beta, reward: f.reward, temperature: f.temperature, seed: f.seed };
       const toStdout = !f.out;
       const summary = await runBestOfN(
@@ -66,8 +74,8 @@ export function registerBon(program: Command): void {
           prompts: f.prompts,
           inputFormat: f.inputFormat ?? 'auto',
           limit: f.limit ?? null,
-          policy: parseBonModel(f.policy, '--policy', f.apiKeyEnv),
-          reference: parseBonModel(f.ref, '--ref', f.apiKeyEnv),
+          policy,
+          reference,
           settings,
           out: f.out ?? null,
           workers: f.workers ?? null,

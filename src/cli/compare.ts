@@ -26,7 +26,7 @@ interface CompareFlags {
 
 /** A policy flag: a model folder, a name the config's policy server serves, or MODEL@URL (read as `rlaifv bon` reads it). */
 async function policyBackend(flag: string, value: string, f: CompareFlags): Promise<ModelBackend> {
-  const { parseBonModel } = await import('../pipeline/bon.js');
+  const { parseBonModel } = await import('../pipeline/bon-model.js');
   const m = parseBonModel(value, flag, f.apiKeyEnv);
   if (typeof m !== 'string') return m;
   const o: ConfigOverrides = { policy: m };

@@ -1,13 +1,14 @@
 // `rlaifv eval`: a shapes-world round's feedback measured against the truth (divide, label, pairs, oracle), and the
 // policy's hallucination; `--policy` evaluates a policy on held-out prompts first. The config, the store, the
 // evaluation and its runners are loaded when the command runs, not when its flags are parsed.
+import { existsSync } from 'node:fs';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { Db } from '../store/index.js';
 import type { ConfigOverrides } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import type { EvalRound, ToolsFigures } from '../eval/index.js';
 import { FEEDBACK_LEVELS, FEEDBACK_PROVIDERS, type FeedbackLevel, type FeedbackProvider } from '../feedback/feedback-levels.js';
-import { UsageError } from '../errors.js';
+import { InputError, UsageError } from '../errors.js';
 import { configOption, dbOption, jsonOption, positiveInt, quietOption, roundOption, samplesOption } from './flags.js';
 import { PROGRESS_EVERY_HELP, progressEveryArg, progressFromFlags, temperatureArg } from './common.js';
 
@@ -165,6 +166,8 @@ export function registerEval(program: Command): void {
       if (f.policy) return evalPolicy(f);
       const { loadConfig } = await import('../config/load.js');
       const { config } = loadConfig(f.config, f.db ? { db: f.db } : {});
+      // A missing database is refused (in openDb's words) before SQLite and the evaluation, with its backends, load.
+      if (!existsSync(config.db)) throw new InputError(`Database ${config.db} does not exist.`);
       const { getRound, openDb } = await import('../store/index.js');
       const { EvalRefusal, evaluateRound, loadEvalRound, renderPolicyReport, renderReport, renderTools, renderTruthFree, resolveEvalRound, roundHasTruth, roundPolicyReport, truthFreeFigures } =
         await import('../eval/index.js');

@@ -2,15 +2,10 @@
 // each with ok / warn / fail and a fix to try. Nothing is written anywhere; secrets are never part of the report.
 import { existsSync, statSync } from 'node:fs';
 import { loadConfig, type LoadedConfig } from '../config/load.js';
-import { checkDatabase } from './database.js';
-import { checkEndpoints } from './endpoints.js';
-import { checkLocalModel, type LocalModelUse } from './models.js';
+import type { LocalModelUse } from './models.js';
 import { fail, ok, warn, type Check, type CheckStatus, type DoctorReport } from './types.js';
 
 export type { Check, CheckStatus, DoctorReport } from './types.js';
-export { checkDatabase } from './database.js';
-export { checkEndpoints, remoteBackends, PROBE_IMAGE } from './endpoints.js';
-export { checkLocalModel } from './models.js';
 
 /** What to check: as the other commands take it, a config file (default: the embedded one) and a database. */
 export interface DoctorOptions {
@@ -52,6 +47,13 @@ export async function runDoctor(o: DoctorOptions = {}): Promise<DoctorReport> {
   let exitCode: 0 | 1 | 2 = 0;
   if (!loaded) exitCode = 2;
   else {
+    // The checks past the config are loaded only for a config that loads: refusing one never loads the model-folder
+    // reader, SQLite, the OpenAI SDK, undici or sharp (about 0.4 s of CPU).
+    const [{ checkDatabase }, { checkEndpoints }, { checkLocalModel }] = await Promise.all([
+      import('./database.js'),
+      import('./endpoints.js'),
+      import('./models.js'),
+    ]);
     const c = loaded.config;
     checks.push(promptsCheck(c.prompts));
     const uses: LocalModelUse[] = [];

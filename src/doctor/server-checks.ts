@@ -110,7 +110,7 @@ async function lengthCheck(shown: string, answers: Sample[], asked: number, b: O
 /** The model's context from its GET /models card (vLLM and SGLang list max_model_len), or null. */
 async function maxModelLen(b: OpenAIBackend, url: string, key: string | null): Promise<number | null> {
   try {
-    const page = await openaiClient(url, key, { timeout: 15_000 }).models.list();
+    const page = await (await openaiClient(url, key, { timeout: 15_000 })).models.list();
     const card = page.data.find((m) => m.id === b.model) as { max_model_len?: unknown } | undefined;
     return typeof card?.max_model_len === 'number' ? card.max_model_len : null;
   } catch {
@@ -131,7 +131,7 @@ export async function checkDeployRoutes(b: OpenAIBackend): Promise<Check[]> {
     try {
       key = resolveApiKey(b, 'generate');
       const kind = await serverKind(b.server ?? 'auto', url, key);
-      const client = openaiClient(url, key, { timeout: 15_000 });
+      const client = await openaiClient(url, key, { timeout: 15_000 });
       const route = kind === 'sglang' ? '/load_lora_adapter' : '/v1/load_lora_adapter';
       let status = 200;
       let text = '';

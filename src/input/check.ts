@@ -1,7 +1,6 @@
 // What every prompt reader shares: the prompt record, the image check, the conversation check and the content hash.
 import { createHash } from 'node:crypto';
-import sharp from 'sharp';
-import { decode as decodeBmp } from 'bmp-ts';
+import type { Sharp, SharpOptions } from 'sharp';
 import { decodePlainPng } from '../image/png.js';
 import { imageSource } from '../image/sources.js';
 import { saveImageBytes, sha256Hex } from '../image/store.js';
@@ -48,10 +47,17 @@ export interface InputLimits {
 
 const SUPPORTED = new Set(['png', 'jpeg', 'webp', 'gif', 'tiff', 'avif', 'heif', 'bmp']);
 
+// sharp (0.16 s of CPU to load) and bmp-ts are loaded at the first image checked: a command that refuses its input or
+// config before reading an image never loads them.
+async function sharp(input: Uint8Array | Buffer, options?: SharpOptions): Promise<Sharp> {
+  return (await import('sharp')).default(input, options);
+}
+
 /** A BMP file's pixels as PNG bytes (sharp reads no BMP; bmp-ts decodes it). */
 async function bmpToPng(bytes: Uint8Array, name: string): Promise<Buffer> {
   let img;
   try {
+    const { decode: decodeBmp } = await import('bmp-ts');
     img = decodeBmp(Buffer.from(bytes), { toRGBA: true });
   } catch (e) {
     throw new Error(`image ${name} is corrupt: its bmp data cannot be decoded (${(e as Error).message})`);
@@ -62,7 +68,7 @@ async function bmpToPng(bytes: Uint8Array, name: string): Promise<Buffer> {
     rgb[j + 1] = img.data[i + 1]!;
     rgb[j + 2] = img.data[i + 2]!;
   }
-  return sharp(rgb, { raw: { width: img.width, height: img.height, channels: 3 } }).png().toBuffer();
+  return (await sharp(rgb, { raw: { width: img.width, height: img.height, channels: 3 } })).png().toBuffer();
 }
 
 /** An image's id: the first 32 hex digits of the SHA-256 of its bytes (the same whether it came as a file or bytes). */
@@ -90,9 +96,9 @@ export async function checkImageBytes(input: Uint8Array, name: string, limits: I
   }
   const isBmp = input.length > 2 && input[0] === 0x42 && input[1] === 0x4d;
   let bytes: Uint8Array = isBmp ? await bmpToPng(input, name) : input;
-  let meta: Awaited<ReturnType<ReturnType<typeof sharp>['metadata']>>;
+  let meta: Awaited<ReturnType<Sharp['metadata']>>;
   try {
-    meta = await sharp(bytes).metadata();
+    meta = await (await sharp(bytes)).metadata();
   } catch (e) {
     throw new Error(`image ${name} is corrupt or not an image (${(e as Error).message})`);
   }
@@ -109,7 +115,7 @@ export async function checkImageBytes(input: Uint8Array, name: string, limits: I
   // A plain PNG that decodes here (every CRC, the whole inflated stream, every filter) is whole; anything else is
   // decoded by sharp.
   try {
-    if (!(meta.format === 'png' && decodePlainPng(bytes))) await sharp(bytes, { failOn: 'truncated' }).stats();
+    if (!(meta.format === 'png' && decodePlainPng(bytes))) await (await sharp(bytes, { failOn: 'truncated' })).stats();
   } catch (e) {
     throw new Error(`image ${name} is corrupt: its ${isBmp ? 'bmp' : meta.format} data cannot be decoded (${(e as Error).message})`);
   }
@@ -117,12 +123,12 @@ export async function checkImageBytes(input: Uint8Array, name: string, limits: I
   let format: string = isBmp ? 'png' : meta.format;
   if (['tiff', 'avif', 'heif'].includes(format)) {
     // Servers take PNG, JPEG, WebP and GIF as data URLs: the others are kept as PNG, for remote models too.
-    bytes = await sharp(bytes).png().toBuffer();
+    bytes = await (await sharp(bytes)).png().toBuffer();
     format = 'png';
   }
   if ((meta.orientation ?? 1) > 1) {
     // A camera's EXIF orientation: the pixels are stored turned; keep them upright.
-    bytes = await sharp(bytes).rotate().png().toBuffer();
+    bytes = await (await sharp(bytes)).rotate().png().toBuffer();
     format = 'png';
     if ((meta.orientation ?? 1) >= 5) [width, height] = [h, w];
   }

@@ -4,7 +4,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects, parquetSchema, type FileMetaData } from 'hyparquet';
+import type { FileMetaData } from 'hyparquet';
 import type { InputLimits, InputProblem, InputPrompt } from './prompts.js';
 import { DEFAULT_COLUMNS, rowToPrompt, type ColumnMap } from './rows.js';
 import { InputFileError, type ReaderOptions } from './reader.js';
@@ -31,7 +31,7 @@ function featureImageColumn(meta: FileMetaData): string | undefined {
 }
 
 /** The columns to read, checked against the file's: a missing one names what the file has and the flag to map it. */
-function resolveColumns(file: string, meta: FileMetaData, given: Partial<ColumnMap>): ColumnMap {
+function resolveColumns(file: string, meta: FileMetaData, given: Partial<ColumnMap>, parquetSchema: typeof import('hyparquet').parquetSchema): ColumnMap {
   const have = parquetSchema(meta).children.map((c) => c.element.name);
   const cols: ColumnMap = { ...DEFAULT_COLUMNS, ...given };
   if (!given.image && !have.includes(cols.image)) cols.image = featureImageColumn(meta) ?? cols.image;
@@ -56,6 +56,8 @@ export async function* readParquetPrompts(
   } catch {
     throw new InputFileError(`Prompts file ${file} does not exist.`);
   }
+  // Loaded here, not at the top: a command that reads no Parquet file (or refuses its input first) never loads it.
+  const { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects, parquetSchema } = await import('hyparquet');
   const buf = await asyncBufferFromFile(file);
   let meta: FileMetaData;
   try {
@@ -63,7 +65,7 @@ export async function* readParquetPrompts(
   } catch (e) {
     throw new InputFileError(`${file} is not a readable Parquet file (${(e as Error).message})`);
   }
-  const cols = resolveColumns(file, meta, opts?.columns ?? {});
+  const cols = resolveColumns(file, meta, opts?.columns ?? {}, parquetSchema);
   const ctx = { dir: path.dirname(path.resolve(file)), limits, imagesDir: opts?.imagesDir, cols };
   let start = 0;
   for (const [g, group] of meta.row_groups.entries()) {

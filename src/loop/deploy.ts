@@ -20,7 +20,7 @@ export async function waitForModel(b: OpenAIBackend, model: string, timeoutMs: n
   const key = resolveApiKey(b, 'generate');
   const deadline = Date.now() + timeoutMs;
   for (const base of b.base_urls) {
-    const client = openaiClient(base, key);
+    const client = await openaiClient(base, key);
     const kind = await serverKind(b.server ?? 'auto', base, key).catch(() => 'openai' as const);
     let last = '';
     for (;;) {

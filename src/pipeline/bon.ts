@@ -6,7 +6,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { ConfigError } from '../config/load.js';
 import { configSchema, type OpenAIBackend } from '../config/schema.js';
-import { parseModelAtUrl } from '../config/model-url.js';
 import { LocalGenerator, LocalSequenceScorer } from '../backends/local/index.js';
 import { OpenAIGenerator } from '../backends/openai/index.js';
 import { OpenAISequenceScorer } from '../backends/openai/sequence-scorer.js';
@@ -26,6 +25,8 @@ import { mapLimit, silentProgress, type Progress } from '../progress.js';
 
 // The settings live apart (so `rlaifv bon`'s flags load without the runner); this file stays their public entry.
 export { BON_DEFAULTS, type BonSettings } from './bon-settings.js';
+import type { BonModel } from './bon-model.js';
+export { parseBonModel, type BonModel } from './bon-model.js';
 
 /** One sampled answer with its log-probs and reward (nulls and `error` when it could not be had or scored). */
 export interface BonAnswer {
@@ -120,19 +121,6 @@ export async function bestOfOne(p: BonPrompt, b: BonBackends, s: BonSettings): P
     reward: chosen?.reward ?? null,
     answers,
   };
-}
-
-/** A model of a best-of-N run: a local model folder, or a served model (its server must give answer log-probs: vLLM). */
-export type BonModel = string | OpenAIBackend;
-
-/**
- * A --policy or --ref value: "MODEL@http(s)://HOST:PORT/v1" is a model served there (with the API key from the
- * environment variable `apiKeyEnv`, if given), anything else a model folder. A bad served spec is a ConfigError
- * naming the flag.
- * @example parseBonModel('my-dpo@http://gpu-1:8000/v1', '--policy') // { type: 'openai', model: 'my-dpo', base_urls: [...], ... }
- */
-export function parseBonModel(spec: string, flag: string, apiKeyEnv?: string): BonModel {
-  return parseModelAtUrl(spec, flag, apiKeyEnv) ?? spec;
 }
 
 /** A best-of-N run over a prompts file, with model folders or served models. */

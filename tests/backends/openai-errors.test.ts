@@ -57,7 +57,7 @@ describe('through the SDK, against a real server', () => {
   afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
   const call = async (shape: string) => {
-    const c = openaiClient(`${url}/${shape}`, null);
+    const c = await openaiClient(`${url}/${shape}`, null);
     try {
       await c.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'hi' }] });
     } catch (e) {

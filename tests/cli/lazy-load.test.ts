@@ -50,6 +50,9 @@ const HEAVY = [
   '/dist/report/index.js',
 ];
 const heavyIn = (urls: string[]) => urls.filter((u) => HEAVY.some((h) => u.includes(h)));
+/** HTTP clients and image decoders: only a command that talks to a server or reads an image needs them. */
+const CLIENTS = ['/node_modules/openai/', '/node_modules/undici/', '/node_modules/sharp/', '/node_modules/hyparquet/', '/node_modules/bmp-ts/', '/node_modules/piscina/'];
+const clientsIn = (urls: string[]) => urls.filter((u) => CLIENTS.some((h) => u.includes(h)));
 const cliModules = (urls: string[]) => urls.filter((u) => /\/dist\/cli\/[^/]+\.js$/.test(u)).map((u) => path.basename(u)).sort();
 
 describe('the command table', () => {
@@ -98,6 +101,33 @@ describe.concurrent('the built CLI loads only what the invoked command needs', (
     expect(cliModules(r.urls)).toEqual(expect.arrayContaining(['bon.js', 'claims.js', 'serve.js', 'sql.js', 'stats.js']));
     expect(heavyIn(r.urls)).toEqual([]);
     expect(r.urls.filter((u) => u.includes('/node_modules/zod/'))).toEqual([]);
+  });
+
+  test('a command refusing its config or a missing file loads neither HTTP clients nor image decoders nor models', async () => {
+    writeFileSync(path.join(dir, 'bad.json'), JSON.stringify({ bogus_key: 1 }));
+    const none = path.join(dir, 'none.jsonl');
+    const policy = path.join(dir, 'no-model');
+    const cases: [string[], RegExp][] = [
+      [['doctor', '--config', path.join(dir, 'bad.json')], /unknown key "bogus_key"/],
+      [['run', '--config', path.join(dir, 'bad.json')], /unknown key "bogus_key"/],
+      [['eval', '--db', path.join(dir, 'none.sqlite')], /Database .*none\.sqlite does not exist\./],
+      [['bon', '--prompts', none, '--policy', policy, '--ref', policy], /Prompts file .*none\.jsonl does not exist\./],
+    ];
+    for (const [args, message] of cases) {
+      const r = await loaded(`refuse-${args[0]}-${args[1]}`, args);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stdout + r.stderr).toMatch(message);
+      expect(heavyIn(r.urls), args.join(' ')).toEqual([]);
+      expect(clientsIn(r.urls), args.join(' ')).toEqual([]);
+    }
+  });
+
+  test('a local-backend run (its round made, then a missing prompts file) loads no HTTP client, image decoder or Parquet reader', async () => {
+    const r = await loaded('run-missing', ['run', '--db', path.join(dir, 'run.sqlite'), '--prompts', path.join(dir, 'none.jsonl')]);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/Prompts file .*none\.jsonl does not exist\./);
+    expect(r.stderr).toMatch(/^round 1 in .*run\.sqlite \(\d+ workers/);
+    expect(clientsIn(r.urls).filter((u) => !u.includes('/node_modules/piscina/'))).toEqual([]);
   });
 
   test('an unknown command is still told apart from a near one', async () => {

@@ -2,7 +2,7 @@
 // it can, before the SDK sees them: the SDK takes a message only from `body.error`, while SGLang and vLLM before
 // 0.10.1 answer with a flat `{"object":"error","message":…}` and FastAPI's own errors (an unknown route, a request
 // that fails validation) are `{"detail":…}`. Without this every such error reads "400 status code (no body)".
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 
 /** Which shape an error body came in: the OpenAI/vLLM ≥ 0.10.1 nesting, SGLang's and old vLLM's flat one, FastAPI's. */
 export type ErrorEnvelope = 'nested' | 'flat' | 'fastapi' | 'text';
@@ -81,7 +81,9 @@ const readingFetch = errorReadingFetch();
  * An SDK client for one base URL: no SDK retries (rlaifv's own pool retries), and errors with the server's text.
  * Servers without auth (a local vLLM) still need a non-empty key for the SDK.
  */
-export function openaiClient(baseURL: string, apiKey: string | null, opts: { timeout?: number; maxRetries?: number } = {}): OpenAI {
+export async function openaiClient(baseURL: string, apiKey: string | null, opts: { timeout?: number; maxRetries?: number } = {}): Promise<OpenAI> {
+  // The SDK is loaded by the first client made, not with this module (0.08 s of CPU a process need not pay).
+  const { default: OpenAI } = await import('openai');
   return new OpenAI({
     baseURL,
     apiKey: apiKey ?? 'EMPTY',
@@ -98,6 +100,7 @@ export function openaiClient(baseURL: string, apiKey: string | null, opts: { tim
 export async function postRoot<T>(client: OpenAI, route: string, body: unknown, timeoutMs = 30_000): Promise<T> {
   const root = client.baseURL.replace(/\/+$/, '').replace(/\/v1$/, '');
   const key = client.apiKey && client.apiKey !== 'EMPTY' ? client.apiKey : null;
+  const { default: OpenAI } = await import('openai');
   let res: Response;
   try {
     res = await readingFetch(`${root}${route}`, {

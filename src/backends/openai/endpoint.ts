@@ -19,7 +19,8 @@ export interface Endpoint {
   url: string;
   shown: string;
   /** The SDK, for GET /models (the cold path). */
-  client: OpenAI;
+  /** The SDK client, made (and the SDK loaded) when first asked for. */
+  client: () => Promise<OpenAI>;
   /** Requests' own connections (the hot path). */
   http: Transport;
   /** What requests to this endpoint carry, once its server's kind is known. */
@@ -35,13 +36,19 @@ export interface Endpoint {
   stopped: string | null;
 }
 
+/** `make`'s promise, made at the first call and kept. */
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let p: Promise<T> | undefined;
+  return () => (p ??= make());
+}
+
 /** An endpoint of `url`, idle and not resting, with its clients. */
 export function openEndpoint(url: string, apiKey: string | null, settings: ServerSettings): Endpoint {
   return {
     url,
     shown: displayUrl(url),
     // Retries are ours: they may move to another endpoint and are counted.
-    client: openaiClient(url, apiKey, { timeout: settings.timeout_ms }),
+    client: once(() => openaiClient(url, apiKey, { timeout: settings.timeout_ms })),
     http: new Transport(url, apiKey, { timeoutMs: settings.timeout_ms, connections: settings.max_in_flight }),
     shape: null,
     completionTokens: false,

@@ -5,12 +5,10 @@
 // The pool is here; its parts beside it: settings.ts (API key, URLs safe to show), error-action.ts (what to do about
 // a failed request), endpoint.ts (one endpoint's state) and adapter-names.ts (served model names). This file is the
 // public entry for all of them.
-import OpenAI from 'openai';
 import pRetry, { AbortError } from 'p-retry';
 import { BadResponseError, FatalBackendError, ItemRejectedError } from '../errors.js';
 import { bareAdapterMessage, servesModel, sglangAdapterName, type ModelCard } from './adapter-names.js';
 import { endpointShape, openEndpoint, releaseEndpoint, usageOf, type Endpoint, type UsageCounts } from './endpoint.js';
-import { classifyError, isItemRefusal } from './error-action.js';
 import type { RequestShape } from './server-kind.js';
 import { redact, resolveApiKey, type ServerSettings } from './settings.js';
 import type { Transport } from './transport.js';
@@ -18,7 +16,7 @@ import type { Transport } from './transport.js';
 export { BadResponseError, FatalBackendError, ItemRejectedError };
 export type { RequestShape, UsageCounts };
 export { displayUrl, redact, resolveApiKey, type ServerSettings } from './settings.js';
-export { classifyError, isItemRefusal, retryAfterMs, type ErrorAction } from './error-action.js';
+export type { ErrorAction } from './error-action.js';
 export { servesModel } from './adapter-names.js';
 
 /** Refusals without a reason of the item's own, before any success, after which the run stops (see refused()). */
@@ -185,6 +183,9 @@ export class EndpointPool {
         this.release(e, true);
         return value;
       } catch (err) {
+        // Loaded at the first failure: error-action.ts reads the OpenAI SDK's error classes, and a run whose
+        // requests all succeed (or that makes none: a local-backend round) never loads the SDK.
+        const { classifyError, isItemRefusal } = await import('./error-action.js');
         const c = classifyError(err, { role: this.role, endpoint: e.shown, model: this.settings.model });
         // A refused request is not the endpoint's fault: it does not count towards resting it.
         this.release(e, c.kind !== 'retry');
@@ -194,7 +195,7 @@ export class EndpointPool {
           wait = 0;
           throw new Error(`${e.shown} wants max_completion_tokens instead of max_tokens`);
         }
-        if (c.kind === 'item') throw new AbortError(this.refused(c.message));
+        if (c.kind === 'item') throw new AbortError(this.refused(c.message, isItemRefusal));
         if (c.kind !== 'retry') {
           const message = c.kind === 'fatal' ? c.message : `${this.role} endpoint ${e.shown} refused max_completion_tokens as well as max_tokens`;
           throw new AbortError((this.fatal ??= new FatalBackendError(this.redact(message))));
@@ -234,7 +235,7 @@ export class EndpointPool {
    * read); a refusal that reads like neither, before any request has succeeded, is more likely a setting every
    * request trips on, so after REFUSALS_BEFORE_STOP of them the run stops with it instead of failing every item.
    */
-  private refused(message: string): Error {
+  private refused(message: string, isItemRefusal: (text: string) => boolean): Error {
     const text = this.redact(message);
     if (!this.succeeded && !isItemRefusal(text) && ++this.unexplained >= REFUSALS_BEFORE_STOP) {
       return (this.fatal ??= new FatalBackendError(`${text} (every request so far was refused this way: check ${this.role}.backend and the server's log)`));
@@ -281,7 +282,7 @@ export class EndpointPool {
     await Promise.all(
       this.endpoints.map(async (e) => {
         try {
-          const page = await e.client.models.list({ timeout: Math.min(this.settings.timeout_ms, 15_000), maxRetries: 1 });
+          const page = await (await e.client()).models.list({ timeout: Math.min(this.settings.timeout_ms, 15_000), maxRetries: 1 });
           reachable++;
           const ids = page.data.map((m) => m.id);
           const kind = (await this.shapeOf(e)).kind;
@@ -291,6 +292,7 @@ export class EndpointPool {
             problems.push(`${e.shown} serves ${ids.slice(0, 8).map((i) => `"${i}"`).join(', ')}${ids.length > 8 ? ', …' : ''}, not "${this.settings.model}"`);
           }
         } catch (err) {
+          const [{ default: OpenAI }, { classifyError }] = await Promise.all([import('openai'), import('./error-action.js')]);
           if (err instanceof OpenAI.APIError && (err.status === 404 || err.status === 405)) {
             reachable++; // no /models route: nothing to check (a base URL without /v1 is named by the first request)
             return;

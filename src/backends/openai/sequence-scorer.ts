@@ -14,7 +14,6 @@
 //
 // Cost on vLLM: it skips its prefix cache for every request with prompt_logprobs, so each of a prompt's 2 + N requests
 // (N distinct answers) prefills the image and prompt again.
-import OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { OpenAIBackend } from '../../config/schema.js';
 import type { SequenceLogprob, SequenceScoreItem, SequenceScorer } from '../types.js';
@@ -179,6 +178,7 @@ export class OpenAISequenceScorer implements SequenceScorer {
           r = await http.root<{ tokens?: unknown }>('/tokenize', { model: this.b.model, prompt: answer, add_special_tokens: false });
         } catch (err) {
           // No such route here (a proxy in front, an old server): not this request's fault, nor a setting to fix.
+          const OpenAI = (await import('openai')).default;
           if (err instanceof OpenAI.APIError && (err.status === 404 || err.status === 405)) return { value: null };
           throw err;
         }

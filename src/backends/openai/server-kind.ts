@@ -42,7 +42,7 @@ export async function detectServerKind(baseUrl: string, key: string | null, time
   }
   if (host === 'api.openai.com' || host.endsWith('.openai.azure.com')) return 'openai';
   try {
-    const page = await openaiClient(baseUrl, key, { timeout: timeoutMs }).models.list();
+    const page = await (await openaiClient(baseUrl, key, { timeout: timeoutMs })).models.list();
     const k = kindFromModels(page.data.map((m) => (m as { owned_by?: string }).owned_by));
     if (k) return k;
   } catch {

@@ -25,7 +25,7 @@ export async function checkBackend(role: Role, b: Remote, topLogprobs: number, s
   for (const [i, url] of b.base_urls.entries()) {
     const shown = displayUrl(url);
     const field = `${role}.backend.base_urls[${i}]`;
-    const client = openaiClient(url, key, { timeout: b.timeout_ms });
+    const client = await openaiClient(url, key, { timeout: b.timeout_ms });
     const modelsTimeout = Math.min(b.timeout_ms, 15_000);
     // 1. Reachable, key accepted, model served.
     let served: boolean | null = null;
