@@ -127,6 +127,24 @@ def read_prompts(path: str, tok) -> list[dict]:
     return rows
 
 
+def prefill(model, pixels: torch.Tensor, prompts: list[list[int]], g: int):
+    """The prompts (each with its image's features over its <image> positions), left-padded and repeated g times, run
+    through the decoder once: the logits, the cache, the attention mask and each row's prompt length."""
+    dec = model.decoder
+    feats = model.vision(pixels)
+    width, hidden = max(len(p) for p in prompts), feats.shape[-1]
+    emb = torch.zeros((len(prompts), width, hidden))
+    mask = torch.zeros((len(prompts), width), dtype=torch.long)
+    for k, p in enumerate(prompts):
+        e = dec.embed(torch.tensor(p))
+        emb[k, width - len(p):] = torch.cat([e[:IMAGE_START], feats[k], e[IMAGE_START + IMAGE_TOKENS:]], 0)
+        mask[k, width - len(p):] = 1
+    emb, mask = emb.repeat_interleave(g, 0), mask.repeat_interleave(g, 0)
+    lens = torch.tensor([len(p) for p in prompts]).repeat_interleave(g)
+    logits, past = dec(emb, mask, (mask.cumsum(-1) - 1).clamp(min=0))
+    return logits, past, mask, lens
+
+
 @torch.no_grad()
 def sample_batch(model, pixels: torch.Tensor, prompts: list[list[int]], g: int, max_new: int, gen: torch.Generator) -> list[list[int]]:
     """g answers to each prompt at temperature 1.0, all of a step's prompts × g in one batch with the KV cache (token
@@ -140,18 +158,8 @@ def sample_batch(model, pixels: torch.Tensor, prompts: list[list[int]], g: int, 
     per row from its own probabilities and its own share of the generator's stream, so each row gets the tokens it got
     when the whole batch ran to the end."""
     dec = model.decoder
-    feats = model.vision(pixels)
-    width, hidden = max(len(p) for p in prompts), feats.shape[-1]
-    emb = torch.zeros((len(prompts), width, hidden))
-    mask = torch.zeros((len(prompts), width), dtype=torch.long)
-    for k, p in enumerate(prompts):
-        e = dec.embed(torch.tensor(p))
-        emb[k, width - len(p):] = torch.cat([e[:IMAGE_START], feats[k], e[IMAGE_START + IMAGE_TOKENS:]], 0)
-        mask[k, width - len(p):] = 1
-    emb, mask = emb.repeat_interleave(g, 0), mask.repeat_interleave(g, 0)
-    lens = torch.tensor([len(p) for p in prompts]).repeat_interleave(g)
-    logits, past = dec(emb, mask, (mask.cumsum(-1) - 1).clamp(min=0))
-    b = emb.shape[0]
+    logits, past, mask, lens = prefill(model, pixels, prompts, g)
+    b = mask.shape[0]
     ended = torch.zeros((b, logits.shape[-1]))
     ended[:, PAD] = 1.0
     live = torch.arange(b)  # the batch rows the decoder still runs, in order
@@ -188,18 +196,8 @@ def sample_batch_plain(model, pixels: torch.Tensor, prompts: list[list[int]], g:
     """sample_batch without dropping ended rows: every row is decoded until the whole batch has ended. The reference
     sample_batch is checked against (tests/loop/grpo_batch.py) and timed against (scripts/shapes/bench_grpo_step.py)."""
     dec = model.decoder
-    feats = model.vision(pixels)
-    width, hidden = max(len(p) for p in prompts), feats.shape[-1]
-    emb = torch.zeros((len(prompts), width, hidden))
-    mask = torch.zeros((len(prompts), width), dtype=torch.long)
-    for k, p in enumerate(prompts):
-        e = dec.embed(torch.tensor(p))
-        emb[k, width - len(p):] = torch.cat([e[:IMAGE_START], feats[k], e[IMAGE_START + IMAGE_TOKENS:]], 0)
-        mask[k, width - len(p):] = 1
-    emb, mask = emb.repeat_interleave(g, 0), mask.repeat_interleave(g, 0)
-    lens = torch.tensor([len(p) for p in prompts]).repeat_interleave(g)
-    logits, past = dec(emb, mask, (mask.cumsum(-1) - 1).clamp(min=0))
-    b = emb.shape[0]
+    logits, past, mask, lens = prefill(model, pixels, prompts, g)
+    b = mask.shape[0]
     steps, done = [], torch.zeros(b, dtype=torch.bool)
     for t in range(max_new):
         nxt = torch.multinomial(logits[:, -1].softmax(-1), 1, generator=gen)[:, 0]
