@@ -31,6 +31,8 @@ export interface BenchResult {
 export interface BenchOptions {
   /** Smaller sizes, to check the harness. */
   quick?: boolean;
+  /** The studies' sizes, where a bench has them (online-point: the full budget point of docs/studies/online.md). */
+  full?: boolean;
   /** Progress lines (stderr). */
   log?: (msg: string) => void;
 }

@@ -1,6 +1,6 @@
 // `npm run bench`: every benchmark of issue 6 in one run, one table of figures with their targets, and the machine.
 //
-//   tsx scripts/bench/index.ts [--quick] [--only name,name] [--json FILE] [--no-build] [--list]
+//   tsx scripts/bench/index.ts [--quick | --full] [--only name,name] [--json FILE] [--no-build] [--list]
 //
 // Each figure is a ratio of two things measured in the same run on the same machine. Benches run one after another
 // (never in parallel: they would measure each other). Child-process benches run the built CLI (dist/), so the
@@ -47,6 +47,7 @@ const BENCHES: Bench[] = [
 
 interface Args {
   quick: boolean;
+  full: boolean;
   only: string[] | null;
   json: string | null;
   build: boolean;
@@ -54,7 +55,7 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { quick: false, only: null, json: null, build: true, list: false };
+  const a: Args = { quick: false, full: false, only: null, json: null, build: true, list: false };
   for (let i = 0; i < argv.length; i++) {
     const x = argv[i]!;
     const value = () => {
@@ -63,6 +64,7 @@ function parseArgs(argv: string[]): Args {
       return v;
     };
     if (x === '--quick') a.quick = true;
+    else if (x === '--full') a.full = true;
     else if (x === '--only') a.only = value().split(',').map((s) => s.trim()).filter(Boolean);
     else if (x.startsWith('--only=')) a.only = x.slice(7).split(',').map((s) => s.trim()).filter(Boolean);
     else if (x === '--json') a.json = value();
@@ -70,8 +72,9 @@ function parseArgs(argv: string[]): Args {
     else if (x === '--no-build') a.build = false;
     else if (x === '--list') a.list = true;
     else if (x === '--') continue;
-    else throw new Error(`unknown argument ${x} (allowed: --quick, --only a,b, --json FILE, --no-build, --list)`);
+    else throw new Error(`unknown argument ${x} (allowed: --quick, --full, --only a,b, --json FILE, --no-build, --list)`);
   }
+  if (a.quick && a.full) throw new Error('--quick and --full exclude each other');
   const names = BENCHES.map((b) => b.name);
   for (const n of a.only ?? []) if (!names.includes(n)) throw new Error(`--only: unknown bench "${n}" (benches: ${names.join(', ')})`);
   return a;
@@ -123,7 +126,7 @@ async function main(): Promise<void> {
     log(`${b.name}: ${b.figure}${args.quick ? ' (quick)' : ''}`);
     const t = performance.now();
     try {
-      const r = await b.run({ quick: args.quick, log });
+      const r = await b.run({ quick: args.quick, full: args.full, log });
       results.push({ bench: b, rows: r.rows, seconds: (performance.now() - t) / 1000 });
     } catch (e) {
       const msg = (e as Error).stack ?? String(e);
