@@ -12,6 +12,7 @@ import unicodedata
 
 SPECIALS = ["<pad>", "<s>", "</s>", "<unk>", "<image>"]
 PAD, BOS, EOS, UNK, IMAGE = range(5)
+IMAGE_TOKENS = 9   # one token per cell of the 3x3 grid (LlavaProcessor: floor(64/21)^2 = 9)
 # Words every model knows even if the corpus never used them: the chat roles and both answer cases.
 BASE_WORDS = ["USER", "ASSISTANT", ":", ".", ",", "?", "Yes", "yes", "No", "no", "Please", "answer", "or"]
 
