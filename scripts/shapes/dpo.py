@@ -28,18 +28,12 @@ import os
 import shutil
 import sys
 import time
+import types
+from importlib.util import find_spec
 
-try:
-    import torch  # noqa: F401
-except ImportError:  # pyenv and friends shadow Debian's python3, which is where python3-torch lives
-    if os.path.exists("/usr/bin/python3") and os.path.realpath(sys.executable) != os.path.realpath("/usr/bin/python3"):
-        os.execv("/usr/bin/python3", ["/usr/bin/python3", *sys.argv])
-    raise
-
-import numpy as np
-import torch
-import torch.nn.functional as F
-from PIL import Image
+# pyenv and friends shadow Debian's python3, which is where python3-torch lives (looked up, not imported: see below).
+if find_spec("torch") is None and os.path.exists("/usr/bin/python3") and os.path.realpath(sys.executable) != os.path.realpath("/usr/bin/python3"):
+    os.execv("/usr/bin/python3", ["/usr/bin/python3", *sys.argv])
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -48,6 +42,87 @@ from dpo_input import (  # noqa: E402,F401 - grpo.py and the tests take these fr
     ONNX_FILES, REF_FIELDS, InputError, answer_text, encode, prompt_text, read_image, reference_source, span_weights, utf16_offsets,
 )
 from dpo_input import read_dialogues as read_dialogues_arrays, read_pairs as read_pairs_arrays  # noqa: E402
+from tokenizer import load_tokenizer  # noqa: E402
+
+
+def parse_args() -> argparse.Namespace:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--pairs", help="TRL JSONL file, as `rlaifv pull --format trl` writes it (DPO; required without --sft-only)")
+    ap.add_argument("--sft-only", action="store_true",
+                    help="supervised fine-tuning on refinement dialogues instead of DPO (FIRE's student training): needs --dialogues")
+    ap.add_argument("--dialogues", help="--sft-only: the dialogues file `rlaifv export --format fire` writes (.json or .jsonl)")
+    ap.add_argument("--policy", required=True, help="the checkpoint folder to start from")
+    ap.add_argument("--out", required=True, help="the new checkpoint folder (must not exist)")
+    ap.add_argument("--ref", help="the reference checkpoint (default: --policy)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--beta", type=float, default=0.1)
+    ap.add_argument("--lr", type=float, default=5e-5)
+    ap.add_argument("--epochs", type=int, default=2)
+    ap.add_argument("--batch-size", type=int, default=32)
+    ap.add_argument("--max-steps", type=int, default=None, help="stop after this many optimiser steps")
+    ap.add_argument("--sft-weight", type=float, default=0.0,
+                    help="add this times the chosen answers' mean token NLL to the loss (RPO); 0 = plain DPO")
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--json", action="store_true", help="print a one-line JSON summary on stdout at the end")
+    ap.add_argument("--token-weight", type=float, default=1.0,
+                    help="γ of RLHF-V's DDPO: tokens inside the claim spans the labeler rejected weigh γ in each answer's "
+                         "summed log-prob (needs chosen_spans/rejected_spans: rlaifv pull --spans); 1: plain DPO")
+    ap.add_argument("--reference", choices=["auto", "stored", "compute"], default="auto",
+                    help="the reference log-probs: auto, the pairs file's ref_chosen_logps/ref_rejected_logps when it has them "
+                         "(and the reference is the policy, γ 1), else its own pass; stored: the file's, or exit 2; compute: its own pass")
+    ap.add_argument("--write-reference", metavar="FILE",
+                    help="write the pairs file again with this pass's reference log-probs (ref_chosen_logps, ref_rejected_logps)")
+    ap.add_argument("--save-epochs", action="store_true",
+                    help="also write each epoch's weights as {out}/checkpoint-<epoch> (for the loop's loop.select: best)")
+    return ap.parse_args()
+
+
+def check_input(a: argparse.Namespace) -> types.SimpleNamespace:
+    """Every check of the arguments, the folders and the pairs or dialogues file (InputError: exit 2), without torch:
+    the tokens and images as dpo_input reads them, and where the reference log-probs come from."""
+    if a.sft_only and not a.dialogues:
+        raise InputError("--sft-only needs --dialogues (rlaifv export --format fire --out FILE)")
+    if a.sft_only and a.pairs:
+        raise InputError("--sft-only trains on --dialogues, not --pairs; give one")
+    if not a.sft_only and not a.pairs:
+        raise InputError("--pairs is required (or --sft-only with --dialogues)")
+    out = os.path.abspath(a.out)
+    if os.path.exists(out):
+        raise InputError(f"{out} already exists; give another --out (the trainer never overwrites a checkpoint)")
+    if not os.path.isdir(os.path.dirname(out)):
+        raise InputError(f"{os.path.dirname(out)}: the folder for --out does not exist")
+    policy = os.path.abspath(a.policy)
+    ref_dir = os.path.abspath(a.ref or a.policy)
+    for d in {policy, ref_dir}:
+        missing = [f for f in ONNX_FILES + ["config.json", "tokenizer.json", "build.json"] if not os.path.exists(os.path.join(d, f))]
+        if missing:
+            raise InputError(f"{d}: not a shapes policy folder (missing {', '.join(missing)})")
+    tok = load_tokenizer(policy)
+    c = types.SimpleNamespace(args=a, out=out, policy=policy, ref_dir=ref_dir)
+    if a.sft_only:
+        max_positions = json.load(open(os.path.join(policy, "config.json")))["text_config"]["max_position_embeddings"]
+        c.rows, c.images, c.counts = read_dialogues_arrays(a.dialogues, tok, max_positions)
+        return c
+    if a.token_weight <= 0:
+        raise InputError(f"--token-weight must be positive, got {a.token_weight}")
+    c.pairs, c.images = read_pairs_arrays(a.pairs, tok, a.token_weight)
+    c.source = reference_source(a, c.pairs, ref_dir == policy)
+    return c
+
+
+if __name__ == "__main__":
+    # Every input check runs before torch is imported (about 2.6 s of CPU), so a bad input fails at once.
+    try:
+        CHECKED = check_input(parse_args())
+    except InputError as e:
+        print(f"dpo.py: {e}", file=sys.stderr)
+        sys.exit(2)
+
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
+from PIL import Image  # noqa: E402,F401
+
 from model import IMAGE_TOKENS  # noqa: E402,F401
 from onnx_weights import load_model  # noqa: E402
 from package_model import write_model_folder  # noqa: E402
@@ -360,11 +435,8 @@ def write_checkpoint(out: str, model, tok, info: dict, build: dict, card: str, e
         raise
 
 
-def sft_main(a, model, tok, build, policy: str, out: str, t0: float) -> int:
+def sft_main(a, model, tok, build, policy: str, out: str, t0: float, rows: list[dict], pixels: torch.Tensor, counts: dict) -> int:
     """--sft-only: the refinement dialogues' clean last revisions by supervised fine-tuning; the same folder layout."""
-    max_positions = json.load(open(os.path.join(policy, "config.json")))["text_config"]["max_position_embeddings"]
-    rows, pixels, counts = read_dialogues(a.dialogues, tok, max_positions)
-    pixels = torch.stack(pixels)
     print(f"{len(rows)} dialogues to learn from ({counts['dialogues']} in the file, {counts['not_clean']} not clean, "
           f"{counts['too_long']} too long), {len(pixels)} images", file=sys.stderr, flush=True)
     history = sft_train(model, rows, pixels, a)
@@ -389,66 +461,19 @@ def sft_main(a, model, tok, build, policy: str, out: str, t0: float) -> int:
     return 0
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--pairs", help="TRL JSONL file, as `rlaifv pull --format trl` writes it (DPO; required without --sft-only)")
-    ap.add_argument("--sft-only", action="store_true",
-                    help="supervised fine-tuning on refinement dialogues instead of DPO (FIRE's student training): needs --dialogues")
-    ap.add_argument("--dialogues", help="--sft-only: the dialogues file `rlaifv export --format fire` writes (.json or .jsonl)")
-    ap.add_argument("--policy", required=True, help="the checkpoint folder to start from")
-    ap.add_argument("--out", required=True, help="the new checkpoint folder (must not exist)")
-    ap.add_argument("--ref", help="the reference checkpoint (default: --policy)")
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--beta", type=float, default=0.1)
-    ap.add_argument("--lr", type=float, default=5e-5)
-    ap.add_argument("--epochs", type=int, default=2)
-    ap.add_argument("--batch-size", type=int, default=32)
-    ap.add_argument("--max-steps", type=int, default=None, help="stop after this many optimiser steps")
-    ap.add_argument("--sft-weight", type=float, default=0.0,
-                    help="add this times the chosen answers' mean token NLL to the loss (RPO); 0 = plain DPO")
-    ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--json", action="store_true", help="print a one-line JSON summary on stdout at the end")
-    ap.add_argument("--token-weight", type=float, default=1.0,
-                    help="γ of RLHF-V's DDPO: tokens inside the claim spans the labeler rejected weigh γ in each answer's "
-                         "summed log-prob (needs chosen_spans/rejected_spans: rlaifv pull --spans); 1: plain DPO")
-    ap.add_argument("--reference", choices=["auto", "stored", "compute"], default="auto",
-                    help="the reference log-probs: auto, the pairs file's ref_chosen_logps/ref_rejected_logps when it has them "
-                         "(and the reference is the policy, γ 1), else its own pass; stored: the file's, or exit 2; compute: its own pass")
-    ap.add_argument("--write-reference", metavar="FILE",
-                    help="write the pairs file again with this pass's reference log-probs (ref_chosen_logps, ref_rejected_logps)")
-    ap.add_argument("--save-epochs", action="store_true",
-                    help="also write each epoch's weights as {out}/checkpoint-<epoch> (for the loop's loop.select: best)")
-    a = ap.parse_args()
-    if a.sft_only and not a.dialogues:
-        raise InputError("--sft-only needs --dialogues (rlaifv export --format fire --out FILE)")
-    if a.sft_only and a.pairs:
-        raise InputError("--sft-only trains on --dialogues, not --pairs; give one")
-    if not a.sft_only and not a.pairs:
-        raise InputError("--pairs is required (or --sft-only with --dialogues)")
+def main(c: types.SimpleNamespace) -> int:
+    """Trains on the checked input (check_input): DPO on the pairs, or --sft-only on the dialogues."""
+    a, out, policy, ref_dir = c.args, c.out, c.policy, c.ref_dir
     t0 = time.time()
     torch.set_num_threads(a.threads)
     torch.use_deterministic_algorithms(True)
     torch.manual_seed(a.seed)
-    out = os.path.abspath(a.out)
-    if os.path.exists(out):
-        raise InputError(f"{out} already exists; give another --out (the trainer never overwrites a checkpoint)")
-    if not os.path.isdir(os.path.dirname(out)):
-        raise InputError(f"{os.path.dirname(out)}: the folder for --out does not exist")
-    policy = os.path.abspath(a.policy)
-    ref_dir = os.path.abspath(a.ref or a.policy)
-    for d in {policy, ref_dir}:
-        missing = [f for f in ONNX_FILES + ["config.json", "tokenizer.json", "build.json"] if not os.path.exists(os.path.join(d, f))]
-        if missing:
-            raise InputError(f"{d}: not a shapes policy folder (missing {', '.join(missing)})")
     model, tok, build = load_model(policy)
+    pixels = torch.stack([to_pixels(x[None])[0] for x in c.images])
     if a.sft_only:
-        return sft_main(a, model, tok, build, policy, out, t0)
-    if a.token_weight <= 0:
-        raise InputError(f"--token-weight must be positive, got {a.token_weight}")
-    pairs, pixels = read_pairs(a.pairs, tok, a.token_weight)
-    pixels = torch.stack(pixels)
+        return sft_main(a, model, tok, build, policy, out, t0, c.rows, pixels, c.counts)
+    pairs, source = c.pairs, c.source
     t_ref = time.time()
-    source = reference_source(a, pairs, ref_dir == policy)
     if source == "stored":
         # As the pass gives them: float32, one per pair.
         ref_c = torch.tensor([p["ref"][0] for p in pairs], dtype=torch.float32)
@@ -508,7 +533,7 @@ def main() -> int:
 
 if __name__ == "__main__":
     try:
-        sys.exit(main())
+        sys.exit(main(CHECKED))
     except InputError as e:
         print(f"dpo.py: {e}", file=sys.stderr)
         sys.exit(2)
