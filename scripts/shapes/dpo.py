@@ -28,35 +28,106 @@ import os
 import shutil
 import sys
 import time
+import types
+from importlib.util import find_spec
 
-try:
-    import torch  # noqa: F401
-except ImportError:  # pyenv and friends shadow Debian's python3, which is where python3-torch lives
-    if os.path.exists("/usr/bin/python3") and os.path.realpath(sys.executable) != os.path.realpath("/usr/bin/python3"):
-        os.execv("/usr/bin/python3", ["/usr/bin/python3", *sys.argv])
-    raise
-
-import numpy as np
-import torch
-import torch.nn.functional as F
-from PIL import Image
+# pyenv and friends shadow Debian's python3, which is where python3-torch lives (looked up, not imported: see below).
+if find_spec("torch") is None and os.path.exists("/usr/bin/python3") and os.path.realpath(sys.executable) != os.path.realpath("/usr/bin/python3"):
+    os.execv("/usr/bin/python3", ["/usr/bin/python3", *sys.argv])
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-from model import IMAGE_TOKENS  # noqa: E402
+from dpo_input import (  # noqa: E402,F401 - grpo.py and the tests take these from dpo
+    ONNX_FILES, REF_FIELDS, InputError, answer_text, encode, prompt_text, read_image, reference_source, span_weights, utf16_offsets,
+)
+from dpo_input import read_dialogues as read_dialogues_arrays, read_pairs as read_pairs_arrays  # noqa: E402
+from tokenizer import load_tokenizer  # noqa: E402
+
+
+def parse_args() -> argparse.Namespace:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--pairs", help="TRL JSONL file, as `rlaifv pull --format trl` writes it (DPO; required without --sft-only)")
+    ap.add_argument("--sft-only", action="store_true",
+                    help="supervised fine-tuning on refinement dialogues instead of DPO (FIRE's student training): needs --dialogues")
+    ap.add_argument("--dialogues", help="--sft-only: the dialogues file `rlaifv export --format fire` writes (.json or .jsonl)")
+    ap.add_argument("--policy", required=True, help="the checkpoint folder to start from")
+    ap.add_argument("--out", required=True, help="the new checkpoint folder (must not exist)")
+    ap.add_argument("--ref", help="the reference checkpoint (default: --policy)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--beta", type=float, default=0.1)
+    ap.add_argument("--lr", type=float, default=5e-5)
+    ap.add_argument("--epochs", type=int, default=2)
+    ap.add_argument("--batch-size", type=int, default=32)
+    ap.add_argument("--max-steps", type=int, default=None, help="stop after this many optimiser steps")
+    ap.add_argument("--sft-weight", type=float, default=0.0,
+                    help="add this times the chosen answers' mean token NLL to the loss (RPO); 0 = plain DPO")
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--json", action="store_true", help="print a one-line JSON summary on stdout at the end")
+    ap.add_argument("--token-weight", type=float, default=1.0,
+                    help="γ of RLHF-V's DDPO: tokens inside the claim spans the labeler rejected weigh γ in each answer's "
+                         "summed log-prob (needs chosen_spans/rejected_spans: rlaifv pull --spans); 1: plain DPO")
+    ap.add_argument("--reference", choices=["auto", "stored", "compute"], default="auto",
+                    help="the reference log-probs: auto, the pairs file's ref_chosen_logps/ref_rejected_logps when it has them "
+                         "(and the reference is the policy, γ 1), else its own pass; stored: the file's, or exit 2; compute: its own pass")
+    ap.add_argument("--write-reference", metavar="FILE",
+                    help="write the pairs file again with this pass's reference log-probs (ref_chosen_logps, ref_rejected_logps)")
+    ap.add_argument("--save-epochs", action="store_true",
+                    help="also write each epoch's weights as {out}/checkpoint-<epoch> (for the loop's loop.select: best)")
+    return ap.parse_args()
+
+
+def check_input(a: argparse.Namespace) -> types.SimpleNamespace:
+    """Every check of the arguments, the folders and the pairs or dialogues file (InputError: exit 2), without torch:
+    the tokens and images as dpo_input reads them, and where the reference log-probs come from."""
+    if a.sft_only and not a.dialogues:
+        raise InputError("--sft-only needs --dialogues (rlaifv export --format fire --out FILE)")
+    if a.sft_only and a.pairs:
+        raise InputError("--sft-only trains on --dialogues, not --pairs; give one")
+    if not a.sft_only and not a.pairs:
+        raise InputError("--pairs is required (or --sft-only with --dialogues)")
+    out = os.path.abspath(a.out)
+    if os.path.exists(out):
+        raise InputError(f"{out} already exists; give another --out (the trainer never overwrites a checkpoint)")
+    if not os.path.isdir(os.path.dirname(out)):
+        raise InputError(f"{os.path.dirname(out)}: the folder for --out does not exist")
+    policy = os.path.abspath(a.policy)
+    ref_dir = os.path.abspath(a.ref or a.policy)
+    for d in {policy, ref_dir}:
+        missing = [f for f in ONNX_FILES + ["config.json", "tokenizer.json", "build.json"] if not os.path.exists(os.path.join(d, f))]
+        if missing:
+            raise InputError(f"{d}: not a shapes policy folder (missing {', '.join(missing)})")
+    tok = load_tokenizer(policy)
+    c = types.SimpleNamespace(args=a, out=out, policy=policy, ref_dir=ref_dir)
+    if a.sft_only:
+        max_positions = json.load(open(os.path.join(policy, "config.json")))["text_config"]["max_position_embeddings"]
+        c.rows, c.images, c.counts = read_dialogues_arrays(a.dialogues, tok, max_positions)
+        return c
+    if a.token_weight <= 0:
+        raise InputError(f"--token-weight must be positive, got {a.token_weight}")
+    c.pairs, c.images = read_pairs_arrays(a.pairs, tok, a.token_weight)
+    c.source = reference_source(a, c.pairs, ref_dir == policy)
+    return c
+
+
+if __name__ == "__main__":
+    # Every input check runs before torch is imported (about 2.6 s of CPU), so a bad input fails at once.
+    try:
+        CHECKED = check_input(parse_args())
+    except InputError as e:
+        print(f"dpo.py: {e}", file=sys.stderr)
+        sys.exit(2)
+
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
+from PIL import Image  # noqa: E402,F401
+
+from model import IMAGE_TOKENS  # noqa: E402,F401
 from onnx_weights import load_model  # noqa: E402
 from package_model import write_model_folder  # noqa: E402
-from tokenizer import EOS, IMAGE, PAD  # noqa: E402
+from tokenizer import EOS, IMAGE, PAD  # noqa: E402,F401
 from train import IMAGE_START, to_pixels  # noqa: E402
-
-ONNX_FILES = ["onnx/vision_encoder.onnx", "onnx/embed_tokens.onnx", "onnx/decoder_model_merged.onnx"]
-# TRL's names for precomputed reference log-probs (summed over each answer's tokens and its end token).
-REF_FIELDS = ("ref_chosen_logps", "ref_rejected_logps")
-
-
-class InputError(Exception):
-    """Unusable input: exit 2 with the message."""
 
 
 def sha256_file(path: str) -> str:
@@ -83,249 +154,22 @@ def sha256_folder(folder: str) -> str:
 
 # ------------------------------------------------------------------------------------------------ reading the pairs
 
-def _text_of(content, where: str, allow_image: bool) -> tuple[str, int]:
-    """A message's text (its text parts joined) and how many image parts it has."""
-    if isinstance(content, str):
-        return content, 0
-    if not isinstance(content, list):
-        raise InputError(f"{where}.content: must be a string or a list of parts")
-    texts, images = [], 0
-    for k, part in enumerate(content):
-        if not isinstance(part, dict) or part.get("type") not in ("text", "image"):
-            raise InputError(f"{where}.content.{k}: must be {{\"type\": \"text\", \"text\": …}} or {{\"type\": \"image\"}}")
-        if part["type"] == "image":
-            if not allow_image:
-                raise InputError(f"{where}.content.{k}: an image part belongs in the prompt's first user message")
-            images += 1
-        else:
-            if not isinstance(part.get("text"), str):
-                raise InputError(f"{where}.content.{k}.text: must be a string")
-            texts.append(part["text"])
-    return "".join(texts), images
-
-
-def prompt_text(messages, where: str) -> str:
-    """The prompt as the policy's chat template renders it (LLaVA-1.5: USER: <image>\\n… ASSISTANT: …</s> …), plus the
-    generation prompt; rlaifv's local generator feeds the policy exactly this."""
-    if not isinstance(messages, list) or not messages:
-        raise InputError(f"{where}: must be a non-empty list of messages")
-    out, images = [], 0
-    for i, msg in enumerate(messages):
-        at = f"{where}.{i}"
-        if not isinstance(msg, dict) or msg.get("role") not in ("user", "assistant"):
-            raise InputError(f"{at}.role: must be \"user\" or \"assistant\"")
-        text, n = _text_of(msg.get("content"), at, allow_image=(i == 0 and msg["role"] == "user"))
-        images += n
-        if msg["role"] == "user":
-            out.append("USER: " + ("<image>\n" * n) + text + " ")
-        else:
-            out.append("ASSISTANT: " + text + "</s> ")
-    if messages[-1]["role"] != "user":
-        raise InputError(f"{where}: the last message must be the user's (the turn the answers answer)")
-    if images != 1:
-        raise InputError(f"{where}: needs exactly one image part, in the first user message (found {images})")
-    return "".join(out) + "ASSISTANT:"
-
-
-def answer_text(messages, where: str) -> str:
-    if not isinstance(messages, list) or len(messages) != 1 or not isinstance(messages[0], dict) or messages[0].get("role") != "assistant":
-        raise InputError(f"{where}: must be a list of one assistant message")
-    text, _ = _text_of(messages[0].get("content"), f"{where}.0", allow_image=False)
-    return text
-
-
-def encode(tok, text: str) -> list[int]:
-    """Token ids with the image token expanded to the model's image tokens and </s> as the end token."""
-    ids: list[int] = []
-    for k, part in enumerate(text.split("</s>")):
-        if k:
-            ids.append(EOS)
-        ids.extend(tok.encode(part.replace("<image>", "<image>" * IMAGE_TOKENS)))
-    return ids
-
-
 def load_image(path: str, where: str) -> torch.Tensor:
-    try:
-        img = Image.open(path)
-        img.load()
-    except Exception as e:  # noqa: BLE001 - any reason the image cannot be had is the input's fault
-        raise InputError(f"{where}: cannot read image {path} ({e})") from None
-    img = img.convert("RGB")
-    if img.size != (64, 64):
-        # As the model's processor: the shortest edge to 64 (bicubic), then a centre crop of 64×64.
-        s = 64 / min(img.size)
-        img = img.resize((max(64, round(img.size[0] * s)), max(64, round(img.size[1] * s))), Image.BICUBIC)
-        left, top = (img.size[0] - 64) // 2, (img.size[1] - 64) // 2
-        img = img.crop((left, top, left + 64, top + 64))
-    return to_pixels(np.array(img)[None])[0]
-
-
-def utf16_offsets(text: str) -> dict[int, int]:
-    """rlaifv's spans count UTF-16 code units (JavaScript string indices); Python's count code points. Maps each
-    UTF-16 offset that starts a character (and the end) to its code-point index; they differ after an emoji."""
-    at, u = {}, 0
-    for i, ch in enumerate(text):
-        at[u] = i
-        u += 2 if ord(ch) > 0xFFFF else 1
-    at[u] = len(text)
-    return at
-
-
-def span_weights(tok, text: str, ids: list[int], spans, gamma: float, where: str) -> list[float]:
-    """Per-token weights of an answer (ids: " " + text, then </s>): γ for tokens inside a rejected or edited span, else 1.
-    The text is cut at the spans' edges and each piece encoded; the pieces must give the whole answer's tokens."""
-    if spans is None:
-        raise InputError(f"{where}: missing; --token-weight needs claim spans (rlaifv pull/export --spans, or loop.pairs_spans)")
-    if not isinstance(spans, list):
-        raise InputError(f"{where}: must be a list of spans")
-    ranges = []
-    at = utf16_offsets(text)
-    for k, sp in enumerate(spans):
-        ok = isinstance(sp, dict) and isinstance(sp.get("start"), int) and isinstance(sp.get("end"), int)
-        if not ok or sp["start"] > sp["end"] or sp["start"] not in at or sp["end"] not in at:
-            raise InputError(f"{where}.{k}: needs integer start <= end within the answer's {max(at)} UTF-16 code units, "
-                             "not inside a character")
-        # A correction's chosen side marks the sentences its editor wrote as edited: they weigh γ too (RLHF-V's
-        # corrected segments).
-        if sp.get("verdict") == "rejected" or sp.get("edited") is True:
-            ranges.append((at[sp["start"]], at[sp["end"]]))
-    cuts = sorted({0, len(text), *[x for r in ranges for x in r]})
-    weights: list[float] = []
-    pieces: list[int] = []
-    for a, b in zip(cuts, cuts[1:]):
-        piece = encode(tok, (" " if a == 0 else "") + text[a:b])
-        inside = any(lo <= a and b <= hi for lo, hi in ranges)
-        pieces += piece
-        weights += [gamma if inside else 1.0] * len(piece)
-    if pieces + [EOS] != ids:
-        raise InputError(f"{where}: the spans do not fall on token boundaries of the answer")
-    return weights + [1.0]
+    """The image as the model's input (normalised float [3, 64, 64]); InputError naming `where` if unreadable."""
+    return to_pixels(read_image(path, where)[None])[0]
 
 
 def read_pairs(path: str, tok, token_weight: float = 1.0) -> tuple[list[dict], list[torch.Tensor]]:
-    """The pairs as token rows (prompt, chosen, rejected) with an index into the distinct images; with a token weight
-    other than 1, each side's per-token weights from its claim spans."""
-    if not os.path.exists(path):
-        raise InputError(f"{path}: no such pairs file")
-    base = os.path.dirname(os.path.abspath(path))
-    images: dict[str, int] = {}
-    pixels: list[torch.Tensor] = []
-    pairs = []
-    with open(path, encoding="utf-8") as f:
-        for n, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            where = f"{path}:{n}"
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as e:
-                raise InputError(f"{where}: not JSON ({e.msg}); a TRL pairs file has one JSON object per line") from None
-            if not isinstance(row, dict):
-                raise InputError(f"{where}: must be a JSON object with images, prompt, chosen, rejected")
-            for field in ("images", "prompt", "chosen", "rejected"):
-                if field not in row:
-                    raise InputError(f"{where}: field {field}: missing (a TRL vision DPO row has images, prompt, chosen, rejected)")
-            imgs = row["images"]
-            if not isinstance(imgs, list) or len(imgs) != 1 or not isinstance(imgs[0], str):
-                raise InputError(f"{where}: field images: must be a list of one image path")
-            img = imgs[0] if os.path.isabs(imgs[0]) else os.path.join(base, imgs[0])
-            if img not in images:
-                images[img] = len(pixels)
-                pixels.append(load_image(img, f"{where}: field images"))
-            prompt = encode(tok, prompt_text(row["prompt"], f"{where}: field prompt"))
-            chosen_text = answer_text(row["chosen"], f"{where}: field chosen")
-            rejected_text = answer_text(row["rejected"], f"{where}: field rejected")
-            chosen = encode(tok, " " + chosen_text) + [EOS]
-            rejected = encode(tok, " " + rejected_text) + [EOS]
-            pair = {"image": images[img], "prompt": prompt, "chosen": chosen, "rejected": rejected}
-            refs = [row.get(k) for k in REF_FIELDS]
-            if any(r is not None for r in refs):
-                for k, r in zip(REF_FIELDS, refs):
-                    if isinstance(r, bool) or not isinstance(r, (int, float)) or not math.isfinite(r) or r > 0:
-                        raise InputError(f"{where}: field {k}: must be a log-prob (a finite number <= 0) beside {' and '.join(REF_FIELDS)}")
-                pair["ref"] = (float(refs[0]), float(refs[1]))
-            if token_weight != 1.0:
-                # RLHF-V's DDPO: tokens inside the labeler's rejected spans weigh γ in the summed log-prob.
-                for side, text, ids in (("chosen", chosen_text, chosen), ("rejected", rejected_text, rejected)):
-                    pair[f"{side}_w"] = span_weights(tok, text, ids, row.get(f"{side}_spans"), token_weight, f"{where}: field {side}_spans")
-            pairs.append(pair)
-    if not pairs:
-        raise InputError(f"{path}: no pairs (the file is empty); nothing to train on")
-    with_ref = sum("ref" in p for p in pairs)
-    if 0 < with_ref < len(pairs):
-        n = next(i for i, p in enumerate(pairs) if "ref" not in p)
-        raise InputError(f"{path}: {with_ref} of {len(pairs)} pairs carry {' and '.join(REF_FIELDS)}, pair {n + 1} does not; "
-                         "stored reference log-probs are all or none")
-    return pairs, pixels
+    """dpo_input.read_pairs with the images as the model's input."""
+    pairs, images = read_pairs_arrays(path, tok, token_weight)
+    return pairs, [to_pixels(x[None])[0] for x in images]
 
 
 def read_dialogues(path: str, tok, max_positions: int) -> tuple[list[dict], list[torch.Tensor], dict]:
-    """--sft-only: the refinement dialogues `rlaifv export --format fire` writes (a .json array or JSONL), as token rows
-    (the conversation up to the last revision, then that revision and </s>). Only dialogues whose last revision is
-    clean (`final_clean`) are learnt from: the student learns the refinement that worked, as FIRE trained its student
-    on the teacher-approved turns; a conversation longer than the model's context is skipped and counted."""
-    if not os.path.exists(path):
-        raise InputError(f"{path}: no such dialogues file")
-    base = os.path.dirname(os.path.abspath(path))
-    text = open(path, encoding="utf-8").read()
-    records: list[tuple[str, object]] = []
-    if text.lstrip().startswith("["):
-        try:
-            arr = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise InputError(f"{path}: not JSON ({e.msg} at line {e.lineno}); a fire file is one JSON array or one object per line") from None
-        records = [(f"{path}: item {i}", r) for i, r in enumerate(arr)]
-    else:
-        for n, line in enumerate(text.splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                records.append((f"{path}:{n}", json.loads(line)))
-            except json.JSONDecodeError as e:
-                raise InputError(f"{path}:{n}: not JSON ({e.msg}); a fire file is one JSON array or one object per line") from None
-    images: dict[str, int] = {}
-    pixels: list[torch.Tensor] = []
-    rows, counts = [], {"dialogues": len(records), "not_clean": 0, "too_long": 0}
-    for where, r in records:
-        if not isinstance(r, dict):
-            raise InputError(f"{where}: must be a JSON object with image, conversations, final_clean")
-        for field in ("image", "conversations", "final_clean"):
-            if field not in r:
-                raise InputError(f"{where}: field {field}: missing (rlaifv export --format fire writes image, conversations, final_clean)")
-        conv = r["conversations"]
-        if not isinstance(conv, list) or len(conv) < 4 or len(conv) % 2:
-            raise InputError(f"{where}: field conversations: must be human/gpt turns, at least one revision (4 turns)")
-        msgs = []
-        for i, t in enumerate(conv):
-            want = "human" if i % 2 == 0 else "gpt"
-            if not isinstance(t, dict) or t.get("from") != want or not isinstance(t.get("value"), str):
-                raise InputError(f"{where}: field conversations.{i}: must be {{\"from\": \"{want}\", \"value\": text}}")
-            v = t["value"]
-            if i == 0:
-                if not v.startswith("<image>\n"):
-                    raise InputError(f"{where}: field conversations.0.value: must start with \"<image>\\n\" (LLaVA's image placeholder)")
-                msgs.append({"role": "user", "content": [{"type": "image"}, {"type": "text", "text": v[len("<image>\n"):]}]})
-            else:
-                msgs.append({"role": "user" if want == "human" else "assistant", "content": v})
-        if r["final_clean"] is not True:
-            counts["not_clean"] += 1
-            continue
-        prompt = encode(tok, prompt_text(msgs[:-1], f"{where}: field conversations"))
-        answer = encode(tok, " " + msgs[-1]["content"]) + [EOS]
-        if len(prompt) + len(answer) > max_positions + 1:  # the last token is never fed
-            counts["too_long"] += 1
-            continue
-        if not isinstance(r["image"], str):
-            raise InputError(f"{where}: field image: must be an image path")
-        img = r["image"] if os.path.isabs(r["image"]) else os.path.join(base, r["image"])
-        if img not in images:
-            images[img] = len(pixels)
-            pixels.append(load_image(img, f"{where}: field image"))
-        rows.append({"image": images[img], "prompt": prompt, "answer": answer})
-    if not rows:
-        raise InputError(f"{path}: no dialogue to learn from ({counts['dialogues']} dialogues, {counts['not_clean']} without a clean last revision, "
-                         f"{counts['too_long']} longer than the model's {max_positions} positions)")
-    return rows, pixels, counts
+    """dpo_input.read_dialogues with the images as the model's input."""
+    rows, images, counts = read_dialogues_arrays(path, tok, max_positions)
+    return rows, [to_pixels(x[None])[0] for x in images], counts
+
 
 
 def sft_logps(model, rows: list[dict], pixels: torch.Tensor) -> torch.Tensor:
@@ -487,23 +331,6 @@ def reference_logps(model, pairs, pixels, bs: int) -> tuple[torch.Tensor, torch.
     return torch.cat(cs), torch.cat(rs)
 
 
-def reference_source(a, pairs: list[dict], ref_is_policy: bool) -> str:
-    """Where the reference log-probs come from: "stored" (the pairs file's) or "compute" (this trainer's pass).
-    Stored values are the round policy's log-probs of plain summed answers: they stand for the reference only when it
-    is the starting checkpoint and no token weights apply."""
-    has = "ref" in pairs[0]
-    why_not = ("the pairs file has no ref_chosen_logps/ref_rejected_logps" if not has
-               else "--ref names another reference than --policy" if not ref_is_policy
-               else "--token-weight weighs the reference's tokens too; the stored sums are unweighted" if a.token_weight != 1.0
-               else None)
-    if a.reference == "compute":
-        return "compute"
-    if a.reference == "stored" and why_not:
-        raise InputError(f"--reference stored: {why_not}")
-    if why_not and has:
-        print(f"dpo.py: computing the reference log-probs: {why_not}", file=sys.stderr, flush=True)
-    return "compute" if why_not else "stored"
-
 
 def write_reference(src: str, dst: str, ref_c: torch.Tensor, ref_r: torch.Tensor) -> None:
     """The pairs file again, each row with this pass's reference log-probs. A float32 value printed by Python's repr
@@ -608,11 +435,8 @@ def write_checkpoint(out: str, model, tok, info: dict, build: dict, card: str, e
         raise
 
 
-def sft_main(a, model, tok, build, policy: str, out: str, t0: float) -> int:
+def sft_main(a, model, tok, build, policy: str, out: str, t0: float, rows: list[dict], pixels: torch.Tensor, counts: dict) -> int:
     """--sft-only: the refinement dialogues' clean last revisions by supervised fine-tuning; the same folder layout."""
-    max_positions = json.load(open(os.path.join(policy, "config.json")))["text_config"]["max_position_embeddings"]
-    rows, pixels, counts = read_dialogues(a.dialogues, tok, max_positions)
-    pixels = torch.stack(pixels)
     print(f"{len(rows)} dialogues to learn from ({counts['dialogues']} in the file, {counts['not_clean']} not clean, "
           f"{counts['too_long']} too long), {len(pixels)} images", file=sys.stderr, flush=True)
     history = sft_train(model, rows, pixels, a)
@@ -637,66 +461,19 @@ def sft_main(a, model, tok, build, policy: str, out: str, t0: float) -> int:
     return 0
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--pairs", help="TRL JSONL file, as `rlaifv pull --format trl` writes it (DPO; required without --sft-only)")
-    ap.add_argument("--sft-only", action="store_true",
-                    help="supervised fine-tuning on refinement dialogues instead of DPO (FIRE's student training): needs --dialogues")
-    ap.add_argument("--dialogues", help="--sft-only: the dialogues file `rlaifv export --format fire` writes (.json or .jsonl)")
-    ap.add_argument("--policy", required=True, help="the checkpoint folder to start from")
-    ap.add_argument("--out", required=True, help="the new checkpoint folder (must not exist)")
-    ap.add_argument("--ref", help="the reference checkpoint (default: --policy)")
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--beta", type=float, default=0.1)
-    ap.add_argument("--lr", type=float, default=5e-5)
-    ap.add_argument("--epochs", type=int, default=2)
-    ap.add_argument("--batch-size", type=int, default=32)
-    ap.add_argument("--max-steps", type=int, default=None, help="stop after this many optimiser steps")
-    ap.add_argument("--sft-weight", type=float, default=0.0,
-                    help="add this times the chosen answers' mean token NLL to the loss (RPO); 0 = plain DPO")
-    ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--json", action="store_true", help="print a one-line JSON summary on stdout at the end")
-    ap.add_argument("--token-weight", type=float, default=1.0,
-                    help="γ of RLHF-V's DDPO: tokens inside the claim spans the labeler rejected weigh γ in each answer's "
-                         "summed log-prob (needs chosen_spans/rejected_spans: rlaifv pull --spans); 1: plain DPO")
-    ap.add_argument("--reference", choices=["auto", "stored", "compute"], default="auto",
-                    help="the reference log-probs: auto, the pairs file's ref_chosen_logps/ref_rejected_logps when it has them "
-                         "(and the reference is the policy, γ 1), else its own pass; stored: the file's, or exit 2; compute: its own pass")
-    ap.add_argument("--write-reference", metavar="FILE",
-                    help="write the pairs file again with this pass's reference log-probs (ref_chosen_logps, ref_rejected_logps)")
-    ap.add_argument("--save-epochs", action="store_true",
-                    help="also write each epoch's weights as {out}/checkpoint-<epoch> (for the loop's loop.select: best)")
-    a = ap.parse_args()
-    if a.sft_only and not a.dialogues:
-        raise InputError("--sft-only needs --dialogues (rlaifv export --format fire --out FILE)")
-    if a.sft_only and a.pairs:
-        raise InputError("--sft-only trains on --dialogues, not --pairs; give one")
-    if not a.sft_only and not a.pairs:
-        raise InputError("--pairs is required (or --sft-only with --dialogues)")
+def main(c: types.SimpleNamespace) -> int:
+    """Trains on the checked input (check_input): DPO on the pairs, or --sft-only on the dialogues."""
+    a, out, policy, ref_dir = c.args, c.out, c.policy, c.ref_dir
     t0 = time.time()
     torch.set_num_threads(a.threads)
     torch.use_deterministic_algorithms(True)
     torch.manual_seed(a.seed)
-    out = os.path.abspath(a.out)
-    if os.path.exists(out):
-        raise InputError(f"{out} already exists; give another --out (the trainer never overwrites a checkpoint)")
-    if not os.path.isdir(os.path.dirname(out)):
-        raise InputError(f"{os.path.dirname(out)}: the folder for --out does not exist")
-    policy = os.path.abspath(a.policy)
-    ref_dir = os.path.abspath(a.ref or a.policy)
-    for d in {policy, ref_dir}:
-        missing = [f for f in ONNX_FILES + ["config.json", "tokenizer.json", "build.json"] if not os.path.exists(os.path.join(d, f))]
-        if missing:
-            raise InputError(f"{d}: not a shapes policy folder (missing {', '.join(missing)})")
     model, tok, build = load_model(policy)
+    pixels = torch.stack([to_pixels(x[None])[0] for x in c.images])
     if a.sft_only:
-        return sft_main(a, model, tok, build, policy, out, t0)
-    if a.token_weight <= 0:
-        raise InputError(f"--token-weight must be positive, got {a.token_weight}")
-    pairs, pixels = read_pairs(a.pairs, tok, a.token_weight)
-    pixels = torch.stack(pixels)
+        return sft_main(a, model, tok, build, policy, out, t0, c.rows, pixels, c.counts)
+    pairs, source = c.pairs, c.source
     t_ref = time.time()
-    source = reference_source(a, pairs, ref_dir == policy)
     if source == "stored":
         # As the pass gives them: float32, one per pair.
         ref_c = torch.tensor([p["ref"][0] for p in pairs], dtype=torch.float32)
@@ -756,7 +533,7 @@ def main() -> int:
 
 if __name__ == "__main__":
     try:
-        sys.exit(main())
+        sys.exit(main(CHECKED))
     except InputError as e:
         print(f"dpo.py: {e}", file=sys.stderr)
         sys.exit(2)

@@ -12,7 +12,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-IMAGE_TOKENS = 9   # one token per cell of the 3x3 grid (LlavaProcessor: floor(64/21)^2 = 9)
+from tokenizer import IMAGE_TOKENS  # noqa: E402,F401 - kept there, torch-free, for dpo_input.py
 CELL = 21
 
 

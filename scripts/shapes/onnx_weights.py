@@ -18,16 +18,7 @@ from onnx import numpy_helper
 
 import world as w
 from model import TinyLlava
-from tokenizer import SPECIALS, Tokenizer
-
-
-def load_tokenizer(folder: str) -> Tokenizer:
-    """The folder's word-level tokenizer (tokenizer.json's vocabulary, in id order)."""
-    vocab = json.load(open(os.path.join(folder, "tokenizer.json")))["model"]["vocab"]
-    itos = [t for t, _ in sorted(vocab.items(), key=lambda kv: kv[1])]
-    if itos[: len(SPECIALS)] != SPECIALS:
-        raise ValueError(f"{folder}/tokenizer.json: the first tokens are {itos[:5]}, not {SPECIALS}")
-    return Tokenizer(itos[len(SPECIALS):])
+from tokenizer import Tokenizer, load_tokenizer  # noqa: F401 - load_tokenizer lives there, torch-free (dpo.py checks its input with it)
 
 
 def _initializers(path: str) -> dict[str, np.ndarray]:

@@ -7,11 +7,13 @@ on spaces and punctuation; the WordPiece decoder's cleanup glues '.' ',' '?' bac
 from __future__ import annotations
 
 import json
+import os
 import re
 import unicodedata
 
 SPECIALS = ["<pad>", "<s>", "</s>", "<unk>", "<image>"]
 PAD, BOS, EOS, UNK, IMAGE = range(5)
+IMAGE_TOKENS = 9   # one token per cell of the 3x3 grid (LlavaProcessor: floor(64/21)^2 = 9)
 # Words every model knows even if the corpus never used them: the chat roles and both answer cases.
 BASE_WORDS = ["USER", "ASSISTANT", ":", ".", ",", "?", "Yes", "yes", "No", "no", "Please", "answer", "or"]
 
@@ -116,3 +118,12 @@ def tokenizer_config(model_max_length: int = 160) -> dict:
         "clean_up_tokenization_spaces": True,
         "chat_template": CHAT_TEMPLATE,
     }
+
+
+def load_tokenizer(folder: str) -> Tokenizer:
+    """The folder's word-level tokenizer (tokenizer.json's vocabulary, in id order)."""
+    vocab = json.load(open(os.path.join(folder, "tokenizer.json")))["model"]["vocab"]
+    itos = [t for t, _ in sorted(vocab.items(), key=lambda kv: kv[1])]
+    if itos[: len(SPECIALS)] != SPECIALS:
+        raise ValueError(f"{folder}/tokenizer.json: the first tokens are {itos[:5]}, not {SPECIALS}")
+    return Tokenizer(itos[len(SPECIALS):])

@@ -8,7 +8,8 @@ import type { Config, ModelBackend } from '../config/schema.js';
 import { ConfigError, storedConfig } from '../config/load.js';
 import { addLoopRound, createLoop, findLoop, getLoopRound, openDb, setLoopBaseline, updateLoopRound, type LoopRow } from '../store/index.js';
 import { now } from '../store/index.js';
-import { runRound } from '../pipeline/round.js';
+import { needsPool, runRound } from '../pipeline/round.js';
+import { WorkerPool } from '../backends/local/pool.js';
 import { STAGES } from '../domain.js';
 import { silentProgress, type Progress } from '../progress.js';
 import { evaluatePolicy, type PolicyEvaluation } from '../eval/runs/policy-eval.js';
@@ -101,6 +102,32 @@ export async function runLoop(config: Config, o: LoopOptions): Promise<LoopResul
     }
   }
   progress.log(`loop ${loop.id} in ${config.db} (consumer ${loop.consumer}), ${o.rounds} rounds`);
+  // One worker pool for every round, evaluation and checkpoint selection of this call: each worker imports the model
+  // runtime and loads the labeler once, not once per round (a round's checkpoint is dropped when it is no longer used).
+  const pool = needsPool(config) ? new WorkerPool(config.workers) : null;
+  try {
+    return await loopRounds(config, o, { loop, start, startPolicy, evalLimit, limit, judge, pool, progress });
+  } finally {
+    await pool?.close();
+  }
+}
+
+/** What runLoop settled before its rounds: the loop row, its start, limits and judge, and the shared worker pool. */
+interface LoopContext {
+  loop: LoopRow;
+  start: string;
+  startPolicy: string;
+  evalLimit: number | null;
+  limit: number | null;
+  judge: JudgeSpec;
+  pool: WorkerPool | null;
+  progress: Progress;
+}
+
+/** The baseline evaluations, then each round's steps until the loop has `o.rounds` rounds. */
+async function loopRounds(config: Config, o: LoopOptions, c: LoopContext): Promise<LoopResult> {
+  const { loop, start, startPolicy, evalLimit, limit, judge, pool, progress } = c;
+  const l = config.loop;
   const evaluate = (policy: ModelBackend) =>
     evaluatePolicy(config, {
       policy,
@@ -110,13 +137,14 @@ export async function runLoop(config: Config, o: LoopOptions): Promise<LoopResul
       temperature: l.eval_temperature,
       greedy: l.eval_greedy,
       progress,
+      pool,
     });
 
   const ablate = (policy: ModelBackend) =>
-    multiturnAblation(config, { policy, prompts: l.ablation_prompts!, limit: evalLimit, samples: l.eval_samples, temperature: l.eval_temperature, progress });
+    multiturnAblation(config, { policy, prompts: l.ablation_prompts!, limit: evalLimit, samples: l.eval_samples, temperature: l.eval_temperature, progress, pool });
   // The correction rate after a teacher's feedback (InterFeedback's N_c / N_e), from the labeler's verdicts.
   const feedbackRate = (policy: ModelBackend) =>
-    correctionEval(config, { policy, prompts: l.eval_prompts, limit: evalLimit, level: l.eval_feedback!, provider: 'labeler', noise: 0, maxTurns: 3, progress });
+    correctionEval(config, { policy, prompts: l.eval_prompts, limit: evalLimit, level: l.eval_feedback!, provider: 'labeler', noise: 0, maxTurns: 3, progress, pool });
   // The starting policy is evaluated first: its held-out prompts are then known before any pull can deliver a pair.
   const baseline = await evaluate(config.generate.backend);
   const baselineAblation = l.ablation_prompts !== null ? await ablate(config.generate.backend) : null;
@@ -135,7 +163,7 @@ export async function runLoop(config: Config, o: LoopOptions): Promise<LoopResul
 
       if (l.mode === 'online') {
         if (row.checkpoint === null) {
-          online ??= await startOnline(config, limit, dir, progress, o.serveVerdicts);
+          online ??= await startOnline(config, limit, dir, progress, o.serveVerdicts, pool);
           row = await onlineTrain(config, loop, row, { ctx: online, out: path.join(roundDir, 'policy'), start, echo: o.echo ?? null, progress });
         }
       } else {
@@ -148,6 +176,7 @@ export async function runLoop(config: Config, o: LoopOptions): Promise<LoopResul
             stages: STAGES,
             ...(limit !== null ? { limit } : {}),
             progress,
+            pool,
             create: { purpose: 'train', onCreate: (db, id) => updateLoopRound(db, loop.id, k, { train_round: id }) },
           });
           row = withDb(config, (db) => {
@@ -173,7 +202,7 @@ export async function runLoop(config: Config, o: LoopOptions): Promise<LoopResul
         // FIRE's student training on the round's dialogues; the DPO trainer then starts from its checkpoint.
         if (l.sft_trainer !== null && row.sft_checkpoint === null) row = await sftStep(config, loop, row, roundDir, o.echo ?? null, progress);
         if (row.checkpoint === null) row = await train(config, loop, row, path.join(roundDir, 'policy'), o.echo ?? null, progress);
-        if (l.select === 'best' && row.select_json === null) row = await selectCheckpoint(config, loop, row, progress);
+        if (l.select === 'best' && row.select_json === null) row = await selectCheckpoint(config, loop, row, progress, pool);
       }
 
       const d = l.deploy;

@@ -15,6 +15,7 @@ import type { Progress } from '../progress.js';
 import { hashCheckpoint, isNonEmptyFolder } from '../util/checkpoint.js';
 import { fillCommand, runCommand } from './command.js';
 import { LoopStepError, recordStep, tailLines } from './steps.js';
+import type { WorkerPool } from '../backends/local/pool.js';
 
 /** What every budget point's trainer run shares: the reward server, the trainer's prompts file and the budget. */
 export interface OnlineContext {
@@ -53,10 +54,17 @@ export async function writeTrainerPrompts(config: Config, limit: number | null, 
  * Starts the reward server on the loop's store, bound to 127.0.0.1 on a free port, and writes the trainer's prompts.
  * @example const ctx = await startOnline(config, null, 'db/x.checkpoints/loop-1', progress); await ctx.server.close();
  */
-export async function startOnline(config: Config, limit: number | null, dir: string, progress: Progress, verdicts?: StartOptions['verdicts']): Promise<OnlineContext> {
+export async function startOnline(
+  config: Config,
+  limit: number | null,
+  dir: string,
+  progress: Progress,
+  verdicts?: StartOptions['verdicts'],
+  pool: WorkerPool | null = null,
+): Promise<OnlineContext> {
   const promptsFile = path.join(dir, 'trainer-prompts.jsonl');
   const prompts = await writeTrainerPrompts(config, limit, promptsFile, progress);
-  const server = await startServer(config, { host: '127.0.0.1', port: 0, ...(verdicts ? { verdicts } : {}) });
+  const server = await startServer(config, { host: '127.0.0.1', port: 0, pool, ...(verdicts ? { verdicts } : {}) });
   progress.log(`online loop: rlaifv serve on ${server.url} (round ${server.round.id}, reward preset ${config.reward.preset})`);
   return { server, promptsFile, prompts, samples: prompts * config.generate.samples };
 }

@@ -8,6 +8,7 @@ import type { Progress } from '../progress.js';
 import { evaluatePolicy } from '../eval/runs/policy-eval.js';
 import { hashCheckpoint, isNonEmptyFolder } from '../util/checkpoint.js';
 import { withDb } from './steps.js';
+import type { WorkerPool } from '../backends/local/pool.js';
 
 /** One candidate of checkpoint selection, as recorded in loop_rounds.select_json. */
 export interface SelectCandidate {
@@ -24,7 +25,7 @@ export interface SelectCandidate {
  * the validation prompts; the one with the lowest truth-free rejected-claim rate becomes the round's checkpoint (a
  * tie goes to the later one, {out} last). Every candidate's figure is recorded with the choice, in one transaction.
  */
-export async function selectCheckpoint(config: Config, loop: LoopRow, row: LoopRoundRow, progress: Progress): Promise<LoopRoundRow> {
+export async function selectCheckpoint(config: Config, loop: LoopRow, row: LoopRoundRow, progress: Progress, pool: WorkerPool | null = null): Promise<LoopRoundRow> {
   const l = config.loop;
   const out = row.checkpoint!;
   const subs = readdirSync(out, { withFileTypes: true })
@@ -52,6 +53,7 @@ export async function selectCheckpoint(config: Config, loop: LoopRow, row: LoopR
       temperature: l.eval_temperature,
       greedy: false,
       progress,
+      pool,
     });
     candidates.push({ checkpoint: dir, sha256: ev.policy_sha256 ?? hashCheckpoint(dir), eval_id: ev.id, rejected_claim_rate: ev.truth_free.rejected_claim_rate, selected: false });
     if (weights) byWeights.set(weights, candidates.at(-1)!);

@@ -47,15 +47,26 @@ export function createDivider(config: Config, pool: WorkerPool | null): Divider 
   return new RulesDivider(pool, config.divide.max_words);
 }
 
-/** Builds the configured backends. */
-export function createBackends(config: Config): Backends {
+/** Whether a config runs anything in a worker pool (a local generator, labeler or scorer, or the rules divider). */
+export function needsPool(config: Config): boolean {
+  const g = config.generate.backend;
+  const dr = config.feedback.dpo_reward;
+  return (
+    g.type === 'local' || config.label.backend.type === 'local' || config.divide.backend.type === 'rules' ||
+    (config.feedback.method === 'dpo-reward' && (dr.reference.type === 'local' || (dr.policy ?? g).type === 'local'))
+  );
+}
+
+/**
+ * Builds the configured backends. With `opts.pool` they run in that pool (a loop's, shared by its rounds and
+ * evaluations) and close() leaves it open for its owner; without, they make their own when one is needed and close it.
+ * @example const b = createBackends(config, { pool }); try { … } finally { await b.close(); }
+ */
+export function createBackends(config: Config, opts: { pool?: WorkerPool | null } = {}): Backends {
   const g = config.generate.backend;
   const l = config.label.backend;
-  const dr = config.feedback.dpo_reward;
-  const needsPool =
-    g.type === 'local' || l.type === 'local' || config.divide.backend.type === 'rules' ||
-    (config.feedback.method === 'dpo-reward' && (dr.reference.type === 'local' || (dr.policy ?? g).type === 'local'));
-  const pool = needsPool ? new WorkerPool(config.workers) : null;
+  const own = needsPool(config) && !opts.pool;
+  const pool = own ? new WorkerPool(config.workers) : needsPool(config) ? opts.pool! : null;
   try {
     // A local model folder that is incomplete is a config mistake: named by its field (exit 2).
     const local = <T>(field: string, make: () => T): T => {
@@ -94,14 +105,31 @@ export function createBackends(config: Config): Backends {
         await method?.close();
         await reference?.close();
         await Promise.all(tools.map((t) => t.close?.()));
-        // Served backends hold keep-alive connections to their endpoints.
-        await Promise.all([generator, labeler, divider].filter(isRemote).map((b) => (b as unknown as { close(): Promise<void> }).close()));
-        await pool?.close();
+        // Served backends hold keep-alive connections to their endpoints; local ones hold a lease on their model in
+        // the pool, which a shared pool's workers need ended to drop the model.
+        await Promise.all([generator, labeler, divider].map((b) => b.close()));
+        if (own) await pool?.close();
       },
     };
   } catch (e) {
-    void pool?.close();
+    if (own) void pool?.close();
     throw e;
+  }
+}
+
+/**
+ * Runs `fn` in `given`, or in a worker pool of its own when `config` needs one, closed after (also on failure): a
+ * command that runs several rounds (an evaluation's sampled and greedy rounds, a comparison's two policies, the turns
+ * of a correction or ablation run) opens one pool for all of them.
+ * @example await withPool(config, null, (pool) => runRound(config, { choice: 'next', stages: STAGES, pool }))
+ */
+export async function withPool<T>(config: Config, given: WorkerPool | null | undefined, fn: (pool: WorkerPool | null) => Promise<T>): Promise<T> {
+  if (given || !needsPool(config)) return fn(given ?? null);
+  const pool = new WorkerPool(config.workers);
+  try {
+    return await fn(pool);
+  } finally {
+    await pool.close();
   }
 }
 

@@ -27,9 +27,10 @@ import { imageStoreDir } from '../image/store.js';
 import { type StageResult } from '../stages/context.js';
 import { silentProgress, type Progress } from '../progress.js';
 import { createBackends, verdictLabeler } from './backends.js';
+import type { WorkerPool } from '../backends/local/pool.js';
 import { runStages } from './executor.js';
 
-export { createBackends, createDivider, flushUsage, stageConcurrency, type Backends } from './backends.js';
+export { createBackends, createDivider, flushUsage, needsPool, stageConcurrency, withPool, type Backends } from './backends.js';
 export { runStages } from './executor.js';
 
 import type { StageName } from '../domain.js';
@@ -179,10 +180,12 @@ export async function runRound(
     create?: NewRoundOptions;
     /** Take the round's failed generate, divide, label and score items up again (see reopenFailures). */
     retryFailed?: boolean;
+    /** A worker pool to run in, left open for its owner (a loop's); absent: the round makes its own and closes it. */
+    pool?: WorkerPool | null;
   },
 ): Promise<RoundRun> {
   const progress = opts.progress ?? silentProgress;
-  const backends = createBackends(config);
+  const backends = createBackends(config, { pool: opts.pool ?? null });
   const db = openDb(config.db);
   try {
     claimShard(db, config.db, opts.shard ?? null);

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import type { Config } from '../config/schema.js';
 import { ConfigError, configHash } from '../config/load.js';
 import { createBackends, selectRound, type Backends } from '../pipeline/round.js';
+import type { WorkerPool } from '../backends/local/pool.js';
 import { imageStoreDir } from '../image/store.js';
 import { markOnlineRound, onlineAnswerCount, onlineRound, openDb, type Db, type RoundRow } from '../store/index.js';
 import { BatchScorer } from './scorer.js';
@@ -22,6 +23,8 @@ export interface StartOptions {
    * the shapes truth checker). The answers are still divided, labeled and stored as always.
    */
   verdicts?: (image: ImageRow) => VerdictOverride | null;
+  /** A worker pool to run in, left open for its owner (the online loop's); absent: the server makes its own. */
+  pool?: WorkerPool | null;
 }
 
 /** A running reward server. */
@@ -116,7 +119,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const host = opts.host ?? config.serve.host;
   const port = opts.port ?? config.serve.port;
   const key = apiKey(config, host);
-  const backends = createBackends(config);
+  const backends = createBackends(config, { pool: opts.pool ?? null });
   const db = openDb(config.db);
   let round: RoundRow;
   try {

@@ -28,6 +28,20 @@ export function hashCheckpoint(dir: string): string {
   return h.digest('hex');
 }
 
+/**
+ * A cheap identity of a folder's files as they are now (relative path, size and modification time of each, no bytes
+ * read): a worker that cached a model from `dir` reloads it when the folder was written again.
+ * @example folderStamp('models/shapes-policy') // '9c1e04d2a7b3f850' (16 hex)
+ */
+export function folderStamp(dir: string): string {
+  const h = createHash('sha256');
+  for (const f of files(dir).sort()) {
+    const st = statSync(path.join(dir, f));
+    h.update(`${f}\0${st.size}\0${st.mtimeMs}\0`);
+  }
+  return h.digest('hex').slice(0, 16);
+}
+
 /** True when `dir` is a folder with at least one file in it (what a trainer must leave behind). */
 export function isNonEmptyFolder(dir: string): boolean {
   return existsSync(dir) && statSync(dir).isDirectory() && files(dir).length > 0;

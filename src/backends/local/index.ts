@@ -23,11 +23,16 @@ export class LocalGenerator implements Generator {
     private readonly dir: string,
   ) {
     this.id = inspectLlavaFolder(dir).modelId;
+    this.release = pool.retain(dir);
   }
+  private readonly release: () => void;
   generate(req: GenerateRequest): Promise<GenerateResult[]> {
     return this.pool.run({ kind: 'generate', model: this.dir, threads: this.pool.size.threadsPerWorker, ...req });
   }
-  async close(): Promise<void> {}
+  /** Ends the lease on the model folder: a shared pool's workers may drop the model. */
+  async close(): Promise<void> {
+    this.release();
+  }
 }
 
 /**
@@ -44,7 +49,9 @@ export class LocalLabeler implements Labeler {
     private readonly suffix: string,
   ) {
     this.id = `${inspectLlavaFolder(dir).modelId}|${JSON.stringify(suffix)}`;
+    this.release = pool.retain(dir);
   }
+  private readonly release: () => void;
   label(imagePath: string, questions: string[]): Promise<LabelResult[]> {
     return this.pool.run({
       kind: 'label',
@@ -58,7 +65,9 @@ export class LocalLabeler implements Labeler {
   labelImages(items: { imagePath: string; questions: string[] }[]): Promise<LabelResult[][]> {
     return this.pool.run({ kind: 'labelImages', model: this.dir, threads: this.pool.size.threadsPerWorker, items, suffix: this.suffix });
   }
-  async close(): Promise<void> {}
+  async close(): Promise<void> {
+    this.release();
+  }
 }
 
 /**
@@ -75,7 +84,9 @@ export class LocalSequenceScorer implements SequenceScorer {
     private readonly dir: string,
   ) {
     this.id = inspectLlavaFolder(dir).modelId;
+    this.release = pool.retain(dir);
   }
+  private readonly release: () => void;
   async logprobs(items: SequenceScoreItem[]): Promise<(SequenceLogprob | Error)[][]> {
     // Many prompts are cut into one consecutive part per worker: each part is batched within its worker.
     const per = Math.ceil(items.length / Math.max(1, this.pool.size.workers));
@@ -86,7 +97,9 @@ export class LocalSequenceScorer implements SequenceScorer {
     );
     return rows.flat().map((row) => row.map((r) => ('error' in r ? new Error(r.error) : r)));
   }
-  async close(): Promise<void> {}
+  async close(): Promise<void> {
+    this.release();
+  }
 }
 
 /** The built-in English rules divider, run in the pool so dividing never blocks the main thread. */

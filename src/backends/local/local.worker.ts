@@ -19,7 +19,17 @@ export type WorkerTask =
   | { kind: 'tokenIds'; model: string; threads: number; tokens: string[] }
   | { kind: 'divide'; items: { question: string; answer: string }[]; maxWords: number | null }
   | { kind: 'info'; model: string; threads: number }
-  | { kind: 'top'; model: string; threads: number; imagePath: string; text: string; k: number };
+  | { kind: 'top'; model: string; threads: number; imagePath: string; text: string; k: number }
+  | { kind: 'cached' };
+
+/** What a thread holds ('cached' task): its models' folders and stamps (null: loaded without a lease), and its process's RSS. */
+export interface CachedModels {
+  models: { dir: string; stamp: string | null }[];
+  rss: number;
+}
+
+/** The model folders a pool has leased now, each with its stamp (WorkerPool.run adds it to a task). */
+export type Live = Record<string, string>;
 
 /** An answer's log-probability, or why it has none (errors cross the thread boundary as text). */
 export type LogprobResult = SequenceLogprob | { error: string };
@@ -37,19 +47,50 @@ export interface TopResult {
   promptTokens: number;
 }
 
-// Each thread loads a model once and keeps it for every later task.
-const models = new Map<string, Promise<LlavaModel>>();
-function model(dir: string, threads: number): Promise<LlavaModel> {
-  let m = models.get(dir);
-  if (!m) {
-    m = LlavaModel.load(dir, { threads });
-    models.set(dir, m);
-    m.catch(() => models.delete(dir));
-  }
-  return m;
+// Each thread loads a model once and keeps it while it is used. `stamp` is the folder's stamp when it was loaded under
+// a pool's lease (null: loaded with no lease, kept for the thread's life).
+const models = new Map<string, { stamp: string | null; model: Promise<LlavaModel> }>();
+const yesNoIds = new Map<string, { yes: number[]; no: number[] }>();
+// The leases of the task being run (piscina runs one task at a time per thread).
+let live: Live | undefined;
+
+function forget(dir: string): void {
+  const e = models.get(dir);
+  models.delete(dir);
+  yesNoIds.delete(dir);
+  // A model that failed to load has nothing to release.
+  void e?.model.then((m) => m.dispose()).catch(() => {});
 }
 
-const yesNoIds = new Map<string, { yes: number[]; no: number[] }>();
+/**
+ * Drops the models loaded under a lease that no lease holds any more, or whose folder changed since: a loop's old
+ * checkpoints leave the thread's memory at the first task after their round ended. `keep` is the task's own model.
+ */
+function evict(keep: string | undefined): void {
+  if (!live) return;
+  for (const [dir, e] of models) {
+    if (e.stamp !== null && live[dir] !== e.stamp && dir !== keep) forget(dir);
+  }
+}
+
+function model(dir: string, threads: number): Promise<LlavaModel> {
+  const want = live?.[dir] ?? null;
+  let e = models.get(dir);
+  // A folder leased with another stamp was written again since this thread loaded it.
+  if (e && want !== null && e.stamp !== want) {
+    forget(dir);
+    e = undefined;
+  }
+  if (!e) {
+    const m = LlavaModel.load(dir, { threads });
+    e = { stamp: want, model: m };
+    models.set(dir, e);
+    m.catch(() => {
+      if (models.get(dir)?.model === m) models.delete(dir);
+    });
+  }
+  return e.model;
+}
 
 async function generate(t: Extract<WorkerTask, { kind: 'generate' }>): Promise<GenerateResult[]> {
   const m = await model(t.model, t.threads);
@@ -195,9 +236,14 @@ function divide(t: Extract<WorkerTask, { kind: 'divide' }>): DivideOutput[] {
   });
 }
 
-/** Runs one task. */
-export default async function run(t: WorkerTask): Promise<unknown> {
+/** Runs one task (with the pool's leases when it has any). */
+export default async function run(t: WorkerTask & { live?: Live }): Promise<unknown> {
+  live = t.live;
+  evict('model' in t ? t.model : undefined);
   switch (t.kind) {
+    case 'cached':
+      // What this thread holds (tests and memory checks): each cached model's folder and stamp, and the RSS.
+      return { models: [...models].map(([dir, e]) => ({ dir, stamp: e.stamp })), rss: process.memoryUsage().rss } satisfies CachedModels;
     case 'generate':
       return generate(t);
     case 'label':

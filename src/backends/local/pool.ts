@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import type { WorkerTask } from './local.worker.js';
+import { folderStamp } from '../../util/checkpoint.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 // Workers always run the compiled JavaScript, also when the caller runs from TypeScript sources (tests). Their entry is
@@ -27,10 +28,18 @@ export function poolSize(workers: number | null | undefined): PoolSize {
 /** How long closing the pool waits for its workers to exit before leaving them (see WorkerPool.close). */
 const CLOSE_TIMEOUT_MS = 2_000;
 
-/** A pool of worker threads, each loading its models once. */
+/**
+ * A pool of worker threads, each loading its models once. One pool may serve many rounds (`rlaifv loop` keeps one for
+ * all its rounds and evaluations): a backend leases its model folder while it lives (retain), and every task carries
+ * the leased folders, so a worker drops a model it loaded under a lease once no lease names it any more (a loop's old
+ * checkpoints), and reloads one whose folder was written again. A model used without a lease stays for the thread's
+ * life, as before leases existed.
+ */
 export class WorkerPool {
   private readonly pool: Piscina;
   readonly size: PoolSize;
+  /** Leased model folders: how many leases each has, and the folder's stamp when it was last leased. */
+  private readonly leases = new Map<string, { count: number; stamp: string }>();
 
   constructor(workers: number | null | undefined) {
     if (!existsSync(WORKER)) {
@@ -49,7 +58,33 @@ export class WorkerPool {
 
   /** Runs one task on a worker. */
   run<T>(task: WorkerTask): Promise<T> {
-    return this.pool.run(task) as Promise<T>;
+    // Sent also when empty: a worker then drops what it loaded under leases that have all ended.
+    const live = Object.fromEntries([...this.leases].map(([dir, l]) => [dir, l.stamp]));
+    return this.pool.run({ ...task, live }) as Promise<T>;
+  }
+
+  /**
+   * Leases a model folder for as long as a backend uses it; the returned function ends the lease (once).
+   * @example const release = pool.retain('models/shapes-policy'); … ; release()
+   */
+  retain(dir: string): () => void {
+    const stamp = folderStamp(dir);
+    const l = this.leases.get(dir);
+    this.leases.set(dir, { count: (l?.count ?? 0) + 1, stamp });
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      const now = this.leases.get(dir);
+      if (!now) return;
+      if (now.count <= 1) this.leases.delete(dir);
+      else now.count--;
+    };
+  }
+
+  /** Model folders leased now (tests and memory checks). */
+  leased(): string[] {
+    return [...this.leases.keys()];
   }
 
   /**

@@ -12,6 +12,8 @@ import type { Turn } from '../../domain.js';
 import { openDb, promptHistory, roundPrompts, type Db, type RoundPrompt } from '../../store/index.js';
 import { silentProgress, type Progress } from '../../progress.js';
 import { evaluatePolicy, type PolicyEvaluation } from './policy-eval.js';
+import type { WorkerPool } from '../../backends/local/pool.js';
+import { withPool } from '../../pipeline/round.js';
 import { hashCheckpoint } from '../../util/checkpoint.js';
 import { checkStatement } from '../../shapes/index.js';
 import { normClaim, subjectsOf } from '../claims.js';
@@ -66,6 +68,8 @@ export interface AblationOptions {
   samples: number;
   temperature: number;
   progress?: Progress;
+  /** A worker pool to run in, left open (a loop's, shared by its rounds and evaluations); absent: each round makes its own. */
+  pool?: WorkerPool | null;
 }
 
 /** The figures of one condition's evaluation. */
@@ -92,12 +96,18 @@ function claimsByPrompt(db: Db, roundId: number): Map<string, { text: string; cl
  * @example await multiturnAblation(config, { policy: { type: 'local', model: 'models/shapes-policy' }, prompts: 'data/shapes/multiturn/prompts.jsonl', limit: null, samples: 4, temperature: 0.7 })
  */
 export async function multiturnAblation(config: Config, o: AblationOptions): Promise<AblationFigures> {
+  // Its three conditions and each turn of the own-history chains share one worker pool.
+  return withPool({ ...config, generate: { ...config.generate, backend: o.policy } }, o.pool, (pool) => multiturnAblationIn(config, { ...o, pool }));
+}
+
+/** multiturnAblation in one worker pool. */
+async function multiturnAblationIn(config: Config, o: AblationOptions): Promise<AblationFigures> {
   const progress = o.progress ?? silentProgress;
   const evaluate = (prompts: string, samples: number) =>
-    evaluatePolicy(config, { policy: o.policy, prompts, limit: null, samples, temperature: o.temperature, greedy: false, progress });
+    evaluatePolicy(config, { policy: o.policy, prompts, limit: null, samples, temperature: o.temperature, greedy: false, progress, pool: o.pool ?? null });
 
   // The true-history condition is the prompts as they are; it also brings them into the store.
-  const truthEv = await evaluatePolicy(config, { policy: o.policy, prompts: o.prompts, limit: o.limit, samples: o.samples, temperature: o.temperature, greedy: false, progress });
+  const truthEv = await evaluatePolicy(config, { policy: o.policy, prompts: o.prompts, limit: o.limit, samples: o.samples, temperature: o.temperature, greedy: false, progress, pool: o.pool ?? null });
   const db = openDb(config.db);
   let convs: RoundPrompt[];
   try {

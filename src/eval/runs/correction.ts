@@ -9,6 +9,8 @@ import type { Config, ModelBackend } from '../../config/schema.js';
 import { finishReasons, openDb, roundPrompts, type Db, type RoundPrompt } from '../../store/index.js';
 import { silentProgress, type Progress } from '../../progress.js';
 import { evaluatePolicy } from './policy-eval.js';
+import type { WorkerPool } from '../../backends/local/pool.js';
+import { withPool } from '../../pipeline/round.js';
 import { isRejected, type AcceptRule } from '../../feedback/verdict.js';
 import type { Truth } from '../../shapes/truth.js';
 import { loadEvalRound } from '../load.js';
@@ -30,6 +32,8 @@ export interface CorrectionOptions {
   noise: number;
   maxTurns: number;
   progress?: Progress;
+  /** A worker pool to run in, left open (a loop's, shared by its rounds and evaluations); absent: each round makes its own. */
+  pool?: WorkerPool | null;
 }
 
 /** `feedback` in `rlaifv eval --policy P --feedback L --json`. */
@@ -128,9 +132,15 @@ interface Conversation {
  * @example await correctionEval(config, { policy: { type: 'local', model: 'models/shapes-policy' }, prompts: 'data/shapes/test/prompts.jsonl', limit: 20, level: 'detailed', provider: 'truth', noise: 0, maxTurns: 3 })
  */
 export async function correctionEval(config: Config, o: CorrectionOptions): Promise<FeedbackReport> {
+  // The first answers and every feedback turn's round share one worker pool.
+  return withPool({ ...config, generate: { ...config.generate, backend: o.policy } }, o.pool, (pool) => correctionEvalIn(config, { ...o, pool }));
+}
+
+/** correctionEval in one worker pool. */
+async function correctionEvalIn(config: Config, o: CorrectionOptions): Promise<FeedbackReport> {
   const progress = o.progress ?? silentProgress;
   const answer = (prompts: string, limit: number | null) =>
-    evaluatePolicy(config, { policy: o.policy, prompts, limit, samples: 1, temperature: 0, greedy: false, progress });
+    evaluatePolicy(config, { policy: o.policy, prompts, limit, samples: 1, temperature: 0, greedy: false, progress, pool: o.pool ?? null });
   const first = await answer(o.prompts, o.limit);
 
   const convs: Conversation[] = [];

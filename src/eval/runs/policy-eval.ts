@@ -4,7 +4,7 @@
 // or export ever delivers a pair on an image they have seen.
 import type { Config, ModelBackend } from '../../config/schema.js';
 import { finishPolicyEval, createPolicyEval, findPolicyEval, finishRound, getPolicyEval, getRound, linkPolicyEvalRound, openDb, type PolicyEvalRow } from '../../store/index.js';
-import { runRound } from '../../pipeline/round.js';
+import { runRound, withPool } from '../../pipeline/round.js';
 import { silentProgress, type Progress } from '../../progress.js';
 import { loadEvalRound } from '../load.js';
 import { policyFigures, type PolicyFigures } from '../policy.js';
@@ -12,6 +12,7 @@ import { roundHasTruth, truthFreeFigures, type TruthFreeFigures } from '../truth
 import type { Db } from '../../store/index.js';
 import { hashCheckpoint, isNonEmptyFolder } from '../../util/checkpoint.js';
 import { ConfigError } from '../../config/load.js';
+import type { WorkerPool } from '../../backends/local/pool.js';
 
 /** What to evaluate, where, and how it decodes. */
 export interface PolicyEvalOptions {
@@ -26,6 +27,8 @@ export interface PolicyEvalOptions {
   /** Also one greedy answer per prompt (temperature 0). */
   greedy: boolean;
   progress?: Progress;
+  /** A worker pool to run in, left open (a loop's, shared by its rounds and evaluations); absent: each round makes its own. */
+  pool?: WorkerPool | null;
 }
 
 /**
@@ -150,34 +153,38 @@ export async function evaluatePolicy(config: Config, o: PolicyEvalOptions): Prom
   ];
   if (o.greedy) runs.push({ which: 'greedy', samples: 1, temperature: 0, round: row.greedy_round });
   const figures: StoredFigures = { sampled: null as unknown as PolicyFigures, greedy: null, greedy_truth_free: null, has_truth: true };
-  for (const r of runs) {
-    progress.log(`evaluating ${o.policy.model} on ${o.prompts} (${r.which}: ${r.samples} per prompt, T ${r.temperature})`);
-    const run = await runRound(evalRoundConfig(config, o, r.samples, r.temperature), {
-      choice: r.round ?? 'next',
-      stages: ['generate', 'divide', 'label', 'score'],
-      ...(o.limit !== null ? { limit: o.limit } : {}),
-      progress,
-      create: { purpose: 'eval', onCreate: (db, id) => linkPolicyEvalRound(db, row.id, r.which, id) },
-    });
-    const db = openDb(config.db);
-    try {
-      finishRound(db, run.round.id, 'done');
-      const free = truthFreeFigures(db, run.round.id);
-      const truth = truthFigures(db, run.round.id, free);
-      if (r.which === 'sampled') {
-        figures.sampled = truth;
-        figures.truth_free = free;
-        figures.has_truth = roundHasTruth(db, run.round.id);
-        row = { ...row, sampled_round: run.round.id };
-      } else {
-        figures.greedy = truth;
-        figures.greedy_truth_free = free;
-        row = { ...row, greedy_round: run.round.id };
+  // The sampled and greedy rounds share one worker pool (the caller's, or one of their own).
+  await withPool(evalRoundConfig(config, o, o.samples, o.temperature), o.pool, async (pool) => {
+    for (const r of runs) {
+      progress.log(`evaluating ${o.policy.model} on ${o.prompts} (${r.which}: ${r.samples} per prompt, T ${r.temperature})`);
+      const run = await runRound(evalRoundConfig(config, o, r.samples, r.temperature), {
+        choice: r.round ?? 'next',
+        stages: ['generate', 'divide', 'label', 'score'],
+        ...(o.limit !== null ? { limit: o.limit } : {}),
+        progress,
+        pool,
+        create: { purpose: 'eval', onCreate: (db, id) => linkPolicyEvalRound(db, row.id, r.which, id) },
+      });
+      const db = openDb(config.db);
+      try {
+        finishRound(db, run.round.id, 'done');
+        const free = truthFreeFigures(db, run.round.id);
+        const truth = truthFigures(db, run.round.id, free);
+        if (r.which === 'sampled') {
+          figures.sampled = truth;
+          figures.truth_free = free;
+          figures.has_truth = roundHasTruth(db, run.round.id);
+          row = { ...row, sampled_round: run.round.id };
+        } else {
+          figures.greedy = truth;
+          figures.greedy_truth_free = free;
+          row = { ...row, greedy_round: run.round.id };
+        }
+      } finally {
+        db.close();
       }
-    } finally {
-      db.close();
     }
-  }
+  });
   const db = openDb(config.db);
   try {
     finishPolicyEval(db, row.id, figures);

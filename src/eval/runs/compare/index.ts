@@ -9,6 +9,8 @@ import { EvalRefusal, loadEvalRound } from '../../load.js';
 import { judgeAnswer } from '../../truth.js';
 import { promptKinds, roundHasTruth, scoredAnswers, type ScoredAnswer } from '../../truth-free.js';
 import { evaluatePolicy } from '../policy-eval.js';
+import type { WorkerPool } from '../../../backends/local/pool.js';
+import { withPool } from '../../../pipeline/round.js';
 import { compareKeys, judgeName, ServedCompareJudge, type AnswerKey, type JudgeSpec } from './judges.js';
 import { pairOutcome, tallyOf, type CompareTally, type PromptTally } from './tally.js';
 
@@ -162,6 +164,8 @@ export interface CompareOptions {
   temperature: number;
   judge: JudgeSpec;
   progress?: Progress;
+  /** A worker pool to run in, left open (a loop's, shared by its rounds and evaluations); absent: each round makes its own. */
+  pool?: WorkerPool | null;
 }
 
 /**
@@ -170,6 +174,12 @@ export interface CompareOptions {
  * @example await comparePolicies(config, { a: { type: 'local', model: 'models/shapes-policy' }, b: { type: 'local', model: 'ckpt' }, prompts: 'data/shapes/test/prompts.jsonl', limit: 100, samples: 4, temperature: 0.7, judge: { type: 'claims' } })
  */
 export async function comparePolicies(config: Config, o: CompareOptions): Promise<CompareResult> {
+  // Both policies' evaluation rounds share one worker pool.
+  return withPool({ ...config, generate: { ...config.generate, backend: o.a.type === 'local' ? o.a : o.b } }, o.pool, (pool) => comparePoliciesIn(config, { ...o, pool }));
+}
+
+/** comparePolicies in one worker pool. */
+async function comparePoliciesIn(config: Config, o: CompareOptions): Promise<CompareResult> {
   const rounds: number[] = [];
   for (const policy of [o.a, o.b]) {
     if (rounds.length === 1 && o.judge.type === 'truth') {
@@ -191,6 +201,7 @@ export async function comparePolicies(config: Config, o: CompareOptions): Promis
       temperature: o.temperature,
       greedy: false,
       ...(o.progress ? { progress: o.progress } : {}),
+      pool: o.pool ?? null,
     });
     rounds.push(ev.sampled_round);
   }
