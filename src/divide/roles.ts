@@ -4,13 +4,17 @@ import { articleFor } from './text.js';
 // "Lanny Flaherty is an American actor, director and producer." -> ... is an American actor. / ... is a director. /
 // ... is a producer.: each role is a fact, as FActScore's annotators wrote them. A named or pronoun subject only, and
 // every item a bare noun phrase ("best known for ...", "who ..." are not roles).
-const ROLES = /^((?:[A-Z][\w'’.-]*\s+){0,5}[A-Z][\w'’.-]*|He|She)\s+(is|was)\s+(an?|the)\s+(.+?)\.?$/;
+// A name may hold accented letters and lower-case particles ("Baltasar Corrada del Río", "Thijs van Leer").
+const NAME = String.raw`(?:\p{Lu}[\p{L}\p{M}\d'’.-]*\s+(?:(?:de|del|da|dos|das|di|van|von|der|den|la|le|bin|al)\s+)?){0,5}\p{Lu}[\p{L}\p{M}\d'’.-]*`;
+const ROLES = new RegExp(String.raw`^(${NAME}|He|She)\s+(is|was)\s+(an?|the)\s+(.+?)\.?$`, 'u');
 const NOT_ROLE = /^(?:best|well|known|who|which|that|born|having|also|most|one|based|currently|widely|perhaps|as|in|on|at|from|with|for|by|since)\b|\b(?:[a-z]+ed|[a-z]+ing|is|was|has|have)\b/;
 
 /** "X is an American actor, director and producer." -> one claim per role. */
 export function rolesApart(claim: string): string[] {
   const m = ROLES.exec(claim);
   if (!m || m[1] === undefined || m[4] === undefined || /^(?:There|It|This|That|These|Those|They)$/.test(m[1])) return [claim];
+  // A fixed pair is one role: "a track and field athlete".
+  if (/\b(?:track and field|rhythm and blues|rock and roll|drum and bass|song and dance)\b/i.test(m[4])) return [claim];
   const items = m[4].split(/\s*,\s*(?:and\s+)?|\s+and\s+/).map((x) => x.replace(/^(?:an?|the)\s+/, ''));
   if (items.length < 2 || items.some((x) => x === '' || x.split(/\s+/).length > 14) || items.slice(1).some((x) => NOT_ROLE.test(x))) return [claim];
   // One person's roles: singular nouns, the later ones lower-case, a phrase after a role only on the last
@@ -33,7 +37,8 @@ export function rolesApart(claim: string): string[] {
 // "Paul O'Neill was a British racing driver." -> "Paul O'Neill was British." / "Paul O'Neill was a racing driver.":
 // a nationality is a fact of its own, as FActScore's annotators wrote it ("Doug Sheehan is an American."). A named
 // or he/she subject and a capitalised adjective before a lower-case role only, so the shapes world has none.
-const NATIONALITY = /^((?:[A-Z][\w'’.-]*\s+){0,5}[A-Z][\w'’.-]*|He|She)\s+(is|was)\s+(?:an?|the)\s+([A-Z][a-z]+(?:-[A-Z][a-z]+)*(?:an|ian|ese|ish|i|ch|sh|ic))\s+([a-z][\w'’-]*(?:\s+[a-z][\w'’-]*){0,3}.*?)\.?$/;
+// Two words make one nationality too: "Puerto Rican", "South Korean".
+const NATIONALITY = new RegExp(String.raw`^(${NAME}|He|She)\s+(is|was)\s+(?:an?|the)\s+((?:(?:Puerto|South|North|New|Sri|Costa|Saudi|Latin)\s+)?[A-Z][a-z]+(?:-[A-Z][a-z]+)*(?:an|ian|ese|ish|i|ch|sh|ic))\s+([a-z][\w'’-]*(?:\s+[a-z][\w'’-]*){0,3}.*?)\.?$`, 'u');
 
 /** "Paul O'Neill was a British racing driver." -> "... was British." / "... was a racing driver." */
 export function nationalityApart(claim: string): string[] {
@@ -51,7 +56,7 @@ export function once(claims: string[]): string[] {
 // "Eliza Dushku is an American actress, model, and producer best known for her roles in A, B and C": what someone is
 // and what they are known for are facts apart ("Eliza Dushku is best known for her roles in A."), so the roles
 // split as roles and the works as objects, as the annotators wrote them.
-const KNOWN = /^((?:[A-Z][\w'’.-]*\s+){0,5}[A-Z][\w'’.-]*|He|She|They)\s+(is|was|are|were)\s+((?:an?|the)\s+(?:(?!known\b)[^,])+?(?:,\s+(?:(?!known\b)[^,])+?)*),?\s+((?:(?:best|well|widely|most|perhaps best|also)\s+)?known\s+(?:for|as)\s.+)$/;
+const KNOWN = new RegExp(String.raw`^(${NAME}|He|She|They)\s+(is|was|are|were)\s+((?:an?|the)\s+(?:(?!known\b)[^,])+?(?:,\s+(?:(?!known\b)[^,])+?)*),?\s+((?:(?:best|well|widely|most|perhaps best|also)\s+)?known\s+(?:for|as)\s.+)$`, 'u');
 
 /** "X is an American actor best known for Y" -> "X is an American actor." / "X is best known for Y". */
 export function knownApart(text: string): string[] {

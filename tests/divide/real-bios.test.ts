@@ -431,3 +431,16 @@ describe('divideRules on biographies: ", as well as" (fifth pass)', () => {
       .toContain('David Wenham is best known for his roles in SeaChange.');
   });
 });
+
+describe('divideRules on biographies: the sixth pass', () => {
+  it('splits the roles and nationality of a name with accents and particles, "Puerto Rican" one nationality', () => {
+    expect(claims('Baltasar Corrada del Río was a Puerto Rican politician and lawyer who served as the 11th Governor of Puerto Rico from 1969 to 1973.'))
+      .toEqual(expect.arrayContaining([
+        'Baltasar Corrada del Río was Puerto Rican.', 'Baltasar Corrada del Río was a politician.', 'Baltasar Corrada del Río was a lawyer.',
+      ]));
+    expect(claims('Lewis Nkosi was a South African writer.')).toEqual(['Lewis Nkosi was South African.', 'Lewis Nkosi was a writer.']);
+    // A fixed pair stays one role.
+    expect(claims('Roxana Díaz Burgos is a Venezuelan track and field athlete, who specializes in the 400 metres hurdles.'))
+      .toContain('Roxana Díaz Burgos is a track and field athlete.');
+  });
+});
