@@ -15,7 +15,12 @@ export function rolesApart(claim: string): string[] {
   if (!m || m[1] === undefined || m[4] === undefined || /^(?:There|It|This|That|These|Those|They)$/.test(m[1])) return [claim];
   // A fixed pair is one role: "a track and field athlete".
   if (/\b(?:track and field|rhythm and blues|rock and roll|drum and bass|song and dance)\b/i.test(m[4])) return [claim];
-  const items = m[4].split(/\s*,\s*(?:and\s+)?|\s+and\s+/).map((x) => x.replace(/^(?:an?|the)\s+/, ''));
+  // The last role's own phrase is not split: "an architect, urban planner, and professor of Architecture and Urban
+  // Planning at the University of Florence" -> the professor's "of ... at ..." whole.
+  const tail = /\s(?:of|at|for|in|with|from|on)\s(?![^,]*\s(?:and|or)\s+(?:an?|the)\s)[^,]*$/.exec(m[4]);
+  const head = tail && /,/.test(m[4].slice(0, tail.index)) ? m[4].slice(0, tail.index) : m[4];
+  const items = head.split(/\s*,\s*(?:and\s+)?|\s+and\s+/).map((x) => x.replace(/^(?:an?|the)\s+/, ''));
+  if (head !== m[4]) items[items.length - 1] += m[4].slice(head.length);
   if (items.length < 2 || items.some((x) => x === '' || x.split(/\s+/).length > 14) || items.slice(1).some((x) => NOT_ROLE.test(x))) return [claim];
   // One person's roles: singular nouns, the later ones lower-case, a phrase after a role only on the last
   // ("advocate for diversity, equity and inclusion" and "roles in A, B and C" are one role's objects).

@@ -444,3 +444,27 @@ describe('divideRules on biographies: the sixth pass', () => {
       .toContain('Roxana Díaz Burgos is a track and field athlete.');
   });
 });
+
+describe('divideRules on biographies: roles and counted examples (sixth pass)', () => {
+  it('keeps the last role\'s own phrase whole: "an architect, urban planner, and professor of A and B at C"', () => {
+    expect(claims('Francesco Mimbelli is an architect, urban planner, and professor of Architecture and Urban Planning at the University of Florence.')).toEqual([
+      'Francesco Mimbelli is an architect.', 'Francesco Mimbelli is an urban planner.',
+      'Francesco Mimbelli is a professor of Architecture and Urban Planning at the University of Florence.',
+    ]);
+  });
+
+  it('takes a counted category with its own phrase, and long examples, apart', () => {
+    expect(claims('Kang has received multiple awards for his acting, including the New Star Award at the 2019 SBS Drama Awards and the Best New Actor Award at the 2019 MBC Plus X Genie Music Awards.'))
+      .toEqual([
+        'Kang has received multiple awards for his acting.', 'Kang has received the New Star Award at the 2019 SBS Drama Awards.',
+        'Kang has received the Best New Actor Award at the 2019 MBC Plus X Genie Music Awards.',
+      ]);
+    expect(claims('Kakru has been honored with numerous awards for his contributions to the field of homeopathy, including the Padma Shri Award in the year 2006.'))
+      .toEqual(['Kakru has been honored with numerous awards for his contributions to the field of homeopathy.', 'Kakru has been honored with the Padma Shri Award in the year 2006.']);
+    // Held positions are held as positions; a predicate after ", and has" is the subject's, not an example.
+    expect(claims('Tukaki has held a number of leadership positions, including Chairman of the National Maori Authority, Executive Director of the Australian Indigenous Chamber of Commerce, and Chair of the United Nations Global Compact Network Australia.'))
+      .toContain('Tukaki has held the position of Chairman of the National Maori Authority.');
+    expect(claims('Vieira has been honored with numerous awards, including an Emmy nomination, and has been a finalist for the Humanitas Prize.'))
+      .toEqual(expect.arrayContaining(['Vieira has been honored with an Emmy nomination.', 'Vieira has been a finalist for the Humanitas Prize.']));
+  });
+});
