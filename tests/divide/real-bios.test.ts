@@ -468,3 +468,23 @@ describe('divideRules on biographies: roles and counted examples (sixth pass)', 
       .toEqual(expect.arrayContaining(['Vieira has been honored with an Emmy nomination.', 'Vieira has been a finalist for the Humanitas Prize.']));
   });
 });
+
+describe('divideRules on biographies: roles with their own phrases (sixth pass)', () => {
+  it('splits roles that each carry a phrase, and a peer\'s title after the name', () => {
+    expect(claims('Valpy is a former columnist with The Globe and Mail and the author of five books.'))
+      .toEqual(['Valpy is a former columnist with The Globe and Mail.', 'Valpy is the author of five books.']);
+    expect(claims('Fischer is a former Deputy Prime Minister of Australia and leader of the National Party from 1990 to 1999.'))
+      .toEqual(['Fischer is a former Deputy Prime Minister of Australia.', 'Fischer is the former leader of the National Party from 1990 to 1999.']);
+    expect(claims('Rennie Fritchie, Baroness Fritchie, is a British Labour politician and life peer.'))
+      .toEqual(['Rennie Fritchie is Baroness Fritchie.', 'Rennie Fritchie is a British Labour politician.', 'Rennie Fritchie is a life peer.']);
+  });
+
+  it('gives an organisation\'s phrase to a founder or director, not to any role', () => {
+    expect(claims('Diamond is the founder and director of the Pacific Center for Sex and Society at the University of Hawaii.')).toEqual([
+      'Diamond is the founder of the Pacific Center for Sex and Society at the University of Hawaii.',
+      'Diamond is the director of the Pacific Center for Sex and Society at the University of Hawaii.',
+    ]);
+    expect(claims('Milton Diamond is a sexologist and professor of anatomy and reproductive biology at the University of Hawaii.'))
+      .toContain('Milton Diamond is a sexologist.');
+  });
+});
