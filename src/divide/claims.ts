@@ -208,7 +208,7 @@ function trySplit(clause: Clause, g: number, depth: number): string[] | null {
   // Pass 2: "There is a red circle, a blue star and a green square" -> one claim per item.
   const ctx = { be: mainIsBe || LINKING_VERBS.has(verb.base), there };
   const segs = segmentList(mainPred, false);
-  let items = objectsOfPreposition(segs, mainPred.filter((t) => /,$/.test(t.raw)).length) ?? namedObjects(segs);
+  let items = twoNames(segs, tokens[g - 1]?.word ?? '') ?? objectsOfPreposition(segs, mainPred.filter((t) => /,$/.test(t.raw)).length) ?? namedObjects(segs);
   if (items === null) {
     items = segs;
     if (!isSplittableList(items, ctx)) items = segmentList(mainPred, true);
@@ -266,6 +266,29 @@ function objectsOfPreposition(segs: Token[][], commas: number): Token[][] | null
   const own = object.slice(possessive.length);
   if (DETERMINERS.has(own[0]?.word ?? '') || !bare(own) || !later.every((seg, k) => bare(seg, k + 1))) return null;
   return [first, ...later.map((seg) => [...lead, ...possessive, ...seg])];
+}
+
+// "played in Switzerland and France", "played for the New York Giants and Denver Broncos": two names after a
+// verb's preposition, one claim each. Not inside a name ("the Center for Sex and Society": a capital before the
+// preposition) nor a name with "and" in it ("Bosnia and Herzegovina", "The Globe and Mail").
+const FIXED_PAIRS = /\b(?:Bosnia and Herzegovina|Trinidad and Tobago|Antigua and Barbuda|Saint Kitts and Nevis|Turks and Caicos|Serbia and Montenegro)\b/;
+function twoNames(segs: Token[][], verb: string): Token[][] | null {
+  const [first = [], second = []] = segs;
+  let named = -1;
+  first.forEach((t, k) => { if (PREPOSITIONS.has(t.word)) named = k; });
+  if (segs.length !== 2 || named < 0 || !['in', 'across', 'throughout', 'for', 'at', 'with', 'on', 'to'].includes(first[named]?.word ?? '')) return null;
+  // "stands for Large Language and Vision Assistant" spells one name out.
+  if ((named > 0 && !/^[a-z]/.test(first[named - 1]?.raw ?? '')) || ['stands', 'short'].includes(named > 0 ? first[named - 1]?.word ?? '' : verb)) return null;
+  const nameSeg = (seg: readonly Token[]): boolean => seg.length > 0 && seg.length <= 5
+    && seg.every((t, k) => /^[A-Z0-9][\w'’.-]*$/.test(t.raw) || (k === 0 && t.word === 'the' && seg.length > 1) || (k > 0 && t.word === 'of'));
+  const object = first.slice(named + 1);
+  const wholes = `${joinTokens(object)} and ${joinTokens(second)}`;
+  // Single words both: places after "in" only ("in Switzerland and France"), not "Simon and Schuster".
+  const single = object.length === 1 && second.length === 1 && !['in', 'across', 'throughout'].includes(first[named]?.word ?? '');
+  // Years with years ("in 2011 and 2012"); "the 2002 Central American and Caribbean Junior Championships" is one name.
+  const digits = (seg: readonly Token[]): boolean => seg.some((t) => /\d/.test(t.raw));
+  if (!nameSeg(object) || !nameSeg(second) || digits(object) !== digits(second) || single || FIXED_PAIRS.test(wholes) || (second.length === 1 && object[0]?.word === 'the')) return null;
+  return [first, [...first.slice(0, named + 1), ...second]];
 }
 
 // "presented BBC Breakfast, The Monday Night Club and Soccer Saturday", "attended Brisbane State High School and the

@@ -499,3 +499,16 @@ describe('divideRules on biographies: a fronted "In addition to his X career" (s
     expect(claims('In addition to his acting, Desmond has written several short films.')).toEqual(['In addition to his acting, Desmond has written several short films.']);
   });
 });
+
+describe('divideRules on biographies: two names after a preposition (sixth pass)', () => {
+  it('makes each of two names after a verb\'s preposition a claim, but not a name with "and" in it', () => {
+    expect(claims('Guilmant toured extensively throughout Europe and the United States.'))
+      .toEqual(['Guilmant toured extensively throughout Europe.', 'Guilmant toured extensively throughout the United States.']);
+    expect(claims('Heyward-Bey also played for the Pittsburgh Steelers and the Indianapolis Colts.'))
+      .toEqual(['Heyward-Bey also played for the Pittsburgh Steelers.', 'Heyward-Bey also played for the Indianapolis Colts.']);
+    expect(claims('He played in Bosnia and Herzegovina.')).toEqual(['He played in Bosnia and Herzegovina.']);
+    expect(claims('He wrote for The Globe and Mail.')).toEqual(['He wrote for The Globe and Mail.']);
+    expect(claims('Díaz won a bronze medal at the 2002 Central American and Caribbean Junior Championships.')).toHaveLength(1);
+    expect(claims('LLaVA stands for Large Language and Vision Assistant.')).toHaveLength(1);
+  });
+});
