@@ -126,7 +126,7 @@ function verbGroupEnd(clause: Clause, withIng: boolean): number {
 
 // Does this conjunct start a new verb phrase for the same subject ("... and wears a hat")? `beNominal` when the
 // main verb is "be" with a noun phrase, a place or a passive after it ("is a member of the party", "was born in").
-function startsVerbPhrase(subject: readonly Token[], seg: readonly Token[], mainIsBe: boolean, beNominal: boolean): boolean {
+function startsVerbPhrase(subject: readonly Token[], seg: readonly Token[], mainIsBe: boolean, beNominal: boolean, born = false): boolean {
   const first = seg[0]?.word ?? '';
   if (AUXILIARIES.has(first)) return true;
   // "... and later earned a degree": an adverb of time may stand before the verb.
@@ -138,7 +138,8 @@ function startsVerbPhrase(subject: readonly Token[], seg: readonly Token[], main
   // from Yale", "is a member of the party and served as minister").
   if (v !== null && mainIsBe && v.doWord === 'Did') {
     const next = seg[at - subject.length + 1]?.word ?? '';
-    return beNominal && (!/ed$/.test(v.word) || PREPOSITIONS.has(next) || next === 'as');
+    // "was born in Metz and studied painting": after "born" a past verb with its object is a verb of its own.
+    return beNominal && (!/ed$/.test(v.word) || PREPOSITIONS.has(next) || next === 'as' || (born && next !== '' && next !== 'and'));
   }
   return v !== null;
 }
@@ -179,6 +180,7 @@ function trySplit(clause: Clause, g: number, depth: number): string[] | null {
   const there = clause.subject.length === 1 && clause.subject[0]?.word === 'there';
   const mainIsBe = BE_FORMS.has(verb.word);
   const beNominal = mainIsBe && isNominalBe(tokens, g);
+  const born = mainIsBe && (tokens[g]?.word === 'born' || tokens[g - 1]?.word === 'born');
 
   // Pass 1: "The man is tall and wears a hat" -> separate verb phrases.
   const cuts: number[] = [];
@@ -190,7 +192,7 @@ function trySplit(clause: Clause, g: number, depth: number): string[] | null {
       // Not after a clause of its own opened on the way ("as his elder brother was named ... but was later deposed").
       const but = prevTok?.word === 'but' && !pred.slice(0, j).some((t) => INNER_CLAUSE.has(t.word));
       const boundary = prevTok?.word === 'and' || but || (hasAnd && /,$/.test(prevTok?.raw ?? ''));
-      if (boundary && startsVerbPhrase(subject, pred.slice(j), mainIsBe, beNominal)) cuts.push(j);
+      if (boundary && startsVerbPhrase(subject, pred.slice(j), mainIsBe, beNominal, born)) cuts.push(j);
     }
   }
   let mainPred = trimJoiners(pred.slice(0, cuts[0] ?? pred.length));
@@ -201,7 +203,8 @@ function trySplit(clause: Clause, g: number, depth: number): string[] | null {
   if (sharing) mainPred = trimJoiners(pred.slice(cuts[0]! + 1));
   const vpClaims = cuts.flatMap((start, i) => {
     const seg = trimJoiners(pred.slice(start, cuts[i + 1] ?? pred.length));
-    const be = passive !== null && PARTICIPLE_FIRST(seg) ? `${passive} ` : perfect !== '' && isParticiple(seg[0]?.word ?? '') ? perfect : '';
+    // After "born", a participle with an object is in the past tense ("and attended Fort Hare"), not passive.
+    const be = passive !== null && PARTICIPLE_FIRST(seg) && !(born && !PREPOSITIONS.has(seg[1]?.word ?? '') && seg[1]?.word !== 'up') ? `${passive} ` : perfect !== '' && isParticiple(seg[0]?.word ?? '') ? perfect : '';
     return splitPredicate(`${joinTokens(subject)} ${be}${joinTokens(seg)}`, depth + 1);
   });
 

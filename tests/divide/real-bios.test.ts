@@ -512,3 +512,14 @@ describe('divideRules on biographies: two names after a preposition (sixth pass)
     expect(claims('LLaVA stands for Large Language and Vision Assistant.')).toHaveLength(1);
   });
 });
+
+describe('divideRules on biographies: after "was born in X", a verb with its object (sixth pass)', () => {
+  it('splits "was born in X and attended Y" into two facts, the second in the past tense', () => {
+    expect(claims('Nkosi was born in Johannesburg, South Africa, and attended Fort Hare University.'))
+      .toEqual(['Nkosi was born in Johannesburg, South Africa.', 'Nkosi attended Fort Hare University.', 'Johannesburg is in South Africa.']);
+    expect(claims('Guilmant was born in Boulogne-sur-Mer and studied music at the Paris Conservatoire.'))
+      .toEqual(['Guilmant was born in Boulogne-sur-Mer.', 'Guilmant studied music at the Paris Conservatoire.']);
+    // A passive still goes on.
+    expect(claims('Taylor was born in Germantown and educated at Phillips Exeter Academy.')).toContain('Taylor was educated at Phillips Exeter Academy.');
+  });
+});
