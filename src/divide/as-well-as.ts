@@ -44,3 +44,14 @@ export function asWellAsApart(text: string): string[] {
   }
   return [`${left}.`, `${joinTokens(tokens.slice(0, cut))} ${right}.`];
 }
+
+// "known for his hardworking style and his midfield leadership": two possessed things after one preposition, one
+// fact each ("... known for his midfield leadership."), as the annotators wrote them. The first has no list in it.
+const POSSESSIVES = /^(.*\b(?:for|of|on|with|about)\s+)((?:his|her|their)\s+[^,]+?),?\s+and\s+((?:his|her|their)\s+.+?)\.?$/;
+
+/** "S is known for his A and his B." -> "S is known for his A." / "S is known for his B." */
+export function possessivesApart(text: string): string[] {
+  const m = text.includes(' and ') ? POSSESSIVES.exec(text) : null;
+  if (!m || m[1] === undefined || m[2] === undefined || m[3] === undefined || / and /.test(m[2])) return [text];
+  return [`${m[1]}${m[2]}.`, `${m[1]}${m[3]}.`];
+}

@@ -523,3 +523,12 @@ describe('divideRules on biographies: after "was born in X", a verb with its obj
     expect(claims('Taylor was born in Germantown and educated at Phillips Exeter Academy.')).toContain('Taylor was educated at Phillips Exeter Academy.');
   });
 });
+
+describe('divideRules on biographies: "known for his A and his B" (sixth pass)', () => {
+  it('makes each possessed thing after one preposition a fact of its own', () => {
+    expect(claims('Martínez Sánchez was known for his hardworking style and his midfield leadership.'))
+      .toEqual(['Martínez Sánchez was known for his hardworking style.', 'Martínez Sánchez was known for his midfield leadership.']);
+    expect(claims('Kruger was known for his strong leadership and his deep commitment to the Afrikaner cause.'))
+      .toContain('Kruger was known for his deep commitment to the Afrikaner cause.');
+  });
+});
