@@ -55,3 +55,16 @@ export function possessivesApart(text: string): string[] {
   if (!m || m[1] === undefined || m[2] === undefined || m[3] === undefined || / and /.test(m[2])) return [text];
   return [`${m[1]}${m[2]}.`, `${m[1]}${m[3]}.`];
 }
+
+// "a successful acting career in both New Zealand and Australia", "books for both adults and children": "both" joins
+// two things each true on its own. Two names or two single words at the end of the claim only ("both track and road
+// cycling" shares its noun; "both the literary and journalistic worlds" shares its article).
+const BOTH = /^(.*\s)both\s+([^,]+?)\s+and\s+([^,]+?)\.?$/;
+const bothItem = (x: string): boolean => /^[a-z]+$/.test(x) || /^[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,3}$/.test(x);
+
+/** "S played for both Somerset and England." -> "S played for Somerset." / "S played for England." */
+export function bothApart(text: string): string[] {
+  const m = text.includes(' both ') ? BOTH.exec(text) : null;
+  if (!m || m[1] === undefined || m[2] === undefined || m[3] === undefined || !bothItem(m[2]) || !bothItem(m[3])) return [text];
+  return [`${m[1]}${m[2]}.`, `${m[1]}${m[3]}.`];
+}

@@ -532,3 +532,12 @@ describe('divideRules on biographies: "known for his A and his B" (sixth pass)',
       .toContain('Kruger was known for his deep commitment to the Afrikaner cause.');
   });
 });
+
+describe('divideRules on biographies: "both X and Y" (sixth pass)', () => {
+  it('makes each of two names or single words after "both" a fact, not a shared noun', () => {
+    expect(claims('Leach plays for both Somerset and England.')).toEqual(['Leach plays for Somerset.', 'Leach plays for England.']);
+    expect(claims('Blacker has written books for both adults and children.'))
+      .toEqual(['Blacker has written books for adults.', 'Blacker has written books for children.']);
+    expect(claims('Adams has competed in both track and road cycling.')).toEqual(['Adams has competed in both track and road cycling.']);
+  });
+});
