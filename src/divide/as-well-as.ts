@@ -68,3 +68,14 @@ export function bothApart(text: string): string[] {
   if (!m || m[1] === undefined || m[2] === undefined || m[3] === undefined || !bothItem(m[2]) || !bothItem(m[3])) return [text];
   return [`${m[1]}${m[2]}.`, `${m[1]}${m[3]}.`];
 }
+
+// "won three AFL premierships with the club, in 2007, 2009 and 2011": a year each, one fact each, as the
+// annotators wrote them (a list's parts would otherwise cut "He won 2011." off it).
+const YEARS = /^(.*?),?\s+in\s+((?:\d{4},\s+)+\d{4}),?\s+and\s+(\d{4})\.?$/;
+
+/** "S won X in 2007, 2009 and 2011." -> "S won X in 2007." / ... in 2009. / ... in 2011. */
+export function yearsApart(text: string): string[] {
+  const m = /\d{4},? and \d{4}/.test(text) ? YEARS.exec(text) : null;
+  if (!m || m[1] === undefined || m[2] === undefined || m[3] === undefined) return [text];
+  return [...m[2].split(/,\s+/), m[3]].map((y) => `${m[1]} in ${y}.`);
+}

@@ -541,3 +541,12 @@ describe('divideRules on biographies: "both X and Y" (sixth pass)', () => {
     expect(claims('Adams has competed in both track and road cycling.')).toEqual(['Adams has competed in both track and road cycling.']);
   });
 });
+
+describe('divideRules on biographies: a list of years (sixth pass)', () => {
+  it('gives each year of "in 2007, 2009 and 2011" its own fact, not "He won 2011."', () => {
+    expect(claims('Bartel went on to win three AFL premierships with the club, in 2007, 2009 and 2011.')).toEqual([
+      'Bartel went on to win three AFL premierships with the club in 2007.', 'Bartel went on to win three AFL premierships with the club in 2009.',
+      'Bartel went on to win three AFL premierships with the club in 2011.',
+    ]);
+  });
+});
