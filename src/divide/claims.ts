@@ -283,7 +283,7 @@ function twoNames(segs: Token[][], verb: string): Token[][] | null {
   // "stands for Large Language and Vision Assistant" spells one name out.
   if ((named > 0 && !/^[a-z]/.test(first[named - 1]?.raw ?? '')) || ['stands', 'short'].includes(named > 0 ? first[named - 1]?.word ?? '' : verb)) return null;
   const nameSeg = (seg: readonly Token[]): boolean => seg.length > 0 && seg.length <= 5
-    && seg.every((t, k) => /^[A-Z0-9][\w'’.-]*$/.test(t.raw) || (k === 0 && t.word === 'the' && seg.length > 1) || (k > 0 && t.word === 'of'));
+    && seg.every((t, k) => /^[\p{Lu}0-9][\p{L}\p{M}\d'’.-]*$/u.test(t.raw) || (k === 0 && t.word === 'the' && seg.length > 1) || (k > 0 && ['of', 'da', 'de', 'del', 'do', 'dos', 'di', 'la', 'van', 'von'].includes(t.word)));
   const object = first.slice(named + 1);
   const wholes = `${joinTokens(object)} and ${joinTokens(second)}`;
   // Single words both: places after "in" only ("in Switzerland and France"), not "Simon and Schuster".

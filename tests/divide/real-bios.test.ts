@@ -506,6 +506,9 @@ describe('divideRules on biographies: two names after a preposition (sixth pass)
       .toEqual(['Guilmant toured extensively throughout Europe.', 'Guilmant toured extensively throughout the United States.']);
     expect(claims('Heyward-Bey also played for the Pittsburgh Steelers and the Indianapolis Colts.'))
       .toEqual(['Heyward-Bey also played for the Pittsburgh Steelers.', 'Heyward-Bey also played for the Indianapolis Colts.']);
+    // Names with particles and accents.
+    expect(claims('Rosa also had loan spells with Estrela da Amadora and FC Luch-Energiya Vladivostok.'))
+      .toEqual(['Rosa also had loan spells with Estrela da Amadora.', 'Rosa also had loan spells with FC Luch-Energiya Vladivostok.']);
     expect(claims('He played in Bosnia and Herzegovina.')).toEqual(['He played in Bosnia and Herzegovina.']);
     expect(claims('He wrote for The Globe and Mail.')).toEqual(['He wrote for The Globe and Mail.']);
     expect(claims('Díaz won a bronze medal at the 2002 Central American and Caribbean Junior Championships.')).toHaveLength(1);
