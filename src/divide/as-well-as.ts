@@ -1,11 +1,12 @@
 /**
  * ", as well as Y": one more item of what the clause lists, a fact of its own ("Kadokura is known for his unique blend
  * of electronic and rock music, as well as his experimentation with genres" -> "Kadokura is known for his
- * experimentation with genres."), as the annotators wrote it. The item takes the place its form fits.
+ * experimentation with genres."), as the annotators wrote it. The item takes the place its form fits. Also the other
+ * text-level item splits of a piece: "his A and his B", "both X and Y", a list of years, "served as A, B and C".
  */
 import { analyzeClause } from './clause.js';
 import { DETERMINERS, PREPOSITIONS } from './lexicon.js';
-import { joinTokens, stripTrailingPunct, tokenize } from './text.js';
+import { articleFor, joinTokens, stripTrailingPunct, tokenize } from './text.js';
 
 const SPLIT = /,\s+as well as\s+/;
 
@@ -78,4 +79,32 @@ export function yearsApart(text: string): string[] {
   const m = /\d{4},? and \d{4}/.test(text) ? YEARS.exec(text) : null;
   if (!m || m[1] === undefined || m[2] === undefined || m[3] === undefined) return [text];
   return [...m[2].split(/,\s+/), m[3]].map((y) => `${m[1]} in ${y}.`);
+}
+
+// "served as lead singer, songwriter, and producer", "serving as a commentator and pundit for the BTCC", "worked as a
+// clerk for X and as a legal advisor to Y": each role one fact, the last one's phrase shared, as the annotators
+// wrote them ("O'Neill served as a pundit for the BTCC.").
+const AS_ROLES = /^(.*?\b(?:served|serves|serving|worked|works|working)\s+as\s+)(.+?)\.?$/;
+const ROLE_PHRASE = /\s((?:of|for|at|with|on|to|in)\s.+)$/;
+
+/** "S served as A, B and C of X." -> "S served as A of X." / ... as B of X. / ... as C of X. */
+export function asRolesApart(text: string): string[] {
+  const m = text.includes(' as ') ? AS_ROLES.exec(text) : null;
+  if (!m || m[1] === undefined || m[2] === undefined) return [text];
+  const again = m[2].split(/,?\s+and\s+as\s+/);
+  if (again.length === 2) return again.map((r) => `${m[1]}${r}.`);
+  const items = m[2].split(/\s*,\s*(?:and\s+)?|\s+and\s+/);
+  const last = items[items.length - 1] ?? '';
+  const phrase = ROLE_PHRASE.exec(last);
+  items[items.length - 1] = phrase ? last.slice(0, phrase.index) : last;
+  // Nouns only: "worked as a model and released a cookbook" joins a predicate, not a role.
+  const role = (x: string): boolean => /^(?:(?:an?|the)\s+)?[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}$/.test(x)
+    && !/\b(?:and|or|his|her|their|well|such|part|one|many|much|has|have|had|is|was|were|are)\b|^(?:(?:an?|the)\s+)?[a-z]+(?:ed|ing|ly)\b/.test(x);
+  if (items.length < 2 || !items.every(role)) return [text];
+  // "a transport rider and shopkeeper": the first role's article goes to each.
+  const article = /^(an?)\s/.exec(items[0]!)?.[1];
+  return items.map((x, k) => {
+    const r = k > 0 && article !== undefined && !/^(?:an?|the)\s/.test(x) ? `${articleFor(x)} ${x}` : x;
+    return `${m[1]}${r}${phrase ? ` ${phrase[1]}` : ''}.`;
+  });
 }

@@ -553,3 +553,16 @@ describe('divideRules on biographies: a list of years (sixth pass)', () => {
     ]);
   });
 });
+
+describe('divideRules on biographies: "served as A, B and C" (sixth pass)', () => {
+  it('makes each role after "served as" or "worked as" a fact, the last one\'s phrase shared', () => {
+    expect(claims('Santos served as lead singer, songwriter, and producer.'))
+      .toEqual(['Santos served as lead singer.', 'Santos served as songwriter.', 'Santos served as producer.']);
+    expect(claims('Flynn worked as a tobacco planter and copra trader in Papua New Guinea.'))
+      .toEqual(['Flynn worked as a tobacco planter in Papua New Guinea.', 'Flynn worked as a copra trader in Papua New Guinea.']);
+    expect(claims('In his early career, Corrada del Río worked as a clerk for the Supreme Court of Puerto Rico and as a legal advisor to the Puerto Rican Senate.'))
+      .toEqual(['In his early career, Corrada del Río worked as a clerk for the Supreme Court of Puerto Rico.', 'In his early career, Corrada del Río worked as a legal advisor to the Puerto Rican Senate.']);
+    // A predicate after the role is not a role.
+    expect(claims('Hicks has also worked as a model and released a cookbook in 2012.')).toEqual(['Hicks has also worked as a model.', 'Hicks released a cookbook in 2012.']);
+  });
+});
