@@ -70,15 +70,16 @@ export function bothApart(text: string): string[] {
   return [`${m[1]}${m[2]}.`, `${m[1]}${m[3]}.`];
 }
 
-// "won three AFL premierships with the club, in 2007, 2009 and 2011": a year each, one fact each, as the
+// "won three AFL premierships with the club, in 2007, 2009 and 2011", "in 2011 and 2012 with the club": a year each, one fact each, as the
 // annotators wrote them (a list's parts would otherwise cut "He won 2011." off it).
-const YEARS = /^(.*?),?\s+in\s+((?:\d{4},\s+)+\d{4}),?\s+and\s+(\d{4})\.?$/;
+const YEARS = /^(.*?),?\s+in\s+((?:\d{4},\s+)*\d{4}),?\s+and\s+(\d{4})((?:\s+(?:with|for|at|in|on)\s+[^,]+?)?)\.?$/;
 
 /** "S won X in 2007, 2009 and 2011." -> "S won X in 2007." / ... in 2009. / ... in 2011. */
 export function yearsApart(text: string): string[] {
   const m = /\d{4},? and \d{4}/.test(text) ? YEARS.exec(text) : null;
   if (!m || m[1] === undefined || m[2] === undefined || m[3] === undefined) return [text];
-  return [...m[2].split(/,\s+/), m[3]].map((y) => `${m[1]} in ${y}.`);
+  // "won two Ligue 1 titles in 2011 and 2012 with the club": a phrase after the years goes with each.
+  return [...m[2].split(/,\s+/), m[3]].map((y) => `${m[1]} in ${y}${m[4] ?? ''}.`);
 }
 
 // "served as lead singer, songwriter, and producer", "serving as a commentator and pundit for the BTCC", "worked as a

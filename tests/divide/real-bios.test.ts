@@ -551,6 +551,8 @@ describe('divideRules on biographies: a list of years (sixth pass)', () => {
       'Bartel went on to win three AFL premierships with the club in 2007.', 'Bartel went on to win three AFL premierships with the club in 2009.',
       'Bartel went on to win three AFL premierships with the club in 2011.',
     ]);
+    expect(claims('Rami won two consecutive Ligue 1 titles in 2011 and 2012 with the club.'))
+      .toEqual(['Rami won two consecutive Ligue 1 titles in 2011 with the club.', 'Rami won two consecutive Ligue 1 titles in 2012 with the club.']);
   });
 });
 
