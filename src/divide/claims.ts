@@ -126,7 +126,7 @@ function verbGroupEnd(clause: Clause, withIng: boolean): number {
 
 // Does this conjunct start a new verb phrase for the same subject ("... and wears a hat")? `beNominal` when the
 // main verb is "be" with a noun phrase, a place or a passive after it ("is a member of the party", "was born in").
-function startsVerbPhrase(subject: readonly Token[], seg: readonly Token[], mainIsBe: boolean, beNominal: boolean): boolean {
+function startsVerbPhrase(subject: readonly Token[], seg: readonly Token[], mainIsBe: boolean, beNominal: boolean, born = false): boolean {
   const first = seg[0]?.word ?? '';
   if (AUXILIARIES.has(first)) return true;
   // "... and later earned a degree": an adverb of time may stand before the verb.
@@ -138,7 +138,8 @@ function startsVerbPhrase(subject: readonly Token[], seg: readonly Token[], main
   // from Yale", "is a member of the party and served as minister").
   if (v !== null && mainIsBe && v.doWord === 'Did') {
     const next = seg[at - subject.length + 1]?.word ?? '';
-    return beNominal && (!/ed$/.test(v.word) || PREPOSITIONS.has(next) || next === 'as');
+    // "was born in Metz and studied painting": after "born" a past verb with its object is a verb of its own.
+    return beNominal && (!/ed$/.test(v.word) || PREPOSITIONS.has(next) || next === 'as' || (born && next !== '' && next !== 'and'));
   }
   return v !== null;
 }
@@ -179,6 +180,7 @@ function trySplit(clause: Clause, g: number, depth: number): string[] | null {
   const there = clause.subject.length === 1 && clause.subject[0]?.word === 'there';
   const mainIsBe = BE_FORMS.has(verb.word);
   const beNominal = mainIsBe && isNominalBe(tokens, g);
+  const born = mainIsBe && (tokens[g]?.word === 'born' || tokens[g - 1]?.word === 'born');
 
   // Pass 1: "The man is tall and wears a hat" -> separate verb phrases.
   const cuts: number[] = [];
@@ -190,7 +192,7 @@ function trySplit(clause: Clause, g: number, depth: number): string[] | null {
       // Not after a clause of its own opened on the way ("as his elder brother was named ... but was later deposed").
       const but = prevTok?.word === 'but' && !pred.slice(0, j).some((t) => INNER_CLAUSE.has(t.word));
       const boundary = prevTok?.word === 'and' || but || (hasAnd && /,$/.test(prevTok?.raw ?? ''));
-      if (boundary && startsVerbPhrase(subject, pred.slice(j), mainIsBe, beNominal)) cuts.push(j);
+      if (boundary && startsVerbPhrase(subject, pred.slice(j), mainIsBe, beNominal, born)) cuts.push(j);
     }
   }
   let mainPred = trimJoiners(pred.slice(0, cuts[0] ?? pred.length));
@@ -201,14 +203,15 @@ function trySplit(clause: Clause, g: number, depth: number): string[] | null {
   if (sharing) mainPred = trimJoiners(pred.slice(cuts[0]! + 1));
   const vpClaims = cuts.flatMap((start, i) => {
     const seg = trimJoiners(pred.slice(start, cuts[i + 1] ?? pred.length));
-    const be = passive !== null && PARTICIPLE_FIRST(seg) ? `${passive} ` : perfect !== '' && isParticiple(seg[0]?.word ?? '') ? perfect : '';
+    // After "born", a participle with an object is in the past tense ("and attended Fort Hare"), not passive.
+    const be = passive !== null && PARTICIPLE_FIRST(seg) && !(born && !PREPOSITIONS.has(seg[1]?.word ?? '') && seg[1]?.word !== 'up') ? `${passive} ` : perfect !== '' && isParticiple(seg[0]?.word ?? '') ? perfect : '';
     return splitPredicate(`${joinTokens(subject)} ${be}${joinTokens(seg)}`, depth + 1);
   });
 
   // Pass 2: "There is a red circle, a blue star and a green square" -> one claim per item.
   const ctx = { be: mainIsBe || LINKING_VERBS.has(verb.base), there };
   const segs = segmentList(mainPred, false);
-  let items = objectsOfPreposition(segs, mainPred.filter((t) => /,$/.test(t.raw)).length) ?? namedObjects(segs);
+  let items = twoNames(segs, tokens[g - 1]?.word ?? '') ?? objectsOfPreposition(segs, mainPred.filter((t) => /,$/.test(t.raw)).length) ?? namedObjects(segs);
   if (items === null) {
     items = segs;
     if (!isSplittableList(items, ctx)) items = segmentList(mainPred, true);
@@ -266,6 +269,29 @@ function objectsOfPreposition(segs: Token[][], commas: number): Token[][] | null
   const own = object.slice(possessive.length);
   if (DETERMINERS.has(own[0]?.word ?? '') || !bare(own) || !later.every((seg, k) => bare(seg, k + 1))) return null;
   return [first, ...later.map((seg) => [...lead, ...possessive, ...seg])];
+}
+
+// "played in Switzerland and France", "played for the New York Giants and Denver Broncos": two names after a
+// verb's preposition, one claim each. Not inside a name ("the Center for Sex and Society": a capital before the
+// preposition) nor a name with "and" in it ("Bosnia and Herzegovina", "The Globe and Mail").
+const FIXED_PAIRS = /\b(?:Bosnia and Herzegovina|Trinidad and Tobago|Antigua and Barbuda|Saint Kitts and Nevis|Turks and Caicos|Serbia and Montenegro)\b/;
+function twoNames(segs: Token[][], verb: string): Token[][] | null {
+  const [first = [], second = []] = segs;
+  let named = -1;
+  first.forEach((t, k) => { if (PREPOSITIONS.has(t.word)) named = k; });
+  if (segs.length !== 2 || named < 0 || !['in', 'across', 'throughout', 'for', 'at', 'with', 'on', 'to'].includes(first[named]?.word ?? '')) return null;
+  // "stands for Large Language and Vision Assistant" spells one name out.
+  if ((named > 0 && !/^[a-z]/.test(first[named - 1]?.raw ?? '')) || ['stands', 'short'].includes(named > 0 ? first[named - 1]?.word ?? '' : verb)) return null;
+  const nameSeg = (seg: readonly Token[]): boolean => seg.length > 0 && seg.length <= 5
+    && seg.every((t, k) => /^[\p{Lu}0-9][\p{L}\p{M}\d'’.-]*$/u.test(t.raw) || (k === 0 && t.word === 'the' && seg.length > 1) || (k > 0 && ['of', 'da', 'de', 'del', 'do', 'dos', 'di', 'la', 'van', 'von'].includes(t.word)));
+  const object = first.slice(named + 1);
+  const wholes = `${joinTokens(object)} and ${joinTokens(second)}`;
+  // Single words both: places after "in" only ("in Switzerland and France"), not "Simon and Schuster".
+  const single = object.length === 1 && second.length === 1 && !['in', 'across', 'throughout'].includes(first[named]?.word ?? '');
+  // Years with years ("in 2011 and 2012"); "the 2002 Central American and Caribbean Junior Championships" is one name.
+  const digits = (seg: readonly Token[]): boolean => seg.some((t) => /\d/.test(t.raw));
+  if (!nameSeg(object) || !nameSeg(second) || digits(object) !== digits(second) || single || FIXED_PAIRS.test(wholes) || (second.length === 1 && object[0]?.word === 'the')) return null;
+  return [first, [...first.slice(0, named + 1), ...second]];
 }
 
 // "presented BBC Breakfast, The Monday Night Club and Soccer Saturday", "attended Brisbane State High School and the

@@ -6,7 +6,7 @@
  */
 import type { Tok } from './nlp.js';
 import {
-  frontedParticiple, fullName, isApposition, isFinite, isIngVerb, isParticipleForm, PAST_ONLY, pastOfMain, perfectAux, RELATIVES,
+  frontedBesides, frontedParticiple, fullName, isApposition, isFinite, isIngVerb, isParticipleForm, PAST_ONLY, pastOfMain, perfectAux, RELATIVES,
 } from './person-clauses.js';
 import { copulaSubject, definite, headBefore, isComma, NOUNISH, pluralHead, POSSESSIVES, textOf, withArticle } from './noun-phrase.js';
 import { pastOfIng } from './verbs.js';
@@ -76,7 +76,7 @@ const be = (plural: boolean): string => (plural ? 'are' : 'is');
 
 /** Cut a sentence's tokens into clause parts; the main clause comes first. */
 export function clauseParts(toks: readonly Tok[]): Part[] {
-  const fronted = frontedParticiple(toks);
+  const fronted = frontedParticiple(toks) ?? frontedBesides(toks);
   if (fronted !== null) return [fronted.part, ...clauseParts(fronted.rest)];
   const drafts: Draft[] = [{ prefix: '', toks: [], kind: 'main' }];
   let cur = 0;

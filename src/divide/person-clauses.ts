@@ -94,3 +94,29 @@ export function isApposition(toks: readonly Tok[], i: number): boolean {
   const ends = !isComma(toks[k]) || after === undefined || RELATIVES.has(after.lower) || after.lower === 'where' || isParticipleForm(after);
   return ends && k - i <= 12;
 }
+
+/**
+ * "In addition to his music career, Ben has had ...", "Aside from her work as a journalist, she ...": the fronted
+ * phrase says a fact of its own about the subject after its comma ("Ben has a music career.", "She has worked as a
+ * journalist."), as FActScore's annotators wrote it. Null for any other opening.
+ */
+export function frontedBesides(toks: readonly Tok[]): { part: { text: string; start: number; end: number }; rest: Tok[] } | null {
+  const lead = /^(?:In addition to|Aside from|Apart from|Outside of|Besides) (?:his|her|their) /.exec(toks.slice(0, 5).map((t) => t.text).join(' '));
+  if (lead === null) return null;
+  const comma = toks.findIndex((t) => isComma(t));
+  const f = toks.findIndex((x, k) => k > comma && x.text === x.lower && isFinite(x));
+  // "Fischer also invented ...": the adverb is not the subject's.
+  const subject = toks.slice(comma + 1, f).filter((t) => t.pos !== 'ADV');
+  if (comma < 0 || f < 0 || subject.length === 0 || subject.length > 4 || !['PROPN', 'PRON'].includes(subject[0]!.pos)) return null;
+  const n = lead[0].trim().split(' ').length;
+  const what = textOf(toks.slice(n, comma));
+  const who = textOf(subject);
+  const plural = subject.some((x) => pluralHead(x)) || who.toLowerCase() === 'they';
+  const career = /^[\w' -]+ career$/.exec(what);
+  const work = /^work (as|in|on|with) (.+)$/.exec(what);
+  if (career === null && work === null) return null;
+  const fact = career !== null
+    ? `${plural ? 'have' : 'has'} ${/^[aeiou]/i.test(what) ? 'an' : 'a'} ${what}`
+    : `${plural ? 'have' : 'has'} worked ${work![1]} ${work![2]}`;
+  return { part: { text: `${who.charAt(0).toUpperCase()}${who.slice(1)} ${fact}`, start: toks[0]!.start, end: toks[comma - 1]!.end }, rest: toks.slice(comma + 1) };
+}

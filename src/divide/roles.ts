@@ -4,36 +4,73 @@ import { articleFor } from './text.js';
 // "Lanny Flaherty is an American actor, director and producer." -> ... is an American actor. / ... is a director. /
 // ... is a producer.: each role is a fact, as FActScore's annotators wrote them. A named or pronoun subject only, and
 // every item a bare noun phrase ("best known for ...", "who ..." are not roles).
-const ROLES = /^((?:[A-Z][\w'’.-]*\s+){0,5}[A-Z][\w'’.-]*|He|She)\s+(is|was)\s+(an?|the)\s+(.+?)\.?$/;
+// A name may hold accented letters and lower-case particles ("Baltasar Corrada del Río", "Thijs van Leer").
+const NAME = String.raw`(?:\p{Lu}[\p{L}\p{M}\d'’.-]*\s+(?:(?:de|del|da|dos|das|di|van|von|der|den|la|le|bin|al)\s+)?){0,5}\p{Lu}[\p{L}\p{M}\d'’.-]*`;
+const ROLES = new RegExp(String.raw`^(${NAME}|He|She)\s+(is|was)\s+(an?|the)\s+(.+?)\.?$`, 'u');
 const NOT_ROLE = /^(?:best|well|known|who|which|that|born|having|also|most|one|based|currently|widely|perhaps|as|in|on|at|from|with|for|by|since)\b|\b(?:[a-z]+ed|[a-z]+ing|is|was|has|have)\b/;
+
+// "William Waldegrave, Baron Waldegrave of North Hill, is a British politician": the title is a fact of its own.
+const TITLED_NAME = new RegExp(String.raw`^(${NAME}),\s+((?:Baron|Baroness|Lord|Lady|Sir|Dame|Earl|Countess|Viscount)\s[^,]{2,60}),\s+(is|was)\s+(.+)$`, 'u');
+// "a former columnist with The Globe and Mail and the author of five books": roles with their own phrases, each
+// with its article, or after a title's name ("Deputy Prime Minister of Australia and leader of the National Party").
+const PHRASE_ROLES = /,?\s+and\s+(?=(?:an?|the)\s+[a-z])|(?<=\s[A-Z][\w'’-]*|^(?:(?!\s(?:of|for|in|at|with|from|on|to|by|as)\s)[^,])*)\s+and\s+(?=[a-z]+[^s\s]\s+(?:of|for|at|with)\s)/;
+// Roles that take their organisation's phrase: "the founder and director of X" is the founder of X.
+const SHARES_PHRASE = /^(?:co-?)?(?:founder|director|owner|president|chairman|chair|ceo|editor|publisher|creator|head|manager|chief executive|patron|member|leader|friend|student)$/i;
 
 /** "X is an American actor, director and producer." -> one claim per role. */
 export function rolesApart(claim: string): string[] {
+  const titled = TITLED_NAME.exec(claim);
+  if (titled && titled[1] !== undefined && titled[2] !== undefined && titled[3] !== undefined && titled[4] !== undefined) {
+    return [`${titled[1]} ${titled[3]} ${titled[2]}.`, ...rolesApart(`${titled[1]} ${titled[3]} ${titled[4]}`)];
+  }
   const m = ROLES.exec(claim);
   if (!m || m[1] === undefined || m[4] === undefined || /^(?:There|It|This|That|These|Those|They)$/.test(m[1])) return [claim];
-  const items = m[4].split(/\s*,\s*(?:and\s+)?|\s+and\s+/).map((x) => x.replace(/^(?:an?|the)\s+/, ''));
-  if (items.length < 2 || items.some((x) => x === '' || x.split(/\s+/).length > 14) || items.slice(1).some((x) => NOT_ROLE.test(x))) return [claim];
+  // A fixed pair is one role: "a track and field athlete".
+  if (/\b(?:track and field|rhythm and blues|rock and roll|drum and bass|song and dance)\b/i.test(m[4])) return [claim];
+  // The last role's own phrase is not split: "an architect, urban planner, and professor of Architecture and Urban
+  // Planning at the University of Florence" -> the professor's "of ... at ..." whole.
+  const tail = /\s(?:of|at|for|in|with|from|on)\s(?![^,]*\s(?:and|or)\s+(?:an?|the)\s)[^,]*$/.exec(m[4]);
+  const head = tail && /,/.test(m[4].slice(0, tail.index)) ? m[4].slice(0, tail.index) : m[4];
+  const items = head.split(/\s*,\s*(?:and\s+)?|\s+and\s+/).map((x) => x.replace(/^(?:an?|the)\s+/, ''));
+  if (head !== m[4]) items[items.length - 1] += m[4].slice(head.length);
+  if (items.length < 2 || items.some((x) => x === '' || x.split(/\s+/).length > 14) || items.slice(1).some((x) => NOT_ROLE.test(x))) return phraseRoles(m[1], m[2] ?? 'is', m[3] ?? 'a', m[4]) ?? [claim];
   // One person's roles: singular nouns, the later ones lower-case, a phrase after a role only on the last
   // ("advocate for diversity, equity and inclusion" and "roles in A, B and C" are one role's objects).
   const plural = (x: string): boolean => /[^su]s$/.test(x.replace(/\s*\(.*\)$/, '').split(/\s+/).pop() ?? '');
   if (items.some((x) => !/\s(?:of|for|in|at|with|from|on)\s/.test(x) && plural(x)) || items.slice(1).some((x) => /^[A-Z][a-z]/.test(x))
-    || items.slice(0, -1).some((x) => /\s(?:of|for|in|at|with|from|on|to|by)\s/.test(x))) return [claim];
+    || items.slice(0, -1).some((x) => /\s(?:of|for|in|at|with|from|on|to|by)\s/.test(x))) return phraseRoles(m[1], m[2] ?? 'is', m[3] ?? 'a', m[4]) ?? [claim];
   // Shared words go to every role, as the annotators wrote them: "an award-winning director and producer" -> "an
   // award-winning producer"; "the founder and CEO of X" -> "the founder of X".
   const first = items[0]!.split(/\s+/);
   const mods = first.length > 1 ? `${first.slice(0, -1).join(' ')} ` : '';
   const of = items.length === 2 ? /\s(of\s.+)$/.exec(items[1]!)?.[1] : undefined;
   const full = items.map((x, k) => {
-    if (k === 0) return of !== undefined && first.length <= 2 ? `${x} ${of}` : x;
+    if (k === 0) return of !== undefined && first.length <= 2 && SHARES_PHRASE.test(first[first.length - 1]!) ? `${x} ${of}` : x;
     return x.includes(' ') ? x : `${mods}${x}`;
   });
   return full.map((x, k) => `${m[1]} ${m[2]} ${k === 0 || m[3] === 'the' ? m[3] : articleFor(x)} ${x}.`);
 }
 
+function phraseRoles(subject: string, be: string, article: string, roles: string): string[] | null {
+  const items = roles.split(PHRASE_ROLES).map((x) => x.replace(/^(?:an?|the)\s+/, ''));
+  if (items.length < 2 || items.some((x) => x.split(/\s+/).length > 14 || /,/.test(x)) || items.slice(1).some((x) => NOT_ROLE.test(x))) return null;
+  const articles = roles.split(PHRASE_ROLES).map((x, k) => /^(?:an?|the)\s/.exec(x)?.[0].trim() ?? (k === 0 ? article : 'the'));
+  // "the founder and director of X": a bare first role shares the next one's phrase; "former" goes to each role.
+  const phrase = /\s((?:of|for|at|with)\s.+)$/.exec(items[1]!)?.[1];
+  if (phrase !== undefined && SHARES_PHRASE.test(items[0]!)) items[0] = `${items[0]} ${phrase}`;
+  const former = /^former\s/.test(items[0]!) ? 'former ' : '';
+  const bare = roles.split(PHRASE_ROLES).map((x) => !/^(?:an?|the)\s/.test(x));
+  return items.map((x, k) => {
+    const role = k > 0 && bare[k] && !x.startsWith('former ') ? `${former}${x}` : x;
+    return `${subject} ${be} ${articles[k] === 'the' ? 'the' : articleFor(role)} ${role}.`;
+  });
+}
+
 // "Paul O'Neill was a British racing driver." -> "Paul O'Neill was British." / "Paul O'Neill was a racing driver.":
 // a nationality is a fact of its own, as FActScore's annotators wrote it ("Doug Sheehan is an American."). A named
 // or he/she subject and a capitalised adjective before a lower-case role only, so the shapes world has none.
-const NATIONALITY = /^((?:[A-Z][\w'’.-]*\s+){0,5}[A-Z][\w'’.-]*|He|She)\s+(is|was)\s+(?:an?|the)\s+([A-Z][a-z]+(?:-[A-Z][a-z]+)*(?:an|ian|ese|ish|i|ch|sh|ic))\s+([a-z][\w'’-]*(?:\s+[a-z][\w'’-]*){0,3}.*?)\.?$/;
+// Two words make one nationality too: "Puerto Rican", "South Korean".
+const NATIONALITY = new RegExp(String.raw`^(${NAME}|He|She)\s+(is|was)\s+(?:an?|the)\s+((?:(?:Puerto|South|North|New|Sri|Costa|Saudi|Latin)\s+)?[A-Z][a-z]+(?:-[A-Z][a-z]+)*(?:an|ian|ese|ish|i|ch|sh|ic))\s+([a-z][\w'’-]*(?:\s+[a-z][\w'’-]*){0,3}.*?)\.?$`, 'u');
 
 /** "Paul O'Neill was a British racing driver." -> "... was British." / "... was a racing driver." */
 export function nationalityApart(claim: string): string[] {
@@ -51,7 +88,7 @@ export function once(claims: string[]): string[] {
 // "Eliza Dushku is an American actress, model, and producer best known for her roles in A, B and C": what someone is
 // and what they are known for are facts apart ("Eliza Dushku is best known for her roles in A."), so the roles
 // split as roles and the works as objects, as the annotators wrote them.
-const KNOWN = /^((?:[A-Z][\w'’.-]*\s+){0,5}[A-Z][\w'’.-]*|He|She|They)\s+(is|was|are|were)\s+((?:an?|the)\s+(?:(?!known\b)[^,])+?(?:,\s+(?:(?!known\b)[^,])+?)*),?\s+((?:(?:best|well|widely|most|perhaps best|also)\s+)?known\s+(?:for|as)\s.+)$/;
+const KNOWN = new RegExp(String.raw`^(${NAME}|He|She|They)\s+(is|was|are|were)\s+((?:an?|the)\s+(?:(?!known\b)[^,])+?(?:,\s+(?:(?!known\b)[^,])+?)*),?\s+((?:(?:best|well|widely|most|perhaps best|also)\s+)?known\s+(?:for|as)\s.+)$`, 'u');
 
 /** "X is an American actor best known for Y" -> "X is an American actor." / "X is best known for Y". */
 export function knownApart(text: string): string[] {

@@ -1,5 +1,5 @@
 /** The built-in English rules divider: answer -> atomic claims -> yes/no questions, with no model. */
-import { asWellAsApart } from './as-well-as.js';
+import { asRolesApart, asWellAsApart, bothApart, possessivesApart, yearsApart } from './as-well-as.js';
 import { splitClaims } from './claims.js';
 import { analyzeClause, clearClauseMemo, stripDiscourseMarkers } from './clause.js';
 import { clauseParts, type Part } from './clauses.js';
@@ -75,7 +75,7 @@ const EXAMPLES = /^(.*\b(?:in|on|at|for|with|of|by|from|to|into)\s+)((?:[\w'’-
 
 // "Varma has directed several successful films, including Rangeela (1995) and Satya (1998)": after a verb, a
 // counted category's examples are objects of their own ("Varma has directed Rangeela."; the year is a naming fact).
-const COUNTED_EXAMPLES = /^(.*?\s)((?:several|many|numerous|various|multiple|two|three|four|five|a number of|(?:over|more than|nearly|about)\s+\d+)\s+(?:[\w'’-]+\s+){0,3}[\w'’-]+),?\s+(such as|including)\s+(.+?)\.?$/i;
+const COUNTED_EXAMPLES = /^(.*?\s)((?:several|many|numerous|various|multiple|two|three|four|five|a number of|(?:over|more than|nearly|about)\s+\d+)\s+(?:[\w'’-]+\s+){0,3}[\w'’-]+(?:\s+(?:for|in|from|on|at|throughout)\s+(?:(?!\s(?:and|has|have|had|is|was|were)\s)[^,]){1,80}?)?),?\s+(such as|including)\s+(.+?)\.?$/i;
 // ", and television shows such as ...": a second category with its own examples.
 const SECOND_LIST = /,?\s+and\s+((?:[a-z][\w'’-]*\s+){0,3}[a-z][\w'’-]*)\s+(?:such as|including|like)\s+/;
 
@@ -115,12 +115,26 @@ function withExamples(text: string): string[] {
   return [`${m[1]}${m[2]}.`, ...items.map((x) => (named(x) ? `${lead}${x}.` : `${m[1]}${m[2]} ${m[3]} ${x}.`)), ...rest];
 }
 
+// Long examples ("the Grand Prize at the 2013 Korea Drama Awards for his performance in ..."): apart only where a new
+// noun phrase starts, so "for his contributions to literature and journalism" stays one.
+function longItems(list: string): string[] | null {
+  const items = list.split(/,?\s+and\s+(?=(?:the|an?|his|her|their)\s)|,\s+(?=(?:the|an?|his|her|their)\s)/);
+  return items.some((x) => x.split(/\s+/).length > 20 || x.includes(',') || /^(?:which|who|that|where|when|in|on|at|for|from|with|by|to|as)\b/i.test(x)) ? null : items;
+}
+
 function countedExamples(text: string): string[] | null {
   const m = COUNTED_EXAMPLES.exec(text);
   if (!m || m[1] === undefined || m[2] === undefined || m[4] === undefined) return null;
-  const items = listItems(m[4], 12);
+  // ", and has been a finalist for X": the sentence goes on with a predicate of the subject, not another example.
+  const more = /,?\s+and\s+(?:has|have|had|is|was|are|were)\s/.exec(m[4]);
+  const subject = more ? /^(.+?)\s(?:has|have|had|is|was|are|were|\w+ed)\s/.exec(m[1])?.[1] : undefined;
+  const list = more && subject !== undefined ? m[4].slice(0, more.index) : m[4];
+  const items = listItems(list, 12) ?? longItems(list);
   if (items === null || !/\b(?:has|have|had|was|were)\b|\b\w+ed\s*$/i.test(m[1])) return null;
-  return [`${m[1]}${m[2]}.`, ...items.map((x) => `${m[1]}${x}.`)];
+  const rest = more && subject !== undefined ? [`${subject} ${m[4].slice(more.index).replace(/^,?\s+and\s+/, '')}.`] : [];
+  // "held numerous positions, including Deputy Director of X": a bare title is held as a position.
+  const post = (x: string): string => (/\b(?:positions|posts)\b/i.test(m[2]!) && /\b(?:held|occupied)\s$/.test(m[1]!) && /^[A-Z]/.test(x) ? `the position of ${x}` : x);
+  return [`${m[1]}${m[2]}.`, ...items.map((x) => `${m[1]}${post(x)}.`), ...rest];
 }
 
 // "Kerser has since released two further albums, King (2013) and Engage The Force (2015)", "Shue also starred in the
@@ -175,7 +189,7 @@ function claimsOf(raw: string, question: string | undefined): { pairs: Pair[]; r
   const reasons: string[] = [];
   // An example's copy of the clause repeats the other conjuncts of the split; those are dropped. Repeats within one
   // piece stay: "There is a green star and a green star." is two stars.
-  const pieces = asWellAsApart(statement).flatMap(knownApart).flatMap(withExamples).map((p) => once(splitClaims(p).flatMap(bornApart).flatMap(rolesApart).flatMap(nationalityApart)).map(asExistence));
+  const pieces = asWellAsApart(statement).flatMap(knownApart).flatMap(withExamples).flatMap(possessivesApart).flatMap(bothApart).flatMap(yearsApart).flatMap(asRolesApart).map((p) => once(splitClaims(p).flatMap(bornApart).flatMap(rolesApart).flatMap(nationalityApart)).map(asExistence));
   const repeats = (claim: string, k: number): boolean => pieces.slice(0, k).some((p) => p.includes(claim));
   for (const claim of pieces.flatMap((p, k) => p.filter((c) => !repeats(c, k)))) {
     const q = claimToQuestion(claim);

@@ -431,3 +431,140 @@ describe('divideRules on biographies: ", as well as" (fifth pass)', () => {
       .toContain('David Wenham is best known for his roles in SeaChange.');
   });
 });
+
+describe('divideRules on biographies: the sixth pass', () => {
+  it('splits the roles and nationality of a name with accents and particles, "Puerto Rican" one nationality', () => {
+    expect(claims('Baltasar Corrada del Río was a Puerto Rican politician and lawyer who served as the 11th Governor of Puerto Rico from 1969 to 1973.'))
+      .toEqual(expect.arrayContaining([
+        'Baltasar Corrada del Río was Puerto Rican.', 'Baltasar Corrada del Río was a politician.', 'Baltasar Corrada del Río was a lawyer.',
+      ]));
+    expect(claims('Lewis Nkosi was a South African writer.')).toEqual(['Lewis Nkosi was South African.', 'Lewis Nkosi was a writer.']);
+    // A fixed pair stays one role.
+    expect(claims('Roxana Díaz Burgos is a Venezuelan track and field athlete, who specializes in the 400 metres hurdles.'))
+      .toContain('Roxana Díaz Burgos is a track and field athlete.');
+  });
+});
+
+describe('divideRules on biographies: roles and counted examples (sixth pass)', () => {
+  it('keeps the last role\'s own phrase whole: "an architect, urban planner, and professor of A and B at C"', () => {
+    expect(claims('Francesco Mimbelli is an architect, urban planner, and professor of Architecture and Urban Planning at the University of Florence.')).toEqual([
+      'Francesco Mimbelli is an architect.', 'Francesco Mimbelli is an urban planner.',
+      'Francesco Mimbelli is a professor of Architecture and Urban Planning at the University of Florence.',
+    ]);
+  });
+
+  it('takes a counted category with its own phrase, and long examples, apart', () => {
+    expect(claims('Kang has received multiple awards for his acting, including the New Star Award at the 2019 SBS Drama Awards and the Best New Actor Award at the 2019 MBC Plus X Genie Music Awards.'))
+      .toEqual([
+        'Kang has received multiple awards for his acting.', 'Kang has received the New Star Award at the 2019 SBS Drama Awards.',
+        'Kang has received the Best New Actor Award at the 2019 MBC Plus X Genie Music Awards.',
+      ]);
+    expect(claims('Kakru has been honored with numerous awards for his contributions to the field of homeopathy, including the Padma Shri Award in the year 2006.'))
+      .toEqual(['Kakru has been honored with numerous awards for his contributions to the field of homeopathy.', 'Kakru has been honored with the Padma Shri Award in the year 2006.']);
+    // Held positions are held as positions; a predicate after ", and has" is the subject's, not an example.
+    expect(claims('Tukaki has held a number of leadership positions, including Chairman of the National Maori Authority, Executive Director of the Australian Indigenous Chamber of Commerce, and Chair of the United Nations Global Compact Network Australia.'))
+      .toContain('Tukaki has held the position of Chairman of the National Maori Authority.');
+    expect(claims('Vieira has been honored with numerous awards, including an Emmy nomination, and has been a finalist for the Humanitas Prize.'))
+      .toEqual(expect.arrayContaining(['Vieira has been honored with an Emmy nomination.', 'Vieira has been a finalist for the Humanitas Prize.']));
+  });
+});
+
+describe('divideRules on biographies: roles with their own phrases (sixth pass)', () => {
+  it('splits roles that each carry a phrase, and a peer\'s title after the name', () => {
+    expect(claims('Valpy is a former columnist with The Globe and Mail and the author of five books.'))
+      .toEqual(['Valpy is a former columnist with The Globe and Mail.', 'Valpy is the author of five books.']);
+    expect(claims('Fischer is a former Deputy Prime Minister of Australia and leader of the National Party from 1990 to 1999.'))
+      .toEqual(['Fischer is a former Deputy Prime Minister of Australia.', 'Fischer is the former leader of the National Party from 1990 to 1999.']);
+    expect(claims('Rennie Fritchie, Baroness Fritchie, is a British Labour politician and life peer.'))
+      .toEqual(['Rennie Fritchie is Baroness Fritchie.', 'Rennie Fritchie is a British Labour politician.', 'Rennie Fritchie is a life peer.']);
+  });
+
+  it('gives an organisation\'s phrase to a founder or director, not to any role', () => {
+    expect(claims('Diamond is the founder and director of the Pacific Center for Sex and Society at the University of Hawaii.')).toEqual([
+      'Diamond is the founder of the Pacific Center for Sex and Society at the University of Hawaii.',
+      'Diamond is the director of the Pacific Center for Sex and Society at the University of Hawaii.',
+    ]);
+    expect(claims('Milton Diamond is a sexologist and professor of anatomy and reproductive biology at the University of Hawaii.'))
+      .toContain('Milton Diamond is a sexologist.');
+  });
+});
+
+describe('divideRules on biographies: a fronted "In addition to his X career" (sixth pass)', () => {
+  it('makes the career or work of the fronted phrase a fact of the subject, and the main clause short', () => {
+    expect(claims('Ben Lummis is a singer. In addition to his music career, Ben has had a successful acting career in both New Zealand and Australia.'))
+      .toEqual(['Ben Lummis is a singer.', 'Ben has a music career.', 'Ben has had a successful acting career in New Zealand.', 'Ben has had a successful acting career in Australia.']);
+    expect(claims('Gerhard Fischer was an inventor. In addition to his work on metal detectors, Fischer also invented a waterproof flashlight.'))
+      .toEqual(expect.arrayContaining(['Fischer has worked on metal detectors.', 'Fischer also invented a waterproof flashlight.']));
+    // Other fronted phrases stay as they were.
+    expect(claims('In addition to his acting, Desmond has written several short films.')).toEqual(['In addition to his acting, Desmond has written several short films.']);
+  });
+});
+
+describe('divideRules on biographies: two names after a preposition (sixth pass)', () => {
+  it('makes each of two names after a verb\'s preposition a claim, but not a name with "and" in it', () => {
+    expect(claims('Guilmant toured extensively throughout Europe and the United States.'))
+      .toEqual(['Guilmant toured extensively throughout Europe.', 'Guilmant toured extensively throughout the United States.']);
+    expect(claims('Heyward-Bey also played for the Pittsburgh Steelers and the Indianapolis Colts.'))
+      .toEqual(['Heyward-Bey also played for the Pittsburgh Steelers.', 'Heyward-Bey also played for the Indianapolis Colts.']);
+    // Names with particles and accents.
+    expect(claims('Rosa also had loan spells with Estrela da Amadora and FC Luch-Energiya Vladivostok.'))
+      .toEqual(['Rosa also had loan spells with Estrela da Amadora.', 'Rosa also had loan spells with FC Luch-Energiya Vladivostok.']);
+    expect(claims('He played in Bosnia and Herzegovina.')).toEqual(['He played in Bosnia and Herzegovina.']);
+    expect(claims('He wrote for The Globe and Mail.')).toEqual(['He wrote for The Globe and Mail.']);
+    expect(claims('Díaz won a bronze medal at the 2002 Central American and Caribbean Junior Championships.')).toHaveLength(1);
+    expect(claims('LLaVA stands for Large Language and Vision Assistant.')).toHaveLength(1);
+  });
+});
+
+describe('divideRules on biographies: after "was born in X", a verb with its object (sixth pass)', () => {
+  it('splits "was born in X and attended Y" into two facts, the second in the past tense', () => {
+    expect(claims('Nkosi was born in Johannesburg, South Africa, and attended Fort Hare University.'))
+      .toEqual(['Nkosi was born in Johannesburg, South Africa.', 'Nkosi attended Fort Hare University.', 'Johannesburg is in South Africa.']);
+    expect(claims('Guilmant was born in Boulogne-sur-Mer and studied music at the Paris Conservatoire.'))
+      .toEqual(['Guilmant was born in Boulogne-sur-Mer.', 'Guilmant studied music at the Paris Conservatoire.']);
+    // A passive still goes on.
+    expect(claims('Taylor was born in Germantown and educated at Phillips Exeter Academy.')).toContain('Taylor was educated at Phillips Exeter Academy.');
+  });
+});
+
+describe('divideRules on biographies: "known for his A and his B" (sixth pass)', () => {
+  it('makes each possessed thing after one preposition a fact of its own', () => {
+    expect(claims('Martínez Sánchez was known for his hardworking style and his midfield leadership.'))
+      .toEqual(['Martínez Sánchez was known for his hardworking style.', 'Martínez Sánchez was known for his midfield leadership.']);
+    expect(claims('Kruger was known for his strong leadership and his deep commitment to the Afrikaner cause.'))
+      .toContain('Kruger was known for his deep commitment to the Afrikaner cause.');
+  });
+});
+
+describe('divideRules on biographies: "both X and Y" (sixth pass)', () => {
+  it('makes each of two names or single words after "both" a fact, not a shared noun', () => {
+    expect(claims('Leach plays for both Somerset and England.')).toEqual(['Leach plays for Somerset.', 'Leach plays for England.']);
+    expect(claims('Blacker has written books for both adults and children.'))
+      .toEqual(['Blacker has written books for adults.', 'Blacker has written books for children.']);
+    expect(claims('Adams has competed in both track and road cycling.')).toEqual(['Adams has competed in both track and road cycling.']);
+  });
+});
+
+describe('divideRules on biographies: a list of years (sixth pass)', () => {
+  it('gives each year of "in 2007, 2009 and 2011" its own fact, not "He won 2011."', () => {
+    expect(claims('Bartel went on to win three AFL premierships with the club, in 2007, 2009 and 2011.')).toEqual([
+      'Bartel went on to win three AFL premierships with the club in 2007.', 'Bartel went on to win three AFL premierships with the club in 2009.',
+      'Bartel went on to win three AFL premierships with the club in 2011.',
+    ]);
+    expect(claims('Rami won two consecutive Ligue 1 titles in 2011 and 2012 with the club.'))
+      .toEqual(['Rami won two consecutive Ligue 1 titles in 2011 with the club.', 'Rami won two consecutive Ligue 1 titles in 2012 with the club.']);
+  });
+});
+
+describe('divideRules on biographies: "served as A, B and C" (sixth pass)', () => {
+  it('makes each role after "served as" or "worked as" a fact, the last one\'s phrase shared', () => {
+    expect(claims('Santos served as lead singer, songwriter, and producer.'))
+      .toEqual(['Santos served as lead singer.', 'Santos served as songwriter.', 'Santos served as producer.']);
+    expect(claims('Flynn worked as a tobacco planter and copra trader in Papua New Guinea.'))
+      .toEqual(['Flynn worked as a tobacco planter in Papua New Guinea.', 'Flynn worked as a copra trader in Papua New Guinea.']);
+    expect(claims('In his early career, Corrada del Río worked as a clerk for the Supreme Court of Puerto Rico and as a legal advisor to the Puerto Rican Senate.'))
+      .toEqual(['In his early career, Corrada del Río worked as a clerk for the Supreme Court of Puerto Rico.', 'In his early career, Corrada del Río worked as a legal advisor to the Puerto Rican Senate.']);
+    // A predicate after the role is not a role.
+    expect(claims('Hicks has also worked as a model and released a cookbook in 2012.')).toEqual(['Hicks has also worked as a model.', 'Hicks released a cookbook in 2012.']);
+  });
+});

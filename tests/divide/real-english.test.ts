@@ -85,7 +85,8 @@ describe('divideRules on real English: conjoined predicates of a biography', () 
     expect(claims('Tusa was born in Palermo, Sicily, in 1952 and graduated from the University of Palermo with a degree in Natural Sciences.'))
       .toEqual(['Tusa was born in Palermo, Sicily.', 'Tusa was born in 1952.', 'Tusa graduated from the University of Palermo with a degree in Natural Sciences.', 'Palermo is in Sicily.']);
     expect(claims('Taylor was born in Germantown, Philadelphia and educated at Phillips Exeter Academy and Stevens Institute of Technology.'))
-      .toContain('Taylor was educated at Phillips Exeter Academy and Stevens Institute of Technology.');
+      // Each school a claim of its own since the sixth pass (two names after a preposition).
+      .toEqual(expect.arrayContaining(['Taylor was educated at Phillips Exeter Academy.', 'Taylor was educated at Stevens Institute of Technology.']));
   });
 
   it('splits where and when someone was born into two facts', () => {
