@@ -9,6 +9,7 @@ import { cachedFolder, roundCacheDir } from './round-cache.js';
 import { snapshot, type Snapshot } from './db-snapshot.js';
 import { tempDir } from './paths.js';
 import type { Db } from '../../src/store/index.js';
+import type { Config } from '../../src/config/schema.js';
 
 // Times and durations differ between any two runs; everything else must be equal.
 const TIMES = /"(started_at|finished_at|created_at|seconds|elapsed_ms|wall_ms|[a-z_]*_at)":("[^"]*"|[0-9.e-]+|null)/g;
@@ -17,8 +18,10 @@ const untimed = (s: Snapshot) => Object.fromEntries(Object.entries(s).filter(([t
 describe('runDemoRound through the round cache', () => {
   const opened: Db[] = [];
   afterAll(() => opened.forEach((d) => d.close()));
+  // 3 prompts with 4 samples each: the smallest rounds here that still make pairs.
+  const FOUR = (c: Config) => (c.generate.samples = 4);
   const round = async (o: Parameters<typeof runDemoRound>[0]) => {
-    const r = await runDemoRound(o);
+    const r = await runDemoRound({ edit: FOUR, ...o });
     opened.push(r.db);
     return r;
   };

@@ -2,7 +2,7 @@
 // own copy of the SQLite file. The folder is made fresh per run by round-cache-setup.ts, so it can never be stale
 // across runs or code changes. Two workers that want the same round at once: one builds under a lock, the other waits
 // for it (or, if the builder died or failed, builds its own).
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -93,6 +93,7 @@ export async function cachedFolder(cache: string, key: string, build: (file: str
  */
 export function copyRound(folder: string, file: string): void {
   const { dir, name } = path.parse(file);
+  mkdirSync(dir, { recursive: true });
   for (const entry of readdirSync(folder)) {
     if (!entry.startsWith('round.')) throw new Error(`round cache ${folder}: unexpected file ${entry}`);
     const to = path.join(dir, name + entry.slice('round'.length));
