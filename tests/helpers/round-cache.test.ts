@@ -1,6 +1,6 @@
 // The round cache of tests/helpers: a copy is what a real run into the caller's file writes, copies are independent,
 // and two callers of one key at once build it once.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -74,12 +74,8 @@ describe('runDemoRound through the round cache', () => {
 });
 
 describe('cachedFolder', () => {
-  let cache: string;
-  beforeAll(() => {
-    cache = tempDir('rlaifv-cache-');
-  });
-
   test('two callers of one key at once: one builds, the other waits for it, nothing half-built is left', async () => {
+    const cache = tempDir('rlaifv-cache-');
     let builds = 0;
     const build = async (file: string) => {
       builds++;
@@ -95,8 +91,9 @@ describe('cachedFolder', () => {
   });
 
   test('a build that fails leaves nothing, and the next caller builds again', async () => {
+    const cache = tempDir('rlaifv-cache-');
     await expect(cachedFolder(cache, 'bad', async () => { throw new Error('boom'); })).rejects.toThrow('boom');
-    expect(readdirSync(cache).sort()).toEqual(['k']);
+    expect(readdirSync(cache)).toEqual([]);
     const dir = await cachedFolder(cache, 'bad', async (f) => writeFileSync(f, 'y'));
     expect(readdirSync(dir)).toEqual(['round.sqlite']);
   });
