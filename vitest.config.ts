@@ -39,6 +39,9 @@ export default defineConfig({
     // sleep while they wait instead of spinning. Same bytes out; a 5-step trainer run on a shared 2-core machine took
     // 5.3 s of CPU instead of 20.8 s (docs/testing.md, "How long it takes").
     env: { OMP_WAIT_POLICY: 'PASSIVE' },
+    // A fresh round cache folder per run: runDemoRound builds a given round once and hands each caller a copy
+    // (tests/helpers/round-cache.ts).
+    globalSetup: ['tests/helpers/round-cache-setup.ts'],
     projects: [
       {
         extends: true,

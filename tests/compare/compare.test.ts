@@ -3,7 +3,6 @@
 // served VLM judge on the test server (ConvBench's pairwise prompt answered by real parts: the rules divider and the
 // real tiny labeler), and the command line.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { execFileSync } from 'node:child_process';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig, ConfigError } from '../../src/config/load.js';
@@ -141,12 +140,9 @@ describe('compare on real evaluation rounds of the tiny policy', () => {
   test('the same policy bytes under another folder give the same answers (same recorded seeds): every pair a tie', async () => {
     const copy = path.join(dir, 'policy-copy');
     cpSync(policy.model, copy, { recursive: true });
-    const out = execFileSync(
-      process.execPath,
-      ['--import', 'tsx', path.join(ROOT, 'src', 'cli', 'main.ts'), 'compare', '--a', policy.model, '--b', copy, '--prompts', prompts, '--limit', '40', '--samples', '4', '--judge', 'truth', '--db', dbFile, '--json'],
-      { cwd: ROOT, encoding: 'utf8' },
-    );
-    const r = JSON.parse(out);
+    const run = runCliSync(['compare', '--a', policy.model, '--b', copy, '--prompts', prompts, '--limit', '40', '--samples', '4', '--judge', 'truth', '--db', dbFile, '--json']);
+    expect(run.status, run.stderr).toBe(0);
+    const r = JSON.parse(run.stdout);
     expect(r).toMatchObject({ judge: 'truth', prompts: 40, pairs: 160, wins_a: 0, wins_b: 0, ties: 160, win_rate_a: 0.5, ci95: [0.5, 0.5], position_flips: 0 });
     for (const k of ['a', 'b', 'judge', 'prompts', 'pairs', 'wins_a', 'wins_b', 'ties', 'win_rate_a', 'ci95', 'position_flips']) expect(r).toHaveProperty(k);
     // The answers really were generated twice (two evaluation rounds), with the same seeds and texts.

@@ -26,7 +26,12 @@ describe('export commands as processes', () => {
   });
   afterAll(() => db.close());
 
-  test('pull to stdout: JSONL on stdout, the count on stderr; the next pull has nothing new', () => {
+  test('pull to stdout: JSONL on stdout, the count on stderr; the next pull has nothing new', async () => {
+    // Its own copy of the round (from the run's round cache): the delivery numbers it asserts are a new store's, whatever
+    // the other tests pulled from the shared one before it.
+    const own = await runDemoRound({ limit: 8, seed: 0 });
+    own.db.close();
+    const file = own.file;
     const first = rlaifv('pull', '--db', file, '--consumer', 'trainer', '--format', 'openrlhf');
     expect(first.status, first.stderr).toBe(0);
     const rows = first.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l));

@@ -8,7 +8,7 @@ describe('a demo round on 10 prompts', () => {
   let db: Db;
   let round: RoundRow;
   beforeAll(async () => {
-    ({ db, round } = await runDemoRound({ limit: 10, seed: 7 }));
+    ({ db, round } = await runDemoRound({ limit: 10, seed: 7, fresh: true }));
   });
   afterAll(() => db.close());
 
@@ -101,7 +101,7 @@ describe('a demo round on 10 prompts', () => {
   });
 
   test('the same seed gives identical pairs in a fresh database', async () => {
-    const again = await runDemoRound({ limit: 10, seed: 7 });
+    const again = await runDemoRound({ limit: 10, seed: 7, fresh: true });
     const q = `SELECT p.prompt_id, c.text AS chosen, r.text AS rejected, p.balance_kept FROM pairs p
                JOIN candidates c ON c.id = p.chosen_id JOIN candidates r ON r.id = p.rejected_id ORDER BY p.prompt_id, chosen, rejected`;
     expect(again.db.prepare(q).all()).toEqual(db.prepare(q).all());

@@ -12,7 +12,7 @@ import { checkStatement, parseTruth, questionForm } from '../../src/shapes/index
 import { runDemoRound } from '../helpers/round.js';
 import { DEFAULT_MODELS, LISTER, TestServer } from '../../scripts/mimic/openai-server.js';
 import { serverBackend } from '../helpers/paths.js';
-import { runNode } from '../helpers/run-cli.js';
+import { runNode, type CliResult } from '../helpers/run-cli.js';
 import { tempDir } from '../helpers/paths.js';
 
 const ROUTING = { count: 'segmenter', exists: 'segmenter', not_exists: 'labeler', position: 'masks' } as const;
@@ -126,9 +126,13 @@ describe('calibrate-tools and eval --tools (built CLI)', () => {
     writeFileSync(path.join(dir, 'tools.json'), JSON.stringify({ label: { tools: [{ type: 'shapes-segmenter', name: 'masks' }] } }));
   });
 
+  // The routing file eval --tools reads: made by the first test that needs it, whichever runs first, and shared.
+  let calibration: Promise<CliResult> | undefined;
+  const calibrate = () =>
+    (calibration ??= runNode(['calibrate-tools', '--config', path.join(dir, 'tools.json'), '--db', dev, '--out', path.join(dir, 'routing.json'), '--json']));
+
   it('calibrates on dev and refuses test', async () => {
-    const out = path.join(dir, 'routing.json');
-    const ok = await runNode(['calibrate-tools', '--config', path.join(dir, 'tools.json'), '--db', dev, '--out', out, '--json']);
+    const ok = await calibrate();
     expect(ok.stderr).toBe('');
     const c = JSON.parse(ok.stdout) as { routing: Record<string, string>; forms: Record<string, { claims: number; labeler: number; tools: Record<string, { decided: number; accuracy: number }> }>; calibrated_on: { split: string } };
     expect(c.calibrated_on.split).toBe('dev');
@@ -143,6 +147,7 @@ describe('calibrate-tools and eval --tools (built CLI)', () => {
   });
 
   it('eval --tools recomputes a stored round with tool verdicts and changes nothing stored', async () => {
+    expect((await calibrate()).code).toBe(0);
     writeFileSync(path.join(dir, 'routed.json'), JSON.stringify({ label: { tools: [{ type: 'shapes-segmenter', name: 'masks' }], routing: 'routing.json' } }));
     const before = await runNode(['sql', '--db', test, 'SELECT COUNT(*) AS n, SUM(p_yes) AS s FROM labels', '--json']);
     const r = await runNode(['eval', '--config', path.join(dir, 'routed.json'), '--db', test, '--tools', '--json']);
