@@ -42,12 +42,19 @@ export function expandContractions(text: string): string {
 }
 
 const PLAIN_WORD = /^[a-z0-9][a-z0-9'-]*[a-z0-9]$|^[a-z0-9]$/;
+const cleaned = new Map<string, string>();
 
 /** Lower-case a word and strip surrounding punctuation, keeping inner apostrophes and hyphens. */
 export function cleanWord(raw: string): string {
+  // The rules re-tokenise the same pieces many times, so the same few hundred words come back again and again.
+  const hit = cleaned.get(raw);
+  if (hit !== undefined) return hit;
   const lower = raw.toLowerCase();
-  if (PLAIN_WORD.test(lower)) return lower; // most words: nothing to strip
-  return lower.replace(/^[^a-z0-9']+|[^a-z0-9']+$/g, '').replace(/^'+/, '');
+  // Most words: nothing to strip.
+  const word = PLAIN_WORD.test(lower) ? lower : lower.replace(/^[^a-z0-9']+|[^a-z0-9']+$/g, '').replace(/^'+/, '');
+  if (cleaned.size >= 20_000) cleaned.clear(); // bounded: a long run over varied text must not grow without end
+  cleaned.set(raw, word);
+  return word;
 }
 
 /** Split on whitespace into tokens. */
@@ -62,6 +69,10 @@ export function joinTokens(tokens: readonly Token[]): string {
 
 /** Remove trailing sentence punctuation (and a trailing comma left by list splitting). */
 export function stripTrailingPunct(text: string): string {
+  // A printable ASCII last character outside the set cannot start a match: skip the regex, which V8 tries from
+  // every position of the text (a hot path: every piece, claim and question passes here).
+  const c = text.charCodeAt(text.length - 1);
+  if (c > 0x20 && c < 0x7f && c !== 0x2e && c !== 0x2c && c !== 0x3b && c !== 0x3a && c !== 0x21) return text;
   return text.replace(/[\s.,;:!]+$/u, '');
 }
 
