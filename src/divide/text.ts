@@ -59,7 +59,10 @@ export function cleanWord(raw: string): string {
 
 /** Split on whitespace into tokens. */
 export function tokenize(text: string): Token[] {
-  return text.split(/\s+/).filter((t) => t.length > 0).map((raw) => ({ raw, word: cleanWord(raw) }));
+  // One loop, not split/filter/map: the rules tokenise every piece several times, and each pass's arrays are garbage.
+  const out: Token[] = [];
+  for (const raw of text.split(/\s+/)) if (raw.length > 0) out.push({ raw, word: cleanWord(raw) });
+  return out;
 }
 
 /** Join tokens back into text. */
