@@ -6,7 +6,10 @@ export interface Token {
   word: string;
 }
 
-const NEEDS_NORMALIZING = /[\u2018\u2019\u02bc\u201c\u201d`]|\*\*|__|\s\s|[^\S ]/;
+// Any character normalizeText might change, as one class (every whitespace but the plain space, spelt out) plus a
+// double space: V8 scans a class far faster than an alternation. A lone "*" or "_" only sends the text down the
+// slow path, which then changes nothing but the trim, so the output is the same.
+const NEEDS_NORMALIZING = /[\u2018\u2019\u02bc\u201c\u201d`*_\t\n\v\f\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]| {2}/;
 
 /** Unify quotes, drop markdown emphasis and collapse whitespace so rules see one spelling. */
 export function normalizeText(text: string): string {
