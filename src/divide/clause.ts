@@ -47,24 +47,34 @@ const INTRO_WORDS = new Set([...PREPOSITIONS, 'here', 'when', 'while', 'as', 'af
 // The claim rules ask about the same text several times (split, re-split, question); the analysis is pure, so
 // a small memo keeps the divider above 1,000 answers/s. Cleared when full, so memory stays bounded.
 const memo = new Map<string, Clause | null>();
+// Keyed by the prepared text: a claim ("Zelma worked as a nurse.") is asked about again as its question is formed,
+// spelt differently from the piece it came from ("Zelma worked as a nurse") but prepared alike.
+const prepared = new Map<string, Clause | null>();
 
 /** Forget memoised analyses (the verb hints they were made under have changed). */
 export function clearClauseMemo(): void {
   memo.clear();
+  prepared.clear();
 }
 
 /** Split a declarative clause around its finite verb; null when no finite verb is found. */
 export function analyzeClause(text: string): Clause | null {
   const hit = memo.get(text);
   if (hit !== undefined) return hit;
-  if (memo.size > 2000) memo.clear();
-  const clause = analyzeUncached(text);
+  if (memo.size > 2000) clearClauseMemo();
+  const ready = prepare(text);
+  let clause = prepared.get(ready);
+  if (clause === undefined) {
+    clause = analyzeUncached(ready);
+    prepared.set(ready, clause);
+  }
   memo.set(text, clause);
   return clause;
 }
 
-function analyzeUncached(text: string): Clause | null {
-  const tokens = tokenize(prepare(text));
+// `ready` is prepared text: the analysis depends on nothing else (and on the verb hints the memo is cleared with).
+function analyzeUncached(ready: string): Clause | null {
+  const tokens = tokenize(ready);
   if (tokens.length < 2) return null;
   const first = tokens[0]?.word ?? '';
   if (INTRO_WORDS.has(first)) {

@@ -82,7 +82,9 @@ export function contentSkipReason(text: string): { reason: string | null; text: 
   const body = stripDiscourseMarkers(expandContractions(normalizeText(text)));
   // "May" with a capital inside a sentence or before a number is the month or a name ("born on May 31, 1982",
   // "Anna May Wong"), not the modal.
-  const seen = body.replace(APPEARANCE, '$1').replace(/(?<=\S\s+)May\b|\bMay(?=\s+\d)/g, 'Maia');
+  const looks = body.replace(APPEARANCE, '$1');
+  // The look-behind is tried at every position: skip it when there is no "May" to find (nearly every part).
+  const seen = looks.includes('May') ? looks.replace(/(?<=\S\s+)May\b|\bMay(?=\s+\d)/g, 'Maia') : looks;
   if (HEDGE_PATTERNS.some((re) => re.test(seen)) || INFERENCE.test(body) || SPECULATION.test(body)) return { reason: 'opinion or hedge', text, dropped: [] };
   // A quoted title ("You & I", "The King and I") is a name, not the speaker.
   if (PERSON.test(body.replace(SEE, '').replace(QUOTED, '""')) || /^(?:i|we|you)\b/i.test(body) && !SEE.test(body)) {

@@ -52,9 +52,12 @@ export function rolesApart(claim: string): string[] {
 }
 
 function phraseRoles(subject: string, be: string, article: string, roles: string): string[] | null {
-  const items = roles.split(PHRASE_ROLES).map((x) => x.replace(/^(?:an?|the)\s+/, ''));
+  // Without " and " there is nothing to split: skip the costly look-behind pattern (it tries every position).
+  if (!/\sand\s/.test(roles)) return null;
+  const split = roles.split(PHRASE_ROLES);
+  const items = split.map((x) => x.replace(/^(?:an?|the)\s+/, ''));
   if (items.length < 2 || items.some((x) => x.split(/\s+/).length > 14 || /,/.test(x)) || items.slice(1).some((x) => NOT_ROLE.test(x))) return null;
-  const articles = roles.split(PHRASE_ROLES).map((x, k) => /^(?:an?|the)\s/.exec(x)?.[0].trim() ?? (k === 0 ? article : 'the'));
+  const articles = split.map((x, k) => /^(?:an?|the)\s/.exec(x)?.[0].trim() ?? (k === 0 ? article : 'the'));
   // "the founder and director of X": a bare first role shares the next one's phrase; "former" goes to each role.
   const phrase = /\s((?:of|for|at|with)\s.+)$/.exec(items[1]!)?.[1];
   if (phrase !== undefined && SHARES_PHRASE.test(items[0]!)) items[0] = `${items[0]} ${phrase}`;
