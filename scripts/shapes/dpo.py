@@ -39,7 +39,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 from dpo_input import (  # noqa: E402,F401 - grpo.py and the tests take these from dpo
-    ONNX_FILES, REF_FIELDS, InputError, answer_text, encode, prompt_text, read_image, reference_source, span_weights, utf16_offsets,
+    ONNX_FILES, REF_FIELDS, InputError, answer_text, encode, jsonl_rows, prompt_text, read_image, reference_source, span_weights, utf16_offsets,
 )
 from dpo_input import read_dialogues as read_dialogues_arrays, read_pairs as read_pairs_arrays  # noqa: E402
 from tokenizer import load_tokenizer  # noqa: E402

@@ -23,6 +23,22 @@ class InputError(Exception):
     """Unusable input: exit 2 with the message."""
 
 
+def jsonl_rows(path: str, kind: str, hint: str = ""):
+    """Each non-blank line of a JSONL file as (where, value), `where` being "path:line"; a missing file or a line that is
+    not JSON is an InputError naming it (`kind`: what the file is, for the message; `hint` follows the JSON error)."""
+    if not os.path.exists(path):
+        raise InputError(f"{path}: no such {kind}")
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            where = f"{path}:{n}"
+            try:
+                yield where, json.loads(line)
+            except json.JSONDecodeError as e:
+                raise InputError(f"{where}: not JSON ({e.msg}){hint}") from None
+
+
 
 # ------------------------------------------------------------------------------------------------ reading the pairs
 
@@ -149,50 +165,40 @@ def span_weights(tok, text: str, ids: list[int], spans, gamma: float, where: str
 def read_pairs(path: str, tok, token_weight: float = 1.0) -> tuple[list[dict], list[np.ndarray]]:
     """The pairs as token rows (prompt, chosen, rejected) with an index into the distinct images; with a token weight
     other than 1, each side's per-token weights from its claim spans."""
-    if not os.path.exists(path):
-        raise InputError(f"{path}: no such pairs file")
     base = os.path.dirname(os.path.abspath(path))
     images: dict[str, int] = {}
     pixels: list[np.ndarray] = []
     pairs = []
-    with open(path, encoding="utf-8") as f:
-        for n, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            where = f"{path}:{n}"
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as e:
-                raise InputError(f"{where}: not JSON ({e.msg}); a TRL pairs file has one JSON object per line") from None
-            if not isinstance(row, dict):
-                raise InputError(f"{where}: must be a JSON object with images, prompt, chosen, rejected")
-            for field in ("images", "prompt", "chosen", "rejected"):
-                if field not in row:
-                    raise InputError(f"{where}: field {field}: missing (a TRL vision DPO row has images, prompt, chosen, rejected)")
-            imgs = row["images"]
-            if not isinstance(imgs, list) or len(imgs) != 1 or not isinstance(imgs[0], str):
-                raise InputError(f"{where}: field images: must be a list of one image path")
-            img = imgs[0] if os.path.isabs(imgs[0]) else os.path.join(base, imgs[0])
-            if img not in images:
-                images[img] = len(pixels)
-                pixels.append(read_image(img, f"{where}: field images"))
-            prompt = encode(tok, prompt_text(row["prompt"], f"{where}: field prompt"))
-            chosen_text = answer_text(row["chosen"], f"{where}: field chosen")
-            rejected_text = answer_text(row["rejected"], f"{where}: field rejected")
-            chosen = encode(tok, " " + chosen_text) + [EOS]
-            rejected = encode(tok, " " + rejected_text) + [EOS]
-            pair = {"image": images[img], "prompt": prompt, "chosen": chosen, "rejected": rejected}
-            refs = [row.get(k) for k in REF_FIELDS]
-            if any(r is not None for r in refs):
-                for k, r in zip(REF_FIELDS, refs):
-                    if isinstance(r, bool) or not isinstance(r, (int, float)) or not math.isfinite(r) or r > 0:
-                        raise InputError(f"{where}: field {k}: must be a log-prob (a finite number <= 0) beside {' and '.join(REF_FIELDS)}")
-                pair["ref"] = (float(refs[0]), float(refs[1]))
-            if token_weight != 1.0:
-                # RLHF-V's DDPO: tokens inside the labeler's rejected spans weigh γ in the summed log-prob.
-                for side, text, ids in (("chosen", chosen_text, chosen), ("rejected", rejected_text, rejected)):
-                    pair[f"{side}_w"] = span_weights(tok, text, ids, row.get(f"{side}_spans"), token_weight, f"{where}: field {side}_spans")
-            pairs.append(pair)
+    for where, row in jsonl_rows(path, "pairs file", "; a TRL pairs file has one JSON object per line"):
+        if not isinstance(row, dict):
+            raise InputError(f"{where}: must be a JSON object with images, prompt, chosen, rejected")
+        for field in ("images", "prompt", "chosen", "rejected"):
+            if field not in row:
+                raise InputError(f"{where}: field {field}: missing (a TRL vision DPO row has images, prompt, chosen, rejected)")
+        imgs = row["images"]
+        if not isinstance(imgs, list) or len(imgs) != 1 or not isinstance(imgs[0], str):
+            raise InputError(f"{where}: field images: must be a list of one image path")
+        img = imgs[0] if os.path.isabs(imgs[0]) else os.path.join(base, imgs[0])
+        if img not in images:
+            images[img] = len(pixels)
+            pixels.append(read_image(img, f"{where}: field images"))
+        prompt = encode(tok, prompt_text(row["prompt"], f"{where}: field prompt"))
+        chosen_text = answer_text(row["chosen"], f"{where}: field chosen")
+        rejected_text = answer_text(row["rejected"], f"{where}: field rejected")
+        chosen = encode(tok, " " + chosen_text) + [EOS]
+        rejected = encode(tok, " " + rejected_text) + [EOS]
+        pair = {"image": images[img], "prompt": prompt, "chosen": chosen, "rejected": rejected}
+        refs = [row.get(k) for k in REF_FIELDS]
+        if any(r is not None for r in refs):
+            for k, r in zip(REF_FIELDS, refs):
+                if isinstance(r, bool) or not isinstance(r, (int, float)) or not math.isfinite(r) or r > 0:
+                    raise InputError(f"{where}: field {k}: must be a log-prob (a finite number <= 0) beside {' and '.join(REF_FIELDS)}")
+            pair["ref"] = (float(refs[0]), float(refs[1]))
+        if token_weight != 1.0:
+            # RLHF-V's DDPO: tokens inside the labeler's rejected spans weigh γ in the summed log-prob.
+            for side, text, ids in (("chosen", chosen_text, chosen), ("rejected", rejected_text, rejected)):
+                pair[f"{side}_w"] = span_weights(tok, text, ids, row.get(f"{side}_spans"), token_weight, f"{where}: field {side}_spans")
+        pairs.append(pair)
     if not pairs:
         raise InputError(f"{path}: no pairs (the file is empty); nothing to train on")
     with_ref = sum("ref" in p for p in pairs)

@@ -50,7 +50,7 @@ import dpo  # noqa: F401 - first: it re-executes under Debian's python3 when tor
 import torch
 from PIL import Image
 
-from dpo import InputError, encode, load_image, schedule, sha256_file, sha256_folder, write_checkpoint
+from dpo import InputError, encode, jsonl_rows, load_image, schedule, sha256_file, sha256_folder, write_checkpoint
 from model import IMAGE_TOKENS
 from onnx_weights import load_model
 from package_model import write_model_folder
@@ -105,23 +105,13 @@ def grpo_loss(logp, old_logp, ref_logp, adv, mask, epsilon: float = 0.2, beta: f
 
 def read_prompts(path: str, tok) -> list[dict]:
     """An rlaifv prompts file (JSONL: image relative to the file, question) as token rows with their image."""
-    if not os.path.exists(path):
-        raise InputError(f"{path}: no such prompts file")
     base = os.path.dirname(os.path.abspath(path))
     rows = []
-    with open(path, encoding="utf-8") as f:
-        for n, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            where = f"{path}:{n}"
-            try:
-                r = json.loads(line)
-            except json.JSONDecodeError as e:
-                raise InputError(f"{where}: not JSON ({e.msg})") from None
-            if not isinstance(r, dict) or not isinstance(r.get("image"), str) or not isinstance(r.get("question"), str):
-                raise InputError(f"{where}: needs \"image\" (a path) and \"question\" (text)")
-            img = r["image"] if os.path.isabs(r["image"]) else os.path.join(base, r["image"])
-            rows.append({"image": img, "question": r["question"], "ids": encode(tok, prompt_text(r["question"])), "where": where})
+    for where, r in jsonl_rows(path, "prompts file"):
+        if not isinstance(r, dict) or not isinstance(r.get("image"), str) or not isinstance(r.get("question"), str):
+            raise InputError(f"{where}: needs \"image\" (a path) and \"question\" (text)")
+        img = r["image"] if os.path.isabs(r["image"]) else os.path.join(base, r["image"])
+        rows.append({"image": img, "question": r["question"], "ids": encode(tok, prompt_text(r["question"])), "where": where})
     if not rows:
         raise InputError(f"{path}: no prompts")
     return rows
