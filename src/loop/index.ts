@@ -8,8 +8,8 @@ import type { Config, ModelBackend } from '../config/schema.js';
 import { ConfigError, storedConfig } from '../config/load.js';
 import { addLoopRound, createLoop, findLoop, getLoopRound, openDb, setLoopBaseline, updateLoopRound, type LoopRow } from '../store/index.js';
 import { now } from '../store/index.js';
-import { needsPool, runRound } from '../pipeline/round.js';
-import { WorkerPool } from '../backends/local/pool.js';
+import { runRound, withPool } from '../pipeline/round.js';
+import type { WorkerPool } from '../backends/local/pool.js';
 import { STAGES } from '../domain.js';
 import { silentProgress, type Progress } from '../progress.js';
 import { evaluatePolicy, type PolicyEvaluation } from '../eval/runs/policy-eval.js';
@@ -104,12 +104,7 @@ export async function runLoop(config: Config, o: LoopOptions): Promise<LoopResul
   progress.log(`loop ${loop.id} in ${config.db} (consumer ${loop.consumer}), ${o.rounds} rounds`);
   // One worker pool for every round, evaluation and checkpoint selection of this call: each worker imports the model
   // runtime and loads the labeler once, not once per round (a round's checkpoint is dropped when it is no longer used).
-  const pool = needsPool(config) ? new WorkerPool(config.workers) : null;
-  try {
-    return await loopRounds(config, o, { loop, start, startPolicy, evalLimit, limit, judge, pool, progress });
-  } finally {
-    await pool?.close();
-  }
+  return withPool(config, null, (pool) => loopRounds(config, o, { loop, start, startPolicy, evalLimit, limit, judge, pool, progress }));
 }
 
 /** What runLoop settled before its rounds: the loop row, its start, limits and judge, and the shared worker pool. */

@@ -65,8 +65,8 @@ export function needsPool(config: Config): boolean {
 export function createBackends(config: Config, opts: { pool?: WorkerPool | null } = {}): Backends {
   const g = config.generate.backend;
   const l = config.label.backend;
-  const own = needsPool(config) && !opts.pool;
-  const pool = own ? new WorkerPool(config.workers) : needsPool(config) ? opts.pool! : null;
+  const pool = needsPool(config) ? (opts.pool ?? new WorkerPool(config.workers)) : null;
+  const own = pool !== null && pool !== opts.pool;
   try {
     // A local model folder that is incomplete is a config mistake: named by its field (exit 2).
     const local = <T>(field: string, make: () => T): T => {
