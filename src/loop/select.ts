@@ -72,6 +72,6 @@ export async function selectCheckpoint(config: Config, loop: LoopRow, row: LoopR
     db.transaction(() => {
       updateLoopRound(db, loop.id, row.idx, { select_json: JSON.stringify(candidates), checkpoint: won.checkpoint, checkpoint_sha256: won.sha256 });
       return getLoopRound(db, loop.id, row.idx)!;
-    })(),
+    }).immediate(),
   );
 }

@@ -56,7 +56,7 @@ export function recordStep(
       });
       updateLoopRound(db, loop.id, row.idx, fields);
       return getLoopRound(db, loop.id, row.idx)!;
-    })(),
+    }).immediate(),
   );
 }
 

@@ -106,7 +106,7 @@ export async function ingestPrompts(
   let problems = 0;
   const batch: (() => void)[] = [];
   const flush = () => {
-    db.transaction(() => batch.splice(0).forEach((f) => f()))();
+    db.transaction(() => batch.splice(0).forEach((f) => f())).immediate();
   };
   const input = readInput(config.prompts, config.input_format, config.limits, {
     imagesDir: imageStoreDir(config.db),

@@ -28,7 +28,7 @@ export async function runDivide(ctx: StageContext, concurrency: number): Promise
       putDivisions(ctx.db, rows.filter((r): r is Division => 'candidateId' in r));
       const fails = rows.filter((r): r is FailureInput => !('candidateId' in r));
       if (fails.length) putFailures(ctx.db, fails);
-    })();
+    }).immediate();
   }, DIVIDE_WRITE_ROWS);
   try {
     await mapLimit(batches, concurrency, async (batch) => {

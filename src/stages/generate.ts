@@ -44,7 +44,7 @@ export async function runGenerate(ctx: StageContext, concurrency: number): Promi
       putCandidates(ctx.db, rows.filter((r): r is CandidateRow => 'sample_index' in r));
       const fails = rows.filter((r): r is FailureInput => !('sample_index' in r));
       if (fails.length) putFailures(ctx.db, fails);
-    })();
+    }).immediate();
   });
   try {
     await mapLimit(work, concurrency, async ({ p, missing }) => {

@@ -237,7 +237,7 @@ export async function runRefine(ctx: StageContext, promptIds: readonly string[],
       ctx.db.transaction(() => {
         putCandidates(ctx.db, [row]);
         putDialogueTurns(ctx.db, [turn]);
-      })();
+      }).immediate();
       result.revisions++;
     });
   }

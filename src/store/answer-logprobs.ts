@@ -52,7 +52,7 @@ export function putAnswerLogprobs(db: Db, rows: readonly AnswerLogprob[]): void 
   const t = now();
   db.transaction(() => {
     for (const r of rows) ins.run(r.candidate_id, r.model, r.sum, r.tokens, JSON.stringify(r.per_token), t);
-  })();
+  }).immediate();
 }
 
 /** The stored log-probs of some answers under `model` (answers without any are absent from the map). */

@@ -53,7 +53,7 @@ export function putAnswerScores(db: Db, rows: readonly AnswerScoreRow[]): void {
   const t = now();
   db.transaction(() => {
     for (const r of rows) ins.run(r.candidate_id, r.method, r.round_id, r.scorer, r.value, JSON.stringify(r.evidence), t);
-  })();
+  }).immediate();
 }
 
 /** A round's method scores by answer id (value and evidence), for evaluation and the report. */

@@ -134,7 +134,7 @@ export function putDialogueTurns(db: Db, rows: readonly DialogueTurnRow[]): void
   const t = new Date().toISOString();
   db.transaction(() => {
     for (const r of rows) ins.run({ ...r, created_at: t });
-  })();
+  }).immediate();
 }
 
 /** A finished dialogue's row. */
@@ -158,7 +158,7 @@ export function putDialogues(db: Db, rows: readonly DialogueRow[]): void {
   const t = new Date().toISOString();
   db.transaction(() => {
     for (const r of rows) ins.run({ ...r, created_at: t });
-  })();
+  }).immediate();
 }
 
 /** A round's finished dialogues with their turns, as the FIRE export and the figures read them. */

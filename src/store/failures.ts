@@ -24,7 +24,7 @@ export function putFailures(db: Db, rows: FailureInput[]): void {
   const t = now();
   db.transaction(() => {
     for (const r of rows) ins.run({ raw: null, attempts: 1, ...r, created_at: t });
-  })();
+  }).immediate();
 }
 
 /** Items of a stage that failed in a round and are not being retried (open failures). */

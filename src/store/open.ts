@@ -1,4 +1,7 @@
 // Opens the SQLite store once per process with WAL, foreign keys and a busy timeout, and migrates it.
+// Every transaction that writes is begun with `.immediate()`, anywhere in src: the busy timeout only applies while a
+// transaction takes its first lock, so a deferred one that reads first gets "database is locked" at once when its
+// first write meets another process's write lock (tests/store/write-lock.e2e.test.ts).
 import Database from 'better-sqlite3';
 import { mkdirSync, readdirSync, readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';

@@ -127,7 +127,7 @@ export function putPairing(
   db.transaction(() => {
     for (const r of pairs) ins.run({ confidence: null, gate_kept: null, kind: 'rank', editor: null, ...r, created_at: t });
     mark.run(p.round_id, p.prompt_id, p.method, p.considered, JSON.stringify(p.dropped));
-  })();
+  }).immediate();
 }
 
 /** A round's pairs of one method in a stable order (for length balance); pairs the quality gate dropped are left out. */
@@ -151,7 +151,7 @@ export function putBalance(
   db.transaction(() => {
     for (const k of kept) up.run(k.kept ? 1 : 0, k.id);
     put.run(b.round_id, b.method, b.r, b.objective, JSON.stringify(b.before), JSON.stringify(b.after));
-  })();
+  }).immediate();
 }
 
 /** Each answer's claims' p(yes)/p(no) under `labeler`, in claim order, for the answers of the given prompts of a round. */

@@ -22,7 +22,7 @@ export function putKnowledge(db: Db, rows: readonly { tool: string; image_id: st
      ON CONFLICT DO NOTHING`,
   );
   const t = now();
-  db.transaction(() => rows.forEach((r) => ins.run({ ...r, created_at: t })))();
+  db.transaction(() => rows.forEach((r) => ins.run({ ...r, created_at: t }))).immediate();
 }
 
 /** A verdict set: the labeler, the tools and the routing table a round's verdicts come from. */
@@ -95,5 +95,5 @@ export function putSourcedLabels(db: Db, rows: readonly SourcedLabelRow[]): void
      ON CONFLICT DO NOTHING`,
   );
   const t = now();
-  db.transaction(() => rows.forEach((r) => ins.run({ ...r, created_at: t })))();
+  db.transaction(() => rows.forEach((r) => ins.run({ ...r, created_at: t }))).immediate();
 }

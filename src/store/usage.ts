@@ -36,7 +36,7 @@ export function addUsage(db: Db, roundId: number, rows: UsageInput[]): void {
       const c = r.counts;
       s.run(roundId, r.stage, r.endpoint, c.requests, c.retries, c.failures, c.promptTokens, c.completionTokens);
     }
-  })();
+  }).immediate();
 }
 
 /** A round's usage rows, by stage then endpoint. */

@@ -61,7 +61,7 @@ export function putCandidates(db: Db, rows: CandidateRow[]): void {
   const t = now();
   db.transaction(() => {
     for (const r of rows) ins.run({ corrects_id: null, editor: null, edits_json: null, ...r, created_at: t });
-  })();
+  }).immediate();
 }
 
 /** Candidates of a round (of the prompts in `range`) not divided yet nor failed, with their prompt's question and image. */
@@ -124,7 +124,7 @@ export function putDivisions(db: Db, divs: Division[]): void {
       }
       d.run(div.candidateId, div.divider, div.claims.length, JSON.stringify(div.skipped), div.truncated ? 1 : 0, t);
     }
-  })();
+  }).immediate();
 }
 
 /** A question waiting for the labeler, with its image path. */
@@ -174,7 +174,7 @@ export function putLabels(db: Db, rows: LabelRow[]): void {
   const t = now();
   db.transaction(() => {
     for (const r of rows) ins.run({ ...r, created_at: t });
-  })();
+  }).immediate();
 }
 
 /** Per divided, unscored candidate of a round: its claims' label probabilities (null when not labeled). */
@@ -231,7 +231,7 @@ export function putScores(db: Db, rows: ScoreRow[]): void {
   );
   db.transaction(() => {
     for (const r of rows) ins.run(r);
-  })();
+  }).immediate();
 }
 
 /**
