@@ -568,3 +568,29 @@ describe('divideRules on biographies: "served as A, B and C" (sixth pass)', () =
     expect(claims('Hicks has also worked as a model and released a cookbook in 2012.')).toEqual(['Hicks has also worked as a model.', 'Hicks released a cookbook in 2012.']);
   });
 });
+
+describe('divideRules on biographies: an example left hanging on its category (seventh pass)', () => {
+  it('puts a named example in its counted category\'s place, the category a fact of its own', () => {
+    expect(claims('During his career, Cukor worked with some of the most iconic stars in Hollywood including Greta Garbo, Katharine Hepburn, Judy Garland, and Marilyn Monroe.')).toEqual([
+      'During his career, Cukor worked with some of the most iconic stars in Hollywood.', 'During his career, Cukor worked with Greta Garbo.',
+      'During his career, Cukor worked with Katharine Hepburn.', 'During his career, Cukor worked with Judy Garland.',
+      'During his career, Cukor worked with Marilyn Monroe.',
+    ]);
+    // What the example is, from the category's own words.
+    expect(claims('Bartel is involved in various charities including the Jimmy Bartel Foundation.')).toEqual([
+      'Bartel is involved in various charities.', 'Bartel is involved in the Jimmy Bartel Foundation.', 'The Jimmy Bartel Foundation is a charity.',
+    ]);
+    // A title held is a position.
+    expect(claims('Unsworth has held a variety of roles across the organization including Controller of Newsgathering and Head of News at BBC World Service.')).toEqual([
+      'Unsworth has held a variety of roles across the organization.', 'Unsworth has held the position of Controller of Newsgathering.',
+      'Unsworth has held the position of Head of News at BBC World Service.',
+    ]);
+  });
+
+  it('keeps the example with its category where it belongs to a bare plural after a preposition', () => {
+    expect(claims('Alfonso is the recipient of numerous awards and honors from institutions such as the National Endowment for the Arts.')).toEqual([
+      'Alfonso is the recipient of numerous awards and honors from institutions.',
+      'Alfonso is the recipient of numerous awards and honors from institutions such as the National Endowment for the Arts.',
+    ]);
+  });
+});
