@@ -2,6 +2,7 @@
 import { asRolesApart, asWellAsApart, bothApart, possessivesApart, yearsApart } from './as-well-as.js';
 import { splitClaims } from './claims.js';
 import { hangingExampleApart } from './example-items.js';
+import { timeSpanApart } from './time-spans.js';
 import { analyzeClause, clearClauseMemo, stripDiscourseMarkers } from './clause.js';
 import { clauseParts, type Part } from './clauses.js';
 import { completeFromQuestion } from './context.js';
@@ -190,7 +191,7 @@ function claimsOf(raw: string, question: string | undefined): { pairs: Pair[]; r
   const reasons: string[] = [];
   // An example's copy of the clause repeats the other conjuncts of the split; those are dropped. Repeats within one
   // piece stay: "There is a green star and a green star." is two stars.
-  const pieces = asWellAsApart(statement).flatMap(knownApart).flatMap(withExamples).flatMap(possessivesApart).flatMap(bothApart).flatMap(yearsApart).flatMap(asRolesApart).map((p) => once(splitClaims(p).flatMap(hangingExampleApart).flatMap(bornApart).flatMap(rolesApart).flatMap(nationalityApart)).map(asExistence));
+  const pieces = asWellAsApart(statement).flatMap(knownApart).flatMap(withExamples).flatMap(possessivesApart).flatMap(bothApart).flatMap(yearsApart).flatMap(asRolesApart).map((p) => once(splitClaims(p).flatMap(hangingExampleApart).flatMap(bornApart).flatMap(rolesApart).flatMap(nationalityApart).flatMap(timeSpanApart)).map(asExistence));
   const repeats = (claim: string, k: number): boolean => pieces.slice(0, k).some((p) => p.includes(claim));
   for (const claim of pieces.flatMap((p, k) => p.filter((c) => !repeats(c, k)))) {
     const q = claimToQuestion(claim);

@@ -385,7 +385,10 @@ describe('divideRules on biographies: more lists and predicates apart (fifth pas
       'Trivisonno is also an avid Cleveland sports fan.', 'Trivisonno regularly talks about the Indians.',
     ]);
     expect(claims('Fischer was Deputy Prime Minister in the Howard Government from 1996 to 1999, and served as the Minister for Trade from 1996 to 1998.')).toEqual([
-      'Fischer was Deputy Prime Minister in the Howard Government from 1996 to 1999.', 'Fischer served as the Minister for Trade from 1996 to 1998.',
+      // Each span of years apart too (seventh pass).
+      'Fischer was Deputy Prime Minister in the Howard Government.', 'Fischer was Deputy Prime Minister in the Howard Government from 1996.',
+      'Fischer was Deputy Prime Minister in the Howard Government until 1999.', 'Fischer served as the Minister for Trade.',
+      'Fischer served as the Minister for Trade from 1996.', 'Fischer served as the Minister for Trade until 1998.',
     ]);
     // A "but" after a clause of its own belongs to that clause's subject.
     expect(claims('Mswati IV was not the first choice for the throne as his elder brother was initially named as the crown prince but was later deposed.'))
@@ -474,7 +477,8 @@ describe('divideRules on biographies: roles with their own phrases (sixth pass)'
     expect(claims('Valpy is a former columnist with The Globe and Mail and the author of five books.'))
       .toEqual(['Valpy is a former columnist with The Globe and Mail.', 'Valpy is the author of five books.']);
     expect(claims('Fischer is a former Deputy Prime Minister of Australia and leader of the National Party from 1990 to 1999.'))
-      .toEqual(['Fischer is a former Deputy Prime Minister of Australia.', 'Fischer is the former leader of the National Party from 1990 to 1999.']);
+      .toEqual(['Fischer is a former Deputy Prime Minister of Australia.', 'Fischer is the former leader of the National Party.',
+        'Fischer is the former leader of the National Party from 1990.', 'Fischer is the former leader of the National Party until 1999.']);
     expect(claims('Rennie Fritchie, Baroness Fritchie, is a British Labour politician and life peer.'))
       .toEqual(['Rennie Fritchie is Baroness Fritchie.', 'Rennie Fritchie is a British Labour politician.', 'Rennie Fritchie is a life peer.']);
   });
@@ -592,5 +596,24 @@ describe('divideRules on biographies: an example left hanging on its category (s
       'Alfonso is the recipient of numerous awards and honors from institutions.',
       'Alfonso is the recipient of numerous awards and honors from institutions such as the National Endowment for the Arts.',
     ]);
+  });
+});
+
+describe('divideRules on biographies: a span of years (seventh pass)', () => {
+  it('gives what someone did, when it began and when it ended, one fact each', () => {
+    expect(claims('Diaz served as Governor of Occidental Mindoro from 1998 to 2001.')).toEqual([
+      'Diaz served as Governor of Occidental Mindoro.', 'Diaz served as Governor of Occidental Mindoro from 1998.',
+      'Diaz served as Governor of Occidental Mindoro until 2001.',
+    ]);
+    // "1984-2005" and a two-digit end ("1989–90") read as years.
+    expect(claims('Prior to joining the House of Lords, she worked in local government in Oldham, and served as a councillor from 1984-2005.')).toEqual([
+      'Prior to joining the House of Lords, she worked in local government in Oldham.', 'Prior to joining the House of Lords, she served as a councillor.',
+      'Prior to joining the House of Lords, she served as a councillor from 1984.', 'Prior to joining the House of Lords, she served as a councillor until 2005.',
+    ]);
+    expect(claims('Waldegrave was Chancellor of the Duchy of Lancaster from 1989–90.')).toContain('Waldegrave was Chancellor of the Duchy of Lancaster until 1990.');
+  });
+
+  it('keeps the span whole when only a verb stands before it ("lived between 1866 and 1923")', () => {
+    expect(claims('Zamfir Arbore lived between 1866 and 1923.')).toEqual(['Zamfir Arbore lived between 1866 and 1923.']);
   });
 });
