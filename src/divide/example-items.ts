@@ -32,3 +32,24 @@ export function hangingExampleApart(claim: string): string[] {
   const named = kind === null ? [] : [`${item.startsWith('the ') ? 'The ' : ''}${kind}`];
   return [`${lead}${category}.`, `${lead}${post ? `the position of ${item}` : item}.`, ...named];
 }
+
+// "Some of his notable film credits include A, B and C.": the tagger reads no verb after the plural and the sentence
+// became "There is some of ...". Each item is what the (possessed) category includes, and what the item is.
+const LISTED_SUBJECT = /^(?:Some of |Among )?((?:his|her|their|its|[A-Z][\w'’.-]*['’]s)\s+(?:[\w'’-]+\s+){0,4}?([\w'’-]+s))\s+(include[sd]?)\s+(.+?)\.?$/;
+
+/** A possessed category's list of titles one claim each, and what each is; null when the text is no such list. */
+export function listedSubjectApart(text: string, listItems: (list: string) => string[] | null): string[] | null {
+  const m = LISTED_SUBJECT.exec(text);
+  if (m === null || m[1] === undefined || m[2] === undefined || m[3] === undefined || m[4] === undefined) return null;
+  const items = listItems(m[4].replace(/\.(["”])$/, '$1'));
+  if (items === null || !items.every((x) => /^["“'‘]?[A-Z0-9]/.test(x))) return null;
+  const subject = `${m[1].charAt(0).toUpperCase()}${m[1].slice(1)}`;
+  const verb = /^some of/i.test(text) || m[3] === 'include' ? (m[3] === 'included' ? 'included' : 'include') : m[3];
+  // "film credits", "film appearances" are films; the kind without the possessive ("notable books").
+  const kind = m[1].replace(/^\S+\s+/, '').replace(/\s+(?:credits|appearances|roles)$/, 's').replace(/^most\s+/, '');
+  return items.flatMap((x) => {
+    // The quotes stay: a question must not lower-case a title's first word ("Is home and Exile ...?").
+    const what = exampleKind(kind, x);
+    return [`${subject} ${verb} ${x}.`, ...(what === null ? [] : [`${what.charAt(0).toUpperCase()}${what.slice(1)}`])];
+  });
+}

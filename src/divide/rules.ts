@@ -1,7 +1,7 @@
 /** The built-in English rules divider: answer -> atomic claims -> yes/no questions, with no model. */
 import { asRolesApart, asWellAsApart, bothApart, possessivesApart, yearsApart } from './as-well-as.js';
 import { splitClaims } from './claims.js';
-import { hangingExampleApart } from './example-items.js';
+import { hangingExampleApart, listedSubjectApart } from './example-items.js';
 import { timeSpanApart } from './time-spans.js';
 import { analyzeClause, clearClauseMemo, stripDiscourseMarkers } from './clause.js';
 import { clauseParts, type Part } from './clauses.js';
@@ -181,19 +181,26 @@ function claimsOf(raw: string, question: string | undefined): { pairs: Pair[]; r
   let text = raw.includes('(') ? raw.replace(YEAR_BRACKETS, '') : raw;
   if (text.includes('[')) text = text.replace(CITATIONS, '');
   let statement = text;
+  const listed = listedSubjectApart(text, listItems);
+  if (listed !== null) return pairsOf(listed);
   const clause = analyzeClause(text);
   if (clause === null || clause.verb.fromRelative) {
     const completed = completeVerbless(text, question);
     if (completed === null) return { pairs: [], reasons: [isFragment(text) ? 'fragment' : 'no finite verb'] };
     statement = completed;
   }
-  const pairs: Pair[] = [];
-  const reasons: string[] = [];
   // An example's copy of the clause repeats the other conjuncts of the split; those are dropped. Repeats within one
   // piece stay: "There is a green star and a green star." is two stars.
   const pieces = asWellAsApart(statement).flatMap(knownApart).flatMap(withExamples).flatMap(possessivesApart).flatMap(bothApart).flatMap(yearsApart).flatMap(asRolesApart).map((p) => once(splitClaims(p).flatMap(hangingExampleApart).flatMap(bornApart).flatMap(rolesApart).flatMap(nationalityApart).flatMap(timeSpanApart)).map(asExistence));
   const repeats = (claim: string, k: number): boolean => pieces.slice(0, k).some((p) => p.includes(claim));
-  for (const claim of pieces.flatMap((p, k) => p.filter((c) => !repeats(c, k)))) {
+  return pairsOf(pieces.flatMap((p, k) => p.filter((c) => !repeats(c, k))));
+}
+
+// Claims with their questions, and a reason for each claim no question could be formed from.
+function pairsOf(claims: readonly string[]): { pairs: Pair[]; reasons: string[] } {
+  const pairs: Pair[] = [];
+  const reasons: string[] = [];
+  for (const claim of claims) {
     const q = claimToQuestion(claim);
     if (q === null) reasons.push(`no question could be formed from "${claim}"`);
     else pairs.push({ claim, question: q });

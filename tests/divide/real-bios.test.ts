@@ -617,3 +617,22 @@ describe('divideRules on biographies: a span of years (seventh pass)', () => {
     expect(claims('Zamfir Arbore lived between 1866 and 1923.')).toEqual(['Zamfir Arbore lived between 1866 and 1923.']);
   });
 });
+
+describe('divideRules on biographies: "Some of his notable X include A, B and C" (seventh pass)', () => {
+  it('gives each title of a possessed category a claim and says what it is, not "There is some of ..."', () => {
+    const d = divideRules('Some of his most notable books include "Home and Exile," "Tasks and Masks," and "Mating Birds."');
+    expect(d.claims.map((c) => [c.claim, c.question])).toEqual([
+      ['His most notable books include "Home and Exile".', 'Do his most notable books include "Home and Exile"?'],
+      ['"Home and Exile" is a notable book.', 'Is "Home and Exile" a notable book?'],
+      ['His most notable books include "Tasks and Masks".', 'Do his most notable books include "Tasks and Masks"?'],
+      ['"Tasks and Masks" is a notable book.', 'Is "Tasks and Masks" a notable book?'],
+      ['His most notable books include "Mating Birds".', 'Do his most notable books include "Mating Birds"?'],
+      ['"Mating Birds" is a notable book.', 'Is "Mating Birds" a notable book?'],
+    ]);
+    // Film credits are films.
+    expect(claims('Some of his notable film credits include "King of New York" and "The Abyss."')).toContain('"The Abyss" is a notable film.');
+    // Items that are not titles are left to the clause rules.
+    expect(claims('Some of his most famous works include portraits of Louis XV, Madame de Pompadour, and Voltaire.'))
+      .toEqual(['Some of his most famous works include portraits of Louis XV, Madame de Pompadour, and Voltaire.']);
+  });
+});
