@@ -150,7 +150,10 @@ function withTitles(text: string): string[] {
   const items = listItems(m[5]);
   if (items === null || items.length < 2 || !items.every((x) => /^["“'‘]?[A-Z0-9]/.test(x))) return [text];
   const counted = !/^(?:the|his|her|their)$/i.test(m[3]);
-  return [...(counted ? [`${m[1]}${m[2]}.`] : []), ...items.map((x) => `${m[1]}${x}.`)];
+  // "best known for her albums A and B" -> "... for her album A.", as the annotators wrote it ("the films A and B"
+  // gives "starred in A." and the naming fact "A is a film."); a counted category says it in a claim of its own.
+  const one = counted || m[3].toLowerCase() === 'the' ? '' : `${/series$/.test(m[2]) ? m[2] : m[2].replace(/ies$/, 'y').replace(/(ch|sh|ss|x)es$/, '$1').replace(/s$/, '')} `;
+  return [...(counted ? [`${m[1]}${m[2]}.`] : []), ...items.map((x) => `${m[1]}${one}${x}.`)];
 }
 
 // "born in the Bronx, New York on September 21, 1974" -> born in the Bronx, New York / born on September 21, 1974:

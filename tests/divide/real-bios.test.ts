@@ -636,3 +636,16 @@ describe('divideRules on biographies: "Some of his notable X include A, B and C"
       .toEqual(['Some of his most famous works include portraits of Louis XV, Madame de Pompadour, and Voltaire.']);
   });
 });
+
+describe('divideRules on biographies: titles after "her albums" (seventh pass)', () => {
+  it('keeps a possessed kind with each title, one of them ("best known for her album A"), "series" as it is', () => {
+    expect(claims('She is best known for her albums "Everlasting Life" and "Try Me Again".')).toEqual([
+      'She is best known for her album "Everlasting Life".', 'She is best known for her album "Try Me Again".',
+      'Everlasting Life is an album.', 'Try Me Again is an album.',
+    ]);
+    expect(claims('He is best known for his television series The Closer and Rizzoli & Isles.'))
+      .toContain('He is best known for his television series Rizzoli & Isles.');
+    // "the films A and B": the title in the category's place, what it is a naming fact.
+    expect(claims('Shue also starred in the films The Wedding Singer and Gracie.')).toContain('Shue also starred in Gracie.');
+  });
+});
