@@ -44,7 +44,8 @@ export function listedSubjectApart(text: string, listItems: (list: string) => st
   const items = listItems(m[4].replace(/\.(["”])$/, '$1'));
   if (items === null || !items.every((x) => /^["“'‘]?[A-Z0-9]/.test(x))) return null;
   const subject = `${m[1].charAt(0).toUpperCase()}${m[1].slice(1)}`;
-  const verb = /^some of/i.test(text) || m[3] === 'include' ? (m[3] === 'included' ? 'included' : 'include') : m[3];
+  // The category is plural: "include", or its past.
+  const verb = m[3] === 'included' ? 'included' : 'include';
   // "film credits", "film appearances" are films; the kind without the possessive ("notable books").
   const kind = m[1].replace(/^\S+\s+/, '').replace(/\s+(?:credits|appearances|roles)$/, 's').replace(/^most\s+/, '');
   return items.flatMap((x) => {
