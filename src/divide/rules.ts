@@ -1,6 +1,8 @@
 /** The built-in English rules divider: answer -> atomic claims -> yes/no questions, with no model. */
 import { asRolesApart, asWellAsApart, bothApart, possessivesApart, yearsApart } from './as-well-as.js';
 import { splitClaims } from './claims.js';
+import { hangingExampleApart, listedSubjectApart } from './example-items.js';
+import { timeSpanApart } from './time-spans.js';
 import { analyzeClause, clearClauseMemo, stripDiscourseMarkers } from './clause.js';
 import { clauseParts, type Part } from './clauses.js';
 import { completeFromQuestion } from './context.js';
@@ -148,7 +150,10 @@ function withTitles(text: string): string[] {
   const items = listItems(m[5]);
   if (items === null || items.length < 2 || !items.every((x) => /^["“'‘]?[A-Z0-9]/.test(x))) return [text];
   const counted = !/^(?:the|his|her|their)$/i.test(m[3]);
-  return [...(counted ? [`${m[1]}${m[2]}.`] : []), ...items.map((x) => `${m[1]}${x}.`)];
+  // "best known for her albums A and B" -> "... for her album A.", as the annotators wrote it ("the films A and B"
+  // gives "starred in A." and the naming fact "A is a film."); a counted category says it in a claim of its own.
+  const one = counted || m[3].toLowerCase() === 'the' ? '' : `${/series$/.test(m[2]) ? m[2] : m[2].replace(/ies$/, 'y').replace(/(ch|sh|ss|x)es$/, '$1').replace(/s$/, '')} `;
+  return [...(counted ? [`${m[1]}${m[2]}.`] : []), ...items.map((x) => `${m[1]}${one}${x}.`)];
 }
 
 // "born in the Bronx, New York on September 21, 1974" -> born in the Bronx, New York / born on September 21, 1974:
@@ -179,19 +184,26 @@ function claimsOf(raw: string, question: string | undefined): { pairs: Pair[]; r
   let text = raw.includes('(') ? raw.replace(YEAR_BRACKETS, '') : raw;
   if (text.includes('[')) text = text.replace(CITATIONS, '');
   let statement = text;
+  const listed = listedSubjectApart(text, listItems);
+  if (listed !== null) return pairsOf(listed);
   const clause = analyzeClause(text);
   if (clause === null || clause.verb.fromRelative) {
     const completed = completeVerbless(text, question);
     if (completed === null) return { pairs: [], reasons: [isFragment(text) ? 'fragment' : 'no finite verb'] };
     statement = completed;
   }
-  const pairs: Pair[] = [];
-  const reasons: string[] = [];
   // An example's copy of the clause repeats the other conjuncts of the split; those are dropped. Repeats within one
   // piece stay: "There is a green star and a green star." is two stars.
-  const pieces = asWellAsApart(statement).flatMap(knownApart).flatMap(withExamples).flatMap(possessivesApart).flatMap(bothApart).flatMap(yearsApart).flatMap(asRolesApart).map((p) => once(splitClaims(p).flatMap(bornApart).flatMap(rolesApart).flatMap(nationalityApart)).map(asExistence));
+  const pieces = asWellAsApart(statement).flatMap(knownApart).flatMap(withExamples).flatMap(possessivesApart).flatMap(bothApart).flatMap(yearsApart).flatMap(asRolesApart).map((p) => once(splitClaims(p).flatMap(hangingExampleApart).flatMap(bornApart).flatMap(rolesApart).flatMap(nationalityApart).flatMap(timeSpanApart)).map(asExistence));
   const repeats = (claim: string, k: number): boolean => pieces.slice(0, k).some((p) => p.includes(claim));
-  for (const claim of pieces.flatMap((p, k) => p.filter((c) => !repeats(c, k)))) {
+  return pairsOf(pieces.flatMap((p, k) => p.filter((c) => !repeats(c, k))));
+}
+
+// Claims with their questions, and a reason for each claim no question could be formed from.
+function pairsOf(claims: readonly string[]): { pairs: Pair[]; reasons: string[] } {
+  const pairs: Pair[] = [];
+  const reasons: string[] = [];
+  for (const claim of claims) {
     const q = claimToQuestion(claim);
     if (q === null) reasons.push(`no question could be formed from "${claim}"`);
     else pairs.push({ claim, question: q });

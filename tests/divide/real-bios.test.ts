@@ -385,7 +385,10 @@ describe('divideRules on biographies: more lists and predicates apart (fifth pas
       'Trivisonno is also an avid Cleveland sports fan.', 'Trivisonno regularly talks about the Indians.',
     ]);
     expect(claims('Fischer was Deputy Prime Minister in the Howard Government from 1996 to 1999, and served as the Minister for Trade from 1996 to 1998.')).toEqual([
-      'Fischer was Deputy Prime Minister in the Howard Government from 1996 to 1999.', 'Fischer served as the Minister for Trade from 1996 to 1998.',
+      // Each span of years apart too (seventh pass).
+      'Fischer was Deputy Prime Minister in the Howard Government.', 'Fischer was Deputy Prime Minister in the Howard Government from 1996.',
+      'Fischer was Deputy Prime Minister in the Howard Government until 1999.', 'Fischer served as the Minister for Trade.',
+      'Fischer served as the Minister for Trade from 1996.', 'Fischer served as the Minister for Trade until 1998.',
     ]);
     // A "but" after a clause of its own belongs to that clause's subject.
     expect(claims('Mswati IV was not the first choice for the throne as his elder brother was initially named as the crown prince but was later deposed.'))
@@ -474,7 +477,8 @@ describe('divideRules on biographies: roles with their own phrases (sixth pass)'
     expect(claims('Valpy is a former columnist with The Globe and Mail and the author of five books.'))
       .toEqual(['Valpy is a former columnist with The Globe and Mail.', 'Valpy is the author of five books.']);
     expect(claims('Fischer is a former Deputy Prime Minister of Australia and leader of the National Party from 1990 to 1999.'))
-      .toEqual(['Fischer is a former Deputy Prime Minister of Australia.', 'Fischer is the former leader of the National Party from 1990 to 1999.']);
+      .toEqual(['Fischer is a former Deputy Prime Minister of Australia.', 'Fischer is the former leader of the National Party.',
+        'Fischer is the former leader of the National Party from 1990.', 'Fischer is the former leader of the National Party until 1999.']);
     expect(claims('Rennie Fritchie, Baroness Fritchie, is a British Labour politician and life peer.'))
       .toEqual(['Rennie Fritchie is Baroness Fritchie.', 'Rennie Fritchie is a British Labour politician.', 'Rennie Fritchie is a life peer.']);
   });
@@ -566,5 +570,82 @@ describe('divideRules on biographies: "served as A, B and C" (sixth pass)', () =
       .toEqual(['In his early career, Corrada del Río worked as a clerk for the Supreme Court of Puerto Rico.', 'In his early career, Corrada del Río worked as a legal advisor to the Puerto Rican Senate.']);
     // A predicate after the role is not a role.
     expect(claims('Hicks has also worked as a model and released a cookbook in 2012.')).toEqual(['Hicks has also worked as a model.', 'Hicks released a cookbook in 2012.']);
+  });
+});
+
+describe('divideRules on biographies: an example left hanging on its category (seventh pass)', () => {
+  it('puts a named example in its counted category\'s place, the category a fact of its own', () => {
+    expect(claims('During his career, Cukor worked with some of the most iconic stars in Hollywood including Greta Garbo, Katharine Hepburn, Judy Garland, and Marilyn Monroe.')).toEqual([
+      'During his career, Cukor worked with some of the most iconic stars in Hollywood.', 'During his career, Cukor worked with Greta Garbo.',
+      'During his career, Cukor worked with Katharine Hepburn.', 'During his career, Cukor worked with Judy Garland.',
+      'During his career, Cukor worked with Marilyn Monroe.',
+    ]);
+    // What the example is, from the category's own words.
+    expect(claims('Bartel is involved in various charities including the Jimmy Bartel Foundation.')).toEqual([
+      'Bartel is involved in various charities.', 'Bartel is involved in the Jimmy Bartel Foundation.', 'The Jimmy Bartel Foundation is a charity.',
+    ]);
+    // A title held is a position.
+    expect(claims('Unsworth has held a variety of roles across the organization including Controller of Newsgathering and Head of News at BBC World Service.')).toEqual([
+      'Unsworth has held a variety of roles across the organization.', 'Unsworth has held the position of Controller of Newsgathering.',
+      'Unsworth has held the position of Head of News at BBC World Service.',
+    ]);
+  });
+
+  it('keeps the example with its category where it belongs to a bare plural after a preposition', () => {
+    expect(claims('Alfonso is the recipient of numerous awards and honors from institutions such as the National Endowment for the Arts.')).toEqual([
+      'Alfonso is the recipient of numerous awards and honors from institutions.',
+      'Alfonso is the recipient of numerous awards and honors from institutions such as the National Endowment for the Arts.',
+    ]);
+  });
+});
+
+describe('divideRules on biographies: a span of years (seventh pass)', () => {
+  it('gives what someone did, when it began and when it ended, one fact each', () => {
+    expect(claims('Diaz served as Governor of Occidental Mindoro from 1998 to 2001.')).toEqual([
+      'Diaz served as Governor of Occidental Mindoro.', 'Diaz served as Governor of Occidental Mindoro from 1998.',
+      'Diaz served as Governor of Occidental Mindoro until 2001.',
+    ]);
+    // "1984-2005" and a two-digit end ("1989–90") read as years.
+    expect(claims('Prior to joining the House of Lords, she worked in local government in Oldham, and served as a councillor from 1984-2005.')).toEqual([
+      'Prior to joining the House of Lords, she worked in local government in Oldham.', 'Prior to joining the House of Lords, she served as a councillor.',
+      'Prior to joining the House of Lords, she served as a councillor from 1984.', 'Prior to joining the House of Lords, she served as a councillor until 2005.',
+    ]);
+    expect(claims('Waldegrave was Chancellor of the Duchy of Lancaster from 1989–90.')).toContain('Waldegrave was Chancellor of the Duchy of Lancaster until 1990.');
+  });
+
+  it('keeps the span whole when only a verb stands before it ("lived between 1866 and 1923")', () => {
+    expect(claims('Zamfir Arbore lived between 1866 and 1923.')).toEqual(['Zamfir Arbore lived between 1866 and 1923.']);
+  });
+});
+
+describe('divideRules on biographies: "Some of his notable X include A, B and C" (seventh pass)', () => {
+  it('gives each title of a possessed category a claim and says what it is, not "There is some of ..."', () => {
+    const d = divideRules('Some of his most notable books include "Home and Exile," "Tasks and Masks," and "Mating Birds."');
+    expect(d.claims.map((c) => [c.claim, c.question])).toEqual([
+      ['His most notable books include "Home and Exile".', 'Do his most notable books include "Home and Exile"?'],
+      ['"Home and Exile" is a notable book.', 'Is "Home and Exile" a notable book?'],
+      ['His most notable books include "Tasks and Masks".', 'Do his most notable books include "Tasks and Masks"?'],
+      ['"Tasks and Masks" is a notable book.', 'Is "Tasks and Masks" a notable book?'],
+      ['His most notable books include "Mating Birds".', 'Do his most notable books include "Mating Birds"?'],
+      ['"Mating Birds" is a notable book.', 'Is "Mating Birds" a notable book?'],
+    ]);
+    // Film credits are films.
+    expect(claims('Some of his notable film credits include "King of New York" and "The Abyss."')).toContain('"The Abyss" is a notable film.');
+    // Items that are not titles are left to the clause rules.
+    expect(claims('Some of his most famous works include portraits of Louis XV, Madame de Pompadour, and Voltaire.'))
+      .toEqual(['Some of his most famous works include portraits of Louis XV, Madame de Pompadour, and Voltaire.']);
+  });
+});
+
+describe('divideRules on biographies: titles after "her albums" (seventh pass)', () => {
+  it('keeps a possessed kind with each title, one of them ("best known for her album A"), "series" as it is', () => {
+    expect(claims('She is best known for her albums "Everlasting Life" and "Try Me Again".')).toEqual([
+      'She is best known for her album "Everlasting Life".', 'She is best known for her album "Try Me Again".',
+      'Everlasting Life is an album.', 'Try Me Again is an album.',
+    ]);
+    expect(claims('He is best known for his television series The Closer and Rizzoli & Isles.'))
+      .toContain('He is best known for his television series Rizzoli & Isles.');
+    // "the films A and B": the title in the category's place, what it is a naming fact.
+    expect(claims('Shue also starred in the films The Wedding Singer and Gracie.')).toContain('Shue also starred in Gracie.');
   });
 });

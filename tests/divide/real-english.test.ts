@@ -118,9 +118,11 @@ describe('divideRules on real English: conjoined predicates of a biography', () 
 
   it('splits "is a member of X and served as Y", ", and wrote ..." and "and later earned ..."', () => {
     expect(claims("Neumann is a member of the Australian Labor Party and served as Shadow Minister for Veterans' Affairs from 2013 to 2019."))
-      .toEqual(['Neumann is a member of the Australian Labor Party.', "Neumann served as Shadow Minister for Veterans' Affairs from 2013 to 2019."]);
+      .toEqual(['Neumann is a member of the Australian Labor Party.', "Neumann served as Shadow Minister for Veterans' Affairs.",
+        "Neumann served as Shadow Minister for Veterans' Affairs from 2013.", "Neumann served as Shadow Minister for Veterans' Affairs until 2019."]);
     expect(claims('Guilmant was a professor of organ at the Paris Conservatoire from 1871-1909, and wrote several books on the subject of organ music.'))
-      .toEqual(['Guilmant was a professor of organ at the Paris Conservatoire from 1871-1909.', 'Guilmant wrote several books on the subject of organ music.']);
+      .toEqual(['Guilmant was a professor of organ at the Paris Conservatoire.', 'Guilmant was a professor of organ at the Paris Conservatoire from 1871.',
+        'Guilmant was a professor of organ at the Paris Conservatoire until 1909.', 'Guilmant wrote several books on the subject of organ music.']);
     expect(claims('Hedding studied at the University of Cape Town and later earned his Master of Theology degree from Dallas Theological Seminary in Texas.'))
       .toEqual(['Hedding studied at the University of Cape Town.', 'Hedding later earned his Master of Theology degree from Dallas Theological Seminary in Texas.',
         'Dallas Theological Seminary is in Texas.']);
