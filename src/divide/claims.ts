@@ -1,4 +1,5 @@
 /** Split one sentence into atomic claims: clauses, conjoined predicates and listed objects. */
+import { flatMapOf } from './arrays.js';
 import { analyzeClause, stripDiscourseMarkers, type Clause } from './clause.js';
 import {
   AUXILIARIES, AUX_ADVERBS, BE_FORMS, DETERMINERS, isVerbWord, NOT_PAST_ED, PARTICIPLES, PREPOSITIONS, PRONOUNS,
@@ -25,7 +26,8 @@ export function splitClaims(sentence: string): string[] {
   const base = rewriteFirstPerson(trimmed);
   if (base === '') return [];
   const out: string[] = [];
-  for (const piece of base.split(/\s*;\s*/)) {
+  // Most sentences have no semicolon: no regex split then (the same single piece).
+  for (const piece of base.includes(';') ? base.split(/\s*;\s*/) : [base]) {
     if (piece.trim() !== '') out.push(...splitPiece(piece.trim()));
   }
   return out.map(finish).filter((c) => c.length > 1);
@@ -52,7 +54,7 @@ function splitPiece(text: string): string[] {
   // "Star Wars: Episode III": a title's subtitle, not a lead-in.
   const subtitle = colon > 0 && /[A-Z][\w'’-]*$/.test(text.slice(0, colon)) && /^["“]?[A-Z]/.test(text.slice(colon + 2));
   if (colon > 0 && !subtitle) return splitColon(text.slice(0, colon), text.slice(colon + 2)) ?? [text];
-  return splitClauses(text, 0).flatMap((c) => splitPredicate(c, 0));
+  return flatMapOf(splitClauses(text, 0), (c) => splitPredicate(c, 0));
 }
 
 // "There are three shapes: a red circle, a blue star and a green square."
@@ -201,7 +203,7 @@ function trySplit(clause: Clause, g: number, depth: number): string[] | null {
   const sharing = mainPred.length === 0 && cuts.length === 1;
   const perfect = sharing && ['has', 'have', 'had'].includes(verb.word) && g > verbIndex + 1 ? `${joinTokens(tokens.slice(verbIndex, g - 1))} ` : '';
   if (sharing) mainPred = trimJoiners(pred.slice(cuts[0]! + 1));
-  const vpClaims = cuts.flatMap((start, i) => {
+  const vpClaims = flatMapOf(cuts, (start, i) => {
     const seg = trimJoiners(pred.slice(start, cuts[i + 1] ?? pred.length));
     // After "born", a participle with an object is in the past tense ("and attended Fort Hare"), not passive.
     const be = passive !== null && PARTICIPLE_FIRST(seg) && !(born && !PREPOSITIONS.has(seg[1]?.word ?? '') && seg[1]?.word !== 'up') ? `${passive} ` : perfect !== '' && isParticiple(seg[0]?.word ?? '') ? perfect : '';

@@ -4,6 +4,7 @@
  * wall"), "with" phrases, subordinate clauses and coordinate adjectives ("a large, old clock" -> "the clock is
  * large"). Built on wink's POS tags; each part keeps the character span of the text it came from.
  */
+import { flatMapOf, through } from './arrays.js';
 import type { Tok } from './nlp.js';
 import {
   frontedBesides, frontedParticiple, fullName, isApposition, isFinite, isIngVerb, isParticipleForm, PAST_ONLY, pastOfMain, perfectAux, RELATIVES,
@@ -159,7 +160,7 @@ export function clauseParts(toks: readonly Tok[]): Part[] {
     drafts[cur]!.toks.push(t);
   }
   nameIt(drafts, toks);
-  return drafts.flatMap((d) => splitAdjectives(d)).flatMap(withNounsApart).map(build).filter((p): p is Part => p !== null);
+  return through(flatMapOf(drafts, (d) => splitAdjectives(d)), withNounsApart).map(build).filter((p): p is Part => p !== null);
 }
 
 // "a couch with a cat lying on it", "a ramp, with the skateboarder standing on it": "it" after a preposition in a
@@ -320,7 +321,7 @@ function splitAdjectives(d: Draft): Draft[] {
       const attrs: Draft[] = adjs.map((a) => ({ prefix: `${subject} ${be(pluralHead(toks[h]!))} ${a.text}`, toks: [a], kind: 'attribute' }));
       return [...splitAdjectives(kept), ...attrs];
     }
-    return adjs.flatMap((a) => splitAdjectives({ ...d, toks: [...withArticle(toks.slice(0, i), a), a, ...toks.slice(j + 1)] }));
+    return flatMapOf(adjs, (a) => splitAdjectives({ ...d, toks: [...withArticle(toks.slice(0, i), a), a, ...toks.slice(j + 1)] }));
   }
   return [d];
 }
@@ -343,7 +344,7 @@ function build(d: Draft): Part | null {
 // "standing on it" the tagger may read as a noun; an -ing word before a preposition or article is a verb.
 function ingBeforePhrase(toks: readonly Tok[], j: number): boolean {
   const t = toks[j];
-  return t !== undefined && /^[a-z]+ing$/.test(t.text) && ['ADP', 'DET', 'ADV', 'PART'].includes(toks[j + 1]?.pos ?? '');
+  return t !== undefined && t.text.endsWith('ing') && /^[a-z]+ing$/.test(t.text) && ['ADP', 'DET', 'ADV', 'PART'].includes(toks[j + 1]?.pos ?? '');
 }
 
 // ", with trees and greenery surrounding the road": two bare nouns share what follows, so each is a fact of its own

@@ -5,6 +5,7 @@
  * own ("Madrid is in Spain.", "Bologna is an Italian Serie A club.", "Yuma is a film."). Names only: capitalised
  * words the tagger reads as proper nouns, so the shapes world's English ("a red circle in the middle") gives none.
  */
+import { flatMapOf } from './arrays.js';
 import type { Tok } from './nlp.js';
 import { PREPOSITIONS } from './lexicon.js';
 import { articleFor } from './text.js';
@@ -162,7 +163,7 @@ function exampleFacts(toks: readonly Tok[]): NamingFact[] {
 
 // "three solo albums, "Leaving Town Alive" (2005) and ..." -> Leaving Town Alive is a solo album.
 function titleFacts(toks: readonly Tok[]): NamingFact[] {
-  return titleLists(toks).flatMap((list) => {
+  return flatMapOf(titleLists(toks), (list) => {
     const kind = singularOf(list.category);
     // A title led by a preposition ("Without a Trace") would read as a fronted place in its question.
     return list.titles.filter((t) => !PREPOSITIONS.has(t.text.split(' ')[0]!.toLowerCase())).map((t) => ({ claim: `${t.text} is ${articleFor(kind)} ${kind}.`, start: t.start, end: t.end }));

@@ -6,6 +6,8 @@ import { articleFor } from './text.js';
 // every item a bare noun phrase ("best known for ...", "who ..." are not roles).
 // A name may hold accented letters and lower-case particles ("Baltasar Corrada del Río", "Thijs van Leer").
 const NAME = String.raw`(?:\p{Lu}[\p{L}\p{M}\d'’.-]*\s+(?:(?:de|del|da|dos|das|di|van|von|der|den|la|le|bin|al)\s+)?){0,5}\p{Lu}[\p{L}\p{M}\d'’.-]*`;
+// What ROLES, TITLED_NAME and NATIONALITY all need: a cheap test that rules most claims out.
+const IS_WAS = /\s(?:is|was)\s/;
 const ROLES = new RegExp(String.raw`^(${NAME}|He|She)\s+(is|was)\s+(an?|the)\s+(.+?)\.?$`, 'u');
 const NOT_ROLE = /^(?:best|well|known|who|which|that|born|having|also|most|one|based|currently|widely|perhaps|as|in|on|at|from|with|for|by|since)\b|\b(?:[a-z]+ed|[a-z]+ing|is|was|has|have)\b/;
 
@@ -19,6 +21,8 @@ const SHARES_PHRASE = /^(?:co-?)?(?:founder|director|owner|president|chairman|ch
 
 /** "X is an American actor, director and producer." -> one claim per role. */
 export function rolesApart(claim: string): string[] {
+  // Every pattern here needs "is" or "was" between spaces: without one, skip their backtracking name groups.
+  if (!IS_WAS.test(claim)) return [claim];
   const titled = TITLED_NAME.exec(claim);
   if (titled && titled[1] !== undefined && titled[2] !== undefined && titled[3] !== undefined && titled[4] !== undefined) {
     return [`${titled[1]} ${titled[3]} ${titled[2]}.`, ...rolesApart(`${titled[1]} ${titled[3]} ${titled[4]}`)];
@@ -77,7 +81,7 @@ const NATIONALITY = new RegExp(String.raw`^(${NAME}|He|She)\s+(is|was)\s+(?:an?|
 
 /** "Paul O'Neill was a British racing driver." -> "... was British." / "... was a racing driver." */
 export function nationalityApart(claim: string): string[] {
-  const m = NATIONALITY.exec(claim);
+  const m = IS_WAS.test(claim) ? NATIONALITY.exec(claim) : null;
   if (!m || m[1] === undefined || m[2] === undefined || m[3] === undefined || m[4] === undefined) return [claim];
   return [`${m[1]} ${m[2]} ${m[3]}.`, `${m[1]} ${m[2]} ${articleFor(m[4])} ${m[4]}.`];
 }

@@ -1,4 +1,5 @@
 /** The built-in English rules divider: answer -> atomic claims -> yes/no questions, with no model. */
+import { flatMapOf, through } from './arrays.js';
 import { asRolesApart, asWellAsApart, bothApart, possessivesApart, yearsApart } from './as-well-as.js';
 import { splitClaims } from './claims.js';
 import { hangingExampleApart, listedSubjectApart } from './example-items.js';
@@ -78,6 +79,9 @@ const EXAMPLES = /^(.*\b(?:in|on|at|for|with|of|by|from|to|into)\s+)((?:[\w'’-
 // "Varma has directed several successful films, including Rangeela (1995) and Satya (1998)": after a verb, a
 // counted category's examples are objects of their own ("Varma has directed Rangeela."; the year is a naming fact).
 const COUNTED_EXAMPLES = /^(.*?\s)((?:several|many|numerous|various|multiple|two|three|four|five|a number of|(?:over|more than|nearly|about)\s+\d+)\s+(?:[\w'’-]+\s+){0,3}[\w'’-]+(?:\s+(?:for|in|from|on|at|throughout)\s+(?:(?!\s(?:and|has|have|had|is|was|were)\s)[^,]){1,80}?)?),?\s+(such as|including)\s+(.+?)\.?$/i;
+// Words EXAMPLES and COUNTED_EXAMPLES cannot match without (as cheap tests before them).
+const EXAMPLE_WORDS = /such as|including|like/i;
+const COUNTED_WORDS = /such as|including/i;
 // ", and television shows such as ...": a second category with its own examples.
 const SECOND_LIST = /,?\s+and\s+((?:[a-z][\w'’-]*\s+){0,3}[a-z][\w'’-]*)\s+(?:such as|including|like)\s+/;
 
@@ -103,7 +107,8 @@ function withExamples(text: string): string[] {
   // "received the Gold Medal", not "... for the Gold Medal".
   const counted = countedExamples(text);
   if (counted !== null) return counted;
-  const m = EXAMPLES.exec(text);
+  // Without its key words EXAMPLES cannot match: skip its backtracking ".*" (most statements).
+  const m = EXAMPLE_WORDS.test(text) ? EXAMPLES.exec(text) : null;
   if (!m || m[1] === undefined || m[2] === undefined || m[3] === undefined || m[4] === undefined) return withTitles(text);
   const second = SECOND_LIST.exec(m[4]);
   const rest = second ? withExamples(`${m[1]}${m[4].slice(second.index).replace(/^,?\s+and\s+/, '')}`) : [];
@@ -125,7 +130,7 @@ function longItems(list: string): string[] | null {
 }
 
 function countedExamples(text: string): string[] | null {
-  const m = COUNTED_EXAMPLES.exec(text);
+  const m = COUNTED_WORDS.test(text) ? COUNTED_EXAMPLES.exec(text) : null;
   if (!m || m[1] === undefined || m[2] === undefined || m[4] === undefined) return null;
   // ", and has been a finalist for X": the sentence goes on with a predicate of the subject, not another example.
   const more = /,?\s+and\s+(?:has|have|had|is|was|are|were)\s/.exec(m[4]);
@@ -194,9 +199,11 @@ function claimsOf(raw: string, question: string | undefined): { pairs: Pair[]; r
   }
   // An example's copy of the clause repeats the other conjuncts of the split; those are dropped. Repeats within one
   // piece stay: "There is a green star and a green star." is two stars.
-  const pieces = asWellAsApart(statement).flatMap(knownApart).flatMap(withExamples).flatMap(possessivesApart).flatMap(bothApart).flatMap(yearsApart).flatMap(asRolesApart).map((p) => once(splitClaims(p).flatMap(hangingExampleApart).flatMap(bornApart).flatMap(rolesApart).flatMap(nationalityApart).flatMap(timeSpanApart)).map(asExistence));
+  const pieces = through(asWellAsApart(statement), knownApart, withExamples, possessivesApart, bothApart, yearsApart, asRolesApart).map((p) =>
+    once(through(splitClaims(p), hangingExampleApart, bornApart, rolesApart, nationalityApart, timeSpanApart)).map(asExistence),
+  );
   const repeats = (claim: string, k: number): boolean => pieces.slice(0, k).some((p) => p.includes(claim));
-  return pairsOf(pieces.flatMap((p, k) => p.filter((c) => !repeats(c, k))));
+  return pairsOf(flatMapOf(pieces, (p, k) => p.filter((c) => !repeats(c, k))));
 }
 
 // Claims with their questions, and a reason for each claim no question could be formed from.
@@ -216,7 +223,7 @@ function pairsOf(claims: readonly string[]): { pairs: Pair[]; reasons: string[] 
 const SALVAGEABLE = new Set(['opinion or hedge', 'subjective', 'comment on the scene']);
 
 function salvage(s: Sentence, part: Part, hedged: boolean, out: DivideResult): void {
-  const known = new Set(out.claims.flatMap((c) => c.claim.toLowerCase().match(/[a-z]+/g) ?? []));
+  const known = new Set(flatMapOf(out.claims, (c) => c.claim.toLowerCase().match(/[a-z]+/g) ?? []));
   let toks = s.tokens.filter((t) => t.start >= part.start && t.end <= part.end);
   let presupposed: Tok[] = [];
   if (hedged) {

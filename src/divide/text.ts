@@ -47,8 +47,23 @@ export function expandContractions(text: string): string {
 const PLAIN_WORD = /^[a-z0-9][a-z0-9'-]*[a-z0-9]$|^[a-z0-9]$/;
 const cleaned = new Map<string, string>();
 
+// Already clean: lower-case letters and digits, with apostrophes or hyphens only inside (what PLAIN_WORD accepts).
+// A scan of char codes, so the commonest words need neither a string hash (the memo) nor a lower-cased copy.
+function isPlainLower(raw: string): boolean {
+  const n = raw.length;
+  if (n === 0) return false;
+  for (let i = 0; i < n; i++) {
+    const c = raw.charCodeAt(i);
+    if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) continue;
+    if ((c === 39 || c === 45) && i > 0 && i < n - 1) continue;
+    return false;
+  }
+  return true;
+}
+
 /** Lower-case a word and strip surrounding punctuation, keeping inner apostrophes and hyphens. */
 export function cleanWord(raw: string): string {
+  if (isPlainLower(raw)) return raw;
   // The rules re-tokenise the same pieces many times, so the same few hundred words come back again and again.
   const hit = cleaned.get(raw);
   if (hit !== undefined) return hit;
@@ -60,11 +75,32 @@ export function cleanWord(raw: string): string {
   return word;
 }
 
+/** Whether a UTF-16 code unit is whitespace as a regex's \\s reads it (ECMAScript WhiteSpace and LineTerminator). */
+export function isSpace(c: number): boolean {
+  if (c === 32) return true;
+  if (c < 128) return c >= 9 && c <= 13;
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f
+    || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
 /** Split on whitespace into tokens. */
 export function tokenize(text: string): Token[] {
   // One loop, not split/filter/map: the rules tokenise every piece several times, and each pass's arrays are garbage.
+  // A scan for whitespace instead of split(/\s+/): no regex and no array of pieces to throw away.
   const out: Token[] = [];
-  for (const raw of text.split(/\s+/)) if (raw.length > 0) out.push({ raw, word: cleanWord(raw) });
+  const n = text.length;
+  let start = -1;
+  for (let i = 0; i <= n; i++) {
+    if (i < n && !isSpace(text.charCodeAt(i))) {
+      if (start < 0) start = i;
+      continue;
+    }
+    if (start >= 0) {
+      const raw = text.slice(start, i);
+      out.push({ raw, word: cleanWord(raw) });
+      start = -1;
+    }
+  }
   return out;
 }
 
