@@ -163,6 +163,29 @@ describe.each(MODES)('the remote suite against the %s mimic', (mode) => {
 
 describe('sampling defaults from the model\'s generation_config.json (Qwen2-VL ships top_k 1)', () => {
   const GEN = { top_k: 1, repetition_penalty: 1.05, temperature: 0.7, top_p: 0.8 };
+  /** rlaifv's generate stage on the server at `url`: 10 samples of each of 20 dev prompts. */
+  const answers = async (url: string) => {
+    const config = remoteConfig(url, promptsFile(20), { generate: { backend: server(url, 'shapes-policy') } });
+    await runRound(config, { choice: 'next', stages: ['generate'], limit: 20 });
+    const db = openDb(config.db);
+    try {
+      return db.prepare('SELECT prompt_id, sample_index, text FROM candidates ORDER BY prompt_id, sample_index').all() as { prompt_id: string; text: string }[];
+    } finally {
+      db.close();
+    }
+  };
+  // The answers of a server without defaults: the same config and seeds for both modes, so made once and compared
+  // with by each (400 answers of up to 512 tokens fewer).
+  let plainRun: ReturnType<typeof answers> | undefined;
+  const plainAnswers = () =>
+    (plainRun ??= (async () => {
+      const plain = await TestServer.start({ pool });
+      try {
+        return await answers(plain.url);
+      } finally {
+        await plain.close();
+      }
+    })());
 
   test.each(['vllm', 'sglang'] as const)('%s: a request that leaves top_k out samples greedily; rlaifv\'s round still samples', async (mode) => {
     const srv = await TestServer.start({ pool, mimic: mode, generationConfig: GEN, deterministic: true });
@@ -186,24 +209,9 @@ describe('sampling defaults from the model\'s generation_config.json (Qwen2-VL s
 
       // rlaifv's round on the same server, and on a server without defaults: 10 samples of 20 dev prompts each.
       const before = srv.stats.sampling.length;
-      const answers = async (url: string) => {
-        const config = remoteConfig(url, promptsFile(20), { generate: { backend: server(url, 'shapes-policy') } });
-        await runRound(config, { choice: 'next', stages: ['generate'], limit: 20 });
-        const db = openDb(config.db);
-        try {
-          return db.prepare('SELECT prompt_id, sample_index, text FROM candidates ORDER BY prompt_id, sample_index').all() as { prompt_id: string; text: string }[];
-        } finally {
-          db.close();
-        }
-      };
       const served = await answers(srv.url);
-      const plain = await TestServer.start({ pool });
-      try {
-        // The same answers, sample for sample: the server's generation_config changed nothing.
-        expect(served).toEqual(await answers(plain.url));
-      } finally {
-        await plain.close();
-      }
+      // The same answers, sample for sample: the server's generation_config changed nothing.
+      expect(served).toEqual(await plainAnswers());
       const distinct = new Map<string, Set<string>>();
       for (const a of served) distinct.set(a.prompt_id, (distinct.get(a.prompt_id) ?? new Set()).add(a.text));
       const mean = [...distinct.values()].reduce((n, x) => n + x.size, 0) / distinct.size;

@@ -9,8 +9,11 @@ import { LABELER, POLICY, TEST, tempDir } from '../helpers/paths.js';
 import { sampleSeed } from '../../src/stages/generate.js';
 import { BON_DEFAULTS, bestOfOne, type BonRow } from '../../src/pipeline/bon.js';
 import { LocalGenerator, LocalSequenceScorer } from '../../src/backends/local/index.js';
-import { WorkerPool } from '../../src/backends/local/pool.js';
 import { TestServer } from '../../scripts/mimic/openai-server.js';
+import { filePool } from '../helpers/file-pool.js';
+
+// One worker pool for the test servers and the library test here (tests/helpers/file-pool.ts).
+const pool = filePool();
 
 const PROMPTS = path.join(TEST, 'prompts.jsonl');
 const N = 4;
@@ -120,7 +123,7 @@ describe('rlaifv bon', () => {
 describe('rlaifv bon with served models (the test server: real tiny models behind vLLM-style prompt_logprobs)', () => {
   let srv: TestServer;
   beforeAll(async () => {
-    srv = await TestServer.start({ mimic: 'vllm', workers: 2 });
+    srv = await TestServer.start({ mimic: 'vllm', pool: pool() });
   });
   afterAll(async () => {
     await srv?.close();
@@ -152,7 +155,7 @@ describe('rlaifv bon with served models (the test server: real tiny models behin
       if (sorted[0]! - sorted[1]! > 1e-3) expect(b[i]!.chosen_index).toBe(a[i]!.chosen_index);
     }
     // A server that drops prompt_logprobs (as OpenAI's API cannot give them): the run stops, naming the endpoint.
-    const plain = await TestServer.start({ mimic: 'sglang', deterministic: true, workers: 1 });
+    const plain = await TestServer.start({ mimic: 'sglang', deterministic: true, pool: pool() });
     try {
       const bad = await runNode(['bon', '--prompts', PROMPTS, '--policy', `shapes-policy@${plain.url}`, '--ref', LABELER, '--limit', '2', '--samples', '2', '--quiet']);
       expect(bad.code).not.toBe(0);
@@ -166,15 +169,10 @@ describe('rlaifv bon with served models (the test server: real tiny models behin
 
 describe('bestOfOne (library)', () => {
   test('a prompt whose image cannot be read keeps its N answers as failures with the reason; nothing is chosen', async () => {
-    const pool = new WorkerPool(1);
-    try {
-      const b = { generator: new LocalGenerator(pool, POLICY), policy: new LocalSequenceScorer(pool, POLICY), reference: new LocalSequenceScorer(pool, POLICY) };
-      const row = await bestOfOne({ id: 'x', imagePath: path.join(tempDir(), 'gone.png'), question: 'Where is the star?' }, b, { ...BON_DEFAULTS, n: 3 });
-      expect(row).toMatchObject({ id: 'x', chosen: null, chosen_index: null, reward: null });
-      expect(row.answers).toHaveLength(3);
-      for (const a of row.answers) expect(a).toMatchObject({ text: null, reward: null, error: expect.stringMatching(/gone\.png/) });
-    } finally {
-      await pool.close();
-    }
+    const b = { generator: new LocalGenerator(pool(), POLICY), policy: new LocalSequenceScorer(pool(), POLICY), reference: new LocalSequenceScorer(pool(), POLICY) };
+    const row = await bestOfOne({ id: 'x', imagePath: path.join(tempDir(), 'gone.png'), question: 'Where is the star?' }, b, { ...BON_DEFAULTS, n: 3 });
+    expect(row).toMatchObject({ id: 'x', chosen: null, chosen_index: null, reward: null });
+    expect(row.answers).toHaveLength(3);
+    for (const a of row.answers) expect(a).toMatchObject({ text: null, reward: null, error: expect.stringMatching(/gone\.png/) });
   });
 });

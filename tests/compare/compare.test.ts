@@ -15,6 +15,10 @@ import { DEFAULT_MODELS, RUBRIC_JUDGE, TestServer } from '../../scripts/mimic/op
 import { checkCompareJudge } from '../../src/doctor/endpoints.js';
 import { ROOT, tempDir } from '../helpers/paths.js';
 import { runCliSync } from '../helpers/run-cli.js';
+import { filePool } from '../helpers/file-pool.js';
+
+// One worker pool for every evaluation and the server here (tests/helpers/file-pool.ts).
+const pool = filePool();
 
 describe('parseCompareVerdict: the last "Overall, Response X is better"', () => {
   test.each([
@@ -87,8 +91,8 @@ describe('compare on real evaluation rounds of the tiny policy', () => {
   let db: Db;
   beforeAll(async () => {
     // The same policy at T 0.7 and at T 1.6: the hotter one says more that is false.
-    const a = await evaluatePolicy(config, { policy, prompts, limit: 40, samples: 4, temperature: 0.7, greedy: false });
-    const b = await evaluatePolicy(config, { policy, prompts, limit: 40, samples: 4, temperature: 1.6, greedy: false });
+    const a = await evaluatePolicy(config, { policy, prompts, limit: 40, samples: 4, temperature: 0.7, greedy: false, pool: pool() });
+    const b = await evaluatePolicy(config, { policy, prompts, limit: 40, samples: 4, temperature: 1.6, greedy: false, pool: pool() });
     cool = a.sampled_round;
     hot = b.sampled_round;
     db = openDb(dbFile);
@@ -178,7 +182,7 @@ describe('compare on real evaluation rounds of the tiny policy', () => {
   describe('a served judge (ConvBench\'s pairwise prompt) on the test server', () => {
     let srv: TestServer;
     beforeAll(async () => {
-      srv = await TestServer.start({ mimic: 'vllm', workers: 2, models: { ...DEFAULT_MODELS, ...RUBRIC_JUDGE } });
+      srv = await TestServer.start({ mimic: 'vllm', pool: pool(), models: { ...DEFAULT_MODELS, ...RUBRIC_JUDGE } });
     });
     afterAll(async () => {
       await srv?.close();
@@ -188,7 +192,7 @@ describe('compare on real evaluation rounds of the tiny policy', () => {
       const cfg = loadConfig(undefined, { db: path.join(dir, 'served.sqlite'), workers: 2 }).config;
       const served = parseJudgeSpec(`shapes-policy@${srv.url}`);
       if (served.type !== 'served') throw new Error('not served');
-      const r = await comparePolicies(cfg, { a: served.backend, b: policy, prompts, limit: 8, samples: 3, temperature: 0.7, judge: { type: 'truth' } });
+      const r = await comparePolicies(cfg, { a: served.backend, b: policy, prompts, limit: 8, samples: 3, temperature: 0.7, judge: { type: 'truth' }, pool: pool() });
       expect(r).toMatchObject({ pairs: 24, ties: 24, identical_answers: 24, win_rate_a: 0.5 });
       expect(r.a).toBe('shapes-policy');
     });
@@ -197,8 +201,8 @@ describe('compare on real evaluation rounds of the tiny policy', () => {
       const judge = parseJudgeSpec(`rubric-judge@${srv.url}`);
       // Smaller rounds of the same seeds (the first 12 prompts, 2 answers each): each verdict costs the stand-in a
       // division and a labeler call per claim of both answers.
-      const a = (await evaluatePolicy(config, { policy, prompts, limit: 12, samples: 2, temperature: 0.7, greedy: false })).sampled_round;
-      const b = (await evaluatePolicy(config, { policy, prompts, limit: 12, samples: 2, temperature: 1.6, greedy: false })).sampled_round;
+      const a = (await evaluatePolicy(config, { policy, prompts, limit: 12, samples: 2, temperature: 0.7, greedy: false, pool: pool() })).sampled_round;
+      const b = (await evaluatePolicy(config, { policy, prompts, limit: 12, samples: 2, temperature: 1.6, greedy: false, pool: pool() })).sampled_round;
       const before = srv.stats.requests;
       const r = await compareRounds(db, a, b, { seed: 0, a: 'T0.7', b: 'T1.6', promptsFile: prompts, judge });
       const asked = srv.stats.requests - before;

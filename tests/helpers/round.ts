@@ -6,6 +6,7 @@ import { loadConfig, storedConfig, type ConfigOverrides } from '../../src/config
 import type { Config } from '../../src/config/schema.js';
 import { latestRound, openDb, type Db, type RoundRow } from '../../src/store/index.js';
 import { runRound } from '../../src/pipeline/round.js';
+import type { WorkerPool } from '../../src/backends/local/pool.js';
 import { STAGES } from '../../src/domain.js';
 import { ROOT, tempDir } from './paths.js';
 import { cachedFolder, cacheKey, copyRound, roundCacheDir } from './round-cache.js';
@@ -16,9 +17,10 @@ import { cachedFolder, cacheKey, copyRound, roundCacheDir } from './round-cache.
  * each caller gets its own copy of the file, equal to what its own run would have written (the stored config names the
  * caller's file). `fresh: true` makes it for real every time: for a test of the round's making (counts, determinism).
  * A round on a served backend, on prompts outside the committed data or into an existing file is always made for real.
+ * `pool`: a worker pool to make it in (a file's shared one, tests/helpers/file-pool.ts), left open; absent: its own.
  */
 export async function runDemoRound(
-  opts: { limit: number; seed?: number; overrides?: ConfigOverrides; edit?: (c: Config) => void; dbFile?: string; fresh?: boolean },
+  opts: { limit: number; seed?: number; overrides?: ConfigOverrides; edit?: (c: Config) => void; dbFile?: string; fresh?: boolean; pool?: WorkerPool },
 ): Promise<{ db: Db; round: RoundRow; config: Config; file: string }> {
   const file = opts.dbFile ?? path.join(tempDir(), 'round.sqlite');
   const configFor = (db: string) => {
@@ -29,11 +31,11 @@ export async function runDemoRound(
   const config = configFor(file);
   const cache = opts.fresh || existsSync(file) || !cacheable(config) ? null : roundCacheDir();
   if (!cache) {
-    const { round } = await runRound(config, { choice: 'latest', stages: STAGES, limit: opts.limit });
+    const { round } = await runRound(config, { choice: 'latest', stages: STAGES, limit: opts.limit, pool: opts.pool });
     return { db: openDb(file), round, config, file };
   }
   const folder = await cachedFolder(cache, cacheKey({ limit: opts.limit, config: { ...config, db: '' } }), async (built) => {
-    await runRound(configFor(built), { choice: 'latest', stages: STAGES, limit: opts.limit });
+    await runRound(configFor(built), { choice: 'latest', stages: STAGES, limit: opts.limit, pool: opts.pool });
   });
   copyRound(folder, file);
   const db = openDb(file);

@@ -5,17 +5,20 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { ConfigError } from '../../src/config/load.js';
 import { pull } from '../../src/export/pull.js';
-import { WorkerPool } from '../../src/backends/local/pool.js';
 import { LocalSequenceScorer } from '../../src/backends/local/index.js';
 import { runDemoRound } from '../helpers/round.js';
 import { ROOT, tempDir } from '../helpers/paths.js';
+import { filePool } from '../helpers/file-pool.js';
+
+// One worker pool for both rounds and the scorers here (tests/helpers/file-pool.ts).
+const pool = filePool();
 
 const POLICY = path.join(ROOT, 'models', 'shapes-policy');
 let checkpoint: string;
 
 beforeAll(async () => {
   // A few DPO steps on a small round's pairs: a checkpoint that differs from its reference.
-  const { db, file } = await runDemoRound({ limit: 12 });
+  const { db, file } = await runDemoRound({ limit: 12, pool: pool() });
   const pairs = path.join(tempDir(), 'pairs.jsonl');
   await pull(db, { consumer: 't', rounds: 'all', format: 'trl', out: pairs }, file);
   db.close();
@@ -27,6 +30,7 @@ describe('dpo-reward rounds', () => {
   test('every answer gets β(log π − log π_ref) with both log-probs as evidence; pairs follow the reward', async () => {
     const { db, round } = await runDemoRound({
       limit: 8,
+      pool: pool(),
       edit: (c) => {
         c.generate.backend = { type: 'local', model: checkpoint };
         c.feedback.method = 'dpo-reward';
@@ -45,18 +49,13 @@ describe('dpo-reward rounds', () => {
       }
       expect(rows.some((r) => Math.abs(r.value) > 1e-4)).toBe(true);
       // The stored log-probs are the models' own: the scorer on the checkpoint and on the reference gives them again.
-      const pool = new WorkerPool(1);
-      try {
-        const sample = rows.slice(0, 3);
-        const img = db.prepare('SELECT i.path FROM prompts p JOIN images i ON i.id = p.image_id WHERE p.id = ?');
-        const q = db.prepare('SELECT question FROM prompts WHERE id = ?');
-        for (const [dir, key] of [[checkpoint, 'policy'], [POLICY, 'reference']] as const) {
-          const s = new LocalSequenceScorer(pool, dir);
-          const got = await s.logprobs(sample.map((r) => ({ imagePath: (img.get(r.prompt_id) as { path: string }).path, question: (q.get(r.prompt_id) as { question: string }).question, answers: [r.text] })));
-          sample.forEach((r, i) => expect((got[i]![0] as { sum: number }).sum).toBeCloseTo(JSON.parse(r.evidence_json)[key].sum, 4));
-        }
-      } finally {
-        await pool.close();
+      const sample = rows.slice(0, 3);
+      const img = db.prepare('SELECT i.path FROM prompts p JOIN images i ON i.id = p.image_id WHERE p.id = ?');
+      const q = db.prepare('SELECT question FROM prompts WHERE id = ?');
+      for (const [dir, key] of [[checkpoint, 'policy'], [POLICY, 'reference']] as const) {
+        const s = new LocalSequenceScorer(pool(), dir);
+        const got = await s.logprobs(sample.map((r) => ({ imagePath: (img.get(r.prompt_id) as { path: string }).path, question: (q.get(r.prompt_id) as { question: string }).question, answers: [r.text] })));
+        sample.forEach((r, i) => expect((got[i]![0] as { sum: number }).sum).toBeCloseTo(JSON.parse(r.evidence_json)[key].sum, 4));
       }
       const pairs = db.prepare('SELECT chosen_id, rejected_id, chosen_score, rejected_score, method FROM pairs WHERE round_id = ?').all(round.id) as Record<string, any>[];
       expect(pairs.length).toBeGreaterThan(0);

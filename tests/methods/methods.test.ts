@@ -17,6 +17,10 @@ import { parseRubricScore } from '../../src/methods/index.js';
 import { runDemoRound } from '../helpers/round.js';
 import { DEFAULT_MODELS, RUBRIC_JUDGE, TestServer } from '../../scripts/mimic/openai-server.js';
 import { tempDir } from '../helpers/paths.js';
+import { filePool } from '../helpers/file-pool.js';
+
+// One worker pool for every round and the server here (tests/helpers/file-pool.ts).
+const pool = filePool();
 
 const all = (db: Db, sql: string, ...args: unknown[]) => db.prepare(sql).all(...args) as Record<string, any>[];
 const one = (db: Db, sql: string, ...args: unknown[]) => db.prepare(sql).get(...args) as Record<string, any>;
@@ -43,7 +47,7 @@ describe('parseRubricScore: the last line is the score', () => {
 
 describe('oracle and local holistic rounds', () => {
   test('oracle: every answer scored by the truth, pairs of method oracle, delivered, eval and report read them', async () => {
-    const { db, round, file } = await runDemoRound({ limit: 30, edit: (c) => (c.feedback.method = 'oracle') });
+    const { db, round, file } = await runDemoRound({ limit: 30, pool: pool(), edit: (c) => (c.feedback.method = 'oracle') });
     try {
       expect(round.feedback_method).toBe('oracle');
       expect(round.pair_method).toBe('oracle');
@@ -82,7 +86,7 @@ describe('oracle and local holistic rounds', () => {
   });
 
   test('holistic with the local yes/no labeler: p(yes) of one whole-answer question, pairs at least 0.05 apart', async () => {
-    const { db, round } = await runDemoRound({ limit: 20, edit: (c) => (c.feedback.method = 'holistic') });
+    const { db, round } = await runDemoRound({ limit: 20, pool: pool(), edit: (c) => (c.feedback.method = 'holistic') });
     try {
       const rows = all(db, 'SELECT a.value, a.evidence_json, c.text FROM answer_scores a JOIN candidates c ON c.id = a.candidate_id WHERE a.round_id = ?', round.id);
       expect(rows).toHaveLength(200);
@@ -117,6 +121,7 @@ describe('the pair-quality gate with top-up', () => {
     const extra = 3;
     const { db, round, file, config } = await runDemoRound({
       limit: 40,
+      pool: pool(),
       edit: (c) => {
         c.feedback.gate.threshold = tau;
         c.feedback.gate.top_up = extra;
@@ -158,7 +163,7 @@ describe('the pair-quality gate with top-up', () => {
       expect(e.stored_pairs.kept.pair_accuracy!).toBeGreaterThanOrEqual(e.stored_pairs.all.pair_accuracy!);
       // A rerun finds nothing to do and tops up nobody twice.
       const before = one(db, 'SELECT COUNT(*) AS n FROM candidates').n;
-      await runRound(config, { choice: round.id, stages: STAGES, limit: 40 });
+      await runRound(config, { choice: round.id, stages: STAGES, limit: 40, pool: pool() });
       expect(one(db, 'SELECT COUNT(*) AS n FROM candidates').n).toBe(before);
     } finally {
       db.close();
@@ -169,7 +174,7 @@ describe('the pair-quality gate with top-up', () => {
 describe('holistic with a generative labeler on a server (Table 13 prompts)', () => {
   let srv: TestServer;
   beforeAll(async () => {
-    srv = await TestServer.start({ mimic: 'vllm', workers: 2, models: { ...DEFAULT_MODELS, ...RUBRIC_JUDGE } });
+    srv = await TestServer.start({ mimic: 'vllm', pool: pool(), models: { ...DEFAULT_MODELS, ...RUBRIC_JUDGE } });
   });
   afterAll(async () => {
     await srv?.close();
@@ -194,7 +199,7 @@ describe('holistic with a generative labeler on a server (Table 13 prompts)', ()
     const file = path.join(tempDir(), 'holistic.sqlite');
     const c = config(file);
     // Answer first, then pick two answers whose text no other answer has, and break the judge's replies about them.
-    const { round } = await runRound(c, { choice: 'next', stages: ['generate', 'divide'], limit: 6 });
+    const { round } = await runRound(c, { choice: 'next', stages: ['generate', 'divide'], limit: 6, pool: pool() });
     const db0 = openDb(file);
     const unique = all(db0, 'SELECT text FROM candidates WHERE round_id = ? GROUP BY text HAVING COUNT(*) = 1 ORDER BY length(text) DESC', round.id).map((r) => r.text as string);
     db0.close();
@@ -204,7 +209,7 @@ describe('holistic with a generative labeler on a server (Table 13 prompts)', ()
     srv.inject({ kind: 'garbage', times: 2, model: 'rubric-judge', match: body(unique[0]!) });
     // The second: one bad reply, then a good one on the retry.
     srv.inject({ kind: 'garbage', times: 1, model: 'rubric-judge', match: body(unique[1]!) });
-    await runRound(c, { choice: round.id, stages: STAGES, limit: 6 });
+    await runRound(c, { choice: round.id, stages: STAGES, limit: 6, pool: pool() });
     const db = openDb(file);
     try {
       const rows = all(db, 'SELECT value, evidence_json FROM answer_scores WHERE round_id = ?', round.id);
@@ -229,7 +234,7 @@ describe('holistic with a generative labeler on a server (Table 13 prompts)', ()
     } finally {
       db.close();
     }
-    await runRound(c, { choice: round.id, stages: STAGES, limit: 6, retryFailed: true });
+    await runRound(c, { choice: round.id, stages: STAGES, limit: 6, pool: pool(), retryFailed: true });
     const db2 = openDb(file);
     try {
       expect(one(db2, 'SELECT COUNT(*) AS n FROM answer_scores WHERE round_id = ?', round.id).n).toBe(18);

@@ -22,6 +22,10 @@ import { tempDir } from '../helpers/paths.js';
 import { launchChromium, loadFile } from '../helpers/browser.js';
 import { buildReport } from '../../src/report/index.js';
 import { writeFileAtomic } from '../../src/util/fs.js';
+import { filePool } from '../helpers/file-pool.js';
+
+// One worker pool for every round and the server here (tests/helpers/file-pool.ts).
+const pool = filePool();
 
 const all = (db: Db, sql: string, ...args: unknown[]) => db.prepare(sql).all(...args) as Record<string, any>[];
 const one = (db: Db, sql: string, ...args: unknown[]) => db.prepare(sql).get(...args) as Record<string, any>;
@@ -158,7 +162,7 @@ describe('a holistic round gated by a judge model on a server', () => {
   let srv: TestServer;
   let judgedAll = '';
   beforeAll(async () => {
-    srv = await TestServer.start({ mimic: 'vllm', workers: 2, models: { ...DEFAULT_MODELS, ...RUBRIC_JUDGE } });
+    srv = await TestServer.start({ mimic: 'vllm', pool: pool(), models: { ...DEFAULT_MODELS, ...RUBRIC_JUDGE } });
   });
   afterAll(async () => {
     await srv?.close();
@@ -192,7 +196,7 @@ describe('a holistic round gated by a judge model on a server', () => {
     const file = path.join(tempDir(), 'judged.sqlite');
     const c = config(file);
     const limit = 10;
-    const { round } = await runRound(c, { choice: 'next', stages: ['generate', 'divide', 'label', 'score'], limit });
+    const { round } = await runRound(c, { choice: 'next', stages: ['generate', 'divide', 'label', 'score'], limit, pool: pool() });
     // Break the judge on one prompt whose question no other of these prompts asks: its two attempts get prose.
     const db0 = openDb(file);
     const q = one(
@@ -204,7 +208,7 @@ describe('a holistic round gated by a judge model on a server', () => {
     db0.close();
     srv.inject({ kind: 'garbage', times: 2, model: 'rubric-judge', match: `Query: ${q}` });
     const before = srv.stats.byModel['rubric-judge'] ?? 0;
-    await runRound(c, { choice: round.id, stages: STAGES, limit });
+    await runRound(c, { choice: round.id, stages: STAGES, limit, pool: pool() });
     const asked = (srv.stats.byModel['rubric-judge'] ?? 0) - before;
 
     const db = openDb(file);
@@ -254,10 +258,10 @@ describe('a holistic round gated by a judge model on a server', () => {
 
     // A rerun asks nothing; --retry-failed pairs the broken prompt, asking only for what was never judged.
     const n0 = srv.stats.byModel['rubric-judge'] ?? 0;
-    await runRound(c, { choice: round.id, stages: STAGES, limit });
+    await runRound(c, { choice: round.id, stages: STAGES, limit, pool: pool() });
     expect(srv.stats.byModel['rubric-judge'] ?? 0).toBe(n0);
     // The pair stage alone (`rlaifv pair --retry-failed`): the prompt is only paired again.
-    await runRound(c, { choice: round.id, stages: ['pair'], limit, retryFailed: true });
+    await runRound(c, { choice: round.id, stages: ['pair'], limit, pool: pool(), retryFailed: true });
     const db2 = openDb(file);
     try {
       expect(one(db2, 'SELECT COUNT(*) AS n FROM pairings WHERE round_id = ?', round.id).n).toBe(limit);
@@ -275,7 +279,7 @@ describe('a holistic round gated by a judge model on a server', () => {
   test('the judge drops the holistic pairs the claims contradict: kept pairs are more often right by the truth than all candidates', async () => {
     const file = (judgedAll = path.join(tempDir(), 'judged-truth.sqlite'));
     const c = config(file, { pair: { max_pairs: 'all' } });
-    const { round } = await runRound(c, { choice: 'next', stages: STAGES, limit: 16 });
+    const { round } = await runRound(c, { choice: 'next', stages: STAGES, limit: 16, pool: pool() });
     const db = openDb(file);
     try {
       const r = evaluateRound(loadEvalRound(db, round.id));
@@ -287,7 +291,7 @@ describe('a holistic round gated by a judge model on a server', () => {
       expect(keptShare).toBeLessThan(1);
       // stored_pairs.all: the pairs the gate passed; gated: those it dropped. Against the same round with no gate...
       const ungated = config(path.join(tempDir(), 'ungated.sqlite'), { pair: { max_pairs: 'all' }, feedback: { method: 'holistic' } });
-      const { round: r0 } = await runRound(ungated, { choice: 'next', stages: STAGES, limit: 16 });
+      const { round: r0 } = await runRound(ungated, { choice: 'next', stages: STAGES, limit: 16, pool: pool() });
       const db0 = openDb(ungated.db);
       try {
         const base = evaluateRound(loadEvalRound(db0, r0.id));

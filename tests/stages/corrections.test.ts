@@ -22,6 +22,10 @@ import { pull } from '../../src/export/pull.js';
 import { buildReport } from '../../src/report/index.js';
 import { writeFileAtomic } from '../../src/util/fs.js';
 import type { Config } from '../../src/config/schema.js';
+import { filePool } from '../helpers/file-pool.js';
+
+// One worker pool for every round here (tests/helpers/file-pool.ts).
+const pool = filePool();
 
 const LIMIT = 40;
 let plain: { db: Db; round: RoundRow };
@@ -29,10 +33,11 @@ let fixed: { db: Db; round: RoundRow; config: Config; file: string };
 let only: { db: Db; round: RoundRow };
 
 beforeAll(async () => {
-  plain = await runDemoRound({ limit: LIMIT });
-  fixed = await runDemoRound({ limit: LIMIT, edit: (c) => (c.pair.corrections = ['drop', 'overwrite']) });
+  plain = await runDemoRound({ limit: LIMIT, pool: pool() });
+  fixed = await runDemoRound({ limit: LIMIT, pool: pool(), edit: (c) => (c.pair.corrections = ['drop', 'overwrite']) });
   only = await runDemoRound({
     limit: LIMIT,
+    pool: pool(),
     edit: (c) => {
       c.pair.corrections = ['overwrite'];
       c.pair.rank_pairs = false;
@@ -127,7 +132,7 @@ describe('correction pairs in a round', () => {
     const before = ['candidates', 'pairs', 'claims', 'divisions', 'scores'].map((t) => count(fixed.db, `SELECT COUNT(*) AS n FROM ${t}`));
     const { config } = loadConfig(undefined, { db: fixed.file, seed: 0, workers: 2 });
     config.pair.corrections = ['drop', 'overwrite'];
-    await runRound(config, { choice: 'latest', stages: STAGES, limit: LIMIT });
+    await runRound(config, { choice: 'latest', stages: STAGES, limit: LIMIT, pool: pool() });
     expect(['candidates', 'pairs', 'claims', 'divisions', 'scores'].map((t) => count(fixed.db, `SELECT COUNT(*) AS n FROM ${t}`))).toEqual(before);
   });
 

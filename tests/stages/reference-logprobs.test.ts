@@ -2,7 +2,6 @@
 // (the tiny shapes policy through the real worker pool), stored once per answer and model, and the same numbers the
 // scorer gives on its own; a second pair run finds nothing to do.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { WorkerPool } from '../../src/backends/local/pool.js';
 import { LocalSequenceScorer } from '../../src/backends/local/index.js';
 import { runRound } from '../../src/pipeline/round.js';
 import { STAGES } from '../../src/domain.js';
@@ -10,6 +9,10 @@ import { answerLogprobs, type Db, type RoundRow } from '../../src/store/index.js
 import type { Config } from '../../src/config/schema.js';
 import { runDemoRound } from '../helpers/round.js';
 import { POLICY, serverBackend } from '../helpers/paths.js';
+import { filePool } from '../helpers/file-pool.js';
+
+// One worker pool for every round, scorer and server here (tests/helpers/file-pool.ts).
+const pool = filePool();
 import { TestServer } from '../../scripts/mimic/openai-server.js';
 import { runNode } from '../helpers/run-cli.js';
 
@@ -18,7 +21,7 @@ let file: string;
 let round: RoundRow;
 let config: Config;
 beforeAll(async () => {
-  ({ db, round, config, file } = await runDemoRound({ limit: 8, edit: (c) => (c.pair.reference_logprobs = true) }));
+  ({ db, round, config, file } = await runDemoRound({ limit: 8, pool: pool(), edit: (c) => (c.pair.reference_logprobs = true) }));
 });
 afterAll(() => db?.close());
 
@@ -43,28 +46,23 @@ describe('reference log-probs at pairing time', () => {
   });
 
   test('the stored values are the scorer\'s own; running the pair stage again adds nothing', async () => {
-    const pool = new WorkerPool(1);
-    try {
-      const rows = all<{ id: string; text: string; question: string; path: string }>(
-        `SELECT c.id, c.text, p.question, i.path FROM candidates c JOIN prompts p ON p.id = c.prompt_id JOIN images i ON i.id = p.image_id
-         WHERE c.round_id = ? AND c.id IN (SELECT candidate_id FROM answer_logprobs) ORDER BY c.id LIMIT 4`,
-        round.id,
-      );
-      const got = await new LocalSequenceScorer(pool, POLICY).logprobs(rows.map((r) => ({ imagePath: r.path, question: r.question, answers: [r.text] })));
-      const stored = answerLogprobs(db, round.policy_model, rows.map((r) => r.id));
-      rows.forEach((r, i) => {
-        const g = got[i]![0]!;
-        if (g instanceof Error) throw g;
-        const s = stored.get(r.id)!;
-        expect(s.tokens).toBe(g.tokens);
-        // Batched with other answers or alone, the same tokens to float noise.
-        s.per_token.forEach((v, k) => expect(v).toBeCloseTo(g.perToken![k]!, 4));
-      });
-    } finally {
-      await pool.close();
-    }
+    const rows = all<{ id: string; text: string; question: string; path: string }>(
+      `SELECT c.id, c.text, p.question, i.path FROM candidates c JOIN prompts p ON p.id = c.prompt_id JOIN images i ON i.id = p.image_id
+       WHERE c.round_id = ? AND c.id IN (SELECT candidate_id FROM answer_logprobs) ORDER BY c.id LIMIT 4`,
+      round.id,
+    );
+    const got = await new LocalSequenceScorer(pool(), POLICY).logprobs(rows.map((r) => ({ imagePath: r.path, question: r.question, answers: [r.text] })));
+    const stored = answerLogprobs(db, round.policy_model, rows.map((r) => r.id));
+    rows.forEach((r, i) => {
+      const g = got[i]![0]!;
+      if (g instanceof Error) throw g;
+      const s = stored.get(r.id)!;
+      expect(s.tokens).toBe(g.tokens);
+      // Batched with other answers or alone, the same tokens to float noise.
+      s.per_token.forEach((v, k) => expect(v).toBeCloseTo(g.perToken![k]!, 4));
+    });
     const before = all<{ n: number }>('SELECT COUNT(*) AS n FROM answer_logprobs')[0]!.n;
-    await runRound({ ...config }, { choice: 'latest', stages: ['pair'] });
+    await runRound({ ...config }, { choice: 'latest', stages: ['pair'], pool: pool() });
     expect(all<{ n: number }>('SELECT COUNT(*) AS n FROM answer_logprobs')[0]!.n).toBe(before);
   });
 
@@ -99,10 +97,11 @@ describe('reference log-probs at pairing time', () => {
   });
 
   test('a served policy: the pair stage asks the server for prompt log-probs, stored under the served model\'s name', async () => {
-    const srv = await TestServer.start({ mimic: 'vllm', workers: 1 });
+    const srv = await TestServer.start({ mimic: 'vllm', pool: pool() });
     try {
       const served = await runDemoRound({
         limit: 4,
+        pool: pool(),
         edit: (c) => {
           c.generate.backend = serverBackend(srv.url, 'shapes-policy') as typeof c.generate.backend;
           c.pair.reference_logprobs = true;

@@ -7,6 +7,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runDemoRound } from '../helpers/round.js';
 import { tempDir, ROOT } from '../helpers/paths.js';
+import { filePool } from '../helpers/file-pool.js';
+
+// One worker pool for the round and the server here (tests/helpers/file-pool.ts).
+const pool = filePool();
 import { DEFAULT_MODELS, TEACHER, TestServer } from '../../scripts/mimic/openai-server.js';
 import { configSchema, TEACHER_PROMPT } from '../../src/config/schema.js';
 import { parseTeacherReply, Teacher } from '../../src/methods/teacher.js';
@@ -24,7 +28,7 @@ const describe_ = (objs: { shape: string; color: string; size: string; position:
   objs.map((o) => `There is a ${o.size} ${o.color} ${o.shape} in the ${o.position}.`).join(' ');
 
 beforeAll(async () => {
-  server = await TestServer.start({ mimic: 'vllm', workers: 1, models: { ...DEFAULT_MODELS, ...TEACHER } });
+  server = await TestServer.start({ mimic: 'vllm', pool: pool(), models: { ...DEFAULT_MODELS, ...TEACHER } });
   // The first LIMIT dev prompts; every other one holds a reference answer in meta.reference.
   const dir = tempDir();
   prompts = path.join(dir, 'prompts.jsonl');
@@ -41,6 +45,7 @@ beforeAll(async () => {
   writeFileSync(prompts, lines.join('\n') + '\n');
   run = await runDemoRound({
     limit: LIMIT,
+    pool: pool(),
     edit: (c) => {
       c.prompts = prompts;
       c.pair.corrections = ['refine'];

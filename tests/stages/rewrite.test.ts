@@ -13,6 +13,10 @@ import { openDb, roundStats } from '../../src/store/index.js';
 import { parseRewrite, sentenceEdits } from '../../src/methods/rewriter.js';
 import { DEFAULT_MODELS, REWRITER, TestServer } from '../../scripts/mimic/openai-server.js';
 import { tempDir } from '../helpers/paths.js';
+import { filePool } from '../helpers/file-pool.js';
+
+// One worker pool for every round and the server here (tests/helpers/file-pool.ts).
+const pool = filePool();
 
 describe('parseRewrite and sentenceEdits', () => {
   test.each([
@@ -40,7 +44,7 @@ describe('parseRewrite and sentenceEdits', () => {
 describe('a round with the llm editor', () => {
   let srv: TestServer;
   beforeAll(async () => {
-    srv = await TestServer.start({ mimic: 'vllm', workers: 2, models: { ...DEFAULT_MODELS, ...REWRITER } });
+    srv = await TestServer.start({ mimic: 'vllm', pool: pool(), models: { ...DEFAULT_MODELS, ...REWRITER } });
   });
   afterAll(async () => {
     await srv?.close();
@@ -62,7 +66,7 @@ describe('a round with the llm editor', () => {
     const { config } = loadConfig(file, { workers: 2 });
     const limit = 12;
     // Every attempt at the answers of one prompt fails: their rewrites are failures, the prompt is still paired.
-    const { round: r0 } = await runRound(config, { choice: 'next', stages: ['generate', 'divide', 'label', 'score'], limit });
+    const { round: r0 } = await runRound(config, { choice: 'next', stages: ['generate', 'divide', 'label', 'score'], limit, pool: pool() });
     const h0 = openDb(db);
     const victim = h0
       .prepare(
@@ -75,7 +79,7 @@ describe('a round with the llm editor', () => {
     h0.close();
     srv.inject({ kind: '500', times: 100, model: 'rewriter', match: JSON.stringify(`Answer: ${victim}`).slice(1, -1) });
     const before = srv.stats.byModel['rewriter'] ?? 0;
-    await runRound(config, { choice: r0.id, stages: STAGES, limit });
+    await runRound(config, { choice: r0.id, stages: STAGES, limit, pool: pool() });
     const asked = (srv.stats.byModel['rewriter'] ?? 0) - before;
 
     const h = openDb(db);
@@ -111,7 +115,7 @@ describe('a round with the llm editor', () => {
       expect(s.candidates).toBe(limit * 10);
       // A second run asks nothing again: done rewrites and failed ones alike.
       const again = srv.stats.byModel['rewriter'] ?? 0;
-      await runRound(config, { choice: r0.id, stages: STAGES, limit });
+      await runRound(config, { choice: r0.id, stages: STAGES, limit, pool: pool() });
       expect(srv.stats.byModel['rewriter'] ?? 0).toBe(again);
     } finally {
       h.close();

@@ -10,6 +10,10 @@ import { mergeStores } from '../../src/pipeline/merge.js';
 import { openDb, parseShard, shardOf } from '../../src/store/index.js';
 import { tempDir } from '../helpers/paths.js';
 import { CLI } from '../helpers/run-cli.js';
+import { filePool } from '../helpers/file-pool.js';
+
+// One worker pool for every round here (tests/helpers/file-pool.ts).
+const pool = filePool();
 
 const LIMIT = 12;
 const SAMPLES = 4;
@@ -18,7 +22,7 @@ async function run(db: string, shard: { index: number; count: number } | null, s
   const { config } = loadConfig(undefined, { db, seed, workers: 2, samples: SAMPLES });
   // With reference log-probs, so merging is seen to carry them (they change no pair).
   config.pair.reference_logprobs = true;
-  return runRound(config, { choice: 'latest', stages: STAGES, limit: LIMIT, shard });
+  return runRound(config, { choice: 'latest', stages: STAGES, limit: LIMIT, shard, pool: pool() });
 }
 
 /** Everything a round's results consist of, independent of row order and store. */
@@ -89,8 +93,8 @@ describe('shards', () => {
       return loadConfig(file, { workers: 2 }).config;
     };
     const files = [0, 1].map((i) => path.join(d, `oracle-${i}.sqlite`));
-    await runRound(cfg(path.join(d, 'oracle-whole.sqlite')), { choice: 'latest', stages: STAGES, limit: LIMIT, shard: null });
-    for (const [i, f] of files.entries()) await runRound(cfg(f), { choice: 'latest', stages: STAGES, limit: LIMIT, shard: { index: i, count: 2 } });
+    await runRound(cfg(path.join(d, 'oracle-whole.sqlite')), { choice: 'latest', stages: STAGES, limit: LIMIT, shard: null, pool: pool() });
+    for (const [i, f] of files.entries()) await runRound(cfg(f), { choice: 'latest', stages: STAGES, limit: LIMIT, shard: { index: i, count: 2 }, pool: pool() });
     const into = path.join(d, 'oracle-merged.sqlite');
     expect(mergeStores(into, files).rounds[0]).toMatchObject({ complete: true, status: 'done', paired: LIMIT });
     const rows = (file: string) => {

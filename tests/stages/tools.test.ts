@@ -14,6 +14,10 @@ import { DEFAULT_MODELS, LISTER, TestServer } from '../../scripts/mimic/openai-s
 import { serverBackend } from '../helpers/paths.js';
 import { runNode, type CliResult } from '../helpers/run-cli.js';
 import { tempDir } from '../helpers/paths.js';
+import { filePool } from '../helpers/file-pool.js';
+
+// One worker pool for every round here (tests/helpers/file-pool.ts).
+const pool = filePool();
 
 const ROUTING = { count: 'segmenter', exists: 'segmenter', not_exists: 'labeler', position: 'masks' } as const;
 
@@ -25,6 +29,7 @@ describe('a round with label.tools', () => {
     dir = tempDir();
     const r = await runDemoRound({
       limit: 12,
+      pool: pool(),
       dbFile: path.join(dir, 'tools.sqlite'),
       edit: (c) => {
         c.label.tools = [
@@ -88,7 +93,7 @@ describe('a round with label.tools', () => {
     ];
     config.label.routing = { ...ROUTING };
     const before = db.prepare('SELECT tool, image_id, created_at FROM tool_knowledge ORDER BY tool, image_id').all();
-    await runRound(config, { choice: 'next', stages: STAGES, limit: 12 });
+    await runRound(config, { choice: 'next', stages: STAGES, limit: 12, pool: pool() });
     expect(db.prepare('SELECT tool, image_id, created_at FROM tool_knowledge ORDER BY tool, image_id').all()).toEqual(before);
   });
 
@@ -121,8 +126,8 @@ describe('calibrate-tools and eval --tools (built CLI)', () => {
   let test: string;
   beforeAll(async () => {
     dir = tempDir();
-    dev = (await runDemoRound({ limit: 10, dbFile: path.join(dir, 'dev.sqlite') })).file;
-    test = (await runDemoRound({ limit: 10, dbFile: path.join(dir, 'test.sqlite'), overrides: { prompts: 'data/shapes/test/prompts.jsonl' } })).file;
+    dev = (await runDemoRound({ limit: 10, dbFile: path.join(dir, 'dev.sqlite'), pool: pool() })).file;
+    test = (await runDemoRound({ limit: 10, dbFile: path.join(dir, 'test.sqlite'), pool: pool(), overrides: { prompts: 'data/shapes/test/prompts.jsonl' } })).file;
     writeFileSync(path.join(dir, 'tools.json'), JSON.stringify({ label: { tools: [{ type: 'shapes-segmenter', name: 'masks' }] } }));
   });
 
@@ -170,10 +175,11 @@ describe('a round with the served vlm tool deciding counts', () => {
   let srv: TestServer;
   let db: Db;
   beforeAll(async () => {
-    srv = await TestServer.start({ mimic: 'vllm', workers: 1, models: { ...DEFAULT_MODELS, ...LISTER } });
+    srv = await TestServer.start({ mimic: 'vllm', pool: pool(), models: { ...DEFAULT_MODELS, ...LISTER } });
     db = (
       await runDemoRound({
         limit: 6,
+        pool: pool(),
         dbFile: path.join(tempDir(), 'vlm.sqlite'),
         edit: (c) => {
           c.label.tools = [{ type: 'vlm', name: 'vlm', backend: serverBackend(srv.url, 'lister'), prompt: 'List every object with its colour and position.', max_tokens: 256 }];

@@ -8,6 +8,10 @@ import { PairJudge } from '../../src/methods/pair-judge.js';
 import { configSchema } from '../../src/config/schema.js';
 import { DEFAULT_MODELS, RUBRIC_JUDGE, TestServer } from '../../scripts/mimic/openai-server.js';
 import { DEV, serverBackend } from '../helpers/paths.js';
+import { filePool } from '../helpers/file-pool.js';
+
+// One worker pool for both test servers here (tests/helpers/file-pool.ts).
+const pool = filePool();
 
 const first = JSON.parse(readFileSync(path.join(DEV, 'prompts.jsonl'), 'utf8').split('\n')[0]!) as { image: string; question: string };
 const image = path.join(DEV, first.image);
@@ -30,7 +34,7 @@ describe('tool knowledge as judge context', () => {
   describe("the gate's judge model", () => {
     let srv: TestServer;
     beforeAll(async () => {
-      srv = await TestServer.start({ mimic: 'vllm', workers: 2, models: { ...DEFAULT_MODELS, ...RUBRIC_JUDGE } });
+      srv = await TestServer.start({ mimic: 'vllm', pool: pool(), models: { ...DEFAULT_MODELS, ...RUBRIC_JUDGE } });
     });
     afterAll(async () => srv?.close());
 
@@ -57,7 +61,7 @@ describe('tool knowledge as judge context', () => {
 describe('a served holistic rubric', () => {
   let srv: TestServer;
   beforeAll(async () => {
-    srv = await TestServer.start({ mimic: 'vllm', workers: 2, models: { ...DEFAULT_MODELS, ...RUBRIC_JUDGE } });
+    srv = await TestServer.start({ mimic: 'vllm', pool: pool(), models: { ...DEFAULT_MODELS, ...RUBRIC_JUDGE } });
   });
   afterAll(async () => srv?.close());
 
