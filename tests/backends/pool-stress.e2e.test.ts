@@ -3,10 +3,11 @@
 // that never came ("the worker pool did not stop within N s"); this is the stress test that looks for it. Bounded:
 // two lanes of CYCLES pools each run at once, so every close happens while the other lane's workers compute.
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { WorkerPool } from '../../src/backends/local/pool.js';
 import { LocalGenerator, LocalLabeler, RulesDivider } from '../../src/backends/local/index.js';
-import { LABELER, POLICY, TEST } from '../helpers/paths.js';
+import { LABELER, POLICY, TEST, tempDir } from '../helpers/paths.js';
 
 const CYCLES = 6;
 const image = (i: number) => path.join(TEST, 'images', `test-${String(i).padStart(4, '0')}.png`);
@@ -43,7 +44,12 @@ const SCENARIOS: Record<string, (pool: WorkerPool) => Promise<void>> = {
 
 describe('the worker pool under load', () => {
   let stderr: string[];
+  let log: string;
+  const debug = process.env.RLAIFV_DEBUG_POOL;
   beforeEach(() => {
+    // Every close reports each worker's exit time and last state to this file (RLAIFV_DEBUG_POOL, pool-trace.ts).
+    log = path.join(tempDir('rlaifv-pool-stress-'), 'closes.log');
+    process.env.RLAIFV_DEBUG_POOL = log;
     stderr = [];
     const write = process.stderr.write.bind(process.stderr);
     vi.spyOn(process.stderr, 'write').mockImplementation(((chunk: string | Uint8Array, ...rest: never[]) => {
@@ -51,7 +57,11 @@ describe('the worker pool under load', () => {
       return write(chunk, ...rest);
     }) as typeof process.stderr.write);
   });
-  afterEach(() => vi.restoreAllMocks());
+  afterEach(() => {
+    vi.restoreAllMocks();
+    if (debug === undefined) delete process.env.RLAIFV_DEBUG_POOL;
+    else process.env.RLAIFV_DEBUG_POOL = debug;
+  });
 
   test(`${2 * CYCLES} pools opened, used and closed in two lanes at once: every close returns with its workers exited`, async () => {
     const names = Object.keys(SCENARIOS);
@@ -70,5 +80,13 @@ describe('the worker pool under load', () => {
     expect(closes).toHaveLength(2 * CYCLES);
     // The bound in WorkerPool.close was never needed: piscina's destroy() saw every worker's 'exit' by itself.
     expect(stderr.filter((l) => l.includes('did not stop'))).toEqual([]);
+    // One line per worker and close, each with the time its 'exit' came after the close began.
+    const lines = existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n') : [];
+    expect(lines).toHaveLength(2 * 2 * CYCLES);
+    const ms = lines.map((l) => Number(/ exited after (\d+) ms; /.exec(l)?.[1] ?? NaN));
+    expect(ms.filter((m) => !(m >= 0)), lines.join('\n')).toEqual([]);
+    // A worker that ran a task last wrote "idle" or the task's kind (tasks in flight), which the lines name.
+    expect(lines.some((l) => /last state "(idle|label|labelImages|generate|divide)"/.test(l)), lines.join('\n')).toBe(true);
+    console.info(`pool-stress: ${closes.length} closes, slowest ${Math.round(Math.max(...closes.map((c) => c.ms)))} ms; slowest worker exit ${Math.max(...ms)} ms`);
   });
 });

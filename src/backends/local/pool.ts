@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import type { WorkerTask } from './local.worker.js';
 import { folderStamp } from '../../util/checkpoint.js';
+import { exitLines, reportClose, traceData, type WorkerExit } from './pool-trace.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 // Workers always run the compiled JavaScript, also when the caller runs from TypeScript sources (tests). Their entry is
@@ -40,6 +41,8 @@ export class WorkerPool {
   readonly size: PoolSize;
   /** Leased model folders: how many leases each has, and the folder's stamp when it was last leased. */
   private readonly leases = new Map<string, { count: number; stamp: string }>();
+  /** Each worker's last state, readable while a worker is stuck (pool-trace.ts). */
+  private readonly trace = traceData();
 
   constructor(workers: number | null | undefined) {
     if (!existsSync(WORKER)) {
@@ -53,6 +56,7 @@ export class WorkerPool {
       // Queue depth: enough to keep every worker busy without holding the whole round in memory.
       maxQueue: this.size.workers * 64,
       idleTimeout: 60_000,
+      workerData: { trace: this.trace },
     });
   }
 
@@ -96,18 +100,34 @@ export class WorkerPool {
    * in docs/testing.md), so the bound stays.
    */
   async close(): Promise<void> {
+    const t0 = performance.now();
+    const closeAt = Date.now() - this.trace.start;
+    // Listened to before destroy() (which listens too), so every worker's exit time is known.
+    const exits = this.pool.threads.map((w) => {
+      const e: WorkerExit & { worker: typeof w; elu: ReturnType<typeof w.performance.eventLoopUtilization> } = {
+        id: w.threadId, exitMs: null, busy: null, worker: w, elu: w.performance.eventLoopUtilization(),
+      };
+      w.once('exit', () => (e.exitMs = performance.now() - t0));
+      return e;
+    });
     let timer: NodeJS.Timeout | undefined;
     const timedOut = await Promise.race([
       this.pool.destroy().then(() => false),
       new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), CLOSE_TIMEOUT_MS))),
     ]);
     clearTimeout(timer);
+    for (const e of exits) {
+      // A stuck worker's event loop: busy (JavaScript running) or idle (waiting on something native or its loop).
+      if (e.exitMs === null) e.busy = e.worker.performance.eventLoopUtilization(e.elu).utilization;
+    }
+    const lines = exitLines(this.trace, closeAt, exits);
     if (timedOut) {
       for (const t of this.pool.threads) {
         t.unref();
         void t.terminate().catch(() => {});
       }
-      process.stderr.write(`rlaifv: the worker pool did not stop within ${CLOSE_TIMEOUT_MS / 1000} s; its threads were left to end with the process.\n`);
+      lines.unshift(`rlaifv: the worker pool did not stop within ${CLOSE_TIMEOUT_MS / 1000} s; its threads were left to end with the process.\n`);
     }
+    reportClose(lines, timedOut);
   }
 }
