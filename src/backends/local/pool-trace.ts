@@ -4,7 +4,8 @@
 // runs; a thread with no slot never reached the entry. WorkerPool.close reports it for every worker that did not exit
 // in time, and for every worker with RLAIFV_DEBUG_POOL set (reportClose).
 //
-// Layout (worker-entry.cts writes it): an Int32 slot counter, then SLOTS slots of SLOT_BYTES each: Int32 thread id,
+// Layout (worker-entry.cts writes it): an Int32 slot counter, an Int32 "closing" flag (set by the pool, read by each
+// worker before a task), then SLOTS slots of SLOT_BYTES each: Int32 thread id,
 // Int32 milliseconds since the pool's start when the state was written, Int32 length of the state's text, then its text.
 import { appendFileSync } from 'node:fs';
 
@@ -40,6 +41,11 @@ export function traceData(): TraceData {
   };
 }
 
+/** Tells the workers their pool is closing: a task that has not started yet is refused at once instead of run. */
+export function markClosing(t: TraceData): void {
+  Atomics.store(new Int32Array(t.buffer, 0, 2), 1, 1);
+}
+
 /** Every worker's last state, by thread id. */
 export function readTrace(t: TraceData): Map<number, WorkerState> {
   const out = new Map<number, WorkerState>();
@@ -64,7 +70,7 @@ export function reportClose(lines: string[], stalled: boolean): void {
   if (stalled || dest === '1') for (const l of lines) process.stderr.write(l);
 }
 
-/** One worker at a pool's close: its thread id, when its 'exit' came (ms after the close began; null: not yet), and
+/** One worker at a pool's close: its thread id, when its 'exit' came (ms after it was told to stop; null: not yet), and
  * the share of the wait its event loop was busy (null when not measured). */
 export interface WorkerExit {
   id: number;
@@ -80,7 +86,9 @@ export function exitLines(t: TraceData, closeAt: number, exits: WorkerExit[]): s
   const states = readTrace(t);
   return exits.map(({ id, exitMs, busy }) => {
     const s = states.get(id);
-    const what = s ? `last state "${s.state}", ${closeAt - s.at} ms before the close` : 'never reached the worker entry';
+    const age = s ? closeAt - s.at : 0;
+    const when = age >= 0 ? `${age} ms before the close` : `${-age} ms after the close began`;
+    const what = s ? `last state "${s.state}", ${when}` : 'never reached the worker entry';
     const loop = busy === null ? '' : `; its event loop busy ${Math.round(busy * 100)}% of the wait`;
     const exit = exitMs === null ? 'did not exit' : `exited after ${Math.round(exitMs)} ms`;
     return `rlaifv pool: worker ${id} ${exit}; ${what}${loop}\n`;

@@ -28,6 +28,8 @@ const load = () =>
 let worker: ReturnType<typeof load> | undefined;
 
 function run(task: Parameters<Awaited<ReturnType<typeof load>>>[0]): Promise<unknown> {
+  // The pool is closing (pool-trace.ts): a queued task ends here, so that close waits for running tasks only.
+  if (trace && Atomics.load(new Int32Array(trace.buffer, 0, 2), 1) === 1) return Promise.reject(new Error('the worker pool is closing'));
   worker ??= load();
   return worker.then((f) => {
     mark(task.kind);
