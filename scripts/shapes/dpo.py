@@ -29,14 +29,13 @@ import shutil
 import sys
 import time
 import types
-from importlib.util import find_spec
-
-# pyenv and friends shadow Debian's python3, which is where python3-torch lives (looked up, not imported: see below).
-if find_spec("torch") is None and os.path.exists("/usr/bin/python3") and os.path.realpath(sys.executable) != os.path.realpath("/usr/bin/python3"):
-    os.execv("/usr/bin/python3", ["/usr/bin/python3", *sys.argv])
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+
+from debian_python import use_debian_python  # noqa: E402
+
+use_debian_python()
 
 from dpo_input import (  # noqa: E402,F401 - grpo.py and the tests take these from dpo
     ONNX_FILES, REF_FIELDS, InputError, answer_text, encode, jsonl_rows, prompt_text, read_image, reference_source, span_weights, utf16_offsets,

@@ -45,17 +45,95 @@ import time
 import types
 from concurrent.futures import ThreadPoolExecutor
 
-import dpo  # noqa: F401 - first: it re-executes under Debian's python3 when torch is missing
+from debian_python import use_debian_python
 
-import torch
-from PIL import Image
+use_debian_python()
 
-from dpo import InputError, encode, jsonl_rows, load_image, schedule, sha256_file, sha256_folder, write_checkpoint
-from model import IMAGE_TOKENS
-from onnx_weights import load_model
-from package_model import write_model_folder
-from tokenizer import EOS, PAD, prompt_text
-from train import IMAGE_START
+from dpo_input import InputError, encode, jsonl_rows, read_image  # noqa: E402
+from tokenizer import EOS, PAD, load_tokenizer, prompt_text  # noqa: E402
+
+
+# ------------------------------------------------------------------------------------------------ the input, without torch
+
+def read_prompts(path: str, tok) -> list[dict]:
+    """An rlaifv prompts file (JSONL: image relative to the file, question) as token rows with their image."""
+    base = os.path.dirname(os.path.abspath(path))
+    rows = []
+    for where, r in jsonl_rows(path, "prompts file", "; an rlaifv prompts file has one JSON object per line"):
+        if not isinstance(r, dict) or not isinstance(r.get("image"), str) or not isinstance(r.get("question"), str):
+            raise InputError(f"{where}: needs \"image\" (a path) and \"question\" (text)")
+        img = r["image"] if os.path.isabs(r["image"]) else os.path.join(base, r["image"])
+        rows.append({"image": img, "question": r["question"], "ids": encode(tok, prompt_text(r["question"])), "where": where})
+    if not rows:
+        raise InputError(f"{path}: no prompts")
+    return rows
+
+
+def parse_args():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--prompts", required=True, help="an rlaifv prompts file (JSONL: image, question)")
+    ap.add_argument("--policy", required=True, help="the checkpoint folder to start from")
+    ap.add_argument("--out", required=True, help="the new checkpoint folder (must not exist)")
+    ap.add_argument("--ref", help="the reference checkpoint for the KL (default: --policy)")
+    ap.add_argument("--samples", type=int, required=True, help="answers to draw in all (the budget)")
+    ap.add_argument("--num-generations", type=int, default=8, help="G, answers per prompt (TRL's default 8)")
+    ap.add_argument("--prompts-per-step", type=int, default=32, help="prompts per step; each step samples prompts × G answers in one batch")
+    ap.add_argument("--beta", type=float, default=0.04, help="KL weight (TRL's current default 0.0; see the top of this file)")
+    ap.add_argument("--epsilon", type=float, default=0.2)
+    ap.add_argument("--num-iterations", type=int, default=1, help="updates per generated batch (TRL's num_iterations)")
+    ap.add_argument("--lr", type=float, default=5e-5)
+    ap.add_argument("--max-new-tokens", type=int, default=96)
+    ap.add_argument("--micro-batch", type=int, default=64, help="answers per forward/backward (gradients accumulated; the loss is the same)")
+    ap.add_argument("--save-every-samples", type=int, default=None, help="also write {out}/checkpoint-<samples> every N samples")
+    ap.add_argument("--log", help="write the per-step JSON log here too")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--threads", type=int, default=1, help="torch threads; 2 spun 4-5x the CPU time of 1 on a shared 2-core machine")
+    ap.add_argument("--json", action="store_true", help="print a one-line JSON summary on stdout at the end")
+    a = ap.parse_args()
+    for name in ("samples", "num_generations", "prompts_per_step", "num_iterations", "max_new_tokens", "micro_batch"):
+        if getattr(a, name) < 1:
+            raise InputError(f"--{name.replace('_', '-')} must be at least 1")
+    if a.num_generations < 2:
+        raise InputError("--num-generations must be at least 2 (a group needs a spread)")
+    return a
+
+
+def check_input(a: argparse.Namespace) -> types.SimpleNamespace:
+    """Every check of the arguments, the folders and the prompts file (InputError: exit 2), without torch: the prompts
+    as token rows, every image present and the first one readable (the others are read as their step samples them)."""
+    out, policy = os.path.abspath(a.out), os.path.abspath(a.policy)
+    ref_dir = os.path.abspath(a.ref or a.policy)
+    if os.path.exists(out):
+        raise InputError(f"{out} already exists; give another --out (the trainer never overwrites a checkpoint)")
+    if not os.path.isdir(os.path.dirname(out)):
+        raise InputError(f"{os.path.dirname(out)}: the folder for --out does not exist")
+    for d in {policy, ref_dir}:
+        if not os.path.exists(os.path.join(d, "build.json")):
+            raise InputError(f"{d}: not a shapes policy folder (no build.json)")
+    prompts = read_prompts(a.prompts, load_tokenizer(policy))
+    for r in prompts:
+        if not os.path.isfile(r["image"]):
+            raise InputError(f"{r['where']}: field image: no such file {r['image']}")
+    read_image(prompts[0]["image"], f"{prompts[0]['where']}: field image")
+    return types.SimpleNamespace(args=a, out=out, policy=policy, ref_dir=ref_dir, prompts=prompts)
+
+
+if __name__ == "__main__":
+    # Every input check runs before torch is imported (about 2.6 s of CPU), so a bad input fails at once.
+    try:
+        CHECKED = check_input(parse_args())
+    except InputError as e:
+        print(f"grpo.py: {e}", file=sys.stderr)
+        sys.exit(2)
+
+import torch  # noqa: E402
+from PIL import Image  # noqa: E402
+
+from dpo import load_image, schedule, sha256_file, sha256_folder, write_checkpoint  # noqa: E402
+from model import IMAGE_TOKENS  # noqa: E402
+from onnx_weights import load_model  # noqa: E402
+from package_model import write_model_folder  # noqa: E402
+from train import IMAGE_START  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "scripts", "integrations"))
@@ -102,20 +180,6 @@ def grpo_loss(logp, old_logp, ref_logp, adv, mask, epsilon: float = 0.2, beta: f
 
 
 # ------------------------------------------------------------------------------------------------ data and sampling
-
-def read_prompts(path: str, tok) -> list[dict]:
-    """An rlaifv prompts file (JSONL: image relative to the file, question) as token rows with their image."""
-    base = os.path.dirname(os.path.abspath(path))
-    rows = []
-    for where, r in jsonl_rows(path, "prompts file"):
-        if not isinstance(r, dict) or not isinstance(r.get("image"), str) or not isinstance(r.get("question"), str):
-            raise InputError(f"{where}: needs \"image\" (a path) and \"question\" (text)")
-        img = r["image"] if os.path.isabs(r["image"]) else os.path.join(base, r["image"])
-        rows.append({"image": img, "question": r["question"], "ids": encode(tok, prompt_text(r["question"])), "where": where})
-    if not rows:
-        raise InputError(f"{path}: no prompts")
-    return rows
-
 
 def prefill(model, pixels: torch.Tensor, prompts: list[list[int]], g: int):
     """The prompts (each with its image's features over its <image> positions), left-padded and repeated g times, run
@@ -391,55 +455,14 @@ configs as its parent; rlaifv uses it as a local policy (`--policy` this folder)
 """
 
 
-def parse_args():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--prompts", required=True, help="an rlaifv prompts file (JSONL: image, question)")
-    ap.add_argument("--policy", required=True, help="the checkpoint folder to start from")
-    ap.add_argument("--out", required=True, help="the new checkpoint folder (must not exist)")
-    ap.add_argument("--ref", help="the reference checkpoint for the KL (default: --policy)")
-    ap.add_argument("--samples", type=int, required=True, help="answers to draw in all (the budget)")
-    ap.add_argument("--num-generations", type=int, default=8, help="G, answers per prompt (TRL's default 8)")
-    ap.add_argument("--prompts-per-step", type=int, default=32, help="prompts per step; each step samples prompts × G answers in one batch")
-    ap.add_argument("--beta", type=float, default=0.04, help="KL weight (TRL's current default 0.0; see the top of this file)")
-    ap.add_argument("--epsilon", type=float, default=0.2)
-    ap.add_argument("--num-iterations", type=int, default=1, help="updates per generated batch (TRL's num_iterations)")
-    ap.add_argument("--lr", type=float, default=5e-5)
-    ap.add_argument("--max-new-tokens", type=int, default=96)
-    ap.add_argument("--micro-batch", type=int, default=64, help="answers per forward/backward (gradients accumulated; the loss is the same)")
-    ap.add_argument("--save-every-samples", type=int, default=None, help="also write {out}/checkpoint-<samples> every N samples")
-    ap.add_argument("--log", help="write the per-step JSON log here too")
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--threads", type=int, default=1, help="torch threads; 2 spun 4-5x the CPU time of 1 on a shared 2-core machine")
-    ap.add_argument("--json", action="store_true", help="print a one-line JSON summary on stdout at the end")
-    a = ap.parse_args()
-    for name in ("samples", "num_generations", "prompts_per_step", "num_iterations", "max_new_tokens", "micro_batch"):
-        if getattr(a, name) < 1:
-            raise InputError(f"--{name.replace('_', '-')} must be at least 1")
-    if a.num_generations < 2:
-        raise InputError("--num-generations must be at least 2 (a group needs a spread)")
-    return a
-
-
-def main() -> int:
-    a = parse_args()
+def main(c: types.SimpleNamespace) -> int:
+    a, out, policy, ref_dir, prompts = c.args, c.out, c.policy, c.ref_dir, c.prompts
     t0 = time.time()
     torch.set_num_threads(a.threads)
     torch.use_deterministic_algorithms(True)
     torch.manual_seed(a.seed)
-    out, policy = os.path.abspath(a.out), os.path.abspath(a.policy)
-    ref_dir = os.path.abspath(a.ref or a.policy)
-    if os.path.exists(out):
-        raise InputError(f"{out} already exists; give another --out (the trainer never overwrites a checkpoint)")
-    if not os.path.isdir(os.path.dirname(out)):
-        raise InputError(f"{os.path.dirname(out)}: the folder for --out does not exist")
-    for d in {policy, ref_dir}:
-        if not os.path.exists(os.path.join(d, "build.json")):
-            raise InputError(f"{d}: not a shapes policy folder (no build.json)")
     model, tok, build = load_model(policy)
     ref = load_model(ref_dir)[0] if a.beta else None
-    prompts = read_prompts(a.prompts, tok)
-    for r in prompts[:1]:
-        load_image(r["image"], r["where"])
     snapshots = []
     log = train(model, ref, tok, prompts, a, lambda n: snapshots.append((n, {k: v.detach().clone() for k, v in model.state_dict().items()})))
     scored = sum(s["scored"] for s in log)
@@ -487,7 +510,7 @@ def main() -> int:
 
 if __name__ == "__main__":
     try:
-        sys.exit(main())
+        sys.exit(main(CHECKED))
     except InputError as e:
         print(f"grpo.py: {e}", file=sys.stderr)
         sys.exit(2)

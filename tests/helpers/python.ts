@@ -6,6 +6,9 @@ import { ROOT } from './paths.js';
 /** The shapes DPO/SFT trainer that the loop runs. */
 export const DPO = path.join(ROOT, 'scripts', 'shapes', 'dpo.py');
 
+/** The shapes GRPO trainer that the online loop runs. */
+export const GRPO = path.join(ROOT, 'scripts', 'shapes', 'grpo.py');
+
 /** What a finished Python script printed and its exit code. */
 export interface PythonResult {
   code: number | null;
@@ -13,10 +16,11 @@ export interface PythonResult {
   stderr: string;
 }
 
-/** Runs `python3 <script> <args>` and resolves when it exits. Example: `await python(DPO, ['--pairs', file, ...])`. */
-export function python(script: string, args: string[]): Promise<PythonResult> {
+/** Runs `python3 <script> <args>` and resolves when it exits; `env` is added to this process's environment.
+ * Example: `await python(DPO, ['--pairs', file, ...])`. */
+export function python(script: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<PythonResult> {
   return new Promise((resolve, reject) => {
-    const p = spawn('python3', [script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const p = spawn('python3', [script, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
     let stdout = '';
     let stderr = '';
     p.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));

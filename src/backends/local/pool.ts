@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import type { WorkerTask } from './local.worker.js';
 import { folderStamp } from '../../util/checkpoint.js';
+import { exitLines, markClosing, reportClose, traceData, type WorkerExit } from './pool-trace.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 // Workers always run the compiled JavaScript, also when the caller runs from TypeScript sources (tests). Their entry is
@@ -27,6 +28,9 @@ export function poolSize(workers: number | null | undefined): PoolSize {
 
 /** How long closing the pool waits for its workers to exit before leaving them (see WorkerPool.close). */
 const CLOSE_TIMEOUT_MS = 2_000;
+/** How long closing the pool waits for running tasks to end before terminating their workers anyway. */
+const TASK_WAIT_MS = 60_000;
+const noop = (): void => {};
 
 /**
  * A pool of worker threads, each loading its models once. One pool may serve many rounds (`rlaifv loop` keeps one for
@@ -40,6 +44,10 @@ export class WorkerPool {
   readonly size: PoolSize;
   /** Leased model folders: how many leases each has, and the folder's stamp when it was last leased. */
   private readonly leases = new Map<string, { count: number; stamp: string }>();
+  /** Tasks sent and not yet settled (queued or running), so that close can let the running ones end first. */
+  private readonly tasks = new Set<Promise<void>>();
+  /** Each worker's last state, readable while a worker is stuck (pool-trace.ts). */
+  private readonly trace = traceData();
 
   constructor(workers: number | null | undefined) {
     if (!existsSync(WORKER)) {
@@ -53,6 +61,7 @@ export class WorkerPool {
       // Queue depth: enough to keep every worker busy without holding the whole round in memory.
       maxQueue: this.size.workers * 64,
       idleTimeout: 60_000,
+      workerData: { trace: this.trace },
     });
   }
 
@@ -60,7 +69,11 @@ export class WorkerPool {
   run<T>(task: WorkerTask): Promise<T> {
     // Sent also when empty: a worker then drops what it loaded under leases that have all ended.
     const live = Object.fromEntries([...this.leases].map(([dir, l]) => [dir, l.stamp]));
-    return this.pool.run({ ...task, live }) as Promise<T>;
+    const p = this.pool.run({ ...task, live }) as Promise<T>;
+    const settled = p.then(noop, noop);
+    this.tasks.add(settled);
+    void settled.then(() => this.tasks.delete(settled));
+    return p;
   }
 
   /**
@@ -88,26 +101,64 @@ export class WorkerPool {
   }
 
   /**
-   * Stops every worker. Piscina's destroy() waits for each worker's 'exit' event; in about one CI run in three a round's
-   * close never returned (the event never came; seen in CI's stderr with the line below, cause not found). Idle workers
-   * stop in milliseconds. After CLOSE_TIMEOUT_MS the threads are unref'd and
-   * terminated without waiting, and a line on stderr says so, so a run goes on (and its process can exit) instead of
-   * hanging at the end of a round. Not reproduced since (tests/backends/pool-stress.e2e.test.ts; what was ruled out is
-   * in docs/testing.md), so the bound stays.
+   * Stops every worker, never in the middle of a task: tasks not started yet are refused (each worker reads the
+   * pool's closing flag before a task), running ones end, then every worker is terminated while it waits for work.
+   * Terminating a worker mid-task could abort the whole process: on a cold disk cache, workers stopped while they
+   * imported the onnxruntime binding or ran the labeler ended it with "terminate called after throwing an instance
+   * of 'Napi::Error'" (docs/testing.md, "The pool stall"). The workers' exits are bounded: after CLOSE_TIMEOUT_MS the
+   * threads are unref'd and left to end with the process, with a line on stderr and one per worker saying what it was
+   * doing, so a run goes on instead of hanging at the end of a round. A task still running after TASK_WAIT_MS is
+   * stopped with its worker (and a line says so).
    */
   async close(): Promise<void> {
+    const closeAt = Date.now() - this.trace.start;
+    // Listened to before destroy() (which listens too), so every worker's exit time is known.
+    const exits = this.pool.threads.map((w) => {
+      const e: WorkerExit & { worker: typeof w; elu: ReturnType<typeof w.performance.eventLoopUtilization> } = {
+        id: w.threadId, exitMs: null, busy: null, worker: w, elu: w.performance.eventLoopUtilization(),
+      };
+      w.once('exit', () => (e.exitMs = performance.now()));
+      return e;
+    });
+    await this.endTasks();
+    // Exit times count from here, when the workers are told to stop.
+    const t0 = performance.now();
     let timer: NodeJS.Timeout | undefined;
     const timedOut = await Promise.race([
       this.pool.destroy().then(() => false),
       new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), CLOSE_TIMEOUT_MS))),
     ]);
     clearTimeout(timer);
+    for (const e of exits) {
+      if (e.exitMs !== null) e.exitMs = Math.max(0, e.exitMs - t0);
+      // A stuck worker's event loop: busy (JavaScript running) or idle (waiting on something native or its loop).
+      if (e.exitMs === null) e.busy = e.worker.performance.eventLoopUtilization(e.elu).utilization;
+    }
+    const lines = exitLines(this.trace, closeAt, exits);
     if (timedOut) {
       for (const t of this.pool.threads) {
         t.unref();
         void t.terminate().catch(() => {});
       }
-      process.stderr.write(`rlaifv: the worker pool did not stop within ${CLOSE_TIMEOUT_MS / 1000} s; its threads were left to end with the process.\n`);
+      lines.unshift(`rlaifv: the worker pool did not stop within ${CLOSE_TIMEOUT_MS / 1000} s; its threads were left to end with the process.\n`);
     }
+    reportClose(lines, timedOut);
+  }
+
+  /**
+   * Lets the running tasks end and refuses the others. Not piscina's close({ force: true }): it can count a worker done
+   * twice and terminate another mid-task (seen: a label task ended with "Terminating worker thread").
+   */
+  private async endTasks(): Promise<void> {
+    markClosing(this.trace);
+    const running = this.tasks.size;
+    let wait: NodeJS.Timeout | undefined;
+    const stuck = await Promise.race([
+      Promise.allSettled([...this.tasks]).then(() => false),
+      new Promise<boolean>((resolve) => (wait = setTimeout(() => resolve(true), TASK_WAIT_MS))),
+    ]);
+    clearTimeout(wait);
+    // A task that runs on and on is stopped with its worker after all (a run ends rather than hangs).
+    if (stuck) process.stderr.write(`rlaifv: ${this.tasks.size} of ${running} tasks were still running ${TASK_WAIT_MS / 1000} s after the worker pool began to close; their workers are terminated.\n`);
   }
 }
