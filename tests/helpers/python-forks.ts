@@ -17,6 +17,13 @@ export const TRAINER_MODULES = ['numpy', 'torch', 'torch.nn.functional', 'torch.
  */
 export interface PythonForks {
   run(script: string, args: string[], env?: Record<string, string>): Promise<PythonResult>;
+  /**
+   * Starts the forking Python listening on a Unix socket, and resolves to a shell command prefix that runs a script
+   * in a fork of it: `${await forks.command()} ${DPO} --pairs ...` behaves as `python3 ${DPO} --pairs ...` (its output,
+   * folder, environment and exit code), for a command another process runs, such as the loop's trainer. Killing that
+   * command does not end the fork (python-fork-client.py).
+   */
+  command(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -30,13 +37,18 @@ export function pythonForks(dir = path.join(ROOT, 'scripts', 'shapes'), modules 
   let next = 0;
   const waiting = new Map<string, (code: number | null) => void>();
   const out = tempDir('rlaifv-python-forks-');
-  const start = () => {
-    const p = spawn('/usr/bin/python3', [path.join(ROOT, 'tests', 'helpers', 'python-forks.py'), dir, ...modules], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const socket = path.join(out, 's');
+  let listening: Promise<string> | undefined;
+  let onReady: (() => void) | undefined;
+  const start = (listen: boolean) => {
+    const helper = path.join(ROOT, 'tests', 'helpers', 'python-forks.py');
+    const p = spawn('/usr/bin/python3', [helper, dir, listen ? socket : '', ...modules], { stdio: ['pipe', 'pipe', 'pipe'] });
     p.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     createInterface({ input: p.stdout! }).on('line', (line) => {
-      const { id, code } = JSON.parse(line) as { id: string; code: number };
-      waiting.get(id)?.(code < 0 ? null : code);
-      waiting.delete(id);
+      const msg = JSON.parse(line) as { id: string; code: number } | { ready: string };
+      if ('ready' in msg) return onReady?.();
+      waiting.get(msg.id)?.(msg.code < 0 ? null : msg.code);
+      waiting.delete(msg.id);
     });
     p.on('close', (code) => {
       // A job that never reported (the forking Python itself died): fail it with what that Python said.
@@ -49,8 +61,17 @@ export function pythonForks(dir = path.join(ROOT, 'scripts', 'shapes'), modules 
     return p;
   };
   return {
+    command() {
+      if (proc && !listening) throw new Error('pythonForks: call command() before the first run()');
+      listening ??= new Promise<string>((resolve, reject) => {
+        onReady = () => resolve(`python3 ${path.join(ROOT, 'tests', 'helpers', 'python-fork-client.py')} ${socket}`);
+        proc = start(true);
+        proc.on('close', (code) => reject(new Error(`python-forks.py exited (${code}) before it listened: ${stderr}`)));
+      });
+      return listening;
+    },
     run(script, args, env) {
-      proc ??= start();
+      proc ??= start(false);
       const id = String(next++);
       const files = { stdout: path.join(out, `${id}.out`), stderr: path.join(out, `${id}.err`) };
       return new Promise((resolve) => {
