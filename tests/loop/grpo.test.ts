@@ -2,17 +2,19 @@
 // The numbers below were computed on paper from TRL's formulas (grpo_trainer.py `_compute_loss`, loss_type "dapo"):
 // advantages (r − mean) / (std + 1e-4) over each group's scored answers (unbiased std), NaN → 0; the clipped ratio
 // with ε 0.2; k3 KL exp(ref − logp) − (ref − logp) − 1; the sum over answer tokens divided by their count.
-import { describe, expect, test } from 'vitest';
-import { spawnSync } from 'node:child_process';
+import { afterAll, describe, expect, test } from 'vitest';
 import path from 'node:path';
 import { POLICY, ROOT, tempDir } from '../helpers/paths.js';
+import { pythonForks } from '../helpers/python-forks.js';
 
-const PY = '/usr/bin/python3';
+// Each script runs in a fork of one Python that imported torch once: the four runs below imported it four times.
+const forks = pythonForks();
+afterAll(() => forks.close());
 
 describe('scripts/shapes/grpo.py', () => {
-  test('advantages, clipping, KL and the per-token loss match the hand-checked case', () => {
-    const r = spawnSync(PY, [path.join(ROOT, 'tests', 'loop', 'grpo_math.py')], { encoding: 'utf8' });
-    expect(r.status, r.stderr).toBe(0);
+  test('advantages, clipping, KL and the per-token loss match the hand-checked case', async () => {
+    const r = await forks.run(path.join(ROOT, 'tests', 'loop', 'grpo_math.py'), []);
+    expect(r.code, r.stderr).toBe(0);
     const got = JSON.parse(r.stdout) as { adv: number[]; loss_beta0: number; loss_beta01: number; kl: number; clip_ratio: number; grad: number[][] };
     // Group 1 [1, 0, None, 2]: mean 1, std 1 over the three scored; the None gets 0. Group 2 all equal: all 0.
     const s = 1 / (1 + 1e-4);
@@ -28,11 +30,11 @@ describe('scripts/shapes/grpo.py', () => {
     [[0, -0.2375], [0.475, 0], [0, 0]].forEach((row, i) => row.forEach((v, j) => expect(got.grad[i]![j]).toBeCloseTo(v, 6)));
   });
 
-  test("one batched generation samples each prompt as it would alone, with the training forward's log-probs", () => {
+  test("one batched generation samples each prompt as it would alone, with the training forward's log-probs", async () => {
     // The real tiny policy, sampling made deterministic (argmax, tests/loop/grpo_batch.py): two prompts of different
     // lengths share one left-padded batch and KV cache.
-    const r = spawnSync(PY, [path.join(ROOT, 'tests', 'loop', 'grpo_batch.py')], { encoding: 'utf8' });
-    expect(r.status, r.stderr).toBe(0);
+    const r = await forks.run(path.join(ROOT, 'tests', 'loop', 'grpo_batch.py'), []);
+    expect(r.code, r.stderr).toBe(0);
     const got = JSON.parse(r.stdout) as { lengths: number[]; same: boolean; answer_tokens: number[]; max_diff: number; plain_same: boolean; plain_lengths: number[]; shared_logp_diff: number; shared_grad_diff: number; grad_tensors: number[] };
     expect(got.lengths[0]).not.toBe(got.lengths[1]);
     expect(got.same).toBe(true);
@@ -49,17 +51,17 @@ describe('scripts/shapes/grpo.py', () => {
     expect(got.grad_tensors[1]).toBe(got.grad_tensors[0]);
   });
 
-  test('unusable input exits 2 naming the file', () => {
+  test('unusable input exits 2 naming the file', async () => {
     const dir = tempDir('rlaifv-grpo-');
     const missing = path.join(dir, 'none.jsonl');
-    const r = spawnSync(PY, [path.join(ROOT, 'scripts', 'shapes', 'grpo.py'), '--prompts', missing, '--policy', POLICY, '--out', path.join(dir, 'out'), '--samples', '8'], {
-      encoding: 'utf8',
-      env: { ...process.env, RLAIFV_URL: 'http://127.0.0.1:9' },
-    });
-    expect(r.status).toBe(2);
+    const grpo = path.join(ROOT, 'scripts', 'shapes', 'grpo.py');
+    const [r, g] = await Promise.all([
+      forks.run(grpo, ['--prompts', missing, '--policy', POLICY, '--out', path.join(dir, 'out'), '--samples', '8'], { RLAIFV_URL: 'http://127.0.0.1:9' }),
+      forks.run(grpo, ['--prompts', missing, '--policy', POLICY, '--out', path.join(dir, 'out'), '--samples', '8', '--num-generations', '1']),
+    ]);
+    expect(r.code).toBe(2);
     expect(r.stderr).toContain(`${missing}: no such prompts file`);
-    const g = spawnSync(PY, [path.join(ROOT, 'scripts', 'shapes', 'grpo.py'), '--prompts', missing, '--policy', POLICY, '--out', path.join(dir, 'out'), '--samples', '8', '--num-generations', '1'], { encoding: 'utf8' });
-    expect(g.status).toBe(2);
+    expect(g.code).toBe(2);
     expect(g.stderr).toContain('--num-generations must be at least 2');
   });
 });

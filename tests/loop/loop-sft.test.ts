@@ -19,7 +19,10 @@ describe('rlaifv loop with an SFT step on the refinement dialogues', () => {
   let report: any[];
   let code: number | null;
   let stderr: string;
-  const args = () => ['loop', '--rounds', '1', '--limit', '30', '--eval-limit', '12', '--config', config, '--db', db, '--workers', '2', '--json'];
+  // 16 train prompts and 6 held-out ones (was 30 and 12): 27 pairs and 18 refinement dialogues, and the held-out
+  // correction evaluation still finds the same 2 wrong answers to give feedback on (n_e 2, n_c 0 either way); 16.1 s of
+  // CPU for the loop instead of 19.9 s.
+  const args = () => ['loop', '--rounds', '1', '--limit', '16', '--eval-limit', '6', '--config', config, '--db', db, '--workers', '2', '--json'];
 
   beforeAll(async () => {
     dir = tempDir('rlaifv-loop-sft-');
@@ -70,6 +73,7 @@ describe('rlaifv loop with an SFT step on the refinement dialogues', () => {
   test('the start and the checkpoint get their correction rate after detailed labeler feedback', () => {
     const f = report[0].eval.feedback;
     expect(f).toMatchObject({ level: 'detailed', provider: 'labeler', max_turns: 3 });
+    expect(f.n_e).toBeGreaterThan(0); // wrong answers were found and given feedback, so the rates below are not empty
     expect(f.n_e).toBeGreaterThanOrEqual(f.n_c);
     expect(f.correct_after_turn.length).toBe(3);
     const stored = rows<{ feedback_json: string }>(db, 'SELECT feedback_json FROM loop_rounds')[0]!;

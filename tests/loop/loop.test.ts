@@ -2,7 +2,7 @@
 // dev prompts, then what a training loop depends on — round 2 samples from round 1's checkpoint, the checkpoint's card
 // names its parent and pairs, each pair is fed once, held-out images never reach a trainer, a failing trainer is
 // recorded and retried, and a kill -9 during training resumes without retraining a finished step.
-import { beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -11,11 +11,24 @@ import { hashCheckpoint } from '../../src/util/checkpoint.js';
 import { CLI, runNode } from '../helpers/run-cli.js';
 import { POLICY, ROOT, TEST, tempDir } from '../helpers/paths.js';
 import { rows } from '../helpers/db-rows.js';
+import { pythonForks } from '../helpers/python-forks.js';
 
-const TRAINER = 'python3 {root}/scripts/shapes/dpo.py --pairs {pairs} --policy {policy} --out {out} --seed {round} --max-steps 6';
+const ARGS = '--pairs {pairs} --policy {policy} --out {out} --seed {round} --max-steps 6';
+/** The trainer as a user's config names it: its own Python, which imports torch. */
+const TRAINER = `python3 {root}/scripts/shapes/dpo.py ${ARGS}`;
+// The same dpo.py with the same arguments, run by a command that forks it from one Python that imported torch once
+// (tests/helpers/python-fork-client.py): the loop gets its output and exit code as from TRAINER, and the file's
+// trainer runs skip the torch import, about half of such a short run's CPU. The kill -9 test kills its trainer with
+// the loop, which a fork would outlive, so that trainer runs as TRAINER.
+const forks = pythonForks();
+let FORKED: string;
+beforeAll(async () => {
+  FORKED = `${await forks.command()} {root}/scripts/shapes/dpo.py ${ARGS}`;
+});
+afterAll(() => forks.close());
 
 /** A config for a small, quick loop; `trainer` replaces the trainer command. */
-function writeConfig(dir: string, trainer = TRAINER): string {
+function writeConfig(dir: string, trainer = FORKED): string {
   const file = path.join(dir, 'loop.json');
   writeFileSync(
     file,
@@ -43,6 +56,8 @@ const smallLoopArgs = (config: string, db: string) => loopArgs(config, db, 1, 8,
 // Checkpoint selection: 2 held-out prompts (it asserts on the validation split's evaluations). Its 16 training prompts
 // stay: with 8, round 2's policy once made no pairs.
 const selectLoopArgs = (config: string, db: string, rounds = 2) => loopArgs(config, db, rounds, 16, 2);
+// Without truth: 4 held-out prompts (below).
+const noTruthLoopArgs = (config: string, db: string) => loopArgs(config, db, 2, 16, 4);
 
 const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
@@ -178,24 +193,28 @@ describe('rlaifv loop on held-out prompts without truth (a user\'s own data)', (
     const config = writeConfig(dir);
     const c = JSON.parse(readFileSync(config, 'utf8'));
     c.loop.eval_prompts = stripped;
-    // The multi-turn ablation of every checkpoint too (the first 10 conversations, as --limit cuts the held-out ones).
+    // The multi-turn ablation of every checkpoint too (the first 4 conversations, as --eval-limit cuts the held-out ones).
     c.loop.ablation_prompts = path.join(ROOT, 'data/shapes/multiturn/prompts.jsonl');
     writeFileSync(config, JSON.stringify(c));
-    const r = await runNode([...loopArgs(config, db), '--json']);
+    // 4 held-out prompts, not 10: each of the three policies is evaluated on them and on the ablation's conversations
+    // in three ways, and what is asserted (every answer counted, every figure there, the table) does not depend on
+    // how many there are (23.6 s of CPU for this loop with 10, 18.7 s with 4).
+    const args = noTruthLoopArgs(config, db);
+    const r = await runNode([...args, '--json']);
     expect(r.code, r.stderr).toBe(0);
     const rounds = JSON.parse(r.stdout).rounds;
     expect(rounds).toHaveLength(2);
     for (const x of rounds) {
       expect(x.eval.false_claim_rate).toBeNull();
-      expect(x.eval.truth_free.answers).toBe(40);
+      expect(x.eval.truth_free.answers).toBe(16); // 4 prompts × eval_samples 4
       expect(x.eval.truth_free.rejected_claim_rate).toBeTypeOf('number');
       expect(x.eval.truth_free.win_rate_vs_previous.ci95).toHaveLength(2);
       expect(x.eval.truth_free.win_rate_vs_start.ci95).toHaveLength(2);
-      expect(x.eval.multiturn_ablation.conversations).toBe(10);
+      expect(x.eval.multiturn_ablation.conversations).toBe(4);
       for (const k of ['no_history', 'true_history', 'own_history']) expect(x.eval.multiturn_ablation[k].false_claim_rate).toBeTypeOf('number');
     }
     // The text table shows the labeler's figures and the win rates, and '-' for the truth's.
-    const text = await runNode(loopArgs(config, db));
+    const text = await runNode(args);
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toMatch(/rejected \(labeler\)/);
     expect(text.stdout).toMatch(/mt: own turns/);
@@ -207,7 +226,7 @@ describe('rlaifv loop with checkpoint selection (loop.select: best)', () => {
   test('every epoch the trainer saved is evaluated on the validation split; the lowest rejected-claim rate answers the next round', async () => {
     const dir = tempDir('rlaifv-loop-sel-');
     const db = path.join(dir, 'loop.sqlite');
-    const config = writeConfig(dir, TRAINER.replace('--max-steps 6', '--max-steps 6 --epochs 2 --batch-size 32 --save-epochs'));
+    const config = writeConfig(dir, FORKED.replace('--max-steps 6', '--max-steps 6 --epochs 2 --batch-size 32 --save-epochs'));
     const c = JSON.parse(readFileSync(config, 'utf8'));
     c.loop = { ...c.loop, select: 'best', select_prompts: path.join(ROOT, 'data/shapes/dev/prompts.jsonl'), select_limit: 8 };
     writeFileSync(config, JSON.stringify(c));
@@ -247,7 +266,7 @@ describe('rlaifv loop when a step fails or is killed', () => {
     const dir = tempDir('rlaifv-loop-fail-');
     const db = path.join(dir, 'loop.sqlite');
     const flag = path.join(dir, 'gpu-ready');
-    const trainer = `if [ ! -f ${flag} ]; then echo "CUDA error: no device" >&2; exit 3; fi; ${TRAINER}`;
+    const trainer = `if [ ! -f ${flag} ]; then echo "CUDA error: no device" >&2; exit 3; fi; ${FORKED}`;
     const first = await runNode(smallLoopArgs(writeConfig(dir, trainer), db));
     expect(first.code).toBe(1);
     expect(first.stderr).toContain('the trainer failed (exit code 3)');
@@ -300,7 +319,7 @@ describe('rlaifv loop when a step fails or is killed', () => {
     expect(before!.checkpoint).toBeNull();
     expect(before!.pairs).toBeGreaterThan(0);
 
-    const rerun = await runNode([...smallLoopArgs(writeConfig(dir, TRAINER), db), '--json']);
+    const rerun = await runNode([...smallLoopArgs(writeConfig(dir), db), '--json']);
     expect(rerun.code, rerun.stderr).toBe(0);
     const [after] = JSON.parse(rerun.stdout).rounds;
     expect(after.round).toBe(before!.train_round);

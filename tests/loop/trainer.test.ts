@@ -2,7 +2,7 @@
 // made and `rlaifv pull --format trl` wrote. Its checkpoint must load in rlaifv as a policy, name its parent and pairs,
 // be the same bytes for the same seed, and move the policy toward the chosen answers; unusable input exits 2 naming
 // the file, line and field.
-import { beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -11,9 +11,15 @@ import { WorkerPool } from '../../src/backends/local/pool.js';
 import { LocalGenerator } from '../../src/backends/local/index.js';
 import { runNode } from '../helpers/run-cli.js';
 import { DPO, python as runPython } from '../helpers/python.js';
+import { pythonForks } from '../helpers/python-forks.js';
 import { DEV, POLICY, tempDir } from '../helpers/paths.js';
 
-const python = (args: string[]) => runPython(DPO, args);
+// A run that trains is a fork of one Python that imported torch once (about half a short run's CPU); a run the
+// trainer must refuse is its own `python3 dpo.py` command, as a user types it (it exits before importing torch).
+const forks = pythonForks();
+afterAll(() => forks.close());
+const python = (args: string[]) => forks.run(DPO, args);
+const command = (args: string[]) => runPython(DPO, args);
 
 const files = (dir: string, rel = ''): string[] =>
   readdirSync(path.join(dir, rel), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(dir, path.join(rel, e.name)) : [path.join(rel, e.name)]));
@@ -96,7 +102,7 @@ describe('scripts/shapes/dpo.py', () => {
   test('the same seed gives the same bytes; another seed other weights', async () => {
     const args = (out: string, seed: string) => ['--pairs', pairs, '--policy', POLICY, '--out', out, '--seed', seed, '--epochs', '1', '--batch-size', '8'];
     const [b, c, d] = ['b', 'c', 'd'].map((x) => path.join(dir, x)) as [string, string, string];
-    // Independent runs, started together: each spends seconds importing torch and exporting ONNX on one core.
+    // Independent runs, started together: each spends seconds exporting ONNX on one core.
     const runs = await Promise.all(([[b, '7'], [c, '7'], [d, '8']] as const).map(([out, seed]) => python(args(out, seed))));
     for (const r of runs) expect(r.code, r.stderr).toBe(0);
     expect(hashCheckpoint(b)).toBe(hashCheckpoint(c));
@@ -114,16 +120,16 @@ describe('scripts/shapes/dpo.py', () => {
       ['role.jsonl', JSON.stringify({ ...JSON.parse(first), chosen: [{ role: 'user', content: 'x' }] }) + '\n', /role.jsonl:1: field chosen: must be a list of one assistant message/],
       ['image.jsonl', JSON.stringify({ ...JSON.parse(first), images: [path.join(dir, 'nope.png')] }) + '\n', /image.jsonl:1: field images: cannot read image/],
     ];
-    // Independent runs, started together: each spends about a second of its wait importing torch.
+    // Independent commands, started together (each exits before it imports torch).
     const [results, missing, exists] = await Promise.all([
       Promise.all(
         cases.map(([name, text]) => {
           writeFileSync(path.join(bad, name), text);
-          return python(['--pairs', path.join(bad, name), '--policy', POLICY, '--out', path.join(bad, `${name}.out`)]);
+          return command(['--pairs', path.join(bad, name), '--policy', POLICY, '--out', path.join(bad, `${name}.out`)]);
         }),
       ),
-      python(['--pairs', path.join(bad, 'missing.jsonl'), '--policy', POLICY, '--out', path.join(bad, 'm')]),
-      python(['--pairs', pairs, '--policy', POLICY, '--out', bad]),
+      command(['--pairs', path.join(bad, 'missing.jsonl'), '--policy', POLICY, '--out', path.join(bad, 'm')]),
+      command(['--pairs', pairs, '--policy', POLICY, '--out', bad]),
     ]);
     cases.forEach(([name, , want], i) => {
       expect(results[i]!.code, name).toBe(2);
@@ -205,7 +211,7 @@ describe('claim spans and token-weighted DPO (--spans, --token-weight γ)', () =
     const [e3, e1, missing] = await Promise.all([
       python(['--pairs', edited, ...args(path.join(dir, 'e-3')), '--token-weight', '3']),
       python(['--pairs', edited, ...args(path.join(dir, 'e-1')), '--token-weight', '1']),
-      python(['--pairs', pairs, ...args(path.join(dir, 'g-x')), '--token-weight', '3']),
+      command(['--pairs', pairs, ...args(path.join(dir, 'g-x')), '--token-weight', '3']),
     ]);
     for (const r of [e3, e1]) expect(r.code, r.stderr).toBe(0);
     expect(sha256(path.join(dir, 'e-3', 'onnx', 'decoder_model_merged.onnx'))).not.toBe(sha256(path.join(dir, 'g-3', 'onnx', 'decoder_model_merged.onnx')));
@@ -282,10 +288,10 @@ describe('stored reference log-probs (pair.reference_logprobs, --reference, --wr
     const bad = path.join(dir, 'bad-ref.jsonl');
     writeFileSync(bad, JSON.stringify({ ...JSON.parse(lines[0]!), ref_chosen_logps: 'x' }) + '\n');
     const [none, m, b, refused] = await Promise.all([
-      python(['--pairs', pairs, ...args(path.join(dir, 'x1')), '--reference', 'stored']),
-      python(['--pairs', mixed, ...args(path.join(dir, 'x2'))]),
-      python(['--pairs', bad, ...args(path.join(dir, 'x3'))]),
-      python(['--pairs', bothFile, ...args(path.join(dir, 'x6')), '--token-weight', '3', '--reference', 'stored']),
+      command(['--pairs', pairs, ...args(path.join(dir, 'x1')), '--reference', 'stored']),
+      command(['--pairs', mixed, ...args(path.join(dir, 'x2'))]),
+      command(['--pairs', bad, ...args(path.join(dir, 'x3'))]),
+      command(['--pairs', bothFile, ...args(path.join(dir, 'x6')), '--token-weight', '3', '--reference', 'stored']),
     ]);
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/--reference stored: the pairs file has no ref_chosen_logps\/ref_rejected_logps/);
