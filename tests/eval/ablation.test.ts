@@ -83,6 +83,30 @@ describe('the multi-turn ablation', () => {
     expect(count()).toBe(before);
   });
 
+  test('a second policy in the same store (a loop\'s next checkpoint) gets its own chains, none refused', async () => {
+    // Own-history prompts carry the policy's own answers, so another policy's chain prompts have other content: they
+    // need their own ids, or the store refuses them as a reused id and the chains lose their turns.
+    const dir = tempDir('rlaifv-ablation-two-');
+    const { config } = loadConfig(undefined, { db: path.join(dir, 'a.sqlite'), workers: 2 });
+    const o = { prompts: MULTITURN, limit: 6, samples: 1, temperature: 0.7 };
+    const first = await multiturnAblation(config, { ...o, policy: { type: 'local' as const, model: POLICY } });
+    const second = await multiturnAblation(config, { ...o, policy: { type: 'local' as const, model: path.join(ROOT, 'models', 'shapes-policy-fire') } });
+    for (const a of [first, second]) {
+      for (const c of ['no_history', 'true_history', 'own_history'] as const) expect(a[c].answers).toBe(6);
+      expect(a.incomplete_chains).toBe(0);
+    }
+    const db = openDb(config.db, { readonly: true });
+    try {
+      expect(db.prepare('SELECT stage, item, reason FROM failures').all()).toEqual([]);
+      // Every own-history prompt of the second policy holds that policy's own answers, none empty.
+      const own = db.prepare('SELECT p.history_json FROM round_prompts rp JOIN prompts p ON p.id = rp.prompt_id WHERE rp.round_id = ?').all(second.own_history.round) as { history_json: string }[];
+      expect(own).toHaveLength(6);
+      for (const p of own) for (const t of JSON.parse(p.history_json) as { content: string }[]) expect(t.content).not.toBe('');
+    } finally {
+      db.close();
+    }
+  });
+
   test('rlaifv eval --policy on multi-turn prompts: multiturn_ablation in the JSON', () => {
     const dir = tempDir('rlaifv-ablation-cli-');
     const cli = runCliSync(['eval', '--policy', POLICY, '--prompts', MULTITURN, '--limit', '6', '--samples', '2', '--no-greedy', '--db', path.join(dir, 'c.sqlite'), '--json']);

@@ -44,6 +44,8 @@ export interface AblationFigures {
   /** Conversations with earlier turns (prompts without history are left out). */
   conversations: number;
   samples: number;
+  /** Own-history chains left out of the counts because one of their turns got no answer (a failed sample). */
+  incomplete_chains: number;
   no_history: ConditionFigures;
   true_history: ConditionFigures;
   own_history: ConditionFigures;
@@ -138,35 +140,49 @@ async function multiturnAblationIn(config: Config, o: AblationOptions): Promise<
 
   // Own history: per conversation and sample, the policy answers the earlier questions in order, each with its own
   // answers so far, then the final question. One answer per chain and turn (its own prompt id, so its own seed).
+  // A chain's prompts hold this policy's own answers, so their ids carry the policy's key: another policy (a loop's
+  // next checkpoint) in the same store makes other prompts, which a shared id would make the store refuse.
   const userTurns = (c: RoundPrompt) => promptHistory(c).filter((t) => t.role === 'user').map((t) => t.content);
-  const chains = convs.flatMap((c) => Array.from({ length: o.samples }, (_, i) => ({ c, i, own: [] as Turn[], earlier: [] as string[] })));
+  const chains = convs.flatMap((c) =>
+    Array.from({ length: o.samples }, (_, i) => ({ c, id: `${c.id}~own${i}-${key.slice(0, 8)}`, own: [] as Turn[], earlier: [] as string[], broken: false })),
+  );
   const depth = Math.max(...convs.map((c) => userTurns(c).length));
   // Turn by turn: turn t of a chain is its t-th earlier question while t < its number of earlier turns.
   for (let t = 0; t < depth; t++) {
-    const at = chains.filter((ch) => t < userTurns(ch.c).length);
-    const file = write(`own-turn-${t + 1}.jsonl`, at.map((ch) => row(ch.c, `${ch.c.id}~own${ch.i}~t${t + 1}`, userTurns(ch.c)[t]!, ch.own)));
+    const at = chains.filter((ch) => !ch.broken && t < userTurns(ch.c).length);
+    const file = write(`own-turn-${t + 1}.jsonl`, at.map((ch) => row(ch.c, `${ch.id}~t${t + 1}`, userTurns(ch.c)[t]!, ch.own)));
     const ev = await evaluate(file, 1);
     const dbt = openDb(config.db);
     try {
       const answers = claimsByPrompt(dbt, ev.sampled_round);
       for (const ch of at) {
-        const a = answers.get(`${ch.c.id}~own${ch.i}~t${t + 1}`);
-        ch.own.push({ role: 'user', content: userTurns(ch.c)[t]! }, { role: 'assistant', content: a?.text ?? '' });
-        ch.earlier.push(...(a?.claims ?? []));
+        const a = answers.get(`${ch.id}~t${t + 1}`);
+        // No answer (its sample failed and is recorded as a failure): the chain cannot go on, and is left out of the
+        // final turn and the counts instead of going on with an empty turn.
+        if (!a) {
+          ch.broken = true;
+          continue;
+        }
+        ch.own.push({ role: 'user', content: userTurns(ch.c)[t]! }, { role: 'assistant', content: a.text });
+        ch.earlier.push(...a.claims);
       }
     } finally {
       dbt.close();
     }
   }
-  const ownEv = await evaluate(write('own-final.jsonl', chains.map((ch) => row(ch.c, `${ch.c.id}~own${ch.i}~final`, ch.c.question, ch.own))), 1);
+  const whole = chains.filter((ch) => !ch.broken);
+  if (whole.length === 0) throw new Error(`multi-turn ablation: every own-history chain lost a turn (see the store's failures)`);
+  const ownEv = await evaluate(write('own-final.jsonl', whole.map((ch) => row(ch.c, `${ch.id}~final`, ch.c.question, ch.own))), 1);
 
   // Errors carried and corrected, by the truth (each chain's earlier false claims against its final answer).
   const counts = { finalFalse: 0, repeated: 0, earlierFalse: 0, corrected: 0, revisited: 0 };
   let withTruth = true;
+  let noFinal = 0;
   const dbf = openDb(config.db);
   try {
     const finals = claimsByPrompt(dbf, ownEv.sampled_round);
-    for (const ch of chains) {
+    noFinal = whole.filter((ch) => !finals.has(`${ch.id}~final`)).length;
+    for (const ch of whole) {
       const m = meta(ch.c);
       let truth: Truth;
       try {
@@ -175,7 +191,9 @@ async function multiturnAblationIn(config: Config, o: AblationOptions): Promise<
         withTruth = false;
         break;
       }
-      const fin = finals.get(`${ch.c.id}~own${ch.i}~final`)?.claims ?? [];
+      const final = finals.get(`${ch.id}~final`);
+      if (!final) continue;
+      const fin = final.claims;
       const earlierFalse = ch.earlier.filter((x) => checkStatement(truth, x) === 'false');
       const falseTexts = new Set(earlierFalse.map(normClaim));
       const finalVerdicts = fin.map((x) => ({ x, v: checkStatement(truth, x), subj: subjectsOf(x) }));
@@ -200,6 +218,7 @@ async function multiturnAblationIn(config: Config, o: AblationOptions): Promise<
     prompts_file: o.prompts,
     conversations: convs.length,
     samples: o.samples,
+    incomplete_chains: chains.length - whole.length + noFinal,
     no_history: conditionFigures(noneEv),
     true_history: conditionFigures(truthEv),
     own_history: conditionFigures(ownEv),
@@ -223,6 +242,7 @@ export function renderAblation(a: AblationFigures): string {
   return (
     `multi-turn ablation on ${a.prompts_file} (${a.conversations} conversations × ${a.samples} samples)\n${table(rows)}\n` +
     `  own history: ${pct(a.repeated_error_share)} of the final turn's false claims repeat one of its own earlier turns (${a.repeated_false_claims} of ${a.final_false_claims}); ` +
-    `${pct(a.corrected_share)} of the earlier turns' false claims are corrected in the final turn (${a.corrected_false_claims} of ${a.earlier_false_claims}; ${a.revisited_false_claims} revisited)\n`
+    `${pct(a.corrected_share)} of the earlier turns' false claims are corrected in the final turn (${a.corrected_false_claims} of ${a.earlier_false_claims}; ${a.revisited_false_claims} revisited)\n` +
+    (a.incomplete_chains > 0 ? `  ${a.incomplete_chains} own-history chains left out: a turn got no answer (see the store's failures)\n` : '')
   );
 }
