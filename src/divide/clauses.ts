@@ -248,7 +248,9 @@ function opener(toks: readonly Tok[], i: number, main: readonly Tok[], afterComm
   const prev = toks[i - 1];
   const next = toks[i + 1];
   if (!t || !next) return null;
-  const hasFinite = main.some((m) => isFinite(m) || PICTURE_VERBS.has(m.lower));
+  // Asked for only by the branches that need it: opener runs at every token, and the main clause grows with the
+  // sentence, so scanning it each time made a sentence's parts quadratic in its length.
+  const hasFinite = (): boolean => main.some((m) => isFinite(m) || PICTURE_VERBS.has(m.lower));
   if (RELATIVES.has(t.lower) && i > 0 && (t.pos === 'PRON' || t.pos === 'DET')) {
     const directly = prev !== undefined && NOUNISH.has(prev.pos);
     if (t.lower === 'that' && !directly) return null;
@@ -259,8 +261,8 @@ function opener(toks: readonly Tok[], i: number, main: readonly Tok[], afterComm
   if (t.lower === 'where' && afterComma && i > 0 && ['DET', 'PRON', 'PROPN', 'NOUN', 'NUM'].includes(next.pos)) {
     return { kind: 'subordinate', head: -1, consume: 1 };
   }
-  if ((isParticipleForm(t) || ingBeforePhrase(toks, i)) && t.text === t.lower && !PREPOSITIONAL.has(t.lower) && hasFinite && i > 0
-    && (afterComma || (prev !== undefined && (NOUNISH.has(prev.pos) || ['him', 'her', 'them'].includes(prev.lower))))) {
+  if ((isParticipleForm(t) || ingBeforePhrase(toks, i)) && t.text === t.lower && !PREPOSITIONAL.has(t.lower) && i > 0
+    && (afterComma || (prev !== undefined && (NOUNISH.has(prev.pos) || ['him', 'her', 'them'].includes(prev.lower)))) && hasFinite()) {
     if (['ADJ', 'NOUN'].includes(next.pos) && !afterComma) return null; // "parked cars", a modifier
     if (next.pos === 'PUNCT' && !afterComma) return null; // "in the middle left.": a place, not "left" the verb
     if (t.lower === 'left' && prev !== undefined && SIDES.has(prev.lower)) return null;
@@ -270,18 +272,18 @@ function opener(toks: readonly Tok[], i: number, main: readonly Tok[], afterComm
   }
   // Not a life span ("(born September 24, 1893 – April 6, 1966)"): naming.ts reads those.
   const span = (): boolean => toks.slice(i, i + 14).some((x) => /^[–—]$/.test(x.text));
-  if (t.text === '(' && isParticipleForm(next) && hasFinite === false && i > 0 && !span()) {
+  if (t.text === '(' && isParticipleForm(next) && i > 0 && !hasFinite() && !span()) {
     // "Lanny Flaherty (born October 2, 1973) is ...": a parenthetical participle about the name before it.
     return { kind: 'participle', head: headBefore(toks, i), consume: 1, paren: true };
   }
-  if (t.lower === 'with' && afterComma && i > 0 && hasFinite) return { kind: 'with', head: -1, consume: 1 };
+  if (t.lower === 'with' && afterComma && i > 0 && hasFinite()) return { kind: 'with', head: -1, consume: 1 };
   // "began his career with Internacional before moving to CSKA Moscow" -> "Carvalho moved to CSKA Moscow".
-  if ((t.lower === 'before' || t.lower === 'after') && i > 2 && hasFinite && isIngVerb(next)) return { kind: 'participle', head: -2, consume: 1, past: true };
-  if (afterComma && hasFinite && isApposition(toks, i)) return { kind: 'apposition', head: i - 2, consume: 0 };
+  if ((t.lower === 'before' || t.lower === 'after') && i > 2 && isIngVerb(next) && hasFinite()) return { kind: 'participle', head: -2, consume: 1, past: true };
+  if (afterComma && isApposition(toks, i) && hasFinite()) return { kind: 'apposition', head: i - 2, consume: 0 };
   const leading = i === 0 && ['when', 'while', 'once', 'whenever'].includes(t.lower); // tagged ADV at the start
   // ", so I can use it as a cue": a result clause (tagged ADV) stands apart, so its own filters judge it.
   const result = t.lower === 'so' && afterComma && i > 0;
-  if ((SUBORDINATORS.has(t.lower) || leading) && (t.pos === 'SCONJ' || leading || result || (t.lower === 'as' && afterComma)) && (afterComma || i === 0 || hasFinite)) {
+  if ((SUBORDINATORS.has(t.lower) || leading) && (t.pos === 'SCONJ' || leading || result || (t.lower === 'as' && afterComma)) && (afterComma || i === 0 || hasFinite())) {
     if (t.lower === 'as' && (next.lower === 'well' || prev?.lower === 'such')) return null; // "as well as", "such as"
     if (t.lower === 'as' && (next.pos === 'VERB' || next.pos === 'ADJ' || next.pos === 'ADV')) {
       return { kind: 'subordinate', head: -1, consume: 1, skip: 'opinion or hedge' }; // "as evidenced by", "as seen"
@@ -329,7 +331,9 @@ function splitAdjectives(d: Draft): Draft[] {
 function build(d: Draft): Part | null {
   const first = d.toks[0];
   // The span ends at the last word: closing punctuation belongs to the sentence, not to one of its claims.
-  const last = [...d.toks].reverse().find((t) => t.pos !== 'PUNCT') ?? d.toks[d.toks.length - 1];
+  let k = d.toks.length - 1;
+  while (k >= 0 && d.toks[k]!.pos === 'PUNCT') k--;
+  const last = d.toks[k] ?? d.toks[d.toks.length - 1];
   if (!first || !last) return null;
   let body = d.kind === 'attribute' ? '' : textOf(d.toks).replace(/^[,;\s]+|[,;\s]+$/g, '');
   if (d.kind === 'with') body = withClause(d.toks);

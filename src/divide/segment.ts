@@ -99,7 +99,12 @@ function joinAbbreviations(answer: string, sentences: Sentence[]): Sentence[] {
 
 // "old - fashioned" arrives as three tokens; written without spaces it is one word, an adjective before a noun.
 function joinHyphen(cur: Tok[], next: Tok | undefined): void {
-  const [a, dash, b] = cur.slice(-3);
+  // Indexed, not `cur.slice(-3)`: this runs at every token of every answer, and the copy was garbage at each.
+  const n = cur.length;
+  const dash = cur[n - 2];
+  if (dash === undefined || dash.text !== '-') return;
+  const a = cur[n - 3];
+  const b = cur[n - 1];
   if (!a || !dash || !b || dash.text !== '-' || dash.space !== '' || b.space !== '' || !/[a-z]/i.test(a.text + b.text)) return;
   const text = `${a.text}-${b.text}`;
   const pos = next && ['NOUN', 'ADJ', 'PROPN'].includes(next.pos) && b.pos !== 'NOUN' ? 'ADJ' : b.pos;

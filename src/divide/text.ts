@@ -134,8 +134,14 @@ export function articleFor(word: string): 'a' | 'an' {
   return /^[aeiou]/i.test(word) ? 'an' : 'a';
 }
 
+const ARTICLE = /\ban?\s/i;
+const DOUBLED_THE = /\bthe\s+the\b/i;
+
 /** Repair every a/an in a sentence so rebuilt claims read naturally. */
 export function fixArticles(text: string): string {
+  // Each pattern below needs an "a"/"an" word or a doubled "the": without them (many claims) all three are no-ops,
+  // and every claim passes here.
+  if (!ARTICLE.test(text) && !DOUBLED_THE.test(text)) return text;
   // A stuttered article ("a a red circle", "the the") is a generation glitch, not content.
   const once = text.replace(/\b(?:an?\s+)+(an?\s)/gi, '$1').replace(/\b(the)(?:\s+the)+\b/gi, '$1');
   // Capital "A" only counts as an article at the start; elsewhere it may be a letter ("vitamin A is").
