@@ -51,6 +51,8 @@ export interface LoopOptions {
   roundConfig?: (k: number, config: Config) => Config;
   /** Online mode, studies only: the reward server's claim verdicts instead of the labeler's (the oracle arm). */
   serveVerdicts?: StartOptions['verdicts'];
+  /** A worker pool to use instead of one of the call's own (tests: one per file); the caller closes it. */
+  pool?: WorkerPool;
 }
 
 /** What a loop call did. */
@@ -104,7 +106,7 @@ export async function runLoop(config: Config, o: LoopOptions): Promise<LoopResul
   progress.log(`loop ${loop.id} in ${config.db} (consumer ${loop.consumer}), ${o.rounds} rounds`);
   // One worker pool for every round, evaluation and checkpoint selection of this call: each worker imports the model
   // runtime and loads the labeler once, not once per round (a round's checkpoint is dropped when it is no longer used).
-  return withPool(config, null, (pool) => loopRounds(config, o, { loop, start, startPolicy, evalLimit, limit, judge, pool, progress }));
+  return withPool(config, o.pool ?? null, (pool) => loopRounds(config, o, { loop, start, startPolicy, evalLimit, limit, judge, pool, progress }));
 }
 
 /** What runLoop settled before its rounds: the loop row, its start, limits and judge, and the shared worker pool. */

@@ -10,14 +10,17 @@ import { checkStatement } from '../../src/shapes/index.js';
 import { parseTruth } from '../../src/shapes/truth.js';
 import { POLICY, ROOT, tempDir } from '../helpers/paths.js';
 import { runCliSync } from '../helpers/run-cli.js';
+import { filePool } from '../helpers/file-pool.js';
 
 const MULTITURN = path.join(ROOT, 'data', 'shapes', 'multiturn', 'prompts.jsonl');
+// One worker pool for the file's four in-process ablations (each made its own, its workers loading the models again).
+const pool = filePool();
 
 describe('the multi-turn ablation', () => {
   test('three conditions; own-history chains are the policy\'s own answers; carried errors recounted; a rerun generates nothing', async () => {
     const dir = tempDir('rlaifv-ablation-');
     const { config } = loadConfig(undefined, { db: path.join(dir, 'a.sqlite'), workers: 2 });
-    const o = { policy: { type: 'local' as const, model: POLICY }, prompts: MULTITURN, limit: 12, samples: 2, temperature: 0.7 };
+    const o = { policy: { type: 'local' as const, model: POLICY }, prompts: MULTITURN, limit: 12, samples: 2, temperature: 0.7, pool: pool() };
     const a = await multiturnAblation(config, o);
     expect(a.conversations).toBe(12);
     for (const c of ['no_history', 'true_history', 'own_history'] as const) {
@@ -88,7 +91,7 @@ describe('the multi-turn ablation', () => {
     // need their own ids, or the store refuses them as a reused id and the chains lose their turns.
     const dir = tempDir('rlaifv-ablation-two-');
     const { config } = loadConfig(undefined, { db: path.join(dir, 'a.sqlite'), workers: 2 });
-    const o = { prompts: MULTITURN, limit: 6, samples: 1, temperature: 0.7 };
+    const o = { prompts: MULTITURN, limit: 6, samples: 1, temperature: 0.7, pool: pool() };
     const first = await multiturnAblation(config, { ...o, policy: { type: 'local' as const, model: POLICY } });
     const second = await multiturnAblation(config, { ...o, policy: { type: 'local' as const, model: path.join(ROOT, 'models', 'shapes-policy-fire') } });
     for (const a of [first, second]) {

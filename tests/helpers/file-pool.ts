@@ -7,7 +7,7 @@ import { WorkerPool } from '../../src/backends/local/pool.js';
 /**
  * Call at a test file's top level (it registers the `afterAll` that closes the pool); the returned function makes the
  * pool on first use and returns the same one after. Two workers, as the rounds' configs ask (`runDemoRound` sets
- * `workers: 2`). Pass it as `runRound`'s or `runDemoRound`'s `pool`, or as `TestServer.start`'s `pool`.
+ * `workers: 2`). Pass it as `runRound`'s, `runDemoRound`'s, `runLoop`'s or `TestServer.start`'s `pool`.
  * @example const pool = filePool(); … await runRound(config, { choice: 'next', stages: STAGES, pool: pool() });
  */
 export function filePool(workers = 2): () => WorkerPool {

@@ -16,6 +16,8 @@ import type { Mimic } from '../../scripts/mimic/mimic.js';
 import type { Quirks } from '../../scripts/mimic/quirks.js';
 import { POLICY, ROOT, tempDir } from '../helpers/paths.js';
 
+// One worker pool for the file's servers and its loops (runLoop's `pool`): each of the ~11 loops made its own before,
+// and each worker loads the labeler and the divider's model again.
 let pool: WorkerPool;
 beforeAll(() => {
   pool = new WorkerPool(1);
@@ -91,7 +93,7 @@ describe('deploying to vLLM (runtime LoRA)', () => {
     const [a, b] = await servers(2, 'vllm');
     try {
       const { config, db } = served([a!.url, b!.url]);
-      const r = await runLoop(config, { rounds: 1, limit: 6, evalLimit: 4 });
+      const r = await runLoop(config, { pool, rounds: 1, limit: 6, evalLimit: 4 });
       expect(r.rounds[0]!.served_model).toBe('policy-r1');
       expect(r.rounds[0]!.eval?.false_claim_rate).toBeTypeOf('number');
       // Both endpoints list the adapter (vLLM adds a model card per adapter) and took part in the evaluation:
@@ -114,13 +116,13 @@ describe('deploying to vLLM (runtime LoRA)', () => {
     (b!.adapters as { enabled: boolean }).enabled = false;
     try {
       const { config, db } = served([a!.url, b!.url]);
-      await expect(runLoop(config, { rounds: 1, limit: 4, evalLimit: 2 })).rejects.toThrow(
+      await expect(runLoop(config, { pool, rounds: 1, limit: 4, evalLimit: 2 })).rejects.toThrow(
         /the deploy hook failed \(exit code 1\)[\s\S]*load_lora_adapter does not exist: start vLLM with VLLM_ALLOW_RUNTIME_LORA_UPDATING=True in its environment and --enable-lora/,
       );
       expect(a!.adapters.loaded.has('policy-r1')).toBe(true);
       // The server is restarted with the route; a's adapter "has already been loaded" (vLLM's 400), from this folder.
       (b!.adapters as { enabled: boolean }).enabled = true;
-      const r = await runLoop(config, { rounds: 1, limit: 4, evalLimit: 2 });
+      const r = await runLoop(config, { pool, rounds: 1, limit: 4, evalLimit: 2 });
       expect(r.rounds[0]!.served_model).toBe('policy-r1');
       expect(b!.adapters.loaded.get('policy-r1')).toBe(r.rounds[0]!.checkpoint);
       expect(steps(db, r.loop.id)).toEqual([['train', 0, true], ['deploy', 1, false], ['deploy', 0, true]]);
@@ -133,7 +135,7 @@ describe('deploying to vLLM (runtime LoRA)', () => {
     const [a] = await servers(1, 'vllm');
     try {
       const { config } = served([a!.url], { trainer: COPY });
-      await expect(runLoop(config, { rounds: 1, limit: 4, evalLimit: 2 })).rejects.toThrow(
+      await expect(runLoop(config, { pool, rounds: 1, limit: 4, evalLimit: 2 })).rejects.toThrow(
         /vLLM cannot load a full checkpoint at run time[\s\S]*vllm serve .* --served-model-name policy-r1/,
       );
       expect(a!.adapters.loaded.size).toBe(0);
@@ -146,10 +148,10 @@ describe('deploying to vLLM (runtime LoRA)', () => {
     const [a] = await servers(1, 'vllm');
     try {
       const { config, db } = served([a!.url], { command: 'true', model: 'never-r{round}', readyMs: 1500 });
-      await expect(runLoop(config, { rounds: 1, limit: 4, evalLimit: 2 })).rejects.toThrow(/did not serve "never-r1" within 1500 ms/);
+      await expect(runLoop(config, { pool, rounds: 1, limit: 4, evalLimit: 2 })).rejects.toThrow(/did not serve "never-r1" within 1500 ms/);
       // The rerun's hook loads the adapter and checks it answers: it gets the usual time.
       config.loop.deploy = { ...config.loop.deploy!, command: HOOK, model: 'fixed-r{round}', ready_timeout_ms: 30_000 };
-      const r = await runLoop(config, { rounds: 1, limit: 4, evalLimit: 2 });
+      const r = await runLoop(config, { pool, rounds: 1, limit: 4, evalLimit: 2 });
       expect(r.rounds[0]!.served_model).toBe('fixed-r1');
       const cmds = steps(db, r.loop.id);
       expect(cmds).toEqual([['train', 0, true], ['deploy', 0, false], ['deploy', 0, true]]);
@@ -170,7 +172,7 @@ describe('deploying to SGLang', () => {
     const [a] = await servers(1, 'sglang', true, { deterministic: true });
     try {
       const { config } = served([a!.url], { model: 'shapes-policy:policy-r{round}' });
-      const r = await runLoop(config, { rounds: 1, limit: 6, evalLimit: 4 });
+      const r = await runLoop(config, { pool, rounds: 1, limit: 6, evalLimit: 4 });
       expect(r.rounds[0]!.served_model).toBe('shapes-policy:policy-r1');
       expect(a!.adapters.loaded.get('policy-r1')).toBe(r.rounds[0]!.checkpoint);
       expect(a!.stats.routes['POST /load_lora_adapter']).toBe(1);
@@ -184,7 +186,7 @@ describe('deploying to SGLang', () => {
     const [a] = await servers(1, 'sglang', true, { deterministic: true });
     try {
       const { config } = served([a!.url], { trainer: COPY, model: 'shapes-policy' });
-      const r = await runLoop(config, { rounds: 1, limit: 4, evalLimit: 2 });
+      const r = await runLoop(config, { pool, rounds: 1, limit: 4, evalLimit: 2 });
       expect(r.rounds[0]!.served_model).toBe('shapes-policy');
       expect(a!.stats.routes['POST /update_weights_from_disk']).toBe(1);
       expect((a!.opts.models['shapes-policy'] as { dir: string }).dir).toBe(r.rounds[0]!.checkpoint);
@@ -205,7 +207,7 @@ describe('one adapter per checkpoint, named by its content hash (loop.deploy.mod
       // Each round's trainer writes its own adapter (the round in adapter_config.json): four contents, four names.
       const trainer = `${COPY} && echo '{"peft_type": "LORA", "r": 8, "round": {round}}' > {out}/adapter_config.json`;
       const { config } = served([a!.url], { model, trainer });
-      const r = await runLoop(config, { rounds: 4, limit: 4, evalLimit: 2 });
+      const r = await runLoop(config, { pool, rounds: 4, limit: 4, evalLimit: 2 });
       expect(r.rounds).toHaveLength(4);
       const names = r.rounds.map((x) => x.served_model!);
       expect(new Set(names).size).toBe(4);
@@ -278,7 +280,7 @@ describe("vLLM's 500s for adapters it cannot load: the server's text and the fla
     const [a] = await servers(1, 'vllm', true, quirks);
     try {
       const { config } = served([a!.url], { model: 'policy-{hash}' });
-      await expect(runLoop(config, { rounds: 1, limit: 4, evalLimit: 2 })).rejects.toThrow(message);
+      await expect(runLoop(config, { pool, rounds: 1, limit: 4, evalLimit: 2 })).rejects.toThrow(message);
       expect(a!.adapters.loaded.size).toBe(0);
     } finally {
       await a!.close();
@@ -293,11 +295,11 @@ describe('SGLang serves a bare adapter name with the base model', () => {
     try {
       // The hook refuses it before loading (SGLang needs "base:adapter").
       const { config } = served([a!.url], { model: 'policy-{hash}' });
-      await expect(runLoop(config, { rounds: 1, limit: 4, evalLimit: 2 })).rejects.toThrow(/give loop\.deploy\.model as "<served base>:policy-[0-9a-f]{12}"/);
+      await expect(runLoop(config, { pool, rounds: 1, limit: 4, evalLimit: 2 })).rejects.toThrow(/give loop\.deploy\.model as "<served base>:policy-[0-9a-f]{12}"/);
       // A hook that loads it anyway (by hand): the wait for the model names the exact name instead of waiting.
       const { config: c2 } = served([a!.url], { model: 'policy-r{round}', command: `curl -s -X POST ${a!.root}/load_lora_adapter -H 'content-type: application/json' -d '{"lora_name": "policy-r1", "lora_path": "'{checkpoint}'"}'` });
       c2.db = config.db.replace(/loop\.sqlite$/, 'loop2.sqlite');
-      await expect(runLoop(c2, { rounds: 1, limit: 4, evalLimit: 2 })).rejects.toThrow(
+      await expect(runLoop(c2, { pool, rounds: 1, limit: 4, evalLimit: 2 })).rejects.toThrow(
         /loop\.deploy\.model "policy-r1" is a LoRA adapter that SGLang lists by its bare name but serves only as "shapes-policy:policy-r1"/,
       );
     } finally {

@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { runDemoRound } from '../helpers/round.js';
 import { tempDir } from '../helpers/paths.js';
+import { filePool } from '../helpers/file-pool.js';
 import { launchChromium, loadFile } from '../helpers/browser.js';
 import type { Db, RoundRow } from '../../src/store/index.js';
 import { buildReport } from '../../src/report/index.js';
@@ -13,14 +14,16 @@ import { writeFileAtomic } from '../../src/util/fs.js';
 import { gatherReport } from '../../src/report/data.js';
 import { roundOnPolicy } from '../../src/eval/on-policy.js';
 
+// One worker pool for both rounds (each made its own, its workers loading the models again).
+const pool = filePool();
 let db: Db;
 let round: RoundRow;
 let plain: Db;
 let browser: Browser;
 let file: string;
 beforeAll(async () => {
-  ({ db, round } = await runDemoRound({ limit: 24, edit: (c) => (c.pair.reference_logprobs = true) }));
-  plain = (await runDemoRound({ limit: 4 })).db;
+  ({ db, round } = await runDemoRound({ limit: 24, pool: pool(), edit: (c) => (c.pair.reference_logprobs = true) }));
+  plain = (await runDemoRound({ limit: 4, pool: pool() })).db;
   file = path.join(tempDir(), 'report.html');
   writeFileAtomic(file, buildReport(db, round.id));
   browser = await launchChromium();
