@@ -649,3 +649,22 @@ describe('divideRules on biographies: titles after "her albums" (seventh pass)',
     expect(claims('Shue also starred in the films The Wedding Singer and Gracie.')).toContain('Shue also starred in Gracie.');
   });
 });
+
+describe('divideRules on biographies: where a named place is (eighth pass)', () => {
+  it('says a place after "the", a name with "of" or a particle, and after "at" is in the next one', () => {
+    expect(claims('Hicks was born in the Bronx, New York.')).toContain('The Bronx is in New York.');
+    expect(claims('Santana was born in Autlan de Navarro, Mexico.')).toContain('Autlan de Navarro is in Mexico.');
+    expect(claims('Letwin studied Philosophy, Politics, and Economics at Trinity College, Oxford.')).toContain('Trinity College is in Oxford.');
+    expect(claims('Medina was born in the Department of Huancavelica, Peru, to parents Tiburelo Medina, a silversmith, and Victoria Losea.'))
+      .toContain('The Department of Huancavelica is in Peru.');
+  });
+
+  it('places the second of two names after "and", and no item of a list in the next one', () => {
+    expect(claims('Waldegrave was educated at Eton College and Balliol College, Oxford.')).toEqual([
+      'Waldegrave was educated at Eton College and Balliol College, Oxford.', 'Balliol College is in Oxford.',
+    ]);
+    for (const s of ['He has performed in the United States, Europe, and Asia.', 'He is best known for his roles in The Matrix, Star Wars: Episode III – Revenge of the Sith, and The Great Gatsby.']) {
+      expect(claims(s).filter((c) => / is in /.test(c))).toEqual([]);
+    }
+  });
+});
