@@ -668,3 +668,22 @@ describe('divideRules on biographies: where a named place is (eighth pass)', () 
     }
   });
 });
+
+describe('divideRules on biographies: a past verb with its object after "was a ..." (eighth pass)', () => {
+  it('makes "was a member of X and exhibited her works" two facts, the second active', () => {
+    expect(claims('Becker was a member of the Societé des Artistes Français and exhibited her works at the Salons.')).toEqual(expect.arrayContaining([
+      'Becker was a member of the Societé des Artistes Français.', 'Becker exhibited her works at the Salons.',
+    ]));
+    expect(claims('In January 2010, Malphurs was robbed at a car wash but survived the incident.')).toEqual([
+      'In January 2010, Malphurs was robbed at a car wash.', 'In January 2010, Malphurs survived the incident.',
+    ]);
+  });
+
+  it('keeps adjectives, shared objects, "was made a ..." and compound adjectives as they were', () => {
+    expect(claims('She is remembered as one of the most influential and talented Russian poets of the 20th century.')).toHaveLength(1);
+    expect(claims('He has written and arranged hundreds of songs.')).toEqual(['He has written hundreds of songs.', 'He has arranged hundreds of songs.']);
+    expect(claims('Fritchie was appointed to the board and made a Dame Commander of the Order of the British Empire in 2001.'))
+      .toContain('Fritchie was made a Dame Commander of the Order of the British Empire in 2001.');
+    expect(claims('Wendy earned various awards for academics and music-related activities.')).toEqual(['Wendy earned various awards for academics and music-related activities.']);
+  });
+});
