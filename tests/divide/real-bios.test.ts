@@ -687,3 +687,12 @@ describe('divideRules on biographies: a past verb with its object after "was a .
     expect(claims('Wendy earned various awards for academics and music-related activities.')).toEqual(['Wendy earned various awards for academics and music-related activities.']);
   });
 });
+
+describe('divideRules on biographies: a dated past participle (eighth pass)', () => {
+  it('puts "formed in 1969" in the past, and leaves an undated participle in the present', () => {
+    const c = claims('Focus is an English rock band formed in 1969 by keyboardist/vocalist and songwriter Thijs van Leer, drummer Hans Cleuver, guitarist Jan Akkerman, and bassist Bobby Jacobs.');
+    expect(c).toContain('Focus was formed in 1969 by drummer Hans Cleuver.');
+    expect(c.filter((x) => / is formed/.test(x))).toEqual([]);
+    expect(claims('Focus is an English rock band formed by Thijs van Leer.')).toContain('Focus is formed by Thijs van Leer.');
+  });
+});
