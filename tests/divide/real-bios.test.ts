@@ -696,3 +696,18 @@ describe('divideRules on biographies: a dated past participle (eighth pass)', ()
     expect(claims('Focus is an English rock band formed by Thijs van Leer.')).toContain('Focus is formed by Thijs van Leer.');
   });
 });
+
+describe('divideRules on biographies: roles after "including as" (eighth pass)', () => {
+  it('gives each role listed after "including as" a claim, with the verb the text served them with', () => {
+    const c = claims('He joined the South Korean Foreign Service in 1976 and served in various roles, including as a diplomat in the Korean embassy in Washington D.C., the deputy chief of mission in Australia, and the ambassador to the United Kingdom.');
+    expect(c).toEqual(expect.arrayContaining([
+      'He served as a diplomat in the Korean embassy in Washington D.C.', 'He served as the deputy chief of mission in Australia.',
+      'He served as the ambassador to the United Kingdom.',
+    ]));
+    expect(claims('Baron Smith has also been involved in a number of charitable organizations, including serving as the Chairman of the Glasgow 2014 Commonwealth Games organizing committee.'))
+      .toContain('Baron Smith served as the Chairman of the Glasgow 2014 Commonwealth Games organizing committee.');
+    expect(claims('Unsworth has held various roles within the BBC, including as a producer, an editor and a presenter.')).toEqual(expect.arrayContaining([
+      'Unsworth has held various roles within the BBC.', 'Unsworth was a producer.',
+    ]));
+  });
+});
