@@ -178,7 +178,8 @@ function exampleFacts(toks: readonly Tok[]): NamingFact[] {
 // "three solo albums, "Leaving Town Alive" (2005) and ..." -> Leaving Town Alive is a solo album.
 function titleFacts(toks: readonly Tok[]): NamingFact[] {
   return flatMapOf(titleLists(toks), (list) => {
-    const kind = singularOf(list.category);
+    // "two more albums, Choices and Leisure": each is an album, not "a more album".
+    const kind = singularOf(list.category).replace(/^(?:more|further|other|additional)\s+/, '');
     // A title led by a preposition ("Without a Trace") would read as a fronted place in its question.
     return list.titles.filter((t) => !PREPOSITIONS.has(t.text.split(' ')[0]!.toLowerCase())).map((t) => ({ claim: `${t.text} is ${articleFor(kind)} ${kind}.`, start: t.start, end: t.end }));
   });

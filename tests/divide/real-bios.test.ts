@@ -48,9 +48,9 @@ describe('divideRules on biographies: titles listed after their category', () =>
       'Kerser has since released two further albums.',
       'Kerser has since released King.',
       'Kerser has since released Engage The Force.',
-      'King is a further album.',
+      'King is an album.', // as the annotators wrote it, not "a further album" (eighth pass)
       'King was released in 2013.',
-      'Engage The Force is a further album.',
+      'Engage The Force is an album.',
       'Engage The Force was released in 2015.',
     ]);
   });
