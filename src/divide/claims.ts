@@ -128,9 +128,11 @@ function verbGroupEnd(clause: Clause, withIng: boolean): number {
 
 // Does this conjunct start a new verb phrase for the same subject ("... and wears a hat")? `beNominal` when the
 // main verb is "be" with a noun phrase, a place or a passive after it ("is a member of the party", "was born in").
-function startsVerbPhrase(subject: readonly Token[], seg: readonly Token[], mainIsBe: boolean, beNominal: boolean, born = false): boolean {
+function startsVerbPhrase(subject: readonly Token[], seg: readonly Token[], mainIsBe: boolean, beNominal: boolean, born = false, afterVerb = false): boolean {
   const first = seg[0]?.word ?? '';
   if (AUXILIARIES.has(first)) return true;
+  // "academics and music-related activities": a compound adjective, not a verb ("co-founded" is one).
+  if (/^[a-z]+-[a-z]+ed$/.test(first) && !/^(?:co|re|pre|un)-/.test(first)) return false;
   // "... and later earned a degree": an adverb of time may stand before the verb.
   // "..., and regularly talks about ...": any adverb in -ly too.
   const at = subject.length + (SEQUENCE_ADVERBS.has(first) || (/^[a-z]{3,}ly$/.test(first) && !['only', 'early', 'family'].includes(first)) ? 1 : 0);
@@ -140,12 +142,17 @@ function startsVerbPhrase(subject: readonly Token[], seg: readonly Token[], main
   // from Yale", "is a member of the party and served as minister").
   if (v !== null && mainIsBe && v.doWord === 'Did') {
     const next = seg[at - subject.length + 1]?.word ?? '';
-    // "was born in Metz and studied painting": after "born" a past verb with its object is a verb of its own.
-    return beNominal && (!/ed$/.test(v.word) || PREPOSITIONS.has(next) || next === 'as' || (born && next !== '' && next !== 'and'));
+    // "was born in Metz and studied painting": after "born" a past verb with its object is a verb of its own; so is
+    // one with a determined object after a noun phrase ("was a member of X and exhibited her works"): an adjective
+    // takes no object. Not a capital ("influential and talented Russian poets").
+    // Not after a bare verb: "has written and arranged hundreds of songs" share the object.
+    const object = !afterVerb && (DETERMINERS.has(next) || OBJECT_POSSESSIVES.has(next));
+    return beNominal && (!/ed$/.test(v.word) || PREPOSITIONS.has(next) || next === 'as' || object || (born && next !== '' && next !== 'and'));
   }
   return v !== null;
 }
 
+const OBJECT_POSSESSIVES = new Set(['his', 'her', 'their', 'its']);
 const INNER_CLAUSE = new Set(['as', 'because', 'since', 'while', 'when', 'although', 'though', 'if', 'that', 'who', 'which', 'where']);
 const SEQUENCE_ADVERBS = new Set(['later', 'then', 'subsequently', 'eventually', 'also', 'soon', 'briefly', 'currently']);
 
@@ -194,7 +201,8 @@ function trySplit(clause: Clause, g: number, depth: number): string[] | null {
       // Not after a clause of its own opened on the way ("as his elder brother was named ... but was later deposed").
       const but = prevTok?.word === 'but' && !pred.slice(0, j).some((t) => INNER_CLAUSE.has(t.word));
       const boundary = prevTok?.word === 'and' || but || (hasAnd && /,$/.test(prevTok?.raw ?? ''));
-      if (boundary && startsVerbPhrase(subject, pred.slice(j), mainIsBe, beNominal, born)) cuts.push(j);
+      const afterVerb = prevTok?.word === 'and' && isParticiple(pred[j - 2]?.word ?? '');
+      if (boundary && startsVerbPhrase(subject, pred.slice(j), mainIsBe, beNominal, born, afterVerb)) cuts.push(j);
     }
   }
   let mainPred = trimJoiners(pred.slice(0, cuts[0] ?? pred.length));
@@ -206,7 +214,10 @@ function trySplit(clause: Clause, g: number, depth: number): string[] | null {
   const vpClaims = flatMapOf(cuts, (start, i) => {
     const seg = trimJoiners(pred.slice(start, cuts[i + 1] ?? pred.length));
     // After "born", a participle with an object is in the past tense ("and attended Fort Hare"), not passive.
-    const be = passive !== null && PARTICIPLE_FIRST(seg) && !(born && !PREPOSITIONS.has(seg[1]?.word ?? '') && seg[1]?.word !== 'up') ? `${passive} ` : perfect !== '' && isParticiple(seg[0]?.word ?? '') ? perfect : '';
+    // A past verb with a determined object is active ("was robbed at a car wash but survived the incident"); not
+    // with "a" ("was made a Dame Commander").
+    const active = (DETERMINERS.has(seg[1]?.word ?? '') && !['a', 'an'].includes(seg[1]?.word ?? '')) || OBJECT_POSSESSIVES.has(seg[1]?.word ?? '');
+    const be = passive !== null && PARTICIPLE_FIRST(seg) && !active && !(born && !PREPOSITIONS.has(seg[1]?.word ?? '') && seg[1]?.word !== 'up') ? `${passive} ` : perfect !== '' && isParticiple(seg[0]?.word ?? '') ? perfect : '';
     return splitPredicate(`${joinTokens(subject)} ${be}${joinTokens(seg)}`, depth + 1);
   });
 

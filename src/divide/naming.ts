@@ -23,40 +23,54 @@ const isName = (t: Tok | undefined): boolean => t !== undefined && ['PROPN', 'NO
 const PARTICLES = new Set(['de', 'del', 'della', 'delle', 'degli', 'dei', 'la', 'le', 'les', 'los', 'las', 'da', 'di', 'do', 'dos', 'von', 'van', 'der', 'den', 'y', 'e', 'al', 'el', 'bin', 'ibn']);
 const words = (toks: readonly Tok[]): string => toks.map((t, k) => (k > 0 && t.space !== '' ? ' ' : '') + t.text).join('');
 
-// The proper-noun run starting at i (may be empty).
-function nameRun(toks: readonly Tok[], i: number): Tok[] {
+// The proper-noun run starting at i (may be empty); with `linked`, names joined by "of" or a particle count as one
+// ("University of California", "Autlan de Navarro").
+function nameRun(toks: readonly Tok[], i: number, linked = false): Tok[] {
   const run: Tok[] = [];
-  for (let k = i; isName(toks[k]); k++) run.push(toks[k]!);
+  for (let k = i; isName(toks[k]) || (linked && run.length > 0 && LINKS.has(toks[k]!.lower) && isName(toks[k + 1])); k++) run.push(toks[k]!);
   return run;
 }
 
-// "in Moradabad, Uttar Pradesh, India" -> Moradabad is in Uttar Pradesh; Uttar Pradesh is in India. Not a list
-// ("in London, Paris and Rome"), not a fronted phrase ("In London, Smith ..." at the sentence start).
+// "in Moradabad, Uttar Pradesh, India" -> Moradabad is in Uttar Pradesh; Uttar Pradesh is in India. Also after
+// "at" and with "the" ("at the University of California, Berkeley", "in the Bronx, New York"), and the second of two
+// names after "and" ("at Eton College and Balliol College, Oxford"). Not a list ("in London, Paris and Rome"), not
+// a fronted phrase ("In London, Smith ..." at the sentence start).
 function placeFacts(toks: readonly Tok[]): NamingFact[] {
   const out: NamingFact[] = [];
+  let andLead = -1;
   for (let i = 1; i < toks.length; i++) {
-    if (!['in', 'from'].includes(toks[i]!.lower)) continue;
+    if (!PLACE_LEADS.has(toks[i]!.lower) && i !== andLead) continue;
+    const the = toks[i + 1]?.lower === 'the' && isName(toks[i + 2]) ? 1 : 0;
     const runs: Tok[][] = [];
-    let k = i + 1;
-    for (let run = nameRun(toks, k); run.length > 0; run = nameRun(toks, k)) {
+    let k = i + 1 + the;
+    for (let run = nameRun(toks, k, true); run.length > 0; run = nameRun(toks, k, true)) {
       runs.push(run);
       k += run.length;
       if (toks[k]?.text !== ',' || !isName(toks[k + 1])) break;
       k++;
     }
     const after = toks[k];
-    const list = after?.pos === 'CCONJ' && ['PROPN', 'DET', 'NOUN'].includes(toks[k + 1]?.pos ?? '');
-    if (runs.length < 2 || list || after?.lower === "'s" || after?.pos === 'VERB' || after?.pos === 'AUX') continue;
+    // "in the United States, Europe, and Asia": a list, the last item after ", and".
+    const c = after?.text === ',' ? k + 1 : k;
+    const list = toks[c]?.pos === 'CCONJ' && ['PROPN', 'DET', 'NOUN'].includes(toks[c + 1]?.pos ?? '');
+    // "at Eton College and Balliol College, Oxford": the name after "and" may be placed in its turn.
+    if (runs.length === 1 && after?.lower === 'and' && isName(toks[k + 1])) {
+      andLead = k;
+      i = k - 1;
+      continue;
+    }
+    if (runs.length < 2 || list || after?.lower === "'s" || after?.text === ':' || after?.pos === 'VERB' || after?.pos === 'AUX') continue;
     for (let r = 0; r + 1 < runs.length; r++) {
       const a = runs[r]!;
       const b = runs[r + 1]!;
-      out.push({ claim: `${words(a)} is in ${words(b)}.`, start: a[0]!.start, end: b[b.length - 1]!.end });
+      const thing = `${r === 0 && the ? 'The ' : ''}${words(a)}`;
+      out.push({ claim: `${thing} is in ${words(b)}.`, start: a[0]!.start, end: b[b.length - 1]!.end });
     }
     i = k;
   }
   return out;
 }
-
+const PLACE_LEADS = new Set(['in', 'from', 'at']);
 // "attended the School of Visual Arts in New York City", "plays for the Canterbury-Bankstown Bulldogs in the
 // National Rugby League": a named object placed in a named place, "The School of Visual Arts is in New York City."
 function locatedFacts(toks: readonly Tok[]): NamingFact[] {
@@ -164,7 +178,8 @@ function exampleFacts(toks: readonly Tok[]): NamingFact[] {
 // "three solo albums, "Leaving Town Alive" (2005) and ..." -> Leaving Town Alive is a solo album.
 function titleFacts(toks: readonly Tok[]): NamingFact[] {
   return flatMapOf(titleLists(toks), (list) => {
-    const kind = singularOf(list.category);
+    // "two more albums, Choices and Leisure": each is an album, not "a more album".
+    const kind = singularOf(list.category).replace(/^(?:more|further|other|additional)\s+/, '');
     // A title led by a preposition ("Without a Trace") would read as a fronted place in its question.
     return list.titles.filter((t) => !PREPOSITIONS.has(t.text.split(' ')[0]!.toLowerCase())).map((t) => ({ claim: `${t.text} is ${articleFor(kind)} ${kind}.`, start: t.start, end: t.end }));
   });

@@ -4,6 +4,7 @@ import { asRolesApart, asWellAsApart, bothApart, possessivesApart, yearsApart } 
 import { splitClaims } from './claims.js';
 import { hangingExampleApart, listedSubjectApart } from './example-items.js';
 import { timeSpanApart } from './time-spans.js';
+import { includingAsApart } from './including-as.js';
 import { analyzeClause, clearClauseMemo, stripDiscourseMarkers } from './clause.js';
 import { clauseParts, type Part } from './clauses.js';
 import { completeFromQuestion } from './context.js';
@@ -199,7 +200,7 @@ function claimsOf(raw: string, question: string | undefined): { pairs: Pair[]; r
   }
   // An example's copy of the clause repeats the other conjuncts of the split; those are dropped. Repeats within one
   // piece stay: "There is a green star and a green star." is two stars.
-  const pieces = through(asWellAsApart(statement), knownApart, withExamples, possessivesApart, bothApart, yearsApart, asRolesApart).map((p) =>
+  const pieces = through(includingAsApart(statement), asWellAsApart, knownApart, withExamples, possessivesApart, bothApart, yearsApart, asRolesApart).map((p) =>
     once(through(splitClaims(p), hangingExampleApart, bornApart, rolesApart, nationalityApart, timeSpanApart)).map(asExistence),
   );
   const repeats = (claim: string, k: number): boolean => pieces.slice(0, k).some((p) => p.includes(claim));

@@ -48,9 +48,9 @@ describe('divideRules on biographies: titles listed after their category', () =>
       'Kerser has since released two further albums.',
       'Kerser has since released King.',
       'Kerser has since released Engage The Force.',
-      'King is a further album.',
+      'King is an album.', // as the annotators wrote it, not "a further album" (eighth pass)
       'King was released in 2013.',
-      'Engage The Force is a further album.',
+      'Engage The Force is an album.',
       'Engage The Force was released in 2015.',
     ]);
   });
@@ -647,5 +647,67 @@ describe('divideRules on biographies: titles after "her albums" (seventh pass)',
       .toContain('He is best known for his television series Rizzoli & Isles.');
     // "the films A and B": the title in the category's place, what it is a naming fact.
     expect(claims('Shue also starred in the films The Wedding Singer and Gracie.')).toContain('Shue also starred in Gracie.');
+  });
+});
+
+describe('divideRules on biographies: where a named place is (eighth pass)', () => {
+  it('says a place after "the", a name with "of" or a particle, and after "at" is in the next one', () => {
+    expect(claims('Hicks was born in the Bronx, New York.')).toContain('The Bronx is in New York.');
+    expect(claims('Santana was born in Autlan de Navarro, Mexico.')).toContain('Autlan de Navarro is in Mexico.');
+    expect(claims('Letwin studied Philosophy, Politics, and Economics at Trinity College, Oxford.')).toContain('Trinity College is in Oxford.');
+    expect(claims('Medina was born in the Department of Huancavelica, Peru, to parents Tiburelo Medina, a silversmith, and Victoria Losea.'))
+      .toContain('The Department of Huancavelica is in Peru.');
+  });
+
+  it('places the second of two names after "and", and no item of a list in the next one', () => {
+    expect(claims('Waldegrave was educated at Eton College and Balliol College, Oxford.')).toEqual([
+      'Waldegrave was educated at Eton College and Balliol College, Oxford.', 'Balliol College is in Oxford.',
+    ]);
+    for (const s of ['He has performed in the United States, Europe, and Asia.', 'He is best known for his roles in The Matrix, Star Wars: Episode III – Revenge of the Sith, and The Great Gatsby.']) {
+      expect(claims(s).filter((c) => / is in /.test(c))).toEqual([]);
+    }
+  });
+});
+
+describe('divideRules on biographies: a past verb with its object after "was a ..." (eighth pass)', () => {
+  it('makes "was a member of X and exhibited her works" two facts, the second active', () => {
+    expect(claims('Becker was a member of the Societé des Artistes Français and exhibited her works at the Salons.')).toEqual(expect.arrayContaining([
+      'Becker was a member of the Societé des Artistes Français.', 'Becker exhibited her works at the Salons.',
+    ]));
+    expect(claims('In January 2010, Malphurs was robbed at a car wash but survived the incident.')).toEqual([
+      'In January 2010, Malphurs was robbed at a car wash.', 'In January 2010, Malphurs survived the incident.',
+    ]);
+  });
+
+  it('keeps adjectives, shared objects, "was made a ..." and compound adjectives as they were', () => {
+    expect(claims('She is remembered as one of the most influential and talented Russian poets of the 20th century.')).toHaveLength(1);
+    expect(claims('He has written and arranged hundreds of songs.')).toEqual(['He has written hundreds of songs.', 'He has arranged hundreds of songs.']);
+    expect(claims('Fritchie was appointed to the board and made a Dame Commander of the Order of the British Empire in 2001.'))
+      .toContain('Fritchie was made a Dame Commander of the Order of the British Empire in 2001.');
+    expect(claims('Wendy earned various awards for academics and music-related activities.')).toEqual(['Wendy earned various awards for academics and music-related activities.']);
+  });
+});
+
+describe('divideRules on biographies: a dated past participle (eighth pass)', () => {
+  it('puts "formed in 1969" in the past, and leaves an undated participle in the present', () => {
+    const c = claims('Focus is an English rock band formed in 1969 by keyboardist/vocalist and songwriter Thijs van Leer, drummer Hans Cleuver, guitarist Jan Akkerman, and bassist Bobby Jacobs.');
+    expect(c).toContain('Focus was formed in 1969 by drummer Hans Cleuver.');
+    expect(c.filter((x) => / is formed/.test(x))).toEqual([]);
+    expect(claims('Focus is an English rock band formed by Thijs van Leer.')).toContain('Focus is formed by Thijs van Leer.');
+  });
+});
+
+describe('divideRules on biographies: roles after "including as" (eighth pass)', () => {
+  it('gives each role listed after "including as" a claim, with the verb the text served them with', () => {
+    const c = claims('He joined the South Korean Foreign Service in 1976 and served in various roles, including as a diplomat in the Korean embassy in Washington D.C., the deputy chief of mission in Australia, and the ambassador to the United Kingdom.');
+    expect(c).toEqual(expect.arrayContaining([
+      'He served as a diplomat in the Korean embassy in Washington D.C.', 'He served as the deputy chief of mission in Australia.',
+      'He served as the ambassador to the United Kingdom.',
+    ]));
+    expect(claims('Baron Smith has also been involved in a number of charitable organizations, including serving as the Chairman of the Glasgow 2014 Commonwealth Games organizing committee.'))
+      .toContain('Baron Smith served as the Chairman of the Glasgow 2014 Commonwealth Games organizing committee.');
+    expect(claims('Unsworth has held various roles within the BBC, including as a producer, an editor and a presenter.')).toEqual(expect.arrayContaining([
+      'Unsworth has held various roles within the BBC.', 'Unsworth was a producer.',
+    ]));
   });
 });
