@@ -59,7 +59,16 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'e2e', include: E2E, testTimeout: 300_000, hookTimeout: 300_000 },
+        test: {
+          name: 'e2e',
+          include: E2E,
+          // As unit: one process per worker for all its files, so each worker imports transformers.js, zod, the store
+          // and the test server once, not once per file (28 of its files: 138 s -> 104 s of CPU, docs/testing.md). A
+          // file restores what it sets in process.env and closes its own pools, servers and browsers in afterAll.
+          isolate: false,
+          testTimeout: 300_000,
+          hookTimeout: 300_000,
+        },
       },
     ],
   },

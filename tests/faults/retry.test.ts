@@ -12,8 +12,11 @@ import { openDb, roundStats } from '../../src/store/index.js';
 import { pull } from '../../src/export/pull.js';
 import { TestServer } from '../../scripts/mimic/openai-server.js';
 import { DEV, tempDir } from '../helpers/paths.js';
+import { filePool } from '../helpers/file-pool.js';
 
 let srv: TestServer;
+// One pool for the file's ten rounds (their rules divider runs in it), instead of a pool each.
+const pool = filePool();
 beforeAll(async () => {
   srv = await TestServer.start({ mimic: 'vllm', workers: 2 });
 });
@@ -68,13 +71,13 @@ function snapshot(file: string) {
 describe('rlaifv run --retry-failed', () => {
   test('a round under an outage, then a retry after recovery, equals a fault-free round', async () => {
     const clean = path.join(tempDir(), 'clean.sqlite');
-    await runRound(config(clean), { choice: 'next', stages: STAGES, limit: 6 });
+    await runRound(config(clean), { choice: 'next', stages: STAGES, limit: 6, pool: pool() });
 
     const file = path.join(tempDir(), 'outage.sqlite');
     // The outage: 14 policy requests and 20 labeler requests fail (500), more than max_retries lets a request survive.
     srv.inject({ kind: '500', times: 14, model: 'shapes-policy' });
     srv.inject({ kind: '500', times: 20, model: 'shapes-labeler' });
-    await runRound(config(file), { choice: 'next', stages: STAGES, limit: 6 });
+    await runRound(config(file), { choice: 'next', stages: STAGES, limit: 6, pool: pool() });
     srv.faults.length = 0; // recovery
     let db = openDb(file, { readonly: true });
     const before = roundStats(db, 1);
@@ -85,13 +88,13 @@ describe('rlaifv run --retry-failed', () => {
     expect(snapshot(file)).not.toEqual(snapshot(clean));
 
     // Without the flag, a rerun leaves the failures as they are.
-    await runRound(config(file), { choice: 1, stages: STAGES, limit: 6 });
+    await runRound(config(file), { choice: 1, stages: STAGES, limit: 6, pool: pool() });
     db = openDb(file, { readonly: true });
     expect(roundStats(db, 1).failures).toBe(before.failures);
     db.close();
 
     const logs: string[] = [];
-    await runRound(config(file), { choice: 1, stages: STAGES, limit: 6, retryFailed: true, progress: { start() {}, tick() {}, done() {}, log: (m) => logs.push(m) } });
+    await runRound(config(file), { choice: 1, stages: STAGES, limit: 6, pool: pool(), retryFailed: true, progress: { start() {}, tick() {}, done() {}, log: (m) => logs.push(m) } });
     expect(logs.join('\n')).toMatch(new RegExp(`retrying ${before.failures} failed items`));
     expect(snapshot(file)).toEqual(snapshot(clean));
     db = openDb(file, { readonly: true });
@@ -111,12 +114,12 @@ describe('rlaifv run --retry-failed', () => {
   test('nothing failed: the retry changes nothing; a retry that fails again reopens the failure', async () => {
     const file = path.join(tempDir(), 'again.sqlite');
     srv.inject({ kind: '500', times: 30, model: 'shapes-labeler' });
-    await runRound(config(file), { choice: 'next', stages: STAGES, limit: 3 });
+    await runRound(config(file), { choice: 'next', stages: STAGES, limit: 3, pool: pool() });
     srv.faults.length = 0;
     const failed = snapshot(file);
     // The labeler is down again for the retry: the failures come back open, with a second attempt counted.
     srv.inject({ kind: '500', times: 1000, model: 'shapes-labeler' });
-    await runRound(config(file), { choice: 1, stages: STAGES, limit: 3, retryFailed: true });
+    await runRound(config(file), { choice: 1, stages: STAGES, limit: 3, pool: pool(), retryFailed: true });
     srv.faults.length = 0;
     let db = openDb(file, { readonly: true });
     const rows = db.prepare("SELECT attempts, retried_at FROM failures WHERE stage = 'label'").all() as { attempts: number; retried_at: string | null }[];
@@ -125,9 +128,9 @@ describe('rlaifv run --retry-failed', () => {
     expect(rows.every((r) => r.retried_at === null && r.attempts === 2)).toBe(true);
     expect(snapshot(file)).toEqual(failed);
     // Now it works; a further retry with nothing failed changes nothing.
-    await runRound(config(file), { choice: 1, stages: STAGES, limit: 3, retryFailed: true });
+    await runRound(config(file), { choice: 1, stages: STAGES, limit: 3, pool: pool(), retryFailed: true });
     const fixed = snapshot(file);
-    await runRound(config(file), { choice: 1, stages: STAGES, limit: 3, retryFailed: true });
+    await runRound(config(file), { choice: 1, stages: STAGES, limit: 3, pool: pool(), retryFailed: true });
     expect(snapshot(file)).toEqual(fixed);
     db = openDb(file, { readonly: true });
     expect(roundStats(db, 1).failures).toBe(0);
@@ -137,14 +140,14 @@ describe('rlaifv run --retry-failed', () => {
   test('a prompt whose pairs a consumer already has keeps them: nothing is delivered twice or taken back', async () => {
     const file = path.join(tempDir(), 'delivered.sqlite');
     srv.inject({ kind: '500', times: 12, model: 'shapes-labeler' });
-    await runRound(config(file), { choice: 'next', stages: STAGES, limit: 4 });
+    await runRound(config(file), { choice: 'next', stages: STAGES, limit: 4, pool: pool() });
     srv.faults.length = 0;
     let db = openDb(file);
     expect(roundStats(db, 1).failures).toBeGreaterThan(0);
     const first = await pull(db, { consumer: 'trainer', rounds: 1, format: 'trl', out: path.join(tempDir(), 'a.jsonl') }, file);
     const pairsBefore = db.prepare('SELECT id FROM pairs ORDER BY id').all();
     db.close();
-    await runRound(config(file), { choice: 1, stages: STAGES, limit: 4, retryFailed: true });
+    await runRound(config(file), { choice: 1, stages: STAGES, limit: 4, pool: pool(), retryFailed: true });
     db = openDb(file);
     try {
       const delivered = db.prepare('SELECT DISTINCT p.prompt_id FROM delivered_pairs d JOIN pairs p ON p.id = d.pair_id').all() as { prompt_id: string }[];
