@@ -415,11 +415,12 @@ Per epoch (rewards are β·(log π − log π_ref) of the answers, averaged over
 
 def write_checkpoint(out: str, model, tok, info: dict, build: dict, card: str, extra=None) -> None:
     """The new checkpoint folder: the model in the policy folder's layout, build.json, train.json and its card (and
-    whatever `extra(tmp)` adds), written beside `out` and renamed into place, so it appears whole or not at all."""
+    whatever `extra(tmp)` adds), written beside `out` and renamed into place, so it appears whole or not at all. The
+    ONNX files are the parent's graphs with the trained weights (package_model.write_model_folder)."""
     tmp = f"{out}.tmp-{os.getpid()}"
     shutil.rmtree(tmp, ignore_errors=True)
     try:
-        write_model_folder(model, tok, tmp, info["name"])
+        write_model_folder(model, tok, tmp, info["name"], parent=info["parent"]["path"])
         for name, obj in (("build.json", build), ("train.json", info)):
             with open(os.path.join(tmp, name), "w") as f:
                 json.dump(obj, f, indent=2)
@@ -514,7 +515,7 @@ def main(c: types.SimpleNamespace) -> int:
         for e, state in snapshots:
             model.load_state_dict(state)
             sub = os.path.join(tmp, f"checkpoint-{e}")
-            write_model_folder(model, tok, sub, f"{info['name']}-epoch{e}")
+            write_model_folder(model, tok, sub, f"{info['name']}-epoch{e}", parent=policy)
             with open(os.path.join(sub, "build.json"), "w") as f:
                 json.dump({**build, "dpo": {"parent": info["parent"], "pairs_sha256": pairs_sha, "hyperparameters": hp, "epoch": e}}, f, indent=2)
                 f.write("\n")

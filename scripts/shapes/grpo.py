@@ -492,7 +492,7 @@ def main(c: types.SimpleNamespace) -> int:
         for n, state in snapshots:
             model.load_state_dict(state)
             sub = os.path.join(tmp, f"checkpoint-{n}")
-            write_model_folder(model, tok, sub, f"{info['name']}-{n}")
+            write_model_folder(model, tok, sub, f"{info['name']}-{n}", parent=policy)
             with open(os.path.join(sub, "build.json"), "w") as f:
                 json.dump({**build, "grpo": {"parent": info["parent"], "hyperparameters": hp, "samples": n}}, f, indent=2)
         model.load_state_dict(final)

@@ -3,8 +3,10 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 
 from model import IMAGE_TOKENS, TinyLlava, export_onnx
+from onnx_weights import write_onnx_like
 from tokenizer import BOS, EOS, IMAGE, PAD, Tokenizer, tokenizer_config, CHAT_TEMPLATE
 
 MEAN = [0.5, 0.5, 0.5]
@@ -17,9 +19,19 @@ def _dump(path: str, obj) -> None:
         f.write("\n")
 
 
-def write_model_folder(m: TinyLlava, tok: Tokenizer, out_dir: str, name: str) -> None:
+def write_model_folder(m: TinyLlava, tok: Tokenizer, out_dir: str, name: str, parent: str | None = None) -> None:
+    """The model folder; a trainer passes the folder it started from as `parent`, whose ONNX graphs then take the
+    trained weights (the same bytes as tracing the export, without its cost: onnx_weights.write_onnx_like)."""
     c = m.cfg
-    export_onnx(m, os.path.join(out_dir, "onnx"))
+    onnx_dir = os.path.join(out_dir, "onnx")
+    if parent is None:
+        export_onnx(m, onnx_dir)
+    else:
+        try:
+            write_onnx_like(m, parent, onnx_dir)
+        except ValueError as e:
+            print(f"{parent}: its ONNX graphs do not fit the model ({e}); exporting by tracing", file=sys.stderr, flush=True)
+            export_onnx(m, onnx_dir)
     _dump(os.path.join(out_dir, "config.json"), {
         "architectures": ["LlavaForConditionalGeneration"],
         "model_type": "llava",

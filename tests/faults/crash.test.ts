@@ -1,14 +1,33 @@
-// kill -9 a real `rlaifv run` at many points across all stages, run the same command again, and compare the store
-// with an uninterrupted run's: nothing lost, nothing twice, nothing misaligned, and work done before the kill not redone.
+// kill -9 a real `rlaifv run` at many points across all stages, run the same command again (in this process: `rerun`),
+// and compare the store with an uninterrupted run's: nothing lost, nothing twice, nothing misaligned, and work done
+// before the kill not redone.
 import { beforeAll, describe, expect, test } from 'vitest';
 import { spawn, execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { openDb } from '../../src/store/index.js';
+import { configFromFlags } from '../../src/cli/common.js';
+import { runRound } from '../../src/pipeline/round.js';
+import { STAGES } from '../../src/domain.js';
 import { ROOT, tempDir } from '../helpers/paths.js';
 import { CLI } from '../helpers/run-cli.js';
+import { filePool } from '../helpers/file-pool.js';
 
 // Slices of 2 prompts: the kill points fall while several stages work at once, on different slices.
 const ARGS = ['run', '--limit', '6', '--samples', '4', '--workers', '2', '--seed', '3', '--chunk-prompts', '2'];
+/** ARGS as `rlaifv run` parses them. */
+const FLAGS = { limit: 6, samples: 4, workers: 2, seed: 3, chunkPrompts: 2 };
+
+const pool = filePool();
+/**
+ * The same command again, in this process: what `rlaifv run` does with ARGS (src/cli/run.ts: the config from the
+ * flags, then the latest round with that config resumed through every stage), in the file's worker pool. The killed
+ * runs and the reference stay real CLI processes; a rerun in a process of its own paid Node's start and a pool's two
+ * workers (importing transformers.js and loading the models) twelve times over.
+ */
+async function rerun(db: string): Promise<void> {
+  const { config } = await configFromFlags({ ...FLAGS, db });
+  await runRound(config, { choice: 'latest', stages: STAGES, limit: FLAGS.limit, pool: pool() });
+}
 
 /** Runs the command; when `killWhen` matches a progress line, SIGKILLs it. Resolves with how it ended. */
 function runUntil(db: string, killWhen?: (line: string) => boolean): Promise<{ killed: boolean; code: number | null; log: string }> {
@@ -130,8 +149,7 @@ describe('kill -9 at any point, then the same command again', () => {
     expect(integrity(db)).toBe('ok');
     // What survived the kill (SQLite recovers the WAL on open): the rerun must only add what is missing.
     const had = { candidates: count(db, 'candidates'), labels: count(db, 'labels') };
-    const second = await runUntil(db);
-    expect(second.code, second.log).toBe(0);
+    await rerun(db);
     expect(snapshot(db)).toEqual(reference);
     const runs = openDb(db, { readonly: true });
     const items = (stage: string) =>
