@@ -13,7 +13,9 @@ import { studentPrompt, teacherTurn } from '../../src/feedback/teacher.js';
 import { POLICY, ROOT, TEST } from '../helpers/paths.js';
 
 const FIRE = path.join(ROOT, 'models', 'shapes-policy-fire');
-const PROMPTS = 200;
+// 100 prompts (was 200: the unit project's longest file, two evaluations of 200 greedy decodings). On the first 100
+// the fire policy corrects 9 of its 21 wrong answers and the shipped one 0 of its 20 (on 200: 24 of 48, 1 of 49).
+const PROMPTS = 100;
 
 const prompts = readFileSync(path.join(TEST, 'prompts.jsonl'), 'utf8')
   .split('\n')
@@ -66,18 +68,18 @@ describe('the fire policy takes feedback', () => {
     expect(shipped.info.maxPositions).toBe(160);
   });
 
-  // One evaluation per test (each is 200 prompts of greedy decoding): the two thresholds say "several times as many".
+  // One evaluation per test (each is 100 prompts of greedy decoding): the two thresholds say "several times as many".
   test(`one detailed turn from the truth on the first ${PROMPTS} test prompts: the fire policy corrects many of its wrong answers`, async () => {
     const f = await oneTurn(fire);
-    // Measured when written: fire 10 of 55, shipped 1 of 49 (greedy decoding: the same every run).
-    expect(f.wrong).toBeGreaterThan(40);
-    // Measured: the fire policy corrects 24 of its 48, the shipped one 1 of its 49.
-    expect(f.corrected).toBeGreaterThanOrEqual(18);
+    // Measured: 21 wrong (greedy decoding: the same every run).
+    expect(f.wrong).toBeGreaterThan(15);
+    // Measured: the fire policy corrects 9 of its 21, the shipped one 0 of its 20.
+    expect(f.corrected).toBeGreaterThanOrEqual(7);
   });
 
   test(`the same turn on the same prompts: the shipped policy, never trained on a feedback turn, hardly any`, async () => {
     const s = await oneTurn(shipped);
-    expect(s.wrong).toBeGreaterThan(40);
-    expect(s.corrected).toBeLessThanOrEqual(3);
+    expect(s.wrong).toBeGreaterThan(15);
+    expect(s.corrected).toBeLessThanOrEqual(2);
   });
 });

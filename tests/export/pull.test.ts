@@ -13,13 +13,17 @@ import { runRound } from '../../src/pipeline/round.js';
 import { runDemoRound } from '../helpers/round.js';
 import { tempDir } from '../helpers/paths.js';
 import { readParquetFile } from '../helpers/parquet.js';
+import { filePool } from '../helpers/file-pool.js';
+
+// One worker pool for the file's three rounds (a pool each before: about 1.3 s of CPU a pool, docs/testing.md).
+const pool = filePool();
 
 describe('pull on real rounds', () => {
   let base: Db;
   let round: RoundRow;
   let kept: string[];
   beforeAll(async () => {
-    ({ db: base, round } = await runDemoRound({ limit: 8, seed: 0 }));
+    ({ db: base, round } = await runDemoRound({ limit: 8, seed: 0, pool: pool() }));
     kept = (base.prepare('SELECT id FROM pairs WHERE round_id = ? AND balance_kept = 1 ORDER BY id').all(round.id) as { id: string }[]).map((r) => r.id);
   });
   afterAll(() => base.close());
@@ -170,7 +174,7 @@ describe('pull on real rounds', () => {
   test("a new round's pairs go out with the next pull, and only they; --round picks rounds", async () => {
     const { db, file, dir } = await fresh();
     await run(db, file, { out: path.join(dir, 'r1.jsonl') });
-    const second = await runDemoRound({ limit: 6, seed: 1, dbFile: file }); // another seed: a new round in the same store
+    const second = await runDemoRound({ limit: 6, seed: 1, dbFile: file, pool: pool() }); // another seed: a new round in the same store
     second.db.close();
     const r2 = second.round.id;
     expect(r2).toBe(round.id + 1);
@@ -189,7 +193,7 @@ describe('pull on real rounds', () => {
   test('an unfinished round is not delivered: named when asked for, skipped by --round all', async () => {
     const { db, file, dir } = await fresh();
     const { config } = (await import('../../src/config/load.js')).loadConfig(undefined, { db: file, seed: 5, workers: 2 });
-    const { round: running } = await runRound(config, { choice: 'next', stages: ['generate'], limit: 1 });
+    const { round: running } = await runRound(config, { choice: 'next', stages: ['generate'], limit: 1, pool: pool() });
     expect(running.status).toBe('running');
     await expect(run(db, file, { rounds: running.id, out: path.join(dir, 'x.jsonl') })).rejects.toThrow(
       `Round ${running.id} is running, not done; pull delivers finished rounds only`,

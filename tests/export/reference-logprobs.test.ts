@@ -9,14 +9,18 @@ import { exportPairs } from '../../src/export/export.js';
 import { pull } from '../../src/export/pull.js';
 import { runDemoRound } from '../helpers/round.js';
 import { tempDir } from '../helpers/paths.js';
+import { filePool } from '../helpers/file-pool.js';
+
+// One worker pool for the file's two rounds (a pool each before: about 1.3 s of CPU a pool, docs/testing.md).
+const pool = filePool();
 
 let db: Db;
 let file: string;
 let round: RoundRow;
 let plain: { db: Db; round: RoundRow };
 beforeAll(async () => {
-  ({ db, round, file } = await runDemoRound({ limit: 8, edit: (c) => (c.pair.reference_logprobs = true) }));
-  const p = await runDemoRound({ limit: 4 });
+  ({ db, round, file } = await runDemoRound({ limit: 8, edit: (c) => (c.pair.reference_logprobs = true), pool: pool() }));
+  const p = await runDemoRound({ limit: 4, pool: pool() });
   plain = { db: p.db, round: p.round };
 });
 afterAll(() => {

@@ -8,6 +8,7 @@ import { runDemoRound } from './round.js';
 import { cachedFolder, roundCacheDir } from './round-cache.js';
 import { snapshot, type Snapshot } from './db-snapshot.js';
 import { tempDir } from './paths.js';
+import { filePool } from './file-pool.js';
 import type { Db } from '../../src/store/index.js';
 import type { Config } from '../../src/config/schema.js';
 
@@ -17,11 +18,13 @@ const untimed = (s: Snapshot) => Object.fromEntries(Object.entries(s).filter(([t
 
 describe('runDemoRound through the round cache', () => {
   const opened: Db[] = [];
+  // One worker pool for the rounds this file makes for real (a pool each before: about 1.3 s of CPU a pool).
+  const pool = filePool();
   afterAll(() => opened.forEach((d) => d.close()));
   // 3 prompts with 4 samples each: the smallest rounds here that still make pairs.
   const FOUR = (c: Config) => (c.generate.samples = 4);
   const round = async (o: Parameters<typeof runDemoRound>[0]) => {
-    const r = await runDemoRound({ edit: FOUR, ...o });
+    const r = await runDemoRound({ edit: FOUR, pool: pool(), ...o });
     opened.push(r.db);
     return r;
   };

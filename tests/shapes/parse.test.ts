@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { isDeepStrictEqual } from 'node:util';
 import { createRng } from '../../src/feedback/rng.js';
 import {
   COLORS,
@@ -208,21 +209,38 @@ function oracle(truth: Truth, s: Statement): string {
   }
 }
 
+/**
+ * Checks for the randomized loops: each failed one is kept with its sentence, and the test asserts the list is empty
+ * once, at the end. A vitest `expect` per check cost more than the parsing (about 80,000 of them in these two tests).
+ */
+function checks() {
+  const failed: string[] = [];
+  const show = (x: unknown) => JSON.stringify(x);
+  return {
+    failed,
+    same(got: unknown, want: unknown, text: string, what: string) {
+      if (!isDeepStrictEqual(got, want)) failed.push(`${what} of ${show(text)}: got ${show(got)}, want ${show(want)}`);
+    },
+  };
+}
+
 describe('randomized properties', () => {
   it('render → parse is the identity and checkStatement agrees with a brute-force oracle (5000 statements)', () => {
     const r = rng(20240607);
     const seen = { true: 0, false: 0, unknown: 0 };
+    const c = checks();
     for (let i = 0; i < 5000; i++) {
       const truth = randomTruth(r);
       const s = randomStatement(r, truth);
       const text = renderStatement(s);
-      expect(parseStatement(text), text).toEqual(s);
+      c.same(parseStatement(text), s, text, 'parseStatement');
       const expected = oracle(truth, s);
-      expect(evaluate(truth, s), text).toBe(expected);
-      expect(checkStatement(truth, text), text).toBe(expected);
-      expect(checkStatement(truth, text.toUpperCase().replace(/\s/g, '  ')), text).toBe(expected);
+      c.same(evaluate(truth, s), expected, text, 'evaluate');
+      c.same(checkStatement(truth, text), expected, text, 'checkStatement');
+      c.same(checkStatement(truth, text.toUpperCase().replace(/\s/g, '  ')), expected, text, 'checkStatement (upper case, doubled spaces)');
       seen[expected as keyof typeof seen]++;
     }
+    expect(c.failed).toEqual([]);
     expect(seen.true).toBeGreaterThan(500);
     expect(seen.false).toBeGreaterThan(500);
     expect(seen.unknown).toBeGreaterThan(10);
@@ -237,6 +255,7 @@ describe('randomized properties', () => {
       '-', '\u00e9', '\n', '', '  ',
     ];
     let parsed = 0;
+    const c = checks();
     for (let i = 0; i < 20000; i++) {
       const truth = randomTruth(r);
       let tokens: string[];
@@ -257,14 +276,15 @@ describe('randomized properties', () => {
       const text = tokens.join(r() < 0.9 ? ' ' : '');
       const s = parseStatement(text);
       const v = checkStatement(truth, text);
-      expect(['true', 'false', 'unknown']).toContain(v);
+      c.same(['true', 'false', 'unknown'].includes(v), true, text, 'a verdict');
       if (s !== null) {
         parsed++;
-        expect(parseStatement(renderStatement(s)), text).toEqual(s);
-        expect(checkStatement(truth, renderStatement(s)), text).toBe(v);
-        expect(v, text).toBe(oracle(truth, s));
-      } else expect(v).toBe('unknown');
+        c.same(parseStatement(renderStatement(s)), s, text, 'parseStatement of the rendering');
+        c.same(checkStatement(truth, renderStatement(s)), v, text, 'checkStatement of the rendering');
+        c.same(v, oracle(truth, s), text, 'the oracle');
+      } else c.same(v, 'unknown', text, 'checkStatement of an unparsed sentence');
     }
+    expect(c.failed).toEqual([]);
     expect(parsed).toBeGreaterThan(200);
   });
 });

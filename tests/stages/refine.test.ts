@@ -15,15 +15,18 @@ import { exportDialogues } from '../../src/export/fire.js';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { tempDir } from '../helpers/paths.js';
+import { filePool } from '../helpers/file-pool.js';
 import type { Config } from '../../src/config/schema.js';
 
 const LIMIT = 40;
+// One worker pool for the file's two rounds and the resumed one (a pool each before: about 1.3 s of CPU a pool).
+const pool = filePool();
 let run: { db: Db; round: RoundRow; config: Config; file: string };
 let plain: { db: Db; round: RoundRow };
 
 beforeAll(async () => {
-  plain = await runDemoRound({ limit: LIMIT });
-  run = await runDemoRound({ limit: LIMIT, edit: (c) => (c.pair.corrections = ['refine']) });
+  plain = await runDemoRound({ limit: LIMIT, pool: pool() });
+  run = await runDemoRound({ limit: LIMIT, edit: (c) => (c.pair.corrections = ['refine']), pool: pool() });
 });
 
 afterAll(() => {
@@ -142,7 +145,7 @@ describe('refinement dialogues in a round', () => {
       }
     })();
     expect(all(run.db, "SELECT id FROM candidates WHERE editor = 'refine'").length).toBeLessThan(before.length);
-    const { round } = await runRound(run.config, { choice: run.round.id, stages: STAGES, limit: LIMIT });
+    const { round } = await runRound(run.config, { choice: run.round.id, stages: STAGES, limit: LIMIT, pool: pool() });
     expect(round.id).toBe(run.round.id);
     expect(all(run.db, "SELECT id, text FROM candidates WHERE editor = 'refine' ORDER BY id")).toEqual(before);
     expect(all(run.db, 'SELECT source_id, turns, end_reason, chosen_id FROM dialogues ORDER BY source_id')).toEqual(dialogues);

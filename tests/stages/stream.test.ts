@@ -8,6 +8,10 @@ import { runRound } from '../../src/pipeline/round.js';
 import { STAGES, type StageName } from '../../src/domain.js';
 import { slicesOf } from '../../src/stages/stream.js';
 import { tempDir } from '../helpers/paths.js';
+import { filePool } from '../helpers/file-pool.js';
+
+// One worker pool for the file's seven rounds (each made its own: about 1.3 s of CPU a pool, docs/testing.md).
+const pool = filePool();
 
 /** Every result table's rows, without times and ids that differ by when they were written. */
 function results(file: string): Record<string, unknown[]> {
@@ -34,7 +38,7 @@ function results(file: string): Record<string, unknown[]> {
 async function round(stages: readonly StageName[][], chunk: number): Promise<string> {
   const file = path.join(tempDir(), `r-${chunk}.sqlite`);
   const { config } = loadConfig(undefined, { db: file, seed: 5, workers: 2, samples: 4, chunkPrompts: chunk });
-  for (const s of stages) await runRound(config, { choice: 'latest', stages: s, limit: 9 });
+  for (const s of stages) await runRound(config, { choice: 'latest', stages: s, limit: 9, pool: pool() });
   return file;
 }
 

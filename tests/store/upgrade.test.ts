@@ -41,7 +41,8 @@ test('opening a schema-8 store read-only with upgrade (eval, stats, report) upgr
 });
 
 test('a store from before claim spans: upgraded, its claims have NULL spans and --spans still locates their sentences', async () => {
-  const { db, file, round } = await runDemoRound({ limit: 4, seed: 11 });
+  // The 8-prompt round at seed 11 of export/formats and store/views: in a run of all three, a copy from the round cache.
+  const { db, file, round } = await runDemoRound({ limit: 8, seed: 11 });
   // Back to the schema before claim spans, as an older rlaifv left it: the columns gone, the old v_claims.
   const v002 = readFileSync(path.join(ROOT, 'db', '002_deliveries_views.sql'), 'utf8');
   const oldView = v002.slice(v002.indexOf('CREATE VIEW v_claims AS'), v002.indexOf('-- Every pair with both'));
