@@ -711,3 +711,23 @@ describe('divideRules on biographies: roles after "including as" (eighth pass)',
     ]));
   });
 });
+
+describe('divideRules on biographies: appositions after an object\'s name (ninth pass)', () => {
+  it('says what a named object is, also with a place\'s country or two kinds joined by "and"', () => {
+    expect(claims('Peroni is the founder and CEO of Carolina Portesi, a luxury fashion house in Milan, Italy.')).toEqual([
+      'Peroni is the founder of Carolina Portesi.', 'Peroni is the CEO of Carolina Portesi.',
+      'Carolina Portesi is a luxury fashion house in Milan, Italy.', 'Milan is in Italy.',
+    ]);
+    expect(claims('Nazih is the founder and CEO of Nazih Group, a private equity and real estate investment firm.'))
+      .toContain('Nazih Group is a real estate investment firm.');
+    expect(claims('In addition to his writing, Blacker is a co-founder and director of The Writers\' Workshop, a literary agency and publisher.'))
+      .toContain('The Writers\' Workshop is a literary agency.');
+    // A list goes on after "and" with a name: no apposition.
+    expect(claims('He played for Arsenal, a club in London and Chelsea.').some((c) => /^Arsenal is/.test(c))).toBe(false);
+  });
+
+  it('asks about a name ending in a position word with its own verb', () => {
+    const d = divideRules('Kassim is also the founder and director of the Malaysian Arts and Culture Centre, a non-profit organization dedicated to promoting Malaysian arts.');
+    expect(d.claims.map((c) => c.question)).toContain('Is the Malaysian Arts and Culture Centre a non-profit organization dedicated to promoting Malaysian arts?');
+  });
+});
