@@ -731,3 +731,20 @@ describe('divideRules on biographies: appositions after an object\'s name (ninth
     expect(d.claims.map((c) => c.question)).toContain('Is the Malaysian Arts and Culture Centre a non-profit organization dedicated to promoting Malaysian arts?');
   });
 });
+
+describe('divideRules on biographies: a role and the work it was in (ninth pass)', () => {
+  it('says the role alone, and the work apart in the claim\'s tense', () => {
+    expect(claims('Doug Sheehan is an American actor best known for his role as Ben Galvin in the hit television drama series, Knots Landing.')).toEqual([
+      'Doug Sheehan is American.', 'Doug Sheehan is an actor.', 'Doug Sheehan is best known for his role as Ben Galvin.',
+      'Doug Sheehan\'s role as Ben Galvin is in the hit television drama series, Knots Landing.',
+      'Knots Landing is a hit television drama series.',
+    ]);
+    expect(claims('Andrew Shue was known for his role as Billy Campbell on the television series Melrose Place.'))
+      .toContain('Andrew Shue\'s role as Billy Campbell was on the television series Melrose Place.');
+  });
+
+  it('leaves a list of roles, each in its work, as it was', () => {
+    const c = claims('He is known for his roles as Faramir in The Lord of the Rings film trilogy, Friar Carl in Van Helsing, and Dilios in 300.');
+    expect(c.some((x) => /role as Faramir (?:is|was) in/.test(x))).toBe(false);
+  });
+});
