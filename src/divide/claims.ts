@@ -136,6 +136,9 @@ function startsVerbPhrase(subject: readonly Token[], seg: readonly Token[], main
   // "... and later earned a degree": an adverb of time may stand before the verb.
   // "..., and regularly talks about ...": any adverb in -ly too.
   const at = subject.length + (SEQUENCE_ADVERBS.has(first) || (/^[a-z]{3,}ly$/.test(first) && !['only', 'early', 'family'].includes(first)) ? 1 : 0);
+  // "..., and by 1965 had formed ...", "..., and since then has starred in ...": the verb after a time phrase.
+  const time = leadingTime(seg);
+  if (time > 0) return verbAt([...subject, ...seg.slice(time)], subject.length)?.kind === 'aux';
   const v = verbAt([...subject, ...seg], at);
   // After "is", "-ed" words are adjectives ("tired and relaxed"), not new past-tense verbs; but after a noun
   // phrase or a passive, an "-ed" word with a preposition is a verb of its own ("was born in Ohio and graduated
@@ -153,6 +156,21 @@ function startsVerbPhrase(subject: readonly Token[], seg: readonly Token[], main
 }
 
 const OBJECT_POSSESSIVES = new Set(['his', 'her', 'their', 'its']);
+
+/**
+ * The length of a time phrase opening a conjunct ("since then", "by 1965", "by the age of 15", "by the 1950s"), or 0:
+ * a preposition of time and up to four words that hold "then", "age" or a number.
+ */
+export function leadingTime(seg: readonly Token[]): number {
+  if (seg[0]?.word === 'since' && seg[1]?.word === 'then') return 2;
+  if (!['by', 'since'].includes(seg[0]?.word ?? '')) return 0;
+  for (let k = 1; k <= 5 && k < seg.length; k++) {
+    const t = seg[k]!;
+    if (/,$/.test(t.raw) || t.word === 'and') return 0;
+    if (AUXILIARIES.has(t.word)) return seg.slice(1, k).some((x) => /\d/.test(x.word) || x.word === 'age') ? k : 0;
+  }
+  return 0;
+}
 const INNER_CLAUSE = new Set(['as', 'because', 'since', 'while', 'when', 'although', 'though', 'if', 'that', 'who', 'which', 'where']);
 const SEQUENCE_ADVERBS = new Set(['later', 'then', 'subsequently', 'eventually', 'also', 'soon', 'briefly', 'currently']);
 
@@ -218,7 +236,10 @@ function trySplit(clause: Clause, g: number, depth: number): string[] | null {
     // with "a" ("was made a Dame Commander").
     const active = (DETERMINERS.has(seg[1]?.word ?? '') && !['a', 'an'].includes(seg[1]?.word ?? '')) || OBJECT_POSSESSIVES.has(seg[1]?.word ?? '');
     const be = passive !== null && PARTICIPLE_FIRST(seg) && !active && !(born && !PREPOSITIONS.has(seg[1]?.word ?? '') && seg[1]?.word !== 'up') ? `${passive} ` : perfect !== '' && isParticiple(seg[0]?.word ?? '') ? perfect : '';
-    return splitPredicate(`${joinTokens(subject)} ${be}${joinTokens(seg)}`, depth + 1);
+    // "Santana ... and by 1965 had formed the band" -> "Santana had formed the band by 1965.", as a claim says it.
+    const time = leadingTime(seg);
+    const body = time > 0 ? `${joinTokens(seg.slice(time))} ${joinTokens(seg.slice(0, time))}` : joinTokens(seg);
+    return splitPredicate(`${joinTokens(subject)} ${be}${body}`, depth + 1);
   });
 
   // Pass 2: "There is a red circle, a blue star and a green square" -> one claim per item.

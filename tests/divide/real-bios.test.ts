@@ -748,3 +748,22 @@ describe('divideRules on biographies: a role and the work it was in (ninth pass)
     expect(c.some((x) => /role as Faramir (?:is|was) in/.test(x))).toBe(false);
   });
 });
+
+describe('divideRules on biographies: a verb phrase after ", and" and a time phrase (ninth pass)', () => {
+  it('splits "..., and by 1965 had formed X" and "..., and since then has starred in X", the time phrase at the end', () => {
+    expect(claims('Santana started playing music in his early teens and by 1965 had formed the iconic rock band Santana.')).toEqual(expect.arrayContaining([
+      'Santana started playing music in his early teens.', 'Santana had formed the iconic rock band Santana by 1965.',
+    ]));
+    expect(claims('Palmer began her career in 2004 with the Australian film, 2:37, and since then has starred in a number of films, including The Grudge 2 and December Boys.'))
+      .toEqual(expect.arrayContaining([
+        'Palmer began her career in 2004 with the Australian film, 2:37.', 'Palmer has starred in a number of films since then.',
+        'Palmer has starred in December Boys since then.',
+      ]));
+    expect(claims('Icardi began his career at the age of nine with local club Rosario Central, and by the age of 15 had moved to Barcelona.'))
+      .toContain('Icardi had moved to Barcelona by the age of 15.');
+  });
+
+  it('keeps a time phrase that opens no verb phrase ("and by the river")', () => {
+    expect(claims('He lived in a house by the lake and by the river.')).toEqual(['He lived in a house by the lake and by the river.']);
+  });
+});
