@@ -767,3 +767,20 @@ describe('divideRules on biographies: a verb phrase after ", and" and a time phr
     expect(claims('He lived in a house by the lake and by the river.')).toEqual(['He lived in a house by the lake and by the river.']);
   });
 });
+
+describe('divideRules on biographies: the year of a long claim apart (ninth pass)', () => {
+  it('states the year with the verb and its object, and the claim without it', () => {
+    expect(claims('Alfonso received a Master of Fine Arts in painting from the University of Miami in 1980.')).toEqual([
+      'Alfonso received a Master of Fine Arts in painting from the University of Miami.', 'Alfonso received a Master of Fine Arts in 1980.',
+    ]);
+    expect(claims('Wardere has received a MBE from Queen Elizabeth II in 2018 for her work in the fight against FGM.')).toEqual([
+      'Wardere has received a MBE from Queen Elizabeth II for her work in the fight against FGM.', 'Wardere has received a MBE in 2018.',
+    ]);
+  });
+
+  it('keeps the year of a short claim, and of a clause inside a claim', () => {
+    expect(claims('He represented Belgium in the Olympics in 2004.')).toContain('He represented Belgium in the Olympics in 2004.');
+    expect(claims('He represented Belgium in the Olympics in 2004.')).not.toContain('He represented Belgium in 2004.');
+    expect(claims('Malesani led Parma to their first ever European trophy when they won the UEFA Cup in 1999.').some((c) => /^Malesani led Parma to their first ever European trophy in 1999/.test(c))).toBe(false);
+  });
+});
