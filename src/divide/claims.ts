@@ -192,12 +192,25 @@ function passiveGroup(tokens: readonly Token[], g: number, verbIndex: number): s
 function splitPredicate(text: string, depth: number): string[] {
   const clause = analyzeClause(text);
   if (!clause || clause.locative || clause.verb.fromRelative || depth > MAX_DEPTH) return [text];
-  if (clause.tokens.slice(clause.verbIndex).some((t) => RELATIONAL.has(t.word))) return [text];
+  if (clause.tokens.slice(clause.verbIndex).some((t) => RELATIONAL.has(t.word))) return relationalApart(clause, depth) ?? [text];
   const plain = verbGroupEnd(clause, false);
   const progressive = verbGroupEnd(clause, true);
   return trySplit(clause, plain, depth)
     ?? (progressive !== plain ? trySplit(clause, progressive, depth) : null)
     ?? [text];
+}
+
+// "has had a career in both film and television, and has been nominated for many awards": a relational word keeps
+// its own conjunct whole, but a verb phrase after ", and" with an auxiliary, past it, is a fact of its own.
+function relationalApart(clause: Clause, depth: number): string[] | null {
+  const { tokens, verbIndex } = clause;
+  for (let j = tokens.length - 2; j > verbIndex + 1; j--) {
+    if (RELATIONAL.has(tokens[j]!.word)) return null;
+    if (tokens[j]!.word !== 'and' || !/,$/.test(tokens[j - 1]!.raw) || !AUXILIARIES.has(tokens[j + 1]!.word)) continue;
+    const left = joinTokens(tokens.slice(0, j)).replace(/,$/, '');
+    return [left, ...splitPredicate(`${joinTokens(tokens.slice(0, verbIndex))} ${joinTokens(tokens.slice(j + 1))}`, depth + 1)];
+  }
+  return null;
 }
 
 function trySplit(clause: Clause, g: number, depth: number): string[] | null {

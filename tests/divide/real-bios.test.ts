@@ -784,3 +784,12 @@ describe('divideRules on biographies: the year of a long claim apart (ninth pass
     expect(claims('Malesani led Parma to their first ever European trophy when they won the UEFA Cup in 1999.').some((c) => /^Malesani led Parma to their first ever European trophy in 1999/.test(c))).toBe(false);
   });
 });
+
+describe('divideRules on biographies: a verb phrase after a relational word\'s conjunct (ninth pass)', () => {
+  it('splits "..., and has been nominated" off a conjunct with "both", which stays whole', () => {
+    expect(claims('Moynahan has had a successful career in both film and television, and has been nominated for many awards.')).toEqual([
+      'Moynahan has had a successful career in both film and television.', 'Moynahan has been nominated for many awards.',
+    ]);
+    expect(claims('The match was between Liverpool and Chelsea.')).toEqual(['The match was between Liverpool and Chelsea.']);
+  });
+});
