@@ -337,8 +337,20 @@ function twoNames(segs: Token[][], verb: string): Token[][] | null {
   const single = object.length === 1 && second.length === 1 && !['in', 'across', 'throughout'].includes(first[named]?.word ?? '');
   // Years with years ("in 2011 and 2012"); "the 2002 Central American and Caribbean Junior Championships" is one name.
   const digits = (seg: readonly Token[]): boolean => seg.some((t) => /\d/.test(t.raw));
-  if (!nameSeg(object) || !nameSeg(second) || digits(object) !== digits(second) || single || FIXED_PAIRS.test(wholes) || (second.length === 1 && object[0]?.word === 'the')) return null;
+  // "for Italian Serie A club Inter Milan and the Argentine national team": a name and a team named by its country.
+  // Not "the Tamil and Telugu film industries", "the Arts and Crafts movement": a one-word name before a kind shares it.
+  const capitals = object.filter((t) => /^\p{Lu}/u.test(t.raw)).length;
+  const named2 = (seg: readonly Token[]): boolean => nameSeg(seg) || (namedKind(seg) && capitals >= 2);
+  if (!named2(object) || !named2(second) || digits(object) !== digits(second) || single || FIXED_PAIRS.test(wholes) || (second.length === 1 && object[0]?.word === 'the')) return null;
   return [first, [...first.slice(0, named + 1), ...second]];
+}
+
+// "the Argentine national team", "Premier League club Liverpool": a name's words and at most two of a kind, no verb.
+function namedKind(seg: readonly Token[]): boolean {
+  const lower = seg.filter((t, k) => !(k === 0 && t.word === 'the') && !/^\p{Lu}/u.test(t.raw));
+  const start = seg[0]?.word === 'the' ? 1 : 0;
+  return seg.length >= 2 && seg.length <= 7 && /^\p{Lu}/u.test(seg[start]?.raw ?? '') && lower.length >= 1 && lower.length <= 2
+    && lower.every((t) => /^[a-z]+$/.test(t.raw) && !isVerbWord(t.word) && !AUXILIARIES.has(t.word) && !PREPOSITIONS.has(t.word) && !DETERMINERS.has(t.word));
 }
 
 // "presented BBC Breakfast, The Monday Night Club and Soccer Saturday", "attended Brisbane State High School and the

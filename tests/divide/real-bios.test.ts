@@ -793,3 +793,14 @@ describe('divideRules on biographies: a verb phrase after a relational word\'s c
     expect(claims('The match was between Liverpool and Chelsea.')).toEqual(['The match was between Liverpool and Chelsea.']);
   });
 });
+
+describe('divideRules on biographies: a club and a national team, one claim each (ninth pass)', () => {
+  it('splits a name and a team named by its country after "for", and leaves a shared kind or a title whole', () => {
+    expect(claims('Mohamed Salah Ghaly plays as a forward for Premier League club Liverpool and the Egypt national team.')).toEqual(expect.arrayContaining([
+      'Mohamed Salah Ghaly plays as a forward for Premier League club Liverpool.', 'Mohamed Salah Ghaly plays as a forward for the Egypt national team.',
+    ]));
+    expect(claims('Samantha Ruth Prabhu is best known for her work in the Tamil and Telugu film industries.'))
+      .toContain('Samantha Ruth Prabhu is best known for her work in the Tamil and Telugu film industries.');
+    expect(claims('In October 2010, Beenie Man came out with the EP I\'m Drinking Rum and Red Bull.')).not.toContain('In October 2010, Beenie Man came out with Red Bull.');
+  });
+});
