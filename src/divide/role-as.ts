@@ -1,7 +1,7 @@
 /**
  * "Doug Sheehan is best known for his role as Ben Galvin in the hit television drama series, Knots Landing.": the
  * role and the work it was in are facts apart ("Doug Sheehan is best known for his role as Ben Galvin.", "Doug
- * Sheehan's role as Ben Galvin was in the hit television drama series, Knots Landing."), as FActScore's annotators
+ * Sheehan's role as Ben Galvin is in the hit television drama series, Knots Landing."), as FActScore's annotators
  * wrote them (all seven such sentences of the dev biographies' first half state the role alone; "Andrew Shue's role
  * as Billy Campbell was on Melrose Place.").
  */
@@ -24,6 +24,6 @@ export function roleAsApart(claim: string): string[] {
   if (clause === null || subject === '' || clause.intro.length > 0 || !/^(?:[A-Z][\w'’.-]*\s?)+$|^(?:He|She|They)$/.test(subject)) return [claim];
   const whose = POSSESSIVE[subject] ?? `${subject}'s`;
   // In the claim's own tense: "is best known for" -> "is in", "was known for" -> "was in".
-  const be = clause.verb.word === 'was' || clause.verb.word === 'were' || clause.verb.base !== clause.verb.word ? 'was' : 'is';
+  const be = clause.verb.word === 'was' || clause.verb.word === 'were' || (clause.verb.kind === 'main' && clause.verb.doWord === 'Did') ? 'was' : 'is';
   return [`${m[1]}.`, `${whose} role as ${m[2]} ${be} ${m[3]} ${m[4]}.`];
 }

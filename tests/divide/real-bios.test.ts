@@ -804,3 +804,10 @@ describe('divideRules on biographies: a club and a national team, one claim each
     expect(claims('In October 2010, Beenie Man came out with the EP I\'m Drinking Rum and Red Bull.')).not.toContain('In October 2010, Beenie Man came out with Red Bull.');
   });
 });
+
+describe('divideRules on biographies: a name\'s possessive in a question (ninth pass)', () => {
+  it('keeps the capital of a name with "\'s" as it keeps the name\'s', () => {
+    const d = divideRules('Don Featherstone was an American artist. Fischer\'s metal detector was originally designed to find nails.');
+    expect(d.claims.map((c) => c.question)).toContain('Was Fischer\'s metal detector originally designed to find nails?');
+  });
+});
