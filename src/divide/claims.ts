@@ -136,6 +136,9 @@ function startsVerbPhrase(subject: readonly Token[], seg: readonly Token[], main
   // "... and later earned a degree": an adverb of time may stand before the verb.
   // "..., and regularly talks about ...": any adverb in -ly too.
   const at = subject.length + (SEQUENCE_ADVERBS.has(first) || (/^[a-z]{3,}ly$/.test(first) && !['only', 'early', 'family'].includes(first)) ? 1 : 0);
+  // "..., and by 1965 had formed ...", "..., and since then has starred in ...": the verb after a time phrase.
+  const time = leadingTime(seg);
+  if (time > 0) return verbAt([...subject, ...seg.slice(time)], subject.length)?.kind === 'aux';
   const v = verbAt([...subject, ...seg], at);
   // After "is", "-ed" words are adjectives ("tired and relaxed"), not new past-tense verbs; but after a noun
   // phrase or a passive, an "-ed" word with a preposition is a verb of its own ("was born in Ohio and graduated
@@ -153,6 +156,21 @@ function startsVerbPhrase(subject: readonly Token[], seg: readonly Token[], main
 }
 
 const OBJECT_POSSESSIVES = new Set(['his', 'her', 'their', 'its']);
+
+/**
+ * The length of a time phrase opening a conjunct ("since then", "by 1965", "by the age of 15", "by the 1950s"), or 0:
+ * a preposition of time and up to four words that hold "then", "age" or a number.
+ */
+export function leadingTime(seg: readonly Token[]): number {
+  if (seg[0]?.word === 'since' && seg[1]?.word === 'then') return 2;
+  if (!['by', 'since'].includes(seg[0]?.word ?? '')) return 0;
+  for (let k = 1; k <= 5 && k < seg.length; k++) {
+    const t = seg[k]!;
+    if (/,$/.test(t.raw) || t.word === 'and') return 0;
+    if (AUXILIARIES.has(t.word)) return seg.slice(1, k).some((x) => /\d/.test(x.word) || x.word === 'age') ? k : 0;
+  }
+  return 0;
+}
 const INNER_CLAUSE = new Set(['as', 'because', 'since', 'while', 'when', 'although', 'though', 'if', 'that', 'who', 'which', 'where']);
 const SEQUENCE_ADVERBS = new Set(['later', 'then', 'subsequently', 'eventually', 'also', 'soon', 'briefly', 'currently']);
 
@@ -174,12 +192,25 @@ function passiveGroup(tokens: readonly Token[], g: number, verbIndex: number): s
 function splitPredicate(text: string, depth: number): string[] {
   const clause = analyzeClause(text);
   if (!clause || clause.locative || clause.verb.fromRelative || depth > MAX_DEPTH) return [text];
-  if (clause.tokens.slice(clause.verbIndex).some((t) => RELATIONAL.has(t.word))) return [text];
+  if (clause.tokens.slice(clause.verbIndex).some((t) => RELATIONAL.has(t.word))) return relationalApart(clause, depth) ?? [text];
   const plain = verbGroupEnd(clause, false);
   const progressive = verbGroupEnd(clause, true);
   return trySplit(clause, plain, depth)
     ?? (progressive !== plain ? trySplit(clause, progressive, depth) : null)
     ?? [text];
+}
+
+// "has had a career in both film and television, and has been nominated for many awards": a relational word keeps
+// its own conjunct whole, but a verb phrase after ", and" with an auxiliary, past it, is a fact of its own.
+function relationalApart(clause: Clause, depth: number): string[] | null {
+  const { tokens, verbIndex } = clause;
+  for (let j = tokens.length - 2; j > verbIndex + 1; j--) {
+    if (RELATIONAL.has(tokens[j]!.word)) return null;
+    if (tokens[j]!.word !== 'and' || !/,$/.test(tokens[j - 1]!.raw) || !AUXILIARIES.has(tokens[j + 1]!.word)) continue;
+    const left = joinTokens(tokens.slice(0, j)).replace(/,$/, '');
+    return [left, ...splitPredicate(`${joinTokens(tokens.slice(0, verbIndex))} ${joinTokens(tokens.slice(j + 1))}`, depth + 1)];
+  }
+  return null;
 }
 
 function trySplit(clause: Clause, g: number, depth: number): string[] | null {
@@ -218,7 +249,10 @@ function trySplit(clause: Clause, g: number, depth: number): string[] | null {
     // with "a" ("was made a Dame Commander").
     const active = (DETERMINERS.has(seg[1]?.word ?? '') && !['a', 'an'].includes(seg[1]?.word ?? '')) || OBJECT_POSSESSIVES.has(seg[1]?.word ?? '');
     const be = passive !== null && PARTICIPLE_FIRST(seg) && !active && !(born && !PREPOSITIONS.has(seg[1]?.word ?? '') && seg[1]?.word !== 'up') ? `${passive} ` : perfect !== '' && isParticiple(seg[0]?.word ?? '') ? perfect : '';
-    return splitPredicate(`${joinTokens(subject)} ${be}${joinTokens(seg)}`, depth + 1);
+    // "Santana ... and by 1965 had formed the band" -> "Santana had formed the band by 1965.", as a claim says it.
+    const time = leadingTime(seg);
+    const body = time > 0 ? `${joinTokens(seg.slice(time))} ${joinTokens(seg.slice(0, time))}` : joinTokens(seg);
+    return splitPredicate(`${joinTokens(subject)} ${be}${body}`, depth + 1);
   });
 
   // Pass 2: "There is a red circle, a blue star and a green square" -> one claim per item.
@@ -303,8 +337,20 @@ function twoNames(segs: Token[][], verb: string): Token[][] | null {
   const single = object.length === 1 && second.length === 1 && !['in', 'across', 'throughout'].includes(first[named]?.word ?? '');
   // Years with years ("in 2011 and 2012"); "the 2002 Central American and Caribbean Junior Championships" is one name.
   const digits = (seg: readonly Token[]): boolean => seg.some((t) => /\d/.test(t.raw));
-  if (!nameSeg(object) || !nameSeg(second) || digits(object) !== digits(second) || single || FIXED_PAIRS.test(wholes) || (second.length === 1 && object[0]?.word === 'the')) return null;
+  // "for Italian Serie A club Inter Milan and the Argentine national team": a name and a team named by its country.
+  // Not "the Tamil and Telugu film industries", "the Arts and Crafts movement": a one-word name before a kind shares it.
+  const capitals = object.filter((t) => /^\p{Lu}/u.test(t.raw)).length;
+  const named2 = (seg: readonly Token[]): boolean => nameSeg(seg) || (namedKind(seg) && capitals >= 2);
+  if (!named2(object) || !named2(second) || digits(object) !== digits(second) || single || FIXED_PAIRS.test(wholes) || (second.length === 1 && object[0]?.word === 'the')) return null;
   return [first, [...first.slice(0, named + 1), ...second]];
+}
+
+// "the Argentine national team", "Premier League club Liverpool": a name's words and at most two of a kind, no verb.
+function namedKind(seg: readonly Token[]): boolean {
+  const lower = seg.filter((t, k) => !(k === 0 && t.word === 'the') && !/^\p{Lu}/u.test(t.raw));
+  const start = seg[0]?.word === 'the' ? 1 : 0;
+  return seg.length >= 2 && seg.length <= 7 && /^\p{Lu}/u.test(seg[start]?.raw ?? '') && lower.length >= 1 && lower.length <= 2
+    && lower.every((t) => /^[a-z]+$/.test(t.raw) && !isVerbWord(t.word) && !AUXILIARIES.has(t.word) && !PREPOSITIONS.has(t.word) && !DETERMINERS.has(t.word));
 }
 
 // "presented BBC Breakfast, The Monday Night Club and Soccer Saturday", "attended Brisbane State High School and the

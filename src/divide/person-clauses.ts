@@ -42,8 +42,16 @@ export function pastOfMain(op: { kind: string; head: number; skip?: string }, t:
  */
 export function fullName(toks: readonly Tok[], h: number): string {
   let a = h;
-  while (a > 0 && (/^[A-Z]/.test(toks[a - 1]!.text) && toks[a - 1]!.pos !== 'DET' || (['of', 'for', 'de', '&'].includes(toks[a - 1]!.lower) && /^[A-Z]/.test(toks[a - 2]?.text ?? '')))) a--;
+  while (a > 0 && (/^[A-Z]/.test(toks[a - 1]!.text) && toks[a - 1]!.pos !== 'DET' || joinsName(toks, a - 1))) a--;
   return `${toks[a - 1]?.lower === 'the' ? 'the ' : ''}${textOf(toks.slice(a, h + 1))}`;
+}
+
+// A word inside a name between capitalised words: "Centre for X", "Arts and Culture", "Writers' Workshop"; not after
+// a title in capitals ("founder and CEO of Carolina Portesi": the name is Carolina Portesi).
+function joinsName(toks: readonly Tok[], k: number): boolean {
+  const before = toks[k - 1]?.text ?? '';
+  if (!/^[A-Z]/.test(before) || /^[A-Z]{2,}$/.test(before)) return false;
+  return ['of', 'for', 'de', '&', 'and'].includes(toks[k]!.lower) || (toks[k]!.text === "'" && /s$/.test(before));
 }
 
 /** An -ing verb other than "being" and "having". */
@@ -83,16 +91,27 @@ export function isApposition(toks: readonly Tok[], i: number): boolean {
   const t = toks[i]!;
   if (name?.pos !== 'PROPN' || !/^[A-Z]/.test(name.text) || !(['a', 'an'].includes(t.lower) || (t.lower === 'one' && toks[i + 1]?.lower === 'of'))) return false;
   let k = i + 1;
-  for (; k < toks.length && !isComma(toks[k]) && toks[k]!.text !== '.'; k++) {
+  for (; k < toks.length && toks[k]!.text !== '.'; k++) {
     const w = toks[k]!;
+    // "a luxury fashion house in Milan, Italy.": a place's country before the end is still the apposition's.
+    if (isComma(w) && !placeToEnd(toks, k + 1)) break;
     if (RELATIVES.has(w.lower) && k > i + 1) break; // "a non-profit organization that represents ...": a part of its own
-    if (w.pos === 'CCONJ' || w.pos === 'AUX' || (w.pos === 'VERB' && !/(?:ed|ing)$/.test(w.lower)) || w.text === '(') return false;
+    // "a literary agency and publisher": one thing's two kinds, not a list that goes on with a name or determiner.
+    const joinsKinds = w.pos === 'CCONJ' && ['NOUN', 'ADJ'].includes(toks[k + 1]?.pos ?? '');
+    if ((w.pos === 'CCONJ' && !joinsKinds) || w.pos === 'AUX' || (w.pos === 'VERB' && !/(?:ed|ing)$/.test(w.lower)) || w.text === '(') return false;
   }
   // At the end, or before a part of its own ("..., which ...", "..., based in ..."): where the main clause goes on
   // after it ("hired by Union Products, a small company, to create ..."), the clause needs it.
   const after = toks[k + 1];
   const ends = !isComma(toks[k]) || after === undefined || RELATIVES.has(after.lower) || after.lower === 'where' || isParticipleForm(after);
   return ends && k - i <= 12;
+}
+
+// Names only from j to the sentence's end ("Italy.", "New York City."), as a place's country or state.
+function placeToEnd(toks: readonly Tok[], j: number): boolean {
+  let k = j;
+  while (toks[k]?.pos === 'PROPN' && /^[A-Z]/.test(toks[k]!.text)) k++;
+  return k > j && k <= j + 3 && (k === toks.length || (toks[k]!.text === '.' && k === toks.length - 1));
 }
 
 /**

@@ -23,7 +23,9 @@ export function setNameHints(words: ReadonlySet<string>): void {
 function lowerLead(tokens: readonly Token[]): string[] {
   const raws = tokens.map((t) => t.raw);
   const first = raws[0];
-  if (first === undefined || names.has(first.replace(/[^\p{L}\p{N}'’.-]+$/u, ''))) return raws;
+  // "Shue's role as ...": a name's possessive is the name too.
+  const bare = first?.replace(/[^\p{L}\p{N}'’.-]+$/u, '').replace(/['’]s$/, '');
+  if (first === undefined || names.has(bare ?? '')) return raws;
   const word = tokens[0]?.word ?? '';
   const functionWord = DETERMINERS.has(word) || PRONOUNS.has(word);
   const acronym = /^[A-Z]{2,}\b/.test(first) || /^.+[A-Z]/.test(first.replace(/[^A-Za-z]+$/, ''));

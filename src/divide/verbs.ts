@@ -109,7 +109,9 @@ export function verbAt(tokens: readonly Token[], i: number, afterRelative = fals
   const next = tokens[i + 1]?.word ?? '';
   // "This is ...", "Both wear hats": a lone opening determiner is a pronoun subject, not a noun's start.
   const pronounSubject = i === 1 && PRONOUN_DETERMINERS.has(prev);
-  if (w === '' || (blocksVerb(prev) && !pronounSubject && !(afterRelative && RELATIVES.has(prev)))) return null;
+  // "the Culture Centre is": a capitalised position word inside the sentence is a name's, not a place in the picture.
+  const nameWord = i > 1 && POSITION_WORDS.has(prev) && /^[A-Z][a-z]/.test(tokens[i - 1]?.raw ?? '');
+  if (w === '' || (blocksVerb(prev) && !pronounSubject && !nameWord && !(afterRelative && RELATIVES.has(prev)))) return null;
   if (/,$/.test(tokens[i - 1]?.raw ?? '') && /(?:ing|ed)$/.test(w) && !AUXILIARIES.has(w)) return null;
   if (AUXILIARIES.has(w)) {
     if (NOUNLIKE_MODALS.has(w) && AUXILIARIES.has(next)) return null;

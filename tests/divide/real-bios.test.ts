@@ -711,3 +711,103 @@ describe('divideRules on biographies: roles after "including as" (eighth pass)',
     ]));
   });
 });
+
+describe('divideRules on biographies: appositions after an object\'s name (ninth pass)', () => {
+  it('says what a named object is, also with a place\'s country or two kinds joined by "and"', () => {
+    expect(claims('Peroni is the founder and CEO of Carolina Portesi, a luxury fashion house in Milan, Italy.')).toEqual([
+      'Peroni is the founder of Carolina Portesi.', 'Peroni is the CEO of Carolina Portesi.',
+      'Carolina Portesi is a luxury fashion house in Milan, Italy.', 'Milan is in Italy.',
+    ]);
+    expect(claims('Nazih is the founder and CEO of Nazih Group, a private equity and real estate investment firm.'))
+      .toContain('Nazih Group is a real estate investment firm.');
+    expect(claims('In addition to his writing, Blacker is a co-founder and director of The Writers\' Workshop, a literary agency and publisher.'))
+      .toContain('The Writers\' Workshop is a literary agency.');
+    // A list goes on after "and" with a name: no apposition.
+    expect(claims('He played for Arsenal, a club in London and Chelsea.').some((c) => /^Arsenal is/.test(c))).toBe(false);
+  });
+
+  it('asks about a name ending in a position word with its own verb', () => {
+    const d = divideRules('Kassim is also the founder and director of the Malaysian Arts and Culture Centre, a non-profit organization dedicated to promoting Malaysian arts.');
+    expect(d.claims.map((c) => c.question)).toContain('Is the Malaysian Arts and Culture Centre a non-profit organization dedicated to promoting Malaysian arts?');
+  });
+});
+
+describe('divideRules on biographies: a role and the work it was in (ninth pass)', () => {
+  it('says the role alone, and the work apart in the claim\'s tense', () => {
+    expect(claims('Doug Sheehan is an American actor best known for his role as Ben Galvin in the hit television drama series, Knots Landing.')).toEqual([
+      'Doug Sheehan is American.', 'Doug Sheehan is an actor.', 'Doug Sheehan is best known for his role as Ben Galvin.',
+      'Doug Sheehan\'s role as Ben Galvin is in the hit television drama series, Knots Landing.',
+      'Knots Landing is a hit television drama series.',
+    ]);
+    expect(claims('Andrew Shue was known for his role as Billy Campbell on the television series Melrose Place.'))
+      .toContain('Andrew Shue\'s role as Billy Campbell was on the television series Melrose Place.');
+  });
+
+  it('leaves a list of roles, each in its work, as it was', () => {
+    const c = claims('He is known for his roles as Faramir in The Lord of the Rings film trilogy, Friar Carl in Van Helsing, and Dilios in 300.');
+    expect(c.some((x) => /role as Faramir (?:is|was) in/.test(x))).toBe(false);
+  });
+});
+
+describe('divideRules on biographies: a verb phrase after ", and" and a time phrase (ninth pass)', () => {
+  it('splits "..., and by 1965 had formed X" and "..., and since then has starred in X", the time phrase at the end', () => {
+    expect(claims('Santana started playing music in his early teens and by 1965 had formed the iconic rock band Santana.')).toEqual(expect.arrayContaining([
+      'Santana started playing music in his early teens.', 'Santana had formed the iconic rock band Santana by 1965.',
+    ]));
+    expect(claims('Palmer began her career in 2004 with the Australian film, 2:37, and since then has starred in a number of films, including The Grudge 2 and December Boys.'))
+      .toEqual(expect.arrayContaining([
+        'Palmer began her career in 2004 with the Australian film, 2:37.', 'Palmer has starred in a number of films since then.',
+        'Palmer has starred in December Boys since then.',
+      ]));
+    expect(claims('Icardi began his career at the age of nine with local club Rosario Central, and by the age of 15 had moved to Barcelona.'))
+      .toContain('Icardi had moved to Barcelona by the age of 15.');
+  });
+
+  it('keeps a time phrase that opens no verb phrase ("and by the river")', () => {
+    expect(claims('He lived in a house by the lake and by the river.')).toEqual(['He lived in a house by the lake and by the river.']);
+  });
+});
+
+describe('divideRules on biographies: the year of a long claim apart (ninth pass)', () => {
+  it('states the year with the verb and its object, and the claim without it', () => {
+    expect(claims('Alfonso received a Master of Fine Arts in painting from the University of Miami in 1980.')).toEqual([
+      'Alfonso received a Master of Fine Arts in painting from the University of Miami.', 'Alfonso received a Master of Fine Arts in 1980.',
+    ]);
+    expect(claims('Wardere has received a MBE from Queen Elizabeth II in 2018 for her work in the fight against FGM.')).toEqual([
+      'Wardere has received a MBE from Queen Elizabeth II for her work in the fight against FGM.', 'Wardere has received a MBE in 2018.',
+    ]);
+  });
+
+  it('keeps the year of a short claim, and of a clause inside a claim', () => {
+    expect(claims('He represented Belgium in the Olympics in 2004.')).toContain('He represented Belgium in the Olympics in 2004.');
+    expect(claims('He represented Belgium in the Olympics in 2004.')).not.toContain('He represented Belgium in 2004.');
+    expect(claims('Malesani led Parma to their first ever European trophy when they won the UEFA Cup in 1999.').some((c) => /^Malesani led Parma to their first ever European trophy in 1999/.test(c))).toBe(false);
+  });
+});
+
+describe('divideRules on biographies: a verb phrase after a relational word\'s conjunct (ninth pass)', () => {
+  it('splits "..., and has been nominated" off a conjunct with "both", which stays whole', () => {
+    expect(claims('Moynahan has had a successful career in both film and television, and has been nominated for many awards.')).toEqual([
+      'Moynahan has had a successful career in both film and television.', 'Moynahan has been nominated for many awards.',
+    ]);
+    expect(claims('The match was between Liverpool and Chelsea.')).toEqual(['The match was between Liverpool and Chelsea.']);
+  });
+});
+
+describe('divideRules on biographies: a club and a national team, one claim each (ninth pass)', () => {
+  it('splits a name and a team named by its country after "for", and leaves a shared kind or a title whole', () => {
+    expect(claims('Mohamed Salah Ghaly plays as a forward for Premier League club Liverpool and the Egypt national team.')).toEqual(expect.arrayContaining([
+      'Mohamed Salah Ghaly plays as a forward for Premier League club Liverpool.', 'Mohamed Salah Ghaly plays as a forward for the Egypt national team.',
+    ]));
+    expect(claims('Samantha Ruth Prabhu is best known for her work in the Tamil and Telugu film industries.'))
+      .toContain('Samantha Ruth Prabhu is best known for her work in the Tamil and Telugu film industries.');
+    expect(claims('In October 2010, Beenie Man came out with the EP I\'m Drinking Rum and Red Bull.')).not.toContain('In October 2010, Beenie Man came out with Red Bull.');
+  });
+});
+
+describe('divideRules on biographies: a name\'s possessive in a question (ninth pass)', () => {
+  it('keeps the capital of a name with "\'s" as it keeps the name\'s', () => {
+    const d = divideRules('Don Featherstone was an American artist. Fischer\'s metal detector was originally designed to find nails.');
+    expect(d.claims.map((c) => c.question)).toContain('Was Fischer\'s metal detector originally designed to find nails?');
+  });
+});
