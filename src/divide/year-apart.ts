@@ -5,7 +5,7 @@
  * MBE in 2018.").
  */
 import { analyzeClause } from './clause.js';
-import { AUX_ADVERBS, AUXILIARIES, PREPOSITIONS } from './lexicon.js';
+import { AUX_ADVERBS, AUXILIARIES, BE_FORMS, DETERMINERS, PREPOSITIONS } from './lexicon.js';
 
 // " in 1980", " in October 2002", " in the 1950s" inside a claim, with what goes on after it.
 const IN_YEAR = /^(.+?) in ((?:the )?(?:(?:January|February|March|April|May|June|July|August|September|October|November|December) )?(?:1[5-9]|20)\d\ds?)\b(.*)\.$/;
@@ -29,10 +29,19 @@ export function yearApart(claim: string): string[] {
   while (k < toks.length && (AUXILIARIES.has(toks[k]!.word) || AUX_ADVERBS.has(toks[k]!.word) || /(?:ed|en)$/.test(toks[k]!.word))) k++;
   // No object ("went on to win ...", "was drafted by ..."): nothing to state the year of alone.
   if (k >= toks.length || PREPOSITIONS.has(toks[k]!.word) || toks[k]!.word === 'to') return [claim];
+  // A copula's predicate that is no noun phrase ("is best known for ...", "was instrumental in ...") says nothing
+  // of its own in a year; "is the recipient of the Arjuna Award" does.
+  let main = k - 1;
+  while (main > clause.verbIndex && AUX_ADVERBS.has(toks[main]!.word)) main--;
+  if (BE_FORMS.has(toks[main]!.word) && !DETERMINERS.has(toks[k]!.word)) return [claim];
   // The object runs to the first preposition after it ("of" belongs to the object: "a Master of Fine Arts").
   let e = k;
   while (e < toks.length && !(e > k && PREPOSITIONS.has(toks[e]!.word) && toks[e]!.word !== 'of')) e++;
   if (e >= toks.length && after === '') return [claim];
+  // An object that needs what follows it: an action ("a key role in organizing ...") or a role's field ("a major
+  // role in the uprising"). Without it, "played a key role in 2014" would be asked about.
+  const gerund = /ing$/.test(toks[e + 1]?.word ?? '') && DETERMINERS.has(toks[e + 2]?.word ?? '');
+  if (gerund || /^(?:role|part)$/.test(toks[e - 1]!.word)) return [claim];
   const core = toks.slice(0, e).map((t) => t.raw).join(' ');
   return [`${before}${after}.`, `${core} in ${year}.`];
 }

@@ -783,6 +783,19 @@ describe('divideRules on biographies: the year of a long claim apart (ninth pass
     expect(claims('He represented Belgium in the Olympics in 2004.')).not.toContain('He represented Belgium in 2004.');
     expect(claims('Malesani led Parma to their first ever European trophy when they won the UEFA Cup in 1999.').some((c) => /^Malesani led Parma to their first ever European trophy in 1999/.test(c))).toBe(false);
   });
+
+  it('keeps the year with a predicate or an object that needs what follows it', () => {
+    for (const [sentence, vague] of [
+      ['Lord Smith played a key role in organizing the Glasgow Commonwealth Games in 2014.', 'Lord Smith played a key role in 2014.'],
+      ['Kruger was instrumental in securing the Transvaal\'s independence from British rule in 1881.', 'Kruger was instrumental in 1881.'],
+      ['Donovan is best known for his work as a defense attorney for accused Soviet spy Rudolf Abel in 1957.', 'Donovan is best known in 1957.'],
+      ['Waruhiu Itote played a major role in the Mau Mau Uprising against British rule in the 1950s.', 'Waruhiu Itote played a major role in the 1950s.'],
+    ]) {
+      expect(claims(sentence!)).not.toContain(vague);
+      expect(claims(sentence!).some((c) => / in (?:the )?(?:1[5-9]|20)\d\d/.test(c)), sentence).toBe(true);
+    }
+    expect(claims('Kumar is also the recipient of the Arjuna Award for Athletics in 2016.')).toContain('Kumar is also the recipient of the Arjuna Award in 2016.');
+  });
 });
 
 describe('divideRules on biographies: a verb phrase after a relational word\'s conjunct (ninth pass)', () => {
