@@ -811,3 +811,15 @@ describe('divideRules on biographies: a name\'s possessive in a question (ninth 
     expect(d.claims.map((c) => c.question)).toContain('Was Fischer\'s metal detector originally designed to find nails?');
   });
 });
+
+describe('divideRules on biographies: a life span only for the subject (tenth pass)', () => {
+  it('reads "(1992–1999)" after a title or a post as its years, not as a birth and a death', () => {
+    const shue = claims('Andrew Shue is an American actor, entrepreneur, and activist best known for his role as Billy Campbell on the television series Melrose Place (1992–1998).');
+    expect(shue.filter((c) => /\b(?:born|died)\b/.test(c))).toEqual([]);
+    const posts = claims('She has served in various diplomatic posts, including Ambassador to the United Kingdom (1998–2002), Ambassador to the Netherlands (2005–2009), Ambassador to France (2010–2013), and Ambassador to Switzerland (2013–2015).');
+    expect(posts.filter((c) => /\b(?:born|died)\b/.test(c))).toEqual([]);
+    // The subject's own span is still two facts.
+    expect(claims('Jean Daullé (1835–1897) was a French painter, engraver, and lithographer.'))
+      .toEqual(expect.arrayContaining(['Jean Daullé was born in 1835.', 'Jean Daullé died in 1897.']));
+  });
+});
