@@ -353,8 +353,9 @@ export function divideRules(answer: string, opts?: { question?: string }): Divid
     }
   }
   setVerbHints(new Set());
-  setNameHints(new Set());
   if (verbs.size > 0) clearClauseMemo();
+  // With the answer's names still known: "She attended ..." -> "Did Sedgwick attend ...?", not "Did sedgwick ...".
   namePronouns(answer, sentences, out.claims);
+  setNameHints(new Set());
   return out;
 }

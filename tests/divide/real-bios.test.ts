@@ -823,3 +823,12 @@ describe('divideRules on biographies: a life span only for the subject (tenth pa
       .toEqual(expect.arrayContaining(['Jean Daullé was born in 1835.', 'Jean Daullé died in 1897.']));
   });
 });
+
+describe('divideRules on biographies: a name put for a pronoun keeps its capital (tenth pass)', () => {
+  it('asks "Did Sedgwick attend ...?" where the answer said "She attended ..."', () => {
+    const d = divideRules('Kyra Minturn Sedgwick is an American actress, producer, and director born on August 19, 1965, in New York City[1]. She attended the University of Southern California. Sedgwick has been active in the entertainment industry since 1982[1].');
+    const attended = d.claims.find((c) => c.claim === 'Sedgwick attended the University of Southern California.');
+    expect(attended?.question).toBe('Did Sedgwick attend the University of Southern California?');
+    expect(d.claims.map((c) => c.question).filter((q) => /\bsedgwick\b/.test(q))).toEqual([]);
+  });
+});
