@@ -832,3 +832,24 @@ describe('divideRules on biographies: a name put for a pronoun keeps its capital
     expect(d.claims.map((c) => c.question).filter((q) => /\bsedgwick\b/.test(q))).toEqual([]);
   });
 });
+
+describe('divideRules on biographies: a head shared by two kinds stays with each (tenth pass)', () => {
+  it('gives "a private equity and real estate investment firm" its head "firm" twice', () => {
+    expect(claims('He is the founder and CEO of Nazih Group, a private equity and real estate investment firm.')).toEqual(expect.arrayContaining([
+      'Nazih Group is a private equity firm.', 'Nazih Group is a real estate investment firm.',
+    ]));
+    expect(claims('Beenie Man (born Anthony Moses Davis on August 22, 1973) is a Jamaican reggae and dancehall artist.')).toEqual(expect.arrayContaining([
+      'Beenie Man is Jamaican.', 'Beenie Man is a reggae artist.', 'Beenie Man is a dancehall artist.',
+    ]));
+    expect(claims('Virginia Valli was an American stage and film actress born as Virginia McSweeney in Chicago, Illinois.'))
+      .toEqual(expect.arrayContaining(['Virginia Valli was a stage actress.', 'Virginia Valli was a film actress.']));
+    expect(claims('Keita Kadokura is a highly respected and influential figure in the video game industry, and his work has had a significant impact on the development of the medium as a whole.'))
+      .toContain('Keita Kadokura is a highly respected figure in the video game industry.');
+  });
+
+  it('keeps two roles apart when the first is an agent noun: "an actor and film producer"', () => {
+    expect(claims('Harrison Ford (born July 13, 1942) is an American actor and film producer.')).toEqual(expect.arrayContaining([
+      'Harrison Ford is an actor.', 'Harrison Ford is a film producer.',
+    ]));
+  });
+});
