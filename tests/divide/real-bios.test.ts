@@ -831,6 +831,11 @@ describe('divideRules on biographies: a name put for a pronoun keeps its capital
     expect(attended?.question).toBe('Did Sedgwick attend the University of Southern California?');
     expect(d.claims.map((c) => c.question).filter((q) => /\bsedgwick\b/.test(q))).toEqual([]);
   });
+
+  it('keeps a name whole that the tagger cut at an accent ("Memović" read as "Memovi" and "ć")', () => {
+    const d = divideRules('Damir Memović is a Bosnian professional basketball player. Memović is known for his athleticism, strength, and ability to score in a variety of ways.');
+    expect(d.claims.map((c) => c.question)).toContain('Is Memović known for his strength?');
+  });
 });
 
 describe('divideRules on biographies: a head shared by two kinds stays with each (tenth pass)', () => {
