@@ -218,7 +218,9 @@ function titleBefore(toks: readonly Tok[], k: number): { text: string; start: nu
 const TITLE_WORDS = new Set(['of', 'the', 'a', 'an', 'in', 'on', 'at', 'for', 'to', 'from', 'with', '&', 'de', 'la']);
 
 // "Robert Louis Stevenson (13 November 1850 – 3 December 1894)", "Anna May Wong (1905–1961)": when the person
-// was born and died, two facts as the annotators wrote them ("Anna May Wong was born in 1905.").
+// was born and died, two facts as the annotators wrote them ("Anna May Wong was born in 1905."). Only for the
+// sentence's subject, the name it opens with: years after a name inside the sentence date a title or a post ("the
+// series Melrose Place (1992–1999)", "Ambassador to the United Kingdom (1998–2002)"), not a life.
 function lifeFacts(toks: readonly Tok[]): NamingFact[] {
   const out: NamingFact[] = [];
   for (let k = 1; k < toks.length; k++) {
@@ -234,6 +236,7 @@ function lifeFacts(toks: readonly Tok[]): NamingFact[] {
     sides = sides.map((x) => (x[x.length - 1]?.text === ',' ? x.slice(0, -1) : x));
     let a = k - 1;
     while (a > 0 && (/^[A-Z]/.test(toks[a - 1]!.text) && !['DET', 'PRON', 'ADP'].includes(toks[a - 1]!.pos) || PARTICLES.has(toks[a - 1]!.lower))) a--;
+    if (a > 0) continue;
     const name = words(toks.slice(a, k));
     const when = (x: Tok[]): string => `${x.length === 1 ? 'in' : 'on'} ${words(x)}`;
     out.push({ claim: `${name} was born ${when(sides[0]!)}.`, start: toks[a]!.start, end: toks[close]!.end });

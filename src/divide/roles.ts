@@ -1,4 +1,5 @@
 /** A person's roles and nationality as facts of their own, as FActScore's annotators wrote them. */
+import { PREPOSITIONS } from './lexicon.js';
 import { articleFor } from './text.js';
 
 // "Lanny Flaherty is an American actor, director and producer." -> ... is an American actor. / ... is a director. /
@@ -43,6 +44,8 @@ export function rolesApart(claim: string): string[] {
   const plural = (x: string): boolean => /[^su]s$/.test(x.replace(/\s*\(.*\)$/, '').split(/\s+/).pop() ?? '');
   if (items.some((x) => !/\s(?:of|for|in|at|with|from|on)\s/.test(x) && plural(x)) || items.slice(1).some((x) => /^[A-Z][a-z]/.test(x))
     || items.slice(0, -1).some((x) => /\s(?:of|for|in|at|with|from|on|to|by)\s/.test(x))) return phraseRoles(m[1], m[2] ?? 'is', m[3] ?? 'a', m[4]) ?? [claim];
+  const shared = sharedHead(items);
+  if (shared !== null) items[0] = `${items[0]} ${shared}`;
   // Shared words go to every role, as the annotators wrote them: "an award-winning director and producer" -> "an
   // award-winning producer"; "the founder and CEO of X" -> "the founder of X".
   const first = items[0]!.split(/\s+/);
@@ -53,6 +56,31 @@ export function rolesApart(claim: string): string[] {
     return x.includes(' ') ? x : `${mods}${x}`;
   });
   return full.map((x, k) => `${m[1]} ${m[2]} ${k === 0 || m[3] === 'the' ? m[3] : articleFor(x)} ${x}.`);
+}
+
+// A role names a person by what they do: an agent noun ("singer", "actor", "journalist", "politician", "actress").
+const AGENT = /(?:er|or|ist|ian|ess|ant|ent|ee|eur|man|woman|ic|at|ete|ar|et|ef|ot|ive|ary)$/;
+const ADJECTIVE_LIKE = /[a-z](?:ed|ly|al|ous|ful|ble|ique|ish|less|y)$/;
+
+// "a private equity and real estate investment firm", "an American stage and film actress", "a highly respected and
+// influential figure in ...": a first part that is no agent noun (a field, an adjective) modifies the last part's
+// head, which both share ("a private equity firm"); "an actor and film producer" is two roles. The head and what
+// follows it, or null when the first part stands alone.
+function sharedHead(items: readonly string[]): string | null {
+  if (items.length !== 2) return null;
+  const firstWords = items[0]!.split(/\s+/);
+  const last = items[1]!.split(/\s+/);
+  const prep = last.findIndex((w) => /^(?:of|for|in|at|with|from|on|to|by)$/.test(w));
+  const h = (prep < 0 ? last.length : prep) - 1;
+  // Lower-case words, but a nationality may open the first part ("an American stage and film actress").
+  const lower = (ws: readonly string[]): boolean => ws.every((w) => /^[a-z][a-z-]*$/.test(w));
+  const end = firstWords[firstWords.length - 1]!;
+  if (h < 1 || firstWords.length > 3 || !lower(firstWords.slice(1)) || !/^[A-Za-z]/.test(firstWords[0]!) || !lower(last.slice(0, h + 1))) return null;
+  if (AGENT.test(end) || PREPOSITIONS.has(end)) return null;
+  // A phrase after the head ("a deathgrind supergroup and side project of X") is shared by an adjective only ("a
+  // highly respected and influential figure in ..."): a noun before it may be a thing of its own.
+  if (prep >= 0 && !ADJECTIVE_LIKE.test(end)) return null;
+  return last.slice(h).join(' ');
 }
 
 function phraseRoles(subject: string, be: string, article: string, roles: string): string[] | null {

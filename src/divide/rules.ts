@@ -319,12 +319,19 @@ function nameHints(sentences: readonly Sentence[]): Set<string> {
   const lower = new Set<string>();
   const found = new Set<string>();
   for (const s of sentences) {
-    for (const t of s.tokens) {
+    s.tokens.forEach((t, k) => {
       if (t.text === t.lower) lower.add(t.lower);
-      else if (t.pos === 'PROPN' && /^[A-Z][a-z]/.test(t.text)) found.add(t.text);
-    }
+      else if (t.pos === 'PROPN' && /^[A-Z][a-z]/.test(t.text)) found.add(t.text).add(t.text + glued(s.tokens, k));
+    });
   }
   return new Set([...found].filter((w) => !lower.has(w.toLowerCase())));
+}
+
+// Letters the tagger cut off a name with no space between ("Memović" arrives as "Memovi" and "ć"): the name is whole.
+function glued(toks: readonly Sentence['tokens'][number][], k: number): string {
+  let out = '';
+  for (let j = k + 1; toks[j] !== undefined && toks[j]!.space === '' && /^\p{L}+$/u.test(toks[j]!.text); j++) out += toks[j]!.text;
+  return out;
 }
 
 /** Split an answer into atomic claims and turn each into a yes/no question. */
@@ -353,8 +360,9 @@ export function divideRules(answer: string, opts?: { question?: string }): Divid
     }
   }
   setVerbHints(new Set());
-  setNameHints(new Set());
   if (verbs.size > 0) clearClauseMemo();
+  // With the answer's names still known: "She attended ..." -> "Did Sedgwick attend ...?", not "Did sedgwick ...".
   namePronouns(answer, sentences, out.claims);
+  setNameHints(new Set());
   return out;
 }

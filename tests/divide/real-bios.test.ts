@@ -824,3 +824,50 @@ describe('divideRules on biographies: a name\'s possessive in a question (ninth 
     expect(d.claims.map((c) => c.question)).toContain('Was Fischer\'s metal detector originally designed to find nails?');
   });
 });
+
+describe('divideRules on biographies: a life span only for the subject (tenth pass)', () => {
+  it('reads "(1992–1999)" after a title or a post as its years, not as a birth and a death', () => {
+    const shue = claims('Andrew Shue is an American actor, entrepreneur, and activist best known for his role as Billy Campbell on the television series Melrose Place (1992–1998).');
+    expect(shue.filter((c) => /\b(?:born|died)\b/.test(c))).toEqual([]);
+    const posts = claims('She has served in various diplomatic posts, including Ambassador to the United Kingdom (1998–2002), Ambassador to the Netherlands (2005–2009), Ambassador to France (2010–2013), and Ambassador to Switzerland (2013–2015).');
+    expect(posts.filter((c) => /\b(?:born|died)\b/.test(c))).toEqual([]);
+    // The subject's own span is still two facts.
+    expect(claims('Jean Daullé (1835–1897) was a French painter, engraver, and lithographer.'))
+      .toEqual(expect.arrayContaining(['Jean Daullé was born in 1835.', 'Jean Daullé died in 1897.']));
+  });
+});
+
+describe('divideRules on biographies: a name put for a pronoun keeps its capital (tenth pass)', () => {
+  it('asks "Did Sedgwick attend ...?" where the answer said "She attended ..."', () => {
+    const d = divideRules('Kyra Minturn Sedgwick is an American actress, producer, and director born on August 19, 1965, in New York City[1]. She attended the University of Southern California. Sedgwick has been active in the entertainment industry since 1982[1].');
+    const attended = d.claims.find((c) => c.claim === 'Sedgwick attended the University of Southern California.');
+    expect(attended?.question).toBe('Did Sedgwick attend the University of Southern California?');
+    expect(d.claims.map((c) => c.question).filter((q) => /\bsedgwick\b/.test(q))).toEqual([]);
+  });
+
+  it('keeps a name whole that the tagger cut at an accent ("Memović" read as "Memovi" and "ć")', () => {
+    const d = divideRules('Damir Memović is a Bosnian professional basketball player. Memović is known for his athleticism, strength, and ability to score in a variety of ways.');
+    expect(d.claims.map((c) => c.question)).toContain('Is Memović known for his strength?');
+  });
+});
+
+describe('divideRules on biographies: a head shared by two kinds stays with each (tenth pass)', () => {
+  it('gives "a private equity and real estate investment firm" its head "firm" twice', () => {
+    expect(claims('He is the founder and CEO of Nazih Group, a private equity and real estate investment firm.')).toEqual(expect.arrayContaining([
+      'Nazih Group is a private equity firm.', 'Nazih Group is a real estate investment firm.',
+    ]));
+    expect(claims('Beenie Man (born Anthony Moses Davis on August 22, 1973) is a Jamaican reggae and dancehall artist.')).toEqual(expect.arrayContaining([
+      'Beenie Man is Jamaican.', 'Beenie Man is a reggae artist.', 'Beenie Man is a dancehall artist.',
+    ]));
+    expect(claims('Virginia Valli was an American stage and film actress born as Virginia McSweeney in Chicago, Illinois.'))
+      .toEqual(expect.arrayContaining(['Virginia Valli was a stage actress.', 'Virginia Valli was a film actress.']));
+    expect(claims('Keita Kadokura is a highly respected and influential figure in the video game industry, and his work has had a significant impact on the development of the medium as a whole.'))
+      .toContain('Keita Kadokura is a highly respected figure in the video game industry.');
+  });
+
+  it('keeps two roles apart when the first is an agent noun: "an actor and film producer"', () => {
+    expect(claims('Harrison Ford (born July 13, 1942) is an American actor and film producer.')).toEqual(expect.arrayContaining([
+      'Harrison Ford is an actor.', 'Harrison Ford is a film producer.',
+    ]));
+  });
+});
