@@ -40,8 +40,9 @@ export default defineConfig({
     // 5.3 s of CPU instead of 20.8 s (docs/testing.md, "How long it takes").
     env: { OMP_WAIT_POLICY: 'PASSIVE' },
     // A fresh round cache folder per run: runDemoRound builds a given round once and hands each caller a copy
-    // (tests/helpers/round-cache.ts).
-    globalSetup: ['tests/helpers/round-cache-setup.ts'],
+    // (tests/helpers/round-cache.ts); and one folder for the run's temp folders, removed at its end
+    // (tests/helpers/temp-root-setup.ts).
+    globalSetup: ['tests/helpers/round-cache-setup.ts', 'tests/helpers/temp-root-setup.ts'],
     projects: [
       {
         extends: true,

@@ -7,8 +7,7 @@
 // The server computes each answer with the real tiny labeler first and then sleeps for what is left of L; so L must be
 // well above the answer's compute time while C requests share the machine's cores. A calibration pass (L = 0) measures
 // what the machine can compute and answer per second; the figure is only meaningful when that is well above C/L.
-import { copyFileSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { copyFileSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { TestServer } from '../mimic/openai-server.js';
@@ -143,11 +142,8 @@ export async function benchRemoteLabel(opts: RemoteLabelOptions = {}): Promise<B
     if (fails) rows.push(info('remote labeling: label failures', fails, 'questions', 'should be 0'));
     return { rows };
   } finally {
-    if (server) {
-      await server.close();
-      // The test server keeps the images it was sent in a folder named after this process; nothing else uses it.
-      rmSync(path.join(os.tmpdir(), `rlaifv-test-server-${process.pid}`), { recursive: true, force: true });
-    }
+    // The test server removes the folder of images it was sent when it closes.
+    if (server) await server.close();
     tmp.cleanup();
   }
 }

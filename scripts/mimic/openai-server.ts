@@ -14,7 +14,7 @@
 //   [--lora-disabled] [--no-get-model-info]
 import http from 'node:http';
 import { createHash } from 'node:crypto';
-import { mkdirSync, writeFileSync, existsSync, readFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import sharp from 'sharp';
 import path from 'node:path';
@@ -175,8 +175,8 @@ export class TestServer {
     this.latencyMs = opts.latencyMs ?? 0;
     this.maxConcurrent = opts.maxConcurrent ?? 0;
     this.mode = opts.mimic ?? 'rlaifv';
-    this.imgDir = path.join(os.tmpdir(), `rlaifv-test-server-${process.pid}`);
-    mkdirSync(this.imgDir, { recursive: true });
+    // The images requests carry, one folder per server, removed by close(): a folder per process was left behind.
+    this.imgDir = mkdtempSync(path.join(os.tmpdir(), 'rlaifv-test-server-'));
     this.adapters = new Adapters(this.mode, opts.models, opts.loraUpdating ?? !this.mode.startsWith('vllm'), opts);
   }
 
@@ -212,6 +212,7 @@ export class TestServer {
     this.server.closeAllConnections?.();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
     if (!this.opts.pool) await this.pool.close();
+    rmSync(this.imgDir, { recursive: true, force: true });
   }
 
   private takeFault(model: string, raw: string): Fault | null {

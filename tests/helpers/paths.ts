@@ -1,8 +1,16 @@
 // Paths of the committed tiny models and data, and temp folders for real SQLite files.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The run's folder for temp folders (temp-root-setup.ts), removed when the run ends. */
+    tempRoot: string;
+  }
+}
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const POLICY = path.join(ROOT, 'models', 'shapes-policy');
@@ -10,9 +18,20 @@ export const LABELER = path.join(ROOT, 'models', 'shapes-labeler');
 export const DEV = path.join(ROOT, 'data', 'shapes', 'dev');
 export const TEST = path.join(ROOT, 'data', 'shapes', 'test');
 
-/** A fresh temp folder (real files: WAL behaves differently in memory). */
+/** The vitest run's temp root, or the system's temp folder outside a run (scripts that import these helpers). */
+function tempRoot(): string {
+  try {
+    const dir = inject('tempRoot');
+    if (dir && existsSync(dir)) return dir;
+  } catch {
+    // not inside a vitest worker
+  }
+  return os.tmpdir();
+}
+
+/** A fresh temp folder (real files: WAL behaves differently in memory), inside the run's root: gone when it ends. */
 export function tempDir(prefix = 'rlaifv-test-'): string {
-  return mkdtempSync(path.join(os.tmpdir(), prefix));
+  return mkdtempSync(path.join(tempRoot(), prefix));
 }
 
 /** The committed test split's yes/no questions. */
