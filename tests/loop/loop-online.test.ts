@@ -34,15 +34,19 @@ describe('rlaifv loop, loop.mode "online"', () => {
     dir = tempDir('rlaifv-loop-online-');
     db = path.join(dir, 'loop.sqlite');
     const config = path.join(dir, 'loop.json');
-    // The trainer leaves a mark per budget point when it starts, so the test can kill the loop during the second.
-    const trainer = `touch ${dir}/training-{round}; ${TRAINER}`;
-    writeFileSync(
-      config,
-      JSON.stringify({
-        generate: { samples: 4, max_new_tokens: 48 },
-        loop: { mode: 'online', train_prompts: path.join(ROOT, 'data/shapes/dev/prompts.jsonl'), eval_prompts: path.join(TEST, 'prompts.jsonl'), online_trainer: trainer, eval_samples: 2 },
-      }),
-    );
+    // The trainer leaves a mark per budget point when it starts, so the test can kill the loop during the second. In
+    // the killed run the second point's trainer repeats its update (--num-iterations) until killed: the kill always
+    // finds it training, on a fast machine too (with the plain trainer, an idle machine finished the point within the
+    // 1.5 s and the test failed). The rerun's config has the plain trainer, as a user fixing a trainer would.
+    const writeLoopConfig = (trainer: string) =>
+      writeFileSync(
+        config,
+        JSON.stringify({
+          generate: { samples: 4, max_new_tokens: 48 },
+          loop: { mode: 'online', train_prompts: path.join(ROOT, 'data/shapes/dev/prompts.jsonl'), eval_prompts: path.join(TEST, 'prompts.jsonl'), online_trainer: trainer, eval_samples: 2 },
+        }),
+      );
+    writeLoopConfig(`touch ${dir}/training-{round}; ${TRAINER} $([ {round} = 2 ] && echo --num-iterations 1000000)`);
     args = ['loop', '--rounds', '2', '--limit', '2', '--eval-limit', '4', '--config', config, '--db', db, '--workers', '1'];
     const child = spawn(process.execPath, [CLI, ...args], { detached: true, stdio: 'ignore' });
     const killed = await new Promise<boolean>((resolve) => {
@@ -61,6 +65,7 @@ describe('rlaifv loop, loop.mode "online"', () => {
     expect(killed).toBe(true);
     await new Promise((r) => child.on('exit', r));
     before = rows(db, 'SELECT idx, checkpoint, eval_id FROM loop_rounds ORDER BY idx');
+    writeLoopConfig(TRAINER);
   });
 
   beforeAll(async () => {
