@@ -39,10 +39,10 @@ export default defineConfig({
     // sleep while they wait instead of spinning. Same bytes out; a 5-step trainer run on a shared 2-core machine took
     // 5.3 s of CPU instead of 20.8 s (docs/testing.md, "How long it takes").
     env: { OMP_WAIT_POLICY: 'PASSIVE' },
-    // A fresh round cache folder per run: runDemoRound builds a given round once and hands each caller a copy
-    // (tests/helpers/round-cache.ts); and one folder for the run's temp folders, removed at its end
-    // (tests/helpers/temp-root-setup.ts).
-    globalSetup: ['tests/helpers/round-cache-setup.ts', 'tests/helpers/temp-root-setup.ts'],
+    // The run's own folders, made fresh per run and removed at its end (tests/helpers/run-folders-setup.ts): the round
+    // cache (runDemoRound builds a given round once and hands each caller a copy: tests/helpers/round-cache.ts) and the
+    // folder every tempDir() is made in.
+    globalSetup: ['tests/helpers/run-folders-setup.ts'],
     projects: [
       {
         extends: true,

@@ -7,7 +7,7 @@ import { inject } from 'vitest';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** The run's folder for temp folders (temp-root-setup.ts), removed when the run ends. */
+    /** The run's folder for temp folders (run-folders-setup.ts), removed when the run ends. */
     tempRoot: string;
   }
 }

@@ -1,5 +1,5 @@
 // A cache of finished demo rounds for one vitest run: the first caller of a given round builds it, every caller gets its
-// own copy of the SQLite file. The folder is made fresh per run by round-cache-setup.ts, so it can never be stale
+// own copy of the SQLite file. The folder is made fresh per run by run-folders-setup.ts, so it can never be stale
 // across runs or code changes. Two workers that want the same round at once: one builds under a lock, the other waits
 // for it (or, if the builder died or failed, builds its own).
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { inject } from 'vitest';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** The run's round cache folder (round-cache-setup.ts); '' when caching is off. */
+    /** The run's round cache folder (run-folders-setup.ts); '' when caching is off. */
     roundCache: string;
   }
 }
