@@ -5,13 +5,10 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { cpSync, openSync, readFileSync, rmSync, writeFileSync, writeSync, closeSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { LABELER, ROOT, tempDir } from '../helpers/paths.js';
-import { CLI, runNode, type CliResult } from '../helpers/run-cli.js';
+import { LABELER, tempDir } from '../helpers/paths.js';
+import { runNode, type CliResult } from '../helpers/run-cli.js';
 import { TestServer } from '../../scripts/mimic/openai-server.js';
 import { latestSchemaVersion, openDb } from '../../src/store/index.js';
-
-// The real `rlaifv` once src/cli/main.ts registers `doctor`; until then the same command under a stand-in program.
-const ENTRY = readFileSync(CLI, 'utf8').includes('registerDoctor') ? CLI : path.join(ROOT, 'tests', 'helpers', 'doctor-cli.mjs');
 
 interface Row {
   check: string;
@@ -37,8 +34,8 @@ const KEY = 'sk-doctor-test-7f3c9a1e5b2d4068';
 /** Runs `rlaifv doctor --json` and the same in text; returns both with the parsed report. */
 async function doctor(args: string[], env: Record<string, string> = {}): Promise<{ json: CliResult; text: CliResult; report: Report }> {
   const [json, text] = await Promise.all([
-    runNode(['doctor', ...args, '--json'], { cwd: dir, env, entry: ENTRY }),
-    runNode(['doctor', ...args], { cwd: dir, env, entry: ENTRY }),
+    runNode(['doctor', ...args, '--json'], { cwd: dir, env }),
+    runNode(['doctor', ...args], { cwd: dir, env }),
   ]);
   expect(json.stderr).toBe('');
   const report = JSON.parse(json.stdout) as Report;
