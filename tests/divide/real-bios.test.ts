@@ -595,6 +595,8 @@ describe('divideRules on biographies: an example left hanging on its category (s
     expect(claims('Alfonso is the recipient of numerous awards and honors from institutions such as the National Endowment for the Arts.')).toEqual([
       'Alfonso is the recipient of numerous awards and honors from institutions.',
       'Alfonso is the recipient of numerous awards and honors from institutions such as the National Endowment for the Arts.',
+      // The naming fact of the eleventh pass: the example is an institution.
+      'The National Endowment for the Arts is an institution.',
     ]);
   });
 });
@@ -869,5 +871,18 @@ describe('divideRules on biographies: a head shared by two kinds stays with each
     expect(claims('Harrison Ford (born July 13, 1942) is an American actor and film producer.')).toEqual(expect.arrayContaining([
       'Harrison Ford is an actor.', 'Harrison Ford is a film producer.',
     ]));
+  });
+});
+
+describe('divideRules on biographies: the eleventh pass', () => {
+  it('says what a named example with "the" is ("publications such as the Wall Street Journal")', () => {
+    expect(claims('He has also served as a non-executive director of several other companies, including the Royal Bank of Scotland.'))
+      .toContain('The Royal Bank of Scotland is a company.');
+    const d = divideRules('He has been recognized for his philanthropic work and has been featured in publications such as the Wall Street Journal and Forbes.');
+    expect(d.claims.filter((c) => / is a publication\.$/.test(c.claim)).map((c) => c.question)).toEqual([
+      'Is the Wall Street Journal a publication?', 'Is Forbes a publication?',
+    ]);
+    // Not a name: lower-case words after the article, or one word only.
+    expect(claims('He won several awards, such as the 9/11 attacks and the British.').filter((c) => / is an? /.test(c))).toEqual([]);
   });
 });
