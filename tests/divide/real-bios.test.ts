@@ -567,7 +567,9 @@ describe('divideRules on biographies: "served as A, B and C" (sixth pass)', () =
     expect(claims('Flynn worked as a tobacco planter and copra trader in Papua New Guinea.'))
       .toEqual(['Flynn worked as a tobacco planter in Papua New Guinea.', 'Flynn worked as a copra trader in Papua New Guinea.']);
     expect(claims('In his early career, Corrada del Río worked as a clerk for the Supreme Court of Puerto Rico and as a legal advisor to the Puerto Rican Senate.'))
-      .toEqual(['In his early career, Corrada del Río worked as a clerk for the Supreme Court of Puerto Rico.', 'In his early career, Corrada del Río worked as a legal advisor to the Puerto Rican Senate.']);
+      // Each claim over 15 words, so its fronted phrase is a fact of its own (the eleventh pass).
+      .toEqual(['Corrada del Río worked as a clerk for the Supreme Court of Puerto Rico.', 'Corrada del Río worked as a clerk in his early career.',
+        'Corrada del Río worked as a legal advisor to the Puerto Rican Senate.', 'Corrada del Río worked as a legal advisor in his early career.']);
     // A predicate after the role is not a role.
     expect(claims('Hicks has also worked as a model and released a cookbook in 2012.')).toEqual(['Hicks has also worked as a model.', 'Hicks released a cookbook in 2012.']);
   });
@@ -884,5 +886,23 @@ describe('divideRules on biographies: the eleventh pass', () => {
     ]);
     // Not a name: lower-case words after the article, or one word only.
     expect(claims('He won several awards, such as the 9/11 attacks and the British.').filter((c) => / is an? /.test(c))).toEqual([]);
+  });
+
+  it('takes a fronted time phrase off a long claim and dates the verb with its object or first phrase', () => {
+    expect(claims('In 2007, Featherstone was inducted into the National Inventors Hall of Fame for his invention of the flamingo.')).toEqual([
+      'Featherstone was inducted into the National Inventors Hall of Fame for his invention of the flamingo.',
+      'Featherstone was inducted into the National Inventors Hall of Fame in 2007.',
+    ]);
+    expect(claims('After two seasons in Barcelona\'s youth system, Icardi signed for Sampdoria in 2011, and made his Serie A debut in December of that year.'))
+      .toContain('Icardi made his Serie A debut after two seasons in Barcelona\'s youth system.');
+  });
+
+  it('leaves the phrase where the split would say nothing true alone, and on short claims', () => {
+    // "hosted or starred" has no object of its own; "went on to ..." no object at all.
+    const show = 'Following this show, he hosted or starred in numerous other variety programs on Argentine television, mostly for Channel 9.';
+    expect(claims(show)).toEqual([show]);
+    expect(claims('In 2009, Barboza won the title of Miss Earth Venezuela, and later went on to represent her country in the Miss Earth 2009 pageant, where she became a semi-finalist.'))
+      .toContain('In 2009, Barboza later went on to represent her country in the Miss Earth 2009 pageant.');
+    expect(claims('In 2009, Barboza won the title of Miss Earth Venezuela.')).toEqual(['In 2009, Barboza won the title of Miss Earth Venezuela.']);
   });
 });
