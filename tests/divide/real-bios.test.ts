@@ -905,4 +905,11 @@ describe('divideRules on biographies: the eleventh pass', () => {
       .toContain('In 2009, Barboza later went on to represent her country in the Miss Earth 2009 pageant.');
     expect(claims('In 2009, Barboza won the title of Miss Earth Venezuela.')).toEqual(['In 2009, Barboza won the title of Miss Earth Venezuela.']);
   });
+
+  it('reads a name the tagger cut at a letter outside ASCII as one word, in claims too ("Memović")', () => {
+    expect(claims('Memović started his career with Hajduk Beograd in 2009 before moving to other clubs such as Gandzasar Kapan in the Armenian Premier League and Hoàng Anh Gia Lai in the V.League [1].'))
+      .toContain('Memović moved to Gandzasar Kapan in the Armenian Premier League.');
+    const d = divideRules('Damir Memović is a Bosnian professional basketball player. He was born on April 4, 1990.');
+    expect(d.claims.map((c) => c.claim)).toContain('Memović was born on April 4, 1990.');
+  });
 });
