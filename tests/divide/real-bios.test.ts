@@ -912,4 +912,11 @@ describe('divideRules on biographies: the eleventh pass', () => {
     const d = divideRules('Damir Memović is a Bosnian professional basketball player. He was born on April 4, 1990.');
     expect(d.claims.map((c) => c.claim)).toContain('Memović was born on April 4, 1990.');
   });
+
+  it('reads "artistic director" as a post, so "a theatre and artistic director" is two directors', () => {
+    expect(claims('For example, Kyle Featherstone is an American electronic dance music producer[1], Vicky Featherstone is a theatre and artistic director[2], Barry Flanagan was an Irish-Welsh sculptor[3].'))
+      .toEqual(expect.arrayContaining(['Vicky Featherstone is a theatre director.', 'Vicky Featherstone is an artistic director.']));
+    // Elsewhere "artistic" is still a judgement, dropped from the fact.
+    expect(claims('The painting has an artistic style.')).toEqual(['The painting has a style.']);
+  });
 });
