@@ -270,7 +270,7 @@ export function exampleKind(category: string, item: string): string | null {
   const kind = category.replace(QUANTIFIERS, '').trim();
   const head = /^(.*?)(\w+)$/.exec(kind);
   if (!head || head[2] === undefined || !/[^su]s$/.test(head[2])) return null;
-  const one = head[2].replace(/ies$/, 'y').replace(/(ch|sh|ss|x)es$/, '$1').replace(/s$/, '');
+  const one = singularOf(head[2]);
   const phrase = `${head[1] ?? ''}${one}`;
   return `${name} is ${articleFor(phrase)} ${phrase}.`;
 }

@@ -919,4 +919,10 @@ describe('divideRules on biographies: the eleventh pass', () => {
     // Elsewhere "artistic" is still a judgement, dropped from the fact.
     expect(claims('The painting has an artistic style.')).toEqual(['The painting has a style.']);
   });
+
+  it('names an example of "television series" or "movies" a series or a movie, not a "sery" or a "movy"', () => {
+    expect(claims('He is also known for his roles in television series such as Parenthood (2010-2015) and Kingdom (2014-2017).'))
+      .toEqual(expect.arrayContaining(['Parenthood is a television series.', 'Kingdom is a television series.']));
+    expect(claims('She has starred in movies such as Coyote Ugly and John Wick.')).toContain('Coyote Ugly is a movie.');
+  });
 });
