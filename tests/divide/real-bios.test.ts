@@ -925,4 +925,14 @@ describe('divideRules on biographies: the eleventh pass', () => {
       .toEqual(expect.arrayContaining(['Parenthood is a television series.', 'Kingdom is a television series.']));
     expect(claims('She has starred in movies such as Coyote Ugly and John Wick.')).toContain('Coyote Ugly is a movie.');
   });
+
+  it('asks about a title as it is written: "Is This Time an album?", "Is Rush Hour 2 a film?"', () => {
+    const questions = (answer: string): string[] => divideRules(answer).claims.map((c) => c.question);
+    expect(questions('She has released two albums, This Time (1997) and This Time Around (2000).')).toEqual(expect.arrayContaining([
+      'Is This Time an album?', 'Was This Time released in 1997?', 'Is This Time Around an album?', 'Was This Time Around released in 2000?',
+    ]));
+    expect(questions('She has had roles in films such as Rush Hour 2, Boat Trip, and The Game Plan.')).toEqual(expect.arrayContaining([
+      'Is Rush Hour 2 a film?', 'Is Boat Trip a film?', 'Is the Game Plan a film?',
+    ]));
+  });
 });
