@@ -935,4 +935,9 @@ describe('divideRules on biographies: the eleventh pass', () => {
       'Is Rush Hour 2 a film?', 'Is Boat Trip a film?', 'Is the Game Plan a film?',
     ]));
   });
+
+  it('lower-cases a fronted phrase moved to the end of a question, even before a name', () => {
+    const d = divideRules('Jesse Foppert is a retired baseball player. In December of 2005, he was traded to the Mariners for reliever Randy Messenger.');
+    expect(d.claims.map((c) => c.question)).toContain('Was Foppert traded to the Mariners for reliever Randy Messenger in December of 2005?');
+  });
 });
