@@ -940,4 +940,15 @@ describe('divideRules on biographies: the eleventh pass', () => {
     const d = divideRules('Jesse Foppert is a retired baseball player. In December of 2005, he was traded to the Mariners for reliever Randy Messenger.');
     expect(d.claims.map((c) => c.question)).toContain('Was Foppert traded to the Mariners for reliever Randy Messenger in December of 2005?');
   });
+
+  it('puts a long claim\'s category and its examples apart where the list rules left them together', () => {
+    const c = claims('Fran Unsworth is a British journalist. In her current role, she leads the BBC\'s global news operations, including BBC World News and BBC World Service radio.');
+    expect(c).toEqual(expect.arrayContaining([
+      'Unsworth leads the BBC\'s global news operations.', 'Unsworth leads BBC World News and BBC World Service radio.',
+    ]));
+    expect(c.filter((x) => /including/.test(x))).toEqual([]);
+    // The category's own phrase came before the lead ("several awards for his performances"): left whole.
+    const ji = 'He has won several awards for his performances, including the Grand Prize at the SBS Drama Awards in 2015 for his role in Kill Me, Heal Me.';
+    expect(claims(ji)).toEqual([ji]);
+  });
 });
