@@ -952,4 +952,12 @@ describe('divideRules on biographies: the eleventh pass', () => {
     const ji = 'He has won several awards for his performances, including the Grand Prize at the SBS Drama Awards in 2015 for his role in Kill Me, Heal Me.';
     expect(claims(ji)).toEqual([ji]);
   });
+
+  it('makes a relative clause after a quoted title (its comma inside the quotes) a fact of the title', () => {
+    expect(claims('Taral Hicks is an American actress. She is best known for her single "Sentimental," which was on the soundtrack of the 1997 film, Money Talks.'))
+      .toEqual(expect.arrayContaining(['Hicks is best known for her single "Sentimental".', 'Sentimental was on the soundtrack of the 1997 film, Money Talks.']));
+    // Where the clause gives no question, the claim stays whole rather than lose it.
+    const style = 'He is known for his signature style of “slackness”, which combines elements of dancehall and hip-hop.';
+    expect(claims(style)).toEqual(['He is known for his signature style of "slackness", which combines elements of dancehall and hip-hop.']);
+  });
 });
