@@ -960,4 +960,13 @@ describe('divideRules on biographies: the eleventh pass', () => {
     const style = 'He is known for his signature style of “slackness”, which combines elements of dancehall and hip-hop.';
     expect(claims(style)).toEqual(['He is known for his signature style of "slackness", which combines elements of dancehall and hip-hop.']);
   });
+
+  it('makes another name in brackets after the subject a fact of its own ("also known as", "real name", "née")', () => {
+    expect(claims('Ramesses IV (also known as Ramses) was the third Pharaoh of the Twentieth Dynasty of Egypt.')).toEqual([
+      'Ramesses IV was the third Pharaoh of the Twentieth Dynasty of Egypt.', 'Ramesses IV is also known as Ramses.',
+    ]);
+    expect(claims('Botak Chin (real name: Wong Swee Chin) was a Malaysian Chinese gangster and criminal who rose to fame in the 1950s and 1960s.'))
+      .toEqual(expect.arrayContaining(["Botak Chin's real name is Wong Swee Chin."]));
+    expect(claims('Botak Chin (real name: Wong Swee Chin) was a Malaysian Chinese gangster.').some((c) => c.startsWith('Wong Swee Chin)'))).toBe(false);
+  });
 });
