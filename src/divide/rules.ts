@@ -361,6 +361,19 @@ function glued(toks: readonly Sentence['tokens'][number][], k: number): string {
   return out;
 }
 
+// A claim about a name said twice in one answer ("Roselyn Sánchez is Puerto Rican." once per role, "The Closer is a
+// television series." once per list it is in) is one fact, asked once. Only claims with a name inside: a picture's
+// repeats count things ("There is a green star." twice is two stars).
+function dropRepeatedNames(out: DivideResult): void {
+  const seen = new Set<string>();
+  out.claims = out.claims.filter((c) => {
+    if (!/\s["“]?\p{Lu}/u.test(c.claim)) return true;
+    if (seen.has(c.claim)) return false;
+    seen.add(c.claim);
+    return true;
+  });
+}
+
 /** Split an answer into atomic claims and turn each into a yes/no question. */
 export function divideRules(answer: string, opts?: { question?: string }): DivideResult {
   const out: DivideResult = { claims: [], skipped: [] };
@@ -391,5 +404,6 @@ export function divideRules(answer: string, opts?: { question?: string }): Divid
   // With the answer's names still known: "She attended ..." -> "Did Sedgwick attend ...?", not "Did sedgwick ...".
   namePronouns(answer, sentences, out.claims);
   setNameHints(new Set());
+  dropRepeatedNames(out);
   return out;
 }

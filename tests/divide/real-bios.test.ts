@@ -969,4 +969,12 @@ describe('divideRules on biographies: the eleventh pass', () => {
       .toEqual(expect.arrayContaining(["Botak Chin's real name is Wong Swee Chin."]));
     expect(claims('Botak Chin (real name: Wong Swee Chin) was a Malaysian Chinese gangster.').some((c) => c.startsWith('Wong Swee Chin)'))).toBe(false);
   });
+
+  it('asks a fact about a name once per answer, however many roles repeat it', () => {
+    expect(claims('Roselyn Sánchez is a Puerto Rican singer, model, and actress.')).toEqual([
+      'Roselyn Sánchez is Puerto Rican.', 'Roselyn Sánchez is a singer.', 'Roselyn Sánchez is a model.', 'Roselyn Sánchez is an actress.',
+    ]);
+    // A picture's repeats count things and stay.
+    expect(claims('There is a green star and a green star.')).toEqual(['There is a green star.', 'There is a green star.']);
+  });
 });
