@@ -126,6 +126,7 @@ export function clauseParts(toks: readonly Tok[]): Part[] {
       // "the D1 Nation Foundation, a non-profit organization that provides ...": the name is what provides.
       if (op.kind === 'relative' && drafts[cur]?.kind === 'apposition') prefix = drafts[cur]!.prefix.replace(/ is$/, '');
       if (op.kind === 'apposition') prefix = `${fullName(toks, head)} is`;
+      if (op.alias !== undefined) prefix = `${fullName(toks, head)}${{ known: ' is also known as', real: '\'s real name is', nee: ' was born' }[op.alias]}`;
       const verb = op.consume === 0 ? t : next;
       const past = verb !== undefined && PAST_ONLY.has(verb.lower);
       if (op.kind === 'participle') prefix = `${subject} ${past ? (plural ? 'were' : 'was') : be(plural)}`;
@@ -240,6 +241,8 @@ interface Opener {
   paren?: boolean;
   /** "before moving to X": the -ing verb after the opener becomes a past tense of the subject's. */
   past?: boolean;
+  /** "(also known as X)", "(real name: X)", "(née X)": another name of the name before the bracket. */
+  alias?: 'known' | 'real' | 'nee';
 }
 
 // Does a clause part open at token i? `afterComma` when a comma (or the sentence start) precedes it.
@@ -269,6 +272,14 @@ function opener(toks: readonly Tok[], i: number, main: readonly Tok[], afterComm
     const skip = HEDGE_PARTICIPLES.has(t.lower) ? 'opinion or hedge' : COMMENT_PARTICIPLES.has(t.lower) ? 'comment on the scene' : undefined;
     const head = afterComma ? -2 : headBefore(toks, i);
     return { kind: 'participle', head, consume: 0, ...(skip ? { skip } : {}) };
+  }
+  // "Botak Chin (real name: Wong Swee Chin) was ...", "Ramesses IV (also known as Ramses) was ...", "Marie Becker
+  // (née Petitjean)": the other name is a fact of the name before the bracket, and the clause goes on without it.
+  if (t.text === '(' && i > 0 && toks[i - 1]!.pos === 'PROPN') {
+    const w = toks.slice(i + 1, i + 5).map((x) => x.lower);
+    if (w[0] === 'also' && w[1] === 'known' && w[2] === 'as') return { kind: 'apposition', head: i - 1, consume: 4, paren: true, alias: 'known' };
+    if (w[0] === 'real' && w[1] === 'name') return { kind: 'apposition', head: i - 1, consume: w[2] === ':' ? 4 : 3, paren: true, alias: 'real' };
+    if (w[0] === 'née' || w[0] === 'nee') return { kind: 'apposition', head: i - 1, consume: 2, paren: true, alias: 'nee' };
   }
   // Not a life span ("(born September 24, 1893 – April 6, 1966)"): naming.ts reads those.
   const span = (): boolean => toks.slice(i, i + 14).some((x) => /^[–—]$/.test(x.text));

@@ -99,7 +99,9 @@ export function contentSkipReason(text: string): { reason: string | null; text: 
   for (let k = 0; k < words.length; k++) {
     const w = cleanWord(words[k] ?? '');
     // A capitalised word after the first is a name's ("Coyote Ugly", "The Great Gatsby"), not a judgement.
-    if (!SUBJECTIVE_WORDS.has(w) || (k > 0 && /^["“']?[A-Z]/.test(words[k] ?? ''))) {
+    // "artistic director" is a post, not a judgement.
+    const post = w === 'artistic' && /^director/i.test(words[k + 1] ?? '');
+    if (!SUBJECTIVE_WORDS.has(w) || post || (k > 0 && /^["“']?[A-Z]/.test(words[k] ?? ''))) {
       kept.push(words[k] ?? '');
       continue;
     }

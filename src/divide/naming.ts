@@ -253,17 +253,24 @@ export function namingFacts(toks: readonly Tok[]): NamingFact[] {
 
 const QUANTIFIERS = /^(?:(?:a\s+)?(?:number|string|series|variety|host|range|couple|few)\s+of\s+|(?:over\s+|more\s+than\s+)?\d+\s+|several\s+|numerous\s+|various\s+|many\s+|some\s+|other\s+|more\s+|the\s+|its\s+|his\s+|her\s+|their\s+)+/i;
 
+// "the Royal Bank of Scotland": two or more words after "the", each capitalised or a name's function word; not "the
+// 9/11 attacks", "the Premier League Golden Boot twice", "the British".
+const NAMED_WITH_THE = /^the (?:[A-Z0-9][\w'’.&-]*|of|the|for|and|de|la|del|degli|delle|di|du|des|in|at|on)(?: (?:[A-Z0-9][\w'’.&-]*|of|the|for|and|de|la|del|degli|delle|di|du|des|in|at|on))+$/;
+
 /**
  * "films such as The Big Easy" -> "The Big Easy is a film.": what a named example is, from its category. Null when
  * the example is not a name (a capital or a quote) or the category has no plural head to make singular.
  */
 export function exampleKind(category: string, item: string): string | null {
-  const name = item.replace(/\s*\([^)]*\)/g, '').trim();
+  // "publications such as the Wall Street Journal": a name with its article is a name ("The Wall Street Journal is
+  // a publication."); "the time he ..." is not.
+  const bare = item.replace(/\s*\([^)]*\)/g, '').trim();
+  const name = bare.startsWith('the ') && NAMED_WITH_THE.test(bare) ? `The ${bare.slice(4)}` : bare;
   if (!/^["“'‘]?[A-Z0-9]/.test(name)) return null;
   const kind = category.replace(QUANTIFIERS, '').trim();
   const head = /^(.*?)(\w+)$/.exec(kind);
   if (!head || head[2] === undefined || !/[^su]s$/.test(head[2])) return null;
-  const one = head[2].replace(/ies$/, 'y').replace(/(ch|sh|ss|x)es$/, '$1').replace(/s$/, '');
+  const one = singularOf(head[2]);
   const phrase = `${head[1] ?? ''}${one}`;
   return `${name} is ${articleFor(phrase)} ${phrase}.`;
 }

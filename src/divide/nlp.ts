@@ -24,6 +24,10 @@ export interface Analysis {
 }
 
 type Nlp = ReturnType<typeof winkNLP>;
+
+// Letters only; a capitalised word of letters only.
+const GLUED = /^\p{L}+$/u;
+const NAME_PART = /^\p{Lu}\p{L}*$/u;
 let nlp: Nlp | null = null;
 
 // Loaded on first use so that importing the divider costs nothing until it divides.
@@ -42,6 +46,8 @@ export function analyze(text: string): Analysis {
   const tags = doc.tokens().out(its.pos) as string[];
   const spaces = doc.tokens().out(its.precedingSpaces) as string[];
   const tokens: Tok[] = [];
+  // wink's index of each token -> ours (a glued piece joins the token before it).
+  const index: number[] = [];
   let at = 0;
   for (let i = 0; i < values.length; i++) {
     const space = spaces[i] ?? '';
@@ -49,10 +55,19 @@ export function analyze(text: string): Analysis {
     // Offsets by search, not by sum: wink may normalise odd whitespace, and a search never drifts.
     const found = text.indexOf(value, at);
     const start = found >= 0 ? found : at + space.length;
-    tokens.push({ text: value, lower: value.toLowerCase(), pos: tags[i] ?? 'X', start, end: start + value.length, space });
+    const prev = tokens[tokens.length - 1];
+    // The tagger cuts some names at a letter outside ASCII ("Memović" as "Memovi" and "ć"): one word, one token.
+    if (prev !== undefined && space === '' && prev.end === start && GLUED.test(value) && NAME_PART.test(prev.text) && !/^[\x00-\x7f]+$/.test(value)) {
+      prev.text += value;
+      prev.lower = prev.text.toLowerCase();
+      prev.end = start + value.length;
+    } else {
+      tokens.push({ text: value, lower: value.toLowerCase(), pos: tags[i] ?? 'X', start, end: start + value.length, space });
+    }
+    index.push(tokens.length - 1);
     at = start + value.length;
   }
-  const sentences = (doc.sentences().out(its.span) as unknown as [number, number][]).map(([a, b]) => [a, b] as [number, number]);
+  const sentences = (doc.sentences().out(its.span) as unknown as [number, number][]).map(([a, b]) => [index[a] ?? a, index[b] ?? b] as [number, number]);
   return { tokens, sentences };
 }
 

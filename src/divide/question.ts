@@ -50,6 +50,8 @@ function isMainDo(rest: readonly Token[]): boolean {
   return DETERMINERS.has(next) || OBJECT_PRONOUNS.has(next);
 }
 
+const TAIL_OPENERS = /^(?:in|on|at|by|for|from|with|during|after|before|following|since|until|upon|throughout|over|under|as|when|while|once|despite|between|within|without|across|around|into|near|among|like|of|to)$/;
+
 /** Turn a declarative claim into a yes/no question, or null when no finite verb is found. */
 export function claimToQuestion(claim: string): string | null {
   if (typeof claim !== 'string' || /\?\s*$/.test(claim)) return null;
@@ -77,7 +79,11 @@ export function claimToQuestion(claim: string): string | null {
     head = [capitalize(verb.word), ...lowerLead(subject)];
   }
   const parts = [...head, ...rest.map((t) => t.raw)];
-  const tailText = stripTrailingPunct(lowerLead(tail).join(' '));
+  // A fronted phrase moved to the end opens with a preposition, lower-cased there even before a name ("... In
+  // December of 2005?" was asked).
+  const tailWords = lowerLead(tail);
+  if (tailWords[0] !== undefined && TAIL_OPENERS.test(tail[0]!.word)) tailWords[0] = tailWords[0].charAt(0).toLowerCase() + tailWords[0].slice(1);
+  const tailText = stripTrailingPunct(tailWords.join(' '));
   const body = stripTrailingPunct(parts.join(' ')) + (tailText ? ` ${tailText}` : '');
   return `${capitalize(body)}?`;
 }

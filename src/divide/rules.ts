@@ -6,6 +6,9 @@ import { hangingExampleApart, listedSubjectApart } from './example-items.js';
 import { roleAsApart } from './role-as.js';
 import { timeSpanApart } from './time-spans.js';
 import { yearApart } from './year-apart.js';
+import { leadInApart } from './lead-in.js';
+import { examplesApart } from './examples-apart.js';
+import { titleWhichApart } from './title-which.js';
 import { includingAsApart } from './including-as.js';
 import { analyzeClause, clearClauseMemo, stripDiscourseMarkers } from './clause.js';
 import { clauseParts, type Part } from './clauses.js';
@@ -203,7 +206,7 @@ function claimsOf(raw: string, question: string | undefined): { pairs: Pair[]; r
   // An example's copy of the clause repeats the other conjuncts of the split; those are dropped. Repeats within one
   // piece stay: "There is a green star and a green star." is two stars.
   const pieces = through(includingAsApart(statement), asWellAsApart, knownApart, withExamples, possessivesApart, bothApart, yearsApart, asRolesApart).map((p) =>
-    once(through(splitClaims(p), hangingExampleApart, bornApart, rolesApart, nationalityApart, timeSpanApart, roleAsApart, yearApart)).map(asExistence),
+    once(through(splitClaims(p), hangingExampleApart, bornApart, rolesApart, nationalityApart, timeSpanApart, roleAsApart, leadInApart, yearApart, examplesApart, titleWhichApart)).map(asExistence),
   );
   const repeats = (claim: string, k: number): boolean => pieces.slice(0, k).some((p) => p.includes(claim));
   return pairsOf(flatMapOf(pieces, (p, k) => p.filter((c) => !repeats(c, k))));
@@ -266,10 +269,34 @@ function addNamingFacts(s: Sentence, out: DivideResult, from: number): void {
   const have = new Set(out.claims.slice(from).map((c) => c.claim));
   for (const found of namingFacts(s.tokens)) {
     const f = found.claim.includes('[') ? { ...found, claim: found.claim.replace(CITATIONS, '') } : found;
-    const q = have.has(f.claim) ? null : claimToQuestion(f.claim);
+    const q = have.has(f.claim) ? null : namingQuestionOf(f.claim);
     if (q !== null) out.claims.push({ sentence: s.text, claim: f.claim, question: q, start: f.start, end: f.end });
     have.add(f.claim);
   }
+}
+
+// A naming fact's subject is a title, which the question keeps as written: "This Time is an album." -> "Is This Time
+// an album?", not "Is this Time ...", and "I Want It All is a single." -> "Is I Want It All a single?", not "Do I want
+// ...". The greedy title takes the last "is a": "My Girlfriend is an Agent is a drama." Titles opening with an
+// article are left to the question rules ("Is the Wall Street Journal a publication?").
+const NAMING_KIND = /^(["“]?[A-Z0-9].*) (is|was) (an?) ([^.]+)\.$/;
+const NAMING_RELEASE = /^(["“]?[A-Z0-9].*) was released in (\d{4})\.$/;
+// Where the question rules found no question, the title's form is asked only for a title of capitalised words
+// (with a name's function words and a number after a word: "Rush Hour 2"), not for a date or a phrase the naming
+// rules took for one ("Red Velvet on August 1", "Commonwealth titles from 2019 to 2020", "58").
+const TITLE_WORD = /^(?:["“'‘(]?[A-Z0-9][^\s]*|of|the|a|an|and|in|on|at|to|for|with|from|de|del|do|da|la|el|is|it|me|you|no)$/;
+function plainTitle(title: string): boolean {
+  return /^["“]?[A-Z]/.test(title) && title.split(' ').every((w) => TITLE_WORD.test(w)) && !/\b(?:in|on|at|from|to) (?:[A-Z][a-z]+ )?\d/.test(title);
+}
+
+function namingQuestionOf(claim: string): string | null {
+  const rules = claimToQuestion(claim);
+  if (/^(?:The|A|An) /.test(claim)) return rules;
+  const kind = NAMING_KIND.exec(claim);
+  const release = kind === null ? NAMING_RELEASE.exec(claim) : null;
+  const title = kind?.[1] ?? release?.[1];
+  if (title === undefined || (rules === null && !plainTitle(title))) return rules;
+  return kind !== null ? `${kind[2] === 'is' ? 'Is' : 'Was'} ${title} ${kind[3]} ${kind[4]}?` : `Was ${title} released in ${release![2]}?`;
 }
 
 function divideSentence(s: Sentence, answer: string, question: string | undefined, out: DivideResult): void {
@@ -334,6 +361,19 @@ function glued(toks: readonly Sentence['tokens'][number][], k: number): string {
   return out;
 }
 
+// A claim about a name said twice in one answer ("Roselyn Sánchez is Puerto Rican." once per role, "The Closer is a
+// television series." once per list it is in) is one fact, asked once. Only claims with a name inside: a picture's
+// repeats count things ("There is a green star." twice is two stars).
+function dropRepeatedNames(out: DivideResult): void {
+  const seen = new Set<string>();
+  out.claims = out.claims.filter((c) => {
+    if (!/\s["“]?\p{Lu}/u.test(c.claim)) return true;
+    if (seen.has(c.claim)) return false;
+    seen.add(c.claim);
+    return true;
+  });
+}
+
 /** Split an answer into atomic claims and turn each into a yes/no question. */
 export function divideRules(answer: string, opts?: { question?: string }): DivideResult {
   const out: DivideResult = { claims: [], skipped: [] };
@@ -364,5 +404,6 @@ export function divideRules(answer: string, opts?: { question?: string }): Divid
   // With the answer's names still known: "She attended ..." -> "Did Sedgwick attend ...?", not "Did sedgwick ...".
   namePronouns(answer, sentences, out.claims);
   setNameHints(new Set());
+  dropRepeatedNames(out);
   return out;
 }

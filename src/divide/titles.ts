@@ -95,9 +95,10 @@ export function titleLists(toks: readonly Tok[]): TitleList[] {
   return out;
 }
 
-/** "solo albums" -> "solo album", "series" -> "series". */
+/** "solo albums" -> "solo album", "series" -> "series", "movies" -> "movie". */
 export function singularOf(category: string): string {
   if (/(?:series|species)$/.test(category)) return category;
+  if (/(?:movie|cookie|zombie|rookie|goalie|hippie|selfie)s$/.test(category)) return category.slice(0, -1);
   return category.replace(/ies$/, 'y').replace(/(ch|sh|ss|x)es$/, '$1').replace(/s$/, '');
 }
 

@@ -5,6 +5,13 @@ import { divideRules } from '../../src/divide/rules.js';
 
 const claims = (answer: string): string[] => divideRules(answer).claims.map((c) => c.claim);
 
+// "X is the founder of NAME, a non-profit organization that DOES ...": the founder, what the name is and what it
+// does, three facts (two tests below, one sentence each).
+function expectFounderApposition(sentence: string, founder: string, name: string, does: string): void {
+  const the = name.replace(/^The /, 'the ');
+  expect(claims(sentence)).toEqual([`${founder} of ${the}.`, `${name} is a non-profit organization.`, `${name} ${does}.`]);
+}
+
 describe('divideRules on biographies: words that looked like something else', () => {
   it('reads a capital "May" as the month or a name, not a hedge', () => {
     expect(claims('He was born in Boston, Massachusetts, on May 31, 1982.')).toEqual([
@@ -316,21 +323,15 @@ describe('divideRules on biographies: who a phrase is about', () => {
   });
 
   it('names the whole name an apposition is about, and what its relative clause says', () => {
-    expect(claims('Tukaki is the co-founder of the Maori Council of Australia, a non-profit organization that represents Maori people.')).toEqual([
-      'Tukaki is the co-founder of the Maori Council of Australia.',
-      'The Maori Council of Australia is a non-profit organization.',
-      'The Maori Council of Australia represents Maori people.',
-    ]);
+    expectFounderApposition('Tukaki is the co-founder of the Maori Council of Australia, a non-profit organization that represents Maori people.',
+      'Tukaki is the co-founder', 'The Maori Council of Australia', 'represents Maori people');
   });
 });
 
 describe('divideRules on biographies: relative clauses after appositions, two "the" names', () => {
   it('gives a relative clause after an apposition to the name', () => {
-    expect(claims('He is the founder of the D1 Nation Foundation, a non-profit organization that provides resources to underprivileged youth.')).toEqual([
-      'He is the founder of the D1 Nation Foundation.',
-      'The D1 Nation Foundation is a non-profit organization.',
-      'The D1 Nation Foundation provides resources to underprivileged youth.',
-    ]);
+    expectFounderApposition('He is the founder of the D1 Nation Foundation, a non-profit organization that provides resources to underprivileged youth.',
+      'He is the founder', 'The D1 Nation Foundation', 'provides resources to underprivileged youth');
   });
 
   it('splits "a member of the X and the Y" into a membership each', () => {
@@ -567,7 +568,9 @@ describe('divideRules on biographies: "served as A, B and C" (sixth pass)', () =
     expect(claims('Flynn worked as a tobacco planter and copra trader in Papua New Guinea.'))
       .toEqual(['Flynn worked as a tobacco planter in Papua New Guinea.', 'Flynn worked as a copra trader in Papua New Guinea.']);
     expect(claims('In his early career, Corrada del Río worked as a clerk for the Supreme Court of Puerto Rico and as a legal advisor to the Puerto Rican Senate.'))
-      .toEqual(['In his early career, Corrada del Río worked as a clerk for the Supreme Court of Puerto Rico.', 'In his early career, Corrada del Río worked as a legal advisor to the Puerto Rican Senate.']);
+      // Each claim over 15 words, so its fronted phrase is a fact of its own (the eleventh pass).
+      .toEqual(['Corrada del Río worked as a clerk for the Supreme Court of Puerto Rico.', 'Corrada del Río worked as a clerk in his early career.',
+        'Corrada del Río worked as a legal advisor to the Puerto Rican Senate.', 'Corrada del Río worked as a legal advisor in his early career.']);
     // A predicate after the role is not a role.
     expect(claims('Hicks has also worked as a model and released a cookbook in 2012.')).toEqual(['Hicks has also worked as a model.', 'Hicks released a cookbook in 2012.']);
   });
@@ -595,6 +598,8 @@ describe('divideRules on biographies: an example left hanging on its category (s
     expect(claims('Alfonso is the recipient of numerous awards and honors from institutions such as the National Endowment for the Arts.')).toEqual([
       'Alfonso is the recipient of numerous awards and honors from institutions.',
       'Alfonso is the recipient of numerous awards and honors from institutions such as the National Endowment for the Arts.',
+      // The naming fact of the eleventh pass: the example is an institution.
+      'The National Endowment for the Arts is an institution.',
     ]);
   });
 });
@@ -869,5 +874,107 @@ describe('divideRules on biographies: a head shared by two kinds stays with each
     expect(claims('Harrison Ford (born July 13, 1942) is an American actor and film producer.')).toEqual(expect.arrayContaining([
       'Harrison Ford is an actor.', 'Harrison Ford is a film producer.',
     ]));
+  });
+});
+
+describe('divideRules on biographies: the eleventh pass', () => {
+  it('says what a named example with "the" is ("publications such as the Wall Street Journal")', () => {
+    expect(claims('He has also served as a non-executive director of several other companies, including the Royal Bank of Scotland.'))
+      .toContain('The Royal Bank of Scotland is a company.');
+    const d = divideRules('He has been recognized for his philanthropic work and has been featured in publications such as the Wall Street Journal and Forbes.');
+    expect(d.claims.filter((c) => / is a publication\.$/.test(c.claim)).map((c) => c.question)).toEqual([
+      'Is the Wall Street Journal a publication?', 'Is Forbes a publication?',
+    ]);
+    // Not a name: lower-case words after the article, or one word only.
+    expect(claims('He won several awards, such as the 9/11 attacks and the British.').filter((c) => / is an? /.test(c))).toEqual([]);
+  });
+
+  it('takes a fronted time phrase off a long claim and dates the verb with its object or first phrase', () => {
+    expect(claims('In 2007, Featherstone was inducted into the National Inventors Hall of Fame for his invention of the flamingo.')).toEqual([
+      'Featherstone was inducted into the National Inventors Hall of Fame for his invention of the flamingo.',
+      'Featherstone was inducted into the National Inventors Hall of Fame in 2007.',
+    ]);
+    expect(claims('After two seasons in Barcelona\'s youth system, Icardi signed for Sampdoria in 2011, and made his Serie A debut in December of that year.'))
+      .toContain('Icardi made his Serie A debut after two seasons in Barcelona\'s youth system.');
+  });
+
+  it('leaves the phrase where the split would say nothing true alone, and on short claims', () => {
+    // "hosted or starred" has no object of its own; "went on to ..." no object at all.
+    const show = 'Following this show, he hosted or starred in numerous other variety programs on Argentine television, mostly for Channel 9.';
+    expect(claims(show)).toEqual([show]);
+    expect(claims('In 2009, Barboza won the title of Miss Earth Venezuela, and later went on to represent her country in the Miss Earth 2009 pageant, where she became a semi-finalist.'))
+      .toContain('In 2009, Barboza later went on to represent her country in the Miss Earth 2009 pageant.');
+    expect(claims('In 2009, Barboza won the title of Miss Earth Venezuela.')).toEqual(['In 2009, Barboza won the title of Miss Earth Venezuela.']);
+  });
+
+  it('reads a name the tagger cut at a letter outside ASCII as one word, in claims too ("Memović")', () => {
+    expect(claims('Memović started his career with Hajduk Beograd in 2009 before moving to other clubs such as Gandzasar Kapan in the Armenian Premier League and Hoàng Anh Gia Lai in the V.League [1].'))
+      .toContain('Memović moved to Gandzasar Kapan in the Armenian Premier League.');
+    const d = divideRules('Damir Memović is a Bosnian professional basketball player. He was born on April 4, 1990.');
+    expect(d.claims.map((c) => c.claim)).toContain('Memović was born on April 4, 1990.');
+  });
+
+  it('reads "artistic director" as a post, so "a theatre and artistic director" is two directors', () => {
+    expect(claims('For example, Kyle Featherstone is an American electronic dance music producer[1], Vicky Featherstone is a theatre and artistic director[2], Barry Flanagan was an Irish-Welsh sculptor[3].'))
+      .toEqual(expect.arrayContaining(['Vicky Featherstone is a theatre director.', 'Vicky Featherstone is an artistic director.']));
+    // Elsewhere "artistic" is still a judgement, dropped from the fact.
+    expect(claims('The painting has an artistic style.')).toEqual(['The painting has a style.']);
+  });
+
+  it('names an example of "television series" or "movies" a series or a movie, not a "sery" or a "movy"', () => {
+    expect(claims('He is also known for his roles in television series such as Parenthood (2010-2015) and Kingdom (2014-2017).'))
+      .toEqual(expect.arrayContaining(['Parenthood is a television series.', 'Kingdom is a television series.']));
+    expect(claims('She has starred in movies such as Coyote Ugly and John Wick.')).toContain('Coyote Ugly is a movie.');
+  });
+
+  it('asks about a title as it is written: "Is This Time an album?", "Is Rush Hour 2 a film?"', () => {
+    const questions = (answer: string): string[] => divideRules(answer).claims.map((c) => c.question);
+    expect(questions('She has released two albums, This Time (1997) and This Time Around (2000).')).toEqual(expect.arrayContaining([
+      'Is This Time an album?', 'Was This Time released in 1997?', 'Is This Time Around an album?', 'Was This Time Around released in 2000?',
+    ]));
+    expect(questions('She has had roles in films such as Rush Hour 2, Boat Trip, and The Game Plan.')).toEqual(expect.arrayContaining([
+      'Is Rush Hour 2 a film?', 'Is Boat Trip a film?', 'Is the Game Plan a film?',
+    ]));
+  });
+
+  it('lower-cases a fronted phrase moved to the end of a question, even before a name', () => {
+    const d = divideRules('Jesse Foppert is a retired baseball player. In December of 2005, he was traded to the Mariners for reliever Randy Messenger.');
+    expect(d.claims.map((c) => c.question)).toContain('Was Foppert traded to the Mariners for reliever Randy Messenger in December of 2005?');
+  });
+
+  it('puts a long claim\'s category and its examples apart where the list rules left them together', () => {
+    const c = claims('Fran Unsworth is a British journalist. In her current role, she leads the BBC\'s global news operations, including BBC World News and BBC World Service radio.');
+    expect(c).toEqual(expect.arrayContaining([
+      'Unsworth leads the BBC\'s global news operations.', 'Unsworth leads BBC World News and BBC World Service radio.',
+    ]));
+    expect(c.filter((x) => /including/.test(x))).toEqual([]);
+    // The category's own phrase came before the lead ("several awards for his performances"): left whole.
+    const ji = 'He has won several awards for his performances, including the Grand Prize at the SBS Drama Awards in 2015 for his role in Kill Me, Heal Me.';
+    expect(claims(ji)).toEqual([ji]);
+  });
+
+  it('makes a relative clause after a quoted title (its comma inside the quotes) a fact of the title', () => {
+    expect(claims('Taral Hicks is an American actress. She is best known for her single "Sentimental," which was on the soundtrack of the 1997 film, Money Talks.'))
+      .toEqual(expect.arrayContaining(['Hicks is best known for her single "Sentimental".', 'Sentimental was on the soundtrack of the 1997 film, Money Talks.']));
+    // Where the clause gives no question, the claim stays whole rather than lose it.
+    const style = 'He is known for his signature style of “slackness”, which combines elements of dancehall and hip-hop.';
+    expect(claims(style)).toEqual(['He is known for his signature style of "slackness", which combines elements of dancehall and hip-hop.']);
+  });
+
+  it('makes another name in brackets after the subject a fact of its own ("also known as", "real name", "née")', () => {
+    expect(claims('Ramesses IV (also known as Ramses) was the third Pharaoh of the Twentieth Dynasty of Egypt.')).toEqual([
+      'Ramesses IV was the third Pharaoh of the Twentieth Dynasty of Egypt.', 'Ramesses IV is also known as Ramses.',
+    ]);
+    expect(claims('Botak Chin (real name: Wong Swee Chin) was a Malaysian Chinese gangster and criminal who rose to fame in the 1950s and 1960s.'))
+      .toEqual(expect.arrayContaining(["Botak Chin's real name is Wong Swee Chin."]));
+    expect(claims('Botak Chin (real name: Wong Swee Chin) was a Malaysian Chinese gangster.').some((c) => c.startsWith('Wong Swee Chin)'))).toBe(false);
+  });
+
+  it('asks a fact about a name once per answer, however many roles repeat it', () => {
+    expect(claims('Roselyn Sánchez is a Puerto Rican singer, model, and actress.')).toEqual([
+      'Roselyn Sánchez is Puerto Rican.', 'Roselyn Sánchez is a singer.', 'Roselyn Sánchez is a model.', 'Roselyn Sánchez is an actress.',
+    ]);
+    // A picture's repeats count things and stay.
+    expect(claims('There is a green star and a green star.')).toEqual(['There is a green star.', 'There is a green star.']);
   });
 });
