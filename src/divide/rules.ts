@@ -86,6 +86,9 @@ const EXAMPLES = /^(.*\b(?:in|on|at|for|with|of|by|from|to|into)\s+)((?:[\w'’-
 // "Varma has directed several successful films, including Rangeela (1995) and Satya (1998)": after a verb, a
 // counted category's examples are objects of their own ("Varma has directed Rangeela."; the year is a naming fact).
 const COUNTED_EXAMPLES = /^(.*?\s)((?:several|many|numerous|various|multiple|two|three|four|five|a number of|(?:over|more than|nearly|about)\s+\d+)\s+(?:[\w'’-]+\s+){0,3}[\w'’-]+(?:\s+(?:for|in|from|on|at|throughout)\s+(?:(?!\s(?:and|has|have|had|is|was|were)\s)[^,]){1,80}?)?),?\s+(such as|including)\s+(.+?)\.?$/i;
+// A time as EXAMPLES' category ("the 1960s", "the early 2000s", "the 19th century"), and the noun phrase it is a time of.
+const TIME_NP = /^(?:the\s+)?(?:early\s+|late\s+|mid-?\s*)?(?:\d{4}s?|'?\d0s|\d{1,2}(?:st|nd|rd|th)\s+century)$/i;
+const BEFORE_TIME = /^(.*\b(?:in|on|at|for|with|by|from|to|into)\s+)((?:[\w'’-]+\s+){0,4}?[\w'’-]+)\s+(?:of|from|in)\s+$/i;
 // Words EXAMPLES and COUNTED_EXAMPLES cannot match without (as cheap tests before them).
 const EXAMPLE_WORDS = /such as|including|like/i;
 const COUNTED_WORDS = /such as|including/i;
@@ -121,11 +124,15 @@ function withExamples(text: string): string[] {
   const rest = second ? withExamples(`${m[1]}${m[4].slice(second.index).replace(/^,?\s+and\s+/, '')}`) : [];
   const items = listItems(second ? m[4].slice(0, second.index) : m[4]);
   if (items === null) return [text];
+  // "influenced by the minimalist sculptors of the 1960s, including Carl Andre": the examples are of the sculptors,
+  // not of the decade ("influenced by Carl Andre.", "Carl Andre is a minimalist sculptor.").
+  const timed = TIME_NP.test(m[2]) ? BEFORE_TIME.exec(m[1]) : null;
+  const [pre, category] = timed?.[1] !== undefined && timed[2] !== undefined ? [timed[1], timed[2]] : [m[1], m[2]];
   // A named example takes the category's place ("has appeared in The Big Easy."), as the annotators wrote it: what
   // it is comes apart from the naming facts ("The Big Easy is a film."). Others keep the category, which says it.
-  const named = (x: string): boolean => /^["“'‘]?[A-Z0-9]/.test(x) && exampleKind(m[2]!, x) !== null;
+  const named = (x: string): boolean => /^["“'‘]?[A-Z0-9]/.test(x) && exampleKind(category, x) !== null;
   // "appeared in a number of feature films, including X": X takes the place of "a number of feature films".
-  const lead = m[1].replace(/\b(?:an?\s+)?(?:number|variety|range|host|series|couple|lot|few|dozens|hundreds|one|some|several|many|most|all)\s+of\s+$/i, '');
+  const lead = pre.replace(/\b(?:an?\s+)?(?:number|variety|range|host|series|couple|lot|few|dozens|hundreds|one|some|several|many|most|all)\s+of\s+$/i, '');
   return [`${m[1]}${m[2]}.`, ...items.map((x) => (named(x) ? `${lead}${x}.` : `${m[1]}${m[2]} ${m[3]} ${x}.`)), ...rest];
 }
 

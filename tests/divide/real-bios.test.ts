@@ -977,4 +977,14 @@ describe('divideRules on biographies: the eleventh pass', () => {
     // A picture's repeats count things and stay.
     expect(claims('There is a green star and a green star.')).toEqual(['There is a green star.', 'There is a green star.']);
   });
+
+  it('reads a time before "including" as the time of the noun before it: the examples are of that noun, never "a 1960"', () => {
+    expect(claims('He was also influenced by the minimalist sculptors of the 1960s, including Carl Andre and Dan Flavin.')).toEqual([
+      'He was also influenced by the minimalist sculptors of the 1960s.', 'He was also influenced by Carl Andre.', 'He was also influenced by Dan Flavin.',
+      'Carl Andre is a minimalist sculptor.', 'Dan Flavin is a minimalist sculptor.',
+    ]);
+    const gaynor = claims('She is best known for her performances in several classic movie musicals from the mid-1950s to the early 1970s, including South Pacific (1958) and Les Girls (1957).');
+    expect(gaynor).toEqual(expect.arrayContaining(['She is best known for her performances in South Pacific.', 'South Pacific is a classic movie musical.', 'Les Girls is a classic movie musical.']));
+    expect(gaynor.filter((c) => /\bis an? (?:early )?\d/.test(c) || c.includes('1950s to South'))).toEqual([]);
+  });
 });
