@@ -41,7 +41,14 @@ describe('sampling', () => {
     const bad = await TestServer.start({ pool, mimic: 'sglang', deterministic: true, seedIgnored: true });
     const good = await TestServer.start({ pool, mimic: 'sglang', deterministic: true });
     try {
-      const texts = (s: TestServer) => Promise.all([1, 2, 3].map(async (seed) => JSON.parse((await chat(s.url, 'shapes-policy', { seed })).text).choices[0].message.content as string));
+      // A reply that is not a completion fails naming its status and body (a loaded CI clone once got one without
+      // choices here, which a TypeError did not explain).
+      const texts = (s: TestServer) =>
+        Promise.all([1, 2, 3].map(async (seed) => {
+          const r = await chat(s.url, 'shapes-policy', { seed });
+          expect(r.status, `seed ${seed}: ${r.text}`).toBe(200);
+          return JSON.parse(r.text).choices[0].message.content as string;
+        }));
       expect(new Set(await texts(bad)).size).toBe(1);
       expect(new Set(await texts(good)).size).toBeGreaterThan(1);
     } finally {
