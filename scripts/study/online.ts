@@ -4,11 +4,14 @@
 //
 //   npx tsx scripts/study/online.ts run --arm dpo|rejc|default|oracle --seed S [--rounds 4] [--limit N] [--eval-limit N]
 //                                       [--trainer-args "..."] [--out DIR]      (trainer args: dpo.py's or grpo.py's)
+//                                       [--eval-prompts FILE]
 //   npx tsx scripts/study/online.ts report [--out DIR] [--json FILE]
 //
 // `run` does one arm with one seed in its own store (DIR/<arm>-s<seed>.sqlite) and writes DIR/<arm>-s<seed>.json;
 // runs are separate processes so arms can run side by side. `report` reads every run's JSON and prints the table
 // (mean ± sd over the seeds per arm and budget point) and writes the study's JSON.
+// --eval-prompts FILE: evaluate every budget point on FILE instead of the held-out test split (loop.eval_prompts), e.g.
+// data/shapes/dev/prompts.jsonl to choose a setting on dev prompts without reading test (the pick is then run on test).
 // Seed S: the loop's round seed (samples and the held-out evaluation's draws) and the trainer's (DPO: round k trains
 // with k00S as the loop study; GRPO: S × 1000 + k, the online loop's {seed}).
 // The oracle arm: GRPO with the `default` preset whose claim verdicts come from the shapes truth checker (the checker's
@@ -34,12 +37,13 @@ interface RunArgs {
   evalLimit: number | undefined;
   trainerArgs: string;
   out: string;
+  evalPrompts: string | undefined;
 }
 
 function parseArgs(argv: string[]): { cmd: 'run' | 'report'; run: RunArgs; json: string | null } {
   const cmd = argv[0];
   if (cmd !== 'run' && cmd !== 'report') throw new Error('usage: study-online.ts run --arm A --seed S … | report');
-  const r: RunArgs = { arm: 'dpo', seed: 0, rounds: 4, limit: undefined, evalLimit: undefined, trainerArgs: '', out: path.join(PACKAGE_ROOT, 'tmp', 'study-online') };
+  const r: RunArgs = { arm: 'dpo', seed: 0, rounds: 4, limit: undefined, evalLimit: undefined, trainerArgs: '', out: path.join(PACKAGE_ROOT, 'tmp', 'study-online'), evalPrompts: undefined };
   let json: string | null = null;
   for (let i = 1; i < argv.length; i++) {
     const k = argv[i]!;
@@ -51,6 +55,7 @@ function parseArgs(argv: string[]): { cmd: 'run' | 'report'; run: RunArgs; json:
     else if (k === '--eval-limit') r.evalLimit = Number(v());
     else if (k === '--trainer-args') r.trainerArgs = v();
     else if (k === '--out') r.out = path.resolve(v());
+    else if (k === '--eval-prompts') r.evalPrompts = path.resolve(v());
     else if (k === '--json') json = path.resolve(v());
     else throw new Error(`unknown argument ${k}`);
   }
@@ -63,6 +68,11 @@ const TRAIN = path.join(PACKAGE_ROOT, 'data', 'shapes', 'train', 'prompts.jsonl'
 function runConfig(r: RunArgs): Config {
   const { config } = loadConfig(undefined, { db: path.join(r.out, `${r.arm}-s${r.seed}.sqlite`) });
   config.loop.train_prompts = TRAIN;
+  if (r.evalPrompts) {
+    if (!existsSync(r.evalPrompts)) throw new Error(`--eval-prompts: ${r.evalPrompts} does not exist`);
+    if (path.resolve(r.evalPrompts) === path.resolve(TRAIN)) throw new Error('--eval-prompts: the train split is what the policy trains on, not an evaluation split');
+    config.loop.eval_prompts = r.evalPrompts;
+  }
   config.seed = r.seed;
   if (r.arm === 'dpo') {
     // scripts/study/loop.ts's rejc arm: REJ-C pairs, at most 2 per prompt, the trainer seeded k00S.
