@@ -116,6 +116,16 @@ export function contentSkipReason(text: string): { reason: string | null; text: 
   return { reason: null, text: kept.join(' '), dropped };
 }
 
+// "There is a right.", "There is the top left.": a place in the picture with no thing in it. The labeler says yes to
+// "Is there a right?" (p_yes 1.0), so a reward that pays accepted claims paid for it: GRPO at lr 3e-4 taught the shapes
+// policy to add the sentence (442 of 5,000 sampled answers, docs/studies/online.md). It states nothing to check.
+const PLACE_ONLY = /^there (?:is|are) (?:an? |the )?(?:(?:top|bottom|upper|lower|far|centre|center|middle)[ -])?(?:right|left|top|bottom|centre|center|middle|side|front|back|corner|edge|foreground|background)s?\.?$/i;
+
+/** A sentence that names a place and no thing in it ("There is a right."): a fragment. */
+export function isPlaceOnly(sentence: string): boolean {
+  return PLACE_ONLY.test(normalizeText(sentence).trim());
+}
+
 /** Too short to state a fact on its own ("Yes.", "Red."). */
 export function isFragment(sentence: string): boolean {
   return normalizeText(sentence).split(/\s+/).filter((w) => /[a-z0-9]/i.test(w)).length < 2;

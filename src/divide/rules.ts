@@ -13,7 +13,7 @@ import { includingAsApart } from './including-as.js';
 import { analyzeClause, clearClauseMemo, stripDiscourseMarkers } from './clause.js';
 import { clauseParts, type Part } from './clauses.js';
 import { completeFromQuestion } from './context.js';
-import { contentSkipReason, isFragment, isInstruction, sentenceSkipReason } from './filters.js';
+import { contentSkipReason, isFragment, isInstruction, isPlaceOnly, sentenceSkipReason } from './filters.js';
 import { setVerbHints } from './lexicon.js';
 import { isPluralPhrase } from './list.js';
 import { definiteSubject, HEDGE_WORDS, inGuess } from './hedge-scope.js';
@@ -202,6 +202,7 @@ function claimsOf(raw: string, question: string | undefined): { pairs: Pair[]; r
   // (2003)[3][4]") point at sources the labeler cannot see.
   let text = raw.includes('(') ? raw.replace(YEAR_BRACKETS, '') : raw;
   if (text.includes('[')) text = text.replace(CITATIONS, '');
+  if (isPlaceOnly(text)) return { pairs: [], reasons: ['fragment'] };
   let statement = text;
   const listed = listedSubjectApart(text, listItems);
   if (listed !== null) return pairsOf(listed);

@@ -136,6 +136,11 @@ describe('divideRules: skipped sentences', () => {
     ['Red.', 'fragment'],
     ['The red circle in the corner.', 'no finite verb'],
     ['The following shapes:', 'heading or lead-in'],
+    // A place with no thing in it: GRPO taught the shapes policy to say it because the labeler said yes to "Is there a
+    // right?" and the default reward paid for it (docs/studies/online.md).
+    ['There is a right.', 'fragment'],
+    ['There is the top left.', 'fragment'],
+    ['There are corners.', 'fragment'],
   ])('%s -> %s', (answer, reason) => {
     const r = divideRules(answer);
     expect(r.claims).toEqual([]);
@@ -151,6 +156,12 @@ describe('divideRules: skipped sentences', () => {
     expect(r.claims.map((c) => c.claim)).toEqual(salvaged);
     expect(r.claims.map((c) => answer.slice(c.start, c.end))).toEqual(['dog', 'man'].filter((w) => answer.includes(w)));
     expect(r.skipped).toEqual([{ sentence: answer, reason: 'opinion or hedge' }]);
+  });
+
+  it('keeps a thing in a place, and a "right angle", while the bare place is skipped', () => {
+    const r = divideRules('There is a large blue triangle in the top right. There is a right. There is a right angle.');
+    expect(r.claims.map((c) => c.claim)).toEqual(['There is a large blue triangle in the top right.', 'There is a right angle.']);
+    expect(r.skipped).toEqual([{ sentence: 'There is a right.', reason: 'fragment' }]);
   });
 
   it('keeps the factual sentences around the skipped ones', () => {
