@@ -23,11 +23,9 @@ export function examplesApart(claim: string): string[] {
   const [head, examples] = [m[1], m[2]];
   // "including as chair of ..." (a post), "including being named ..." (an event): other rules' shapes.
   if (/^(?:as|being|for|in|at|with|when|to)\b/.test(examples) || /\b(?:including|such as)\b/.test(examples)) return [claim];
-  // The examples up to a clause about them ("..., for which he received ...", ", which propelled ...").
-  // A clause about the examples ("..., for which he received ...") or a second phrase (", and for his essays")
-  // would be lost or misread: the claim stays whole.
-  const items = examples;
-  if (/[.!?]["”]?\s|\b(?:which|who|whom|where)\b|,\s+and\s+(?:for|in|on|with|as|at)\s/.test(items)) return [claim];
+  // A clause about the examples ("..., for which he received ...", ", which propelled ...") or a second phrase
+  // (", and for his essays") would be lost or misread: the claim stays whole.
+  if (/[.!?]["”]?\s|\b(?:which|who|whom|where)\b|,\s+and\s+(?:for|in|on|with|as|at)\s/.test(examples)) return [claim];
   const words = head.split(' ');
   // The category: the nearest start word before the end with only "of"/"and" between it and the end, and a
   // plural head ("books", "films", "operations").
@@ -58,6 +56,6 @@ export function examplesApart(claim: string): string[] {
   if (!/[^su]s$/.test(last) && !/(?:series|media)$/.test(last)) return [claim];
   if (!/\s(?:in|on|of|for|with|to|from|at|by|about)$|(?:ed|en|s|ote|ade|ung|on)$/.test(lead)) return [claim];
   const category = `${head}.`;
-  const named = `${lead} ${items.replace(/[,.]+$/, '').replace(/[,.]+(["”])$/, '$1')}.`;
+  const named = `${lead} ${examples.replace(/[,.]+$/, '').replace(/[,.]+(["”])$/, '$1')}.`;
   return [category, named];
 }
