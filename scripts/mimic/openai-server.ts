@@ -14,7 +14,7 @@
 //   [--lora-disabled] [--no-get-model-info]
 import http from 'node:http';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, writeFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import sharp from 'sharp';
 import path from 'node:path';
@@ -471,11 +471,21 @@ export class TestServer {
     return { prompt: r.text };
   }
 
-  /** A blank 64×64 grey PNG, for a text-only request to a vision model. */
-  private async blankImage(): Promise<string> {
-    const file = path.join(this.imgDir, 'blank.png');
-    if (!existsSync(file)) writeFileSync(file, await sharp({ create: { width: 64, height: 64, channels: 3, background: { r: 128, g: 128, b: 128 } } }).png().toBuffer());
-    return file;
+  /**
+   * A blank 64×64 grey PNG, for a text-only request to a vision model: made once per server. Checked and written with
+   * an await between, concurrent text-only requests each wrote it, truncating the file under a worker that was reading
+   * it ("cannot identify image file", a 400 for a request with no image: seen in a fresh clone's mimic-quirks run).
+   */
+  private blank: Promise<string> | null = null;
+  private blankImage(): Promise<string> {
+    this.blank ??= (async () => {
+      const file = path.join(this.imgDir, 'blank.png');
+      const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: { r: 128, g: 128, b: 128 } } }).png().toBuffer();
+      writeFileSync(`${file}.part`, png);
+      renameSync(`${file}.part`, file);
+      return file;
+    })();
+    return this.blank;
   }
 
   /** Keeps a data-URL image as a file for the models (by content hash). */
