@@ -5,8 +5,16 @@
 // it on its first few prompts, with no prompt that says otherwise, is stopped with the causes and their fixes.
 import type { GenerateResult } from '../backends/types.js';
 
-/** Prompts that show the same fault, with none against it, before an endpoint is stopped. */
-export const PROMPTS_TO_STOP = 3;
+/**
+ * Prompts whose samples are all the same text, with none whose samples differ, before an endpoint is stopped. A server
+ * at fault (top_k 1, seeds ignored) makes every prompt so; a healthy but peaked policy makes some prompts so by chance
+ * (the tiny shapes policy: about 0.4 of its prompts at 4 samples and temperature 0.7), so three in a row stopped a
+ * healthy endpoint about once in 16 rounds. Eight in a row: about once in 1,500 for that policy, at the cost of eight
+ * prompts' samples on a server at fault.
+ */
+export const IDENTICAL_PROMPTS_TO_STOP = 8;
+/** Prompts cut at one length below max_tokens before an endpoint is stopped (one length with varying totals is a cap). */
+export const CUT_PROMPTS_TO_STOP = 3;
 
 type Answer = Extract<GenerateResult, { text: string }>;
 
@@ -116,7 +124,7 @@ export class SampleGuard {
 
   private verdict(endpoint: string, c: EndpointCounts, n: number): Stop | null {
     if (c.stopped) return null;
-    if (c.identical >= PROMPTS_TO_STOP && c.differing === 0) {
+    if (c.identical >= IDENTICAL_PROMPTS_TO_STOP && c.differing === 0) {
       c.stopped = true;
       return {
         endpoint,
@@ -127,7 +135,7 @@ export class SampleGuard {
     }
     // A cap cuts every long answer at one length; a context limit cuts at one prompt + answer total instead.
     const at = [...c.cutAt][0]!;
-    if (c.cutPrompts >= PROMPTS_TO_STOP && c.cutAt.size === 1 && c.longest <= at && c.cutTotals.size > 1) {
+    if (c.cutPrompts >= CUT_PROMPTS_TO_STOP && c.cutAt.size === 1 && c.longest <= at && c.cutTotals.size > 1) {
       c.stopped = true;
       return { endpoint, message: `generate endpoint ${endpoint} is stopped: on ${c.cutPrompts} prompts, ${capCause(at, this.maxTokens)}. Fix: ${capFix(this.maxTokens, at)}.` };
     }

@@ -74,8 +74,8 @@ describe.each(MODES)('the remote suite against the %s mimic', (mode) => {
   test('a round with every role served; a prompt over the context length fails alone, with the server\'s text', async () => {
     // Dev prompts whose 4 samples at temperature 0.7 differ almost always (all 4 alike in 0-4 of 100 draws each, on
     // the tiny policy). SGLang samples without the request's seed, so on the first five dev prompts (prompt 1 alike
-    // in 91 of 100, prompt 3 in 40) the sample guard could see 3 prompts of identical samples first and stop the
-    // endpoint, as it is meant to for a server that ignores sampling (a fresh clone failed so once).
+    // in 91 of 100, prompt 3 in 40) the sample guard, then stopping at 3 prompts of identical samples, could stop the
+    // endpoint, as it is meant to for a server that ignores sampling (a fresh clone failed so once; it needs 8 now).
     const config = remoteConfig(srv.url, promptsFile([2, 4, 5, 7, 12], [{ id: 'too-long', image: IMAGE, question: LONG }]));
     await runRound(config, { choice: 'next', stages: STAGES, limit: 6 });
     const db = openDb(config.db);

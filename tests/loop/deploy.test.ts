@@ -167,7 +167,7 @@ describe('deploying to vLLM (runtime LoRA)', () => {
 describe('deploying to SGLang', () => {
   // Seeds honoured (deterministic mode) in both loops below: without it SGLang (and the mimic) draws a fresh seed for
   // every request, and about once in a few runs all 3 samples of each of the tiny policy's first 3 prompts came out
-  // alike, which rightly stops the round (the sample guard) in a test about where the adapter is loaded.
+  // alike, which stopped the round (the sample guard, which now waits for 8 such prompts) in a test about where the adapter is loaded.
   test('an adapter is loaded at the root and served as "base:adapter"', async () => {
     const [a] = await servers(1, 'sglang', true, { deterministic: true });
     try {
