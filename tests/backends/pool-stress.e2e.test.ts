@@ -103,4 +103,48 @@ describe('the worker pool under load', () => {
     expect(lines.some((l) => /last state "(idle|label|labelImages|generate|divide)"/.test(l)), lines.join('\n')).toBe(true);
     console.info(`pool-stress: ${closes.length} closes, slowest ${Math.round(Math.max(...closes.map((c) => c.ms)))} ms; slowest worker exit ${Math.max(...ms)} ms`);
   });
+
+  // The stall's cause (docs/testing.md, "The pool stall: found"): piscina's default parks an idle worker in
+  // Atomics.wait, where V8 can lose a terminate() (scripts/study/pool-lost-wakeup.ts reproduces it). rlaifv's pool
+  // has its idle workers wait in their event loop instead, which a terminate always reaches; a parked worker's loop
+  // reads 100% busy, a waiting one about 0%.
+  test('an idle worker waits for its next task in its event loop, not parked in Atomics.wait', async () => {
+    for (const [atomics, parked] of [[undefined, false], ['sync', true]] as const) {
+      const pool = new WorkerPool(2, atomics ? { atomics } : {});
+      try {
+        const [r] = await new RulesDivider(pool, null).divide([{ question: 'What is there?', answer: 'A red square.' }]);
+        expect('claims' in r!).toBe(true);
+        await new Promise((r) => setTimeout(r, 50));
+        const threads = (pool as unknown as { pool: { threads: import('node:worker_threads').Worker[] } }).pool.threads;
+        const before = threads.map((w) => w.performance.eventLoopUtilization());
+        await new Promise((r) => setTimeout(r, 300));
+        const busy = threads.map((w, i) => w.performance.eventLoopUtilization(before[i]).utilization);
+        for (const b of busy) expect(b > 0.9, `atomics ${atomics ?? 'default'}: busy ${busy.join(', ')}`).toBe(parked);
+      } finally {
+        await pool.close();
+      }
+    }
+  });
+
+  test('a main thread blocked past the close\'s deadline does not report exits that came in time as a stall', async () => {
+    const pool = new WorkerPool(2);
+    await new RulesDivider(pool, null).divide([{ question: 'What is there?', answer: 'A red square.' }]);
+    // Block this thread for longer than the 2 s deadline just after the workers are told to stop: their exits come
+    // within milliseconds, but the deadline's timer is due first when the thread is free again (libuv: timers, then poll).
+    const inner = (pool as unknown as { pool: { destroy(): Promise<void> } }).pool;
+    const destroy = inner.destroy.bind(inner);
+    inner.destroy = () => {
+      const p = destroy();
+      setImmediate(() => {
+        const until = Date.now() + 2_500;
+        while (Date.now() < until);
+      });
+      return p;
+    };
+    await pool.close();
+    expect(stderr.filter((l) => l.includes('did not stop'))).toEqual([]);
+    const lines = readFileSync(log, 'utf8').trim().split('\n');
+    expect(lines).toHaveLength(2);
+    for (const l of lines) expect(l).toMatch(/exited after \d+ ms/);
+  });
 });

@@ -70,12 +70,14 @@ export function reportClose(lines: string[], stalled: boolean): void {
   if (stalled || dest === '1') for (const l of lines) process.stderr.write(l);
 }
 
-/** One worker at a pool's close: its thread id, when its 'exit' came (ms after it was told to stop; null: not yet), and
- * the share of the wait its event loop was busy (null when not measured). */
+/** One worker at a pool's close: its thread id, when its 'exit' came (ms after it was told to stop; null: not yet), the
+ * share of the wait its event loop was busy, and whether its thread had left JavaScript for its teardown (both null
+ * when not measured: a worker that exited). */
 export interface WorkerExit {
   id: number;
   exitMs: number | null;
   busy: number | null;
+  teardown: boolean | null;
 }
 
 /**
@@ -84,12 +86,13 @@ export interface WorkerExit {
  */
 export function exitLines(t: TraceData, closeAt: number, exits: WorkerExit[]): string[] {
   const states = readTrace(t);
-  return exits.map(({ id, exitMs, busy }) => {
+  return exits.map(({ id, exitMs, busy, teardown }) => {
     const s = states.get(id);
     const age = s ? closeAt - s.at : 0;
     const when = age >= 0 ? `${age} ms before the close` : `${-age} ms after the close began`;
     const what = s ? `last state "${s.state}", ${when}` : 'never reached the worker entry';
-    const loop = busy === null ? '' : `; its event loop busy ${Math.round(busy * 100)}% of the wait`;
+    const loop = teardown ? '; its thread had left JavaScript and was tearing down'
+      : busy === null ? '' : `; its event loop busy ${Math.round(busy * 100)}% of the wait`;
     const exit = exitMs === null ? 'did not exit' : `exited after ${Math.round(exitMs)} ms`;
     return `rlaifv pool: worker ${id} ${exit}; ${what}${loop}\n`;
   });

@@ -28,9 +28,21 @@ export function poolSize(workers: number | null | undefined): PoolSize {
 
 /** How long closing the pool waits for its workers to exit before leaving them (see WorkerPool.close). */
 const CLOSE_TIMEOUT_MS = 2_000;
+/** After CLOSE_TIMEOUT_MS, how long the exits that came in time may take to be seen (see WorkerPool.close). */
+const LATE_EXITS_MS = 100;
 /** How long closing the pool waits for running tasks to end before terminating their workers anyway. */
 const TASK_WAIT_MS = 60_000;
 const noop = (): void => {};
+
+/** Whether `ms` pass before `p` settles (true) or not (false: `p`'s own value, which is false). */
+async function deadline(p: Promise<boolean>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([p, new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /**
  * A pool of worker threads, each loading its models once. One pool may serve many rounds (`rlaifv loop` keeps one for
@@ -49,7 +61,11 @@ export class WorkerPool {
   /** Each worker's last state, readable while a worker is stuck (pool-trace.ts). */
   private readonly trace = traceData();
 
-  constructor(workers: number | null | undefined) {
+  /**
+   * `atomics` is how an idle worker waits for its next task (scripts/bench/pool-atomics.ts compares the two): in its
+   * event loop for a message (`disabled`, the default), or parked in Atomics.wait (`sync`, piscina's default).
+   */
+  constructor(workers: number | null | undefined, opts: { atomics?: 'sync' | 'disabled' } = {}) {
     if (!existsSync(WORKER)) {
       throw new Error(`Worker script ${WORKER} is missing: run \`npm run build\` first.`);
     }
@@ -61,6 +77,7 @@ export class WorkerPool {
       // Queue depth: enough to keep every worker busy without holding the whole round in memory.
       maxQueue: this.size.workers * 64,
       idleTimeout: 60_000,
+      atomics: opts.atomics ?? 'disabled',
       workerData: { trace: this.trace },
     });
   }
@@ -115,7 +132,7 @@ export class WorkerPool {
     // Listened to before destroy() (which listens too), so every worker's exit time is known.
     const exits = this.pool.threads.map((w) => {
       const e: WorkerExit & { worker: typeof w; elu: ReturnType<typeof w.performance.eventLoopUtilization> } = {
-        id: w.threadId, exitMs: null, busy: null, worker: w, elu: w.performance.eventLoopUtilization(),
+        id: w.threadId, exitMs: null, busy: null, teardown: null, worker: w, elu: w.performance.eventLoopUtilization(),
       };
       w.once('exit', () => (e.exitMs = performance.now()));
       return e;
@@ -123,16 +140,21 @@ export class WorkerPool {
     await this.endTasks();
     // Exit times count from here, when the workers are told to stop.
     const t0 = performance.now();
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = await Promise.race([
-      this.pool.destroy().then(() => false),
-      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), CLOSE_TIMEOUT_MS))),
-    ]);
-    clearTimeout(timer);
+    const destroyed = this.pool.destroy().then(() => false);
+    let timedOut = await deadline(destroyed, CLOSE_TIMEOUT_MS);
+    // The deadline and the workers' exits both reach this thread through its event loop, and libuv runs due timers
+    // before it polls: a thread blocked past the deadline (a long synchronous step, a long GC) meets the deadline first,
+    // though every exit came in time. One more turn of the loop lets those exits in, so only a real stall is reported.
+    if (timedOut) timedOut = await deadline(destroyed, LATE_EXITS_MS);
     for (const e of exits) {
       if (e.exitMs !== null) e.exitMs = Math.max(0, e.exitMs - t0);
-      // A stuck worker's event loop: busy (JavaScript running) or idle (waiting on something native or its loop).
-      if (e.exitMs === null) e.busy = e.worker.performance.eventLoopUtilization(e.elu).utilization;
+      if (e.exitMs === null) {
+        // A stuck worker's event loop: busy (in JavaScript, or blocked outside its loop) or idle (its loop waiting). A
+        // negative idle time means its thread left JavaScript and is tearing down (Node's Worker::LoopIdleTime is -1 then).
+        const u = e.worker.performance.eventLoopUtilization(e.elu);
+        e.busy = u.utilization;
+        e.teardown = u.idle < 0;
+      }
     }
     const lines = exitLines(this.trace, closeAt, exits);
     if (timedOut) {
