@@ -9,6 +9,7 @@ import { flatMapOf } from './arrays.js';
 import type { Tok } from './nlp.js';
 import { PREPOSITIONS } from './lexicon.js';
 import { articleFor } from './text.js';
+import { timedNounPhrase } from './time-np.js';
 import { singularOf, titleAt, titleLists, WORKS } from './titles.js';
 
 /** A naming fact and the span [start, end) of the words it came from. */
@@ -136,8 +137,9 @@ function exampleFacts(toks: readonly Tok[]): NamingFact[] {
     if (toks[c - 1]?.pos === 'VERB' && /[^s]s$/.test(toks[c - 1]!.lower) && ['NOUN', 'ADP', 'DET', 'ADJ'].includes(toks[c - 2]?.pos ?? '')) c--;
     while (c > 0 && c > end - 6 && ['ADJ', 'NOUN', 'PROPN', 'NUM'].includes(toks[c - 1]!.pos)) c--;
     if (c === end) continue;
-    const before = timeOf(toks, c);
-    const category = before === null ? words(toks.slice(c, end)) : words(toks.slice(before, timeEnd(toks, c)));
+    // "the minimalist sculptors of the 1960s, including Carl Andre": the examples are of the sculptors (time-np.ts).
+    const timed = timedNounPhrase(toks.slice(0, end).map((t) => t.lower));
+    const category = words(timed === null ? toks.slice(c, end) : toks.slice(timed[0], timed[1]));
     let k = i + (such ? 2 : 1);
     let item: Tok[] = [];
     const flush = (): void => {
@@ -174,24 +176,6 @@ function exampleFacts(toks: readonly Tok[]): NamingFact[] {
     i = k;
   }
   return out;
-}
-
-// "classic movie musicals from the mid-1950s to the early 1970s, including South Pacific": a time before the list is
-// the time of the noun phrase before it, whose examples they are ("South Pacific is a classic movie musical.", not "an
-// early 1970"). timeEnd is where that noun phrase ends, timeOf where it starts (null when the category is no time).
-const TIME_WORD = /^(?:the|early|late|mid|-|from|to|of|in|and|between|through|until|\d{4}s?|\d0s|mid-\d{4}s?)$/;
-function timeEnd(toks: readonly Tok[], c: number): number {
-  let j = c;
-  while (j > 0 && j > c - 12 && TIME_WORD.test(toks[j - 1]!.lower)) j--;
-  return j;
-}
-function timeOf(toks: readonly Tok[], c: number): number | null {
-  if (!/\d/.test(toks[c]!.text) && !/\d/.test(toks[c + 1]?.text ?? '')) return null;
-  const e = timeEnd(toks, c);
-  if (e === c || toks[e - 1]?.pos !== 'NOUN' || !/[^su]s$/.test(toks[e - 1]!.lower)) return null;
-  let b = e;
-  while (b > 0 && b > e - 6 && ['ADJ', 'NOUN', 'PROPN'].includes(toks[b - 1]!.pos)) b--;
-  return b;
 }
 
 // "three solo albums, "Leaving Town Alive" (2005) and ..." -> Leaving Town Alive is a solo album.

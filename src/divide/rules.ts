@@ -5,6 +5,7 @@ import { splitClaims } from './claims.js';
 import { hangingExampleApart, listedSubjectApart } from './example-items.js';
 import { roleAsApart } from './role-as.js';
 import { timeSpanApart } from './time-spans.js';
+import { timedNounPhrase } from './time-np.js';
 import { yearApart } from './year-apart.js';
 import { leadInApart } from './lead-in.js';
 import { examplesApart } from './examples-apart.js';
@@ -86,9 +87,6 @@ const EXAMPLES = /^(.*\b(?:in|on|at|for|with|of|by|from|to|into)\s+)((?:[\w'’-
 // "Varma has directed several successful films, including Rangeela (1995) and Satya (1998)": after a verb, a
 // counted category's examples are objects of their own ("Varma has directed Rangeela."; the year is a naming fact).
 const COUNTED_EXAMPLES = /^(.*?\s)((?:several|many|numerous|various|multiple|two|three|four|five|a number of|(?:over|more than|nearly|about)\s+\d+)\s+(?:[\w'’-]+\s+){0,3}[\w'’-]+(?:\s+(?:for|in|from|on|at|throughout)\s+(?:(?!\s(?:and|has|have|had|is|was|were)\s)[^,]){1,80}?)?),?\s+(such as|including)\s+(.+?)\.?$/i;
-// A time as EXAMPLES' category ("the 1960s", "the early 2000s", "the 19th century"), and the noun phrase it is a time of.
-const TIME_NP = /^(?:the\s+)?(?:early\s+|late\s+|mid-?\s*)?(?:\d{4}s?|'?\d0s|\d{1,2}(?:st|nd|rd|th)\s+century)$/i;
-const BEFORE_TIME = /^(.*\b(?:in|on|at|for|with|by|from|to|into)\s+)((?:[\w'’-]+\s+){0,4}?[\w'’-]+)\s+(?:of|from|in)\s+$/i;
 // Words EXAMPLES and COUNTED_EXAMPLES cannot match without (as cheap tests before them).
 const EXAMPLE_WORDS = /such as|including|like/i;
 const COUNTED_WORDS = /such as|including/i;
@@ -125,15 +123,24 @@ function withExamples(text: string): string[] {
   const items = listItems(second ? m[4].slice(0, second.index) : m[4]);
   if (items === null) return [text];
   // "influenced by the minimalist sculptors of the 1960s, including Carl Andre": the examples are of the sculptors,
-  // not of the decade ("influenced by Carl Andre.", "Carl Andre is a minimalist sculptor.").
-  const timed = TIME_NP.test(m[2]) ? BEFORE_TIME.exec(m[1]) : null;
-  const [pre, category] = timed?.[1] !== undefined && timed[2] !== undefined ? [timed[1], timed[2]] : [m[1], m[2]];
+  // not of the decade ("influenced by Carl Andre.", "Carl Andre is a minimalist sculptor."; time-np.ts).
+  const [pre, category] = timedSplit(`${m[1]}${m[2]}`) ?? [m[1], m[2]];
   // A named example takes the category's place ("has appeared in The Big Easy."), as the annotators wrote it: what
   // it is comes apart from the naming facts ("The Big Easy is a film."). Others keep the category, which says it.
   const named = (x: string): boolean => /^["“'‘]?[A-Z0-9]/.test(x) && exampleKind(category, x) !== null;
   // "appeared in a number of feature films, including X": X takes the place of "a number of feature films".
   const lead = pre.replace(/\b(?:an?\s+)?(?:number|variety|range|host|series|couple|lot|few|dozens|hundreds|one|some|several|many|most|all)\s+of\s+$/i, '');
   return [`${m[1]}${m[2]}.`, ...items.map((x) => (named(x) ? `${lead}${x}.` : `${m[1]}${m[2]} ${m[3]} ${x}.`)), ...rest];
+}
+
+// The text before a timed noun phrase and the phrase itself, or null when the text ends in no time (time-np.ts).
+function timedSplit(text: string): [string, string] | null {
+  const spans = [...text.matchAll(/\S+/g)];
+  const np = timedNounPhrase(spans.map((w) => w[0].toLowerCase()));
+  if (np === null) return null;
+  const [b, e] = np;
+  const end = spans[e - 1]!;
+  return [text.slice(0, spans[b]!.index), text.slice(spans[b]!.index, end.index + end[0].length)];
 }
 
 // Long examples ("the Grand Prize at the 2013 Korea Drama Awards for his performance in ..."): apart only where a new
