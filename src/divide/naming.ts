@@ -214,10 +214,15 @@ function titleBefore(toks: readonly Tok[], k: number): { text: string; start: nu
   }
   const cap = (t: Tok | undefined): boolean => t !== undefined && /^[A-Z0-9]/.test(t.text) && t.text !== 'I';
   if (!cap(toks[a])) return null;
-  while (a > 0 && (cap(toks[a - 1]) || (TITLE_WORDS.has(toks[a - 1]!.lower) && cap(toks[a - 2])))) a--;
+  // "There's No Business Like Show Business (1954)", "You're All Surrounded": a contraction is inside the title
+  // ("Cameron Crowe's Singles" is not: an "'s" only after "There", "What", "Nobody" and the like).
+  const clitic = (j: number): boolean => toks[j]!.space === '' && (/^['’](?:re|ll|ve|m)$/.test(toks[j]!.lower) ||
+    (/^['’]s$/.test(toks[j]!.lower) && CONTRACTED.test(toks[j - 1]?.lower ?? '')));
+  while (a > 0 && (cap(toks[a - 1]) || ((TITLE_WORDS.has(toks[a - 1]!.lower) || clitic(a - 1)) && cap(toks[a - 2])))) a--;
   if (toks[a]!.text === toks[a]!.lower) a++;
   return a < k ? { text: words(toks.slice(a, k)), start: toks[a]!.start } : null;
 }
+const CONTRACTED = /^(?:there|here|what|that|it|who|where|nobody|somebody|everybody|let|he|she)$/;
 const TITLE_WORDS = new Set(['of', 'the', 'a', 'an', 'in', 'on', 'at', 'for', 'to', 'from', 'with', '&', 'de', 'la']);
 
 // "Robert Louis Stevenson (13 November 1850 – 3 December 1894)", "Anna May Wong (1905–1961)": when the person

@@ -1,0 +1,19 @@
+// The rules divider on the biographies of FActScore's dev set (../shared/real-claims/text-bios-dev.jsonl, MIT):
+// issue 29's twelfth pass, each rule pinned on a sentence from the dev set, against what the annotators wrote.
+import { describe, expect, it } from 'vitest';
+import { divideRules } from '../../src/divide/rules.js';
+
+const claims = (answer: string): string[] => divideRules(answer).claims.map((c) => c.claim);
+
+describe('divideRules on biographies: the twelfth pass', () => {
+  it('keeps a contraction inside a title before its year ("There\'s No Business ...", not "No Business ...")', () => {
+    const gaynor = claims("She is best known for her performances in several classic movie musicals from the mid-1950s to the early 1970s, including South Pacific (1958), There's No Business Like Show Business (1954), and Anything Goes (1956).");
+    expect(gaynor).toContain("There's No Business Like Show Business was released in 1954.");
+    expect(gaynor.filter((c) => c.startsWith('No Business'))).toEqual([]);
+    expect(claims("He is best known for his roles in television dramas such as City Hall (2009), The Greatest Love (2011), and You're All Surrounded (2014)."))
+      .toContain("You're All Surrounded was released in 2014.");
+    // A possessive before a title is not part of it.
+    const roles = claims("Her other film roles include Oliver Stone's Born on the Fourth of July (1989), Cameron Crowe's Singles (1992), What's Cooking (2000).");
+    expect(roles).toEqual(expect.arrayContaining(['Singles was released in 1992.', "What's Cooking was released in 2000."]));
+  });
+});
