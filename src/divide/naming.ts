@@ -110,8 +110,10 @@ function kindFacts(toks: readonly Tok[]): NamingFact[] {
     const title = titleAt(toks, k + comma);
     if (title === null || title.toks.length > 10 || title.toks[0]!.pos === 'PRON' || toks[title.next]?.lower === "'s") continue;
     if (comma === 1 && !/^[.,;]?$/.test(toks[title.next]?.text ?? '')) continue;
-    // A title's first word may be any word ("That Night", "One Direction") when a name's word follows it.
-    const named = title.toks[0]!.pos === 'PROPN' || title.toks[1]?.pos === 'PROPN' || /^["“']$/.test(toks[k]!.text);
+    // A title's first word may be any word ("That Night", "One Direction") when a name's word follows it, or after
+    // a kind of work when the title ends the phrase ("the American film Fast Five.", "the film series Tora-san.").
+    const named = title.toks[0]!.pos === 'PROPN' || title.toks[1]?.pos === 'PROPN' || /^["“']$/.test(toks[k]!.text) ||
+      (WORKS.test(noun.lower) && title.toks.length <= 4 && /^[.,;(]?$/.test(toks[title.next]?.text ?? ''));
     if (comma === 0 && !named) continue;
     let m = k - 1;
     while (m > 0 && m > k - 6 && ['ADJ', 'NOUN', 'PROPN'].includes(toks[m - 1]!.pos)) m--;

@@ -16,4 +16,13 @@ describe('divideRules on biographies: the twelfth pass', () => {
     const roles = claims("Her other film roles include Oliver Stone's Born on the Fourth of July (1989), Cameron Crowe's Singles (1992), What's Cooking (2000).");
     expect(roles).toEqual(expect.arrayContaining(['Singles was released in 1992.', "What's Cooking was released in 2000."]));
   });
+
+  it('names what a title or a person is in the words the answer used', () => {
+    // A singular kind keeps its "ss"; "of the" is inside a title; "a USA ...", not "an USA ...".
+    expect(claims('Ji has been married to actress Lee Bo Young since 2013.')).toContain('Lee Bo Young is an actress.');
+    expect(claims('He currently stars in the USA Network series Queen of the South.')).toContain('Queen of the South is a USA Network series.');
+    // A title after a kind of work that ends the phrase, even when the tagger reads no name in it.
+    expect(claims('Haagensen has since appeared in the American film Fast Five.')).toContain('Fast Five is an American film.');
+    expect(claims('Toyoko Tokiwa is best known for starring in the television series Otoko wa Tsurai yo and the film series Tora-san.')).toContain('Tora-san is a film series.');
+  });
 });
