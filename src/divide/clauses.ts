@@ -11,6 +11,7 @@ import {
 } from './person-clauses.js';
 import { copulaSubject, definite, headBefore, isComma, NOUNISH, pluralHead, POSSESSIVES, textOf, withArticle } from './noun-phrase.js';
 import { pastOfIng } from './verbs.js';
+import { datedPast } from './clause-time.js';
 
 /** One clause part: a statement to divide further, and the span [start, end) of its source text in the answer. */
 export interface Part {
@@ -348,22 +349,13 @@ function build(d: Draft): Part | null {
   if (!first || !last) return null;
   let body = d.kind === 'attribute' ? '' : textOf(d.toks).replace(/^[,;\s]+|[,;\s]+$/g, '');
   if (d.kind === 'with') body = withClause(d.toks);
-  const text = [datedPast(d, body), body].filter((s) => s !== '').join(' ').replace(/\s+/g, ' ').trim();
+  const text = [datedPast(d.kind, d.toks, d.prefix, body), body].filter((s) => s !== '').join(' ').replace(/\s+/g, ' ').trim();
   if (!/[a-z]/i.test(text)) return null;
   const part: Part = { text: text.charAt(0).toUpperCase() + text.slice(1), start: (d.lead ?? first).start, end: last.end };
   if (d.skip) part.skip = d.skip;
   if (d.attach !== undefined) part.attach = d.attach;
   return part;
 }
-
-// "Focus, formed in 1969 by ...", "Con Pasión, released in 2003": a past participle dated by a year happened then
-// ("Focus was formed in 1969."), not "is formed".
-function datedPast(d: Draft, body: string): string {
-  const verb = d.toks[0];
-  if (d.kind !== 'participle' || verb?.pos !== 'VERB' || !/(?:ed|en|wn)$/.test(verb.lower) || !DATED.test(body)) return d.prefix;
-  return d.prefix.replace(/ is$/, ' was').replace(/ are$/, ' were');
-}
-const DATED = /\b(?:in|on)\s+(?:[A-Z]?[a-z]+\s+){0,2}(?:\d{1,2},?\s+)?(?:1[5-9]|20)\d\d\b/;
 
 // "standing on it" the tagger may read as a noun; an -ing word before a preposition or article is a verb.
 function ingBeforePhrase(toks: readonly Tok[], j: number): boolean {
