@@ -1,5 +1,43 @@
-// Time in clause parts (clauses.ts): a past participle dated by a year happened then.
+// Time in clause parts (clauses.ts): a time clause after the main clause is a fact of its own, at the main clause's
+// time; a past participle dated by a year happened then.
 import type { Tok } from './nlp.js';
+
+/**
+ * "Lummis rose to fame in 2004 when he won the first series of ...": what happened then is a fact of its own, as the
+ * annotators wrote it ("He won the first series of ..."). Does a "when" at i open such a clause? Its subject is a
+ * person's pronoun, or a determiner after a comma ("..., when the bank was sold"); not after a bare verb ("began
+ * when ...", which says nothing without it), nor an age or a stage ("when she was six years old", "when he was already
+ * married"): that says when, not what. The caller checks that a clause with its own finite verb starts at i + 1.
+ */
+export function opensWhen(toks: readonly Tok[], i: number, afterComma: boolean): boolean {
+  const next = toks[i + 1];
+  if (toks[i]?.lower !== 'when' || i <= 2 || next === undefined || ['VERB', 'AUX'].includes(toks[i - 1]?.pos ?? '')) return false;
+  if (!['he', 'she', 'they'].includes(next.lower) && !(afterComma && next.pos === 'DET')) return false;
+  return !stateAt(toks, i + 1);
+}
+
+// A "be" that is not a passive after the subject at j ("she was only six years old", "he was in fifth grade").
+function stateAt(toks: readonly Tok[], j: number): boolean {
+  let k = j + 1;
+  while (k < toks.length && k < j + 4 && !['was', 'were', 'is', 'are'].includes(toks[k]!.lower)) k++;
+  if (k >= toks.length || k >= j + 4) return false;
+  k++;
+  if (['already', 'still'].includes(toks[k]?.lower ?? '')) return true;
+  while (['only', 'just', 'about', 'around', 'barely'].includes(toks[k]?.lower ?? '')) k++;
+  return toks[k]?.pos !== 'VERB';
+}
+
+/**
+ * The year a main clause ends with ("rose to fame in 2004", "continued ... until 1957"), as a phrase for the time
+ * clause after it: "Rami signed with Lille in 2004.", "Faye retired from acting in 1957.". Empty when none.
+ */
+export function yearOfMain(main: readonly Tok[]): string {
+  let k = main.length;
+  while (k > 0 && /^[,;]$/.test(main[k - 1]!.text)) k--;
+  const year = main[k - 1];
+  const prep = main[k - 2]?.lower ?? '';
+  return year !== undefined && /^(?:1[5-9]|20)\d\d$/.test(year.text) && ['in', 'until'].includes(prep) ? `in ${year.text}` : '';
+}
 
 /**
  * "Focus, formed in 1969 by ...", "Con Pasión, released in 2003": a past participle dated by a year happened then

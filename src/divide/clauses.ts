@@ -11,7 +11,7 @@ import {
 } from './person-clauses.js';
 import { copulaSubject, definite, headBefore, isComma, NOUNISH, pluralHead, POSSESSIVES, textOf, withArticle } from './noun-phrase.js';
 import { pastOfIng } from './verbs.js';
-import { datedPast } from './clause-time.js';
+import { datedPast, opensWhen, yearOfMain } from './clause-time.js';
 
 /** One clause part: a statement to divide further, and the span [start, end) of its source text in the answer. */
 export interface Part {
@@ -34,10 +34,12 @@ interface Draft {
   /** The dropped opener word ("which", "with"): the part's source text starts there. */
   lead?: Tok;
   attach?: number;
+  /** The main clause's year, for a time clause after it ("in 2004"). */
+  time?: string;
 }
 
 // Clauses of reason, concession, contrast and condition stand apart; time clauses ("since he was a child",
-// "when ...") qualify the main clause and stay in it, except in front of it.
+// "when ...") qualify the main clause and stay in it, except in front of it or as an event of its own (clause-time.ts).
 const SUBORDINATORS = new Set(['because', 'although', 'though', 'if', 'unless', 'while', 'whereas', 'as', 'so']);
 // Participles that introduce an inference or an evaluation, not something to see.
 const HEDGE_PARTICIPLES = new Set(['suggesting', 'indicating', 'implying', 'hinting', 'signifying', 'meaning']);
@@ -139,6 +141,7 @@ export function clauseParts(toks: readonly Tok[]): Part[] {
       const lead = op.consume > 0 || having ? { lead: t } : {};
       const draft: Draft = { prefix, toks: [], kind: op.kind, plural, ...(op.paren ? { paren: true } : {}), ...lead };
       if (op.skip) draft.skip = op.skip;
+      if (op.when && yearOfMain(drafts[home]!.toks) !== '') draft.time = yearOfMain(drafts[home]!.toks);
       if (op.kind === 'relative' && h) draft.attach = h.start;
       if (op.kind === 'subordinate' && t.lower === 'because' && prev) draft.attach = prev.start;
       if ((op.kind === 'relative' || op.kind === 'participle') && !h) draft.skip ??= 'comment on the scene';
@@ -244,6 +247,8 @@ interface Opener {
   past?: boolean;
   /** "(also known as X)", "(real name: X)", "(née X)": another name of the name before the bracket. */
   alias?: 'known' | 'real' | 'nee';
+  /** A time clause after the main clause ("... when he won X"): it takes the main clause's year. */
+  when?: boolean;
 }
 
 // Does a clause part open at token i? `afterComma` when a comma (or the sentence start) precedes it.
@@ -293,6 +298,8 @@ function opener(toks: readonly Tok[], i: number, main: readonly Tok[], afterComm
   if ((t.lower === 'before' || t.lower === 'after') && i > 2 && isIngVerb(next) && hasFinite()) return { kind: 'participle', head: -2, consume: 1, past: true };
   if (afterComma && isApposition(toks, i) && hasFinite()) return { kind: 'apposition', head: i - 2, consume: 0 };
   const leading = i === 0 && ['when', 'while', 'once', 'whenever'].includes(t.lower); // tagged ADV at the start
+  // "Lummis rose to fame in 2004 when he won ...": a fact of its own, at the main clause's year (clause-time.ts).
+  if (opensWhen(toks, i, afterComma) && hasFinite() && clauseStartsAt(toks, i + 1)) return { kind: 'subordinate', head: -1, consume: 1, when: true };
   // ", so I can use it as a cue": a result clause (tagged ADV) stands apart, so its own filters judge it.
   const result = t.lower === 'so' && afterComma && i > 0;
   if ((SUBORDINATORS.has(t.lower) || leading) && (t.pos === 'SCONJ' || leading || result || (t.lower === 'as' && afterComma)) && (afterComma || i === 0 || hasFinite())) {
@@ -349,6 +356,7 @@ function build(d: Draft): Part | null {
   if (!first || !last) return null;
   let body = d.kind === 'attribute' ? '' : textOf(d.toks).replace(/^[,;\s]+|[,;\s]+$/g, '');
   if (d.kind === 'with') body = withClause(d.toks);
+  if (d.time && !d.toks.some(isComma)) body = `${body.replace(/[.!?]+$/, '')} ${d.time}`; // one clause only, not its relatives'
   const text = [datedPast(d.kind, d.toks, d.prefix, body), body].filter((s) => s !== '').join(' ').replace(/\s+/g, ' ').trim();
   if (!/[a-z]/i.test(text)) return null;
   const part: Part = { text: text.charAt(0).toUpperCase() + text.slice(1), start: (d.lead ?? first).start, end: last.end };

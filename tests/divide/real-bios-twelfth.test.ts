@@ -25,4 +25,18 @@ describe('divideRules on biographies: the twelfth pass', () => {
     expect(claims('Haagensen has since appeared in the American film Fast Five.')).toContain('Fast Five is an American film.');
     expect(claims('Toyoko Tokiwa is best known for starring in the television series Otoko wa Tsurai yo and the film series Tora-san.')).toContain('Tora-san is a film series.');
   });
+
+  it('makes a "when" clause after the main clause a fact of its own, at the main clause\'s year', () => {
+    expect(claims('Lummis rose to fame in 2004 when he won the first series of the New Zealand Idol competition.')).toEqual([
+      'Lummis rose to fame in 2004.', 'Lummis won the first series of the New Zealand Idol competition in 2004.',
+    ]);
+    expect(claims('Smith served in this position until 2015, when the bank was sold to a private investor.')).toEqual([
+      'Smith served in this position until 2015.', 'The bank was sold to a private investor in 2015.',
+    ]);
+    // Left whole: an age or a stage, and a bare verb that says nothing without its "when".
+    expect(claims('Alfonso fled to the United States with his parents in 1960 when he was five years old.')).toEqual([
+      'Alfonso fled to the United States with his parents in 1960 when he was five years old.',
+    ]);
+    expect(claims("Neumann's political career began when he was elected to the Federal seat of Blair in November 2007.")).toHaveLength(1);
+  });
 });
