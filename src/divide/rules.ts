@@ -5,7 +5,7 @@ import { splitClaims } from './claims.js';
 import { hangingExampleApart, listedSubjectApart } from './example-items.js';
 import { roleAsApart } from './role-as.js';
 import { timeSpanApart } from './time-spans.js';
-import { timedNounPhrase } from './time-np.js';
+import { timedSplit } from './time-np.js';
 import { yearApart } from './year-apart.js';
 import { leadInApart } from './lead-in.js';
 import { examplesApart } from './examples-apart.js';
@@ -131,16 +131,6 @@ function withExamples(text: string): string[] {
   // "appeared in a number of feature films, including X": X takes the place of "a number of feature films".
   const lead = pre.replace(/\b(?:an?\s+)?(?:number|variety|range|host|series|couple|lot|few|dozens|hundreds|one|some|several|many|most|all)\s+of\s+$/i, '');
   return [`${m[1]}${m[2]}.`, ...items.map((x) => (named(x) ? `${lead}${x}.` : `${m[1]}${m[2]} ${m[3]} ${x}.`)), ...rest];
-}
-
-// The text before a timed noun phrase and the phrase itself, or null when the text ends in no time (time-np.ts).
-function timedSplit(text: string): [string, string] | null {
-  const spans = [...text.matchAll(/\S+/g)];
-  const np = timedNounPhrase(spans.map((w) => w[0].toLowerCase()));
-  if (np === null) return null;
-  const [b, e] = np;
-  const end = spans[e - 1]!;
-  return [text.slice(0, spans[b]!.index), text.slice(spans[b]!.index, end.index + end[0].length)];
 }
 
 // Long examples ("the Grand Prize at the 2013 Korea Drama Awards for his performance in ..."): apart only where a new

@@ -28,3 +28,14 @@ export function timedNounPhrase(words: readonly string[]): [number, number] | nu
   }
   return null;
 }
+
+// The text before a timed noun phrase and the phrase itself, or null when the text ends in no time: the rule on a
+// list's text, as rules.ts reads it.
+export function timedSplit(text: string): [string, string] | null {
+  const spans = [...text.matchAll(/\S+/g)];
+  const np = timedNounPhrase(spans.map((w) => w[0].toLowerCase()));
+  if (np === null) return null;
+  const [b, e] = np;
+  const end = spans[e - 1]!;
+  return [text.slice(0, spans[b]!.index), text.slice(spans[b]!.index, end.index + end[0].length)];
+}
