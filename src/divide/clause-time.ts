@@ -1,5 +1,5 @@
-// Time in clause parts (clauses.ts): a time clause after the main clause is a fact of its own, at the main clause's
-// time; a past participle dated by a year happened then.
+// Time and place in clause parts (clauses.ts): a time clause after the main clause is a fact of its own, at the main
+// clause's time; a "where" clause happens at its named place; a past participle dated by a year happened then.
 import type { Tok } from './nlp.js';
 
 /**
@@ -37,6 +37,27 @@ export function yearOfMain(main: readonly Tok[]): string {
   const year = main[k - 1];
   const prep = main[k - 2]?.lower ?? '';
   return year !== undefined && /^(?:1[5-9]|20)\d\d$/.test(year.text) && ['in', 'until'].includes(prep) ? `in ${year.text}` : '';
+}
+
+/**
+ * "moved to FC Porto in 2006, where he won the UEFA Cup", "went into exile in Europe, where he died in 1904": the
+ * named place before ", where" (at i), as a phrase for the clause ("He won the UEFA Cup at FC Porto.", "He died in
+ * 1904 in Europe."), as the annotators wrote it; "in" where the text said "in", "at" otherwise. A year after the
+ * name ("joined AC Milan in 2015, where ...") is skipped. Empty when no name ends right there.
+ */
+export function placeBefore(toks: readonly Tok[], i: number): string {
+  let e = i - 1;
+  if (toks[e]?.text !== ',') return '';
+  if (/^(?:1[5-9]|20)\d\d$/.test(toks[e - 1]?.text ?? '') && toks[e - 2]?.lower === 'in') e -= 2;
+  let b = e;
+  const name = (t: Tok | undefined): boolean => t !== undefined && /^[A-Z0-9]/.test(t.text) && t.pos !== 'PRON';
+  while (b > 0 && b > e - 8 && (name(toks[b - 1]) || (['of', 'de', '&'].includes(toks[b - 1]!.lower) && name(toks[b - 2])))) b--;
+  if (b === e || !name(toks[b])) return '';
+  const the = toks[b - 1]?.lower === 'the' ? 'the ' : '';
+  const prep = toks[b - 1 - (the ? 1 : 0)];
+  if (prep === undefined || prep.text === ',' || ['and', 'or'].includes(prep.lower)) return '';
+  const place = toks.slice(b, e).map((t, k) => (k > 0 && t.space !== '' ? ' ' : '') + t.text).join('');
+  return `${prep.lower === 'in' ? 'in' : 'at'} ${the}${place}`;
 }
 
 /**

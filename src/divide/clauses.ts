@@ -11,7 +11,7 @@ import {
 } from './person-clauses.js';
 import { copulaSubject, definite, headBefore, isComma, NOUNISH, pluralHead, POSSESSIVES, textOf, withArticle } from './noun-phrase.js';
 import { pastOfIng } from './verbs.js';
-import { datedPast, opensWhen, yearOfMain } from './clause-time.js';
+import { datedPast, opensWhen, placeBefore, yearOfMain } from './clause-time.js';
 
 /** One clause part: a statement to divide further, and the span [start, end) of its source text in the answer. */
 export interface Part {
@@ -34,8 +34,8 @@ interface Draft {
   /** The dropped opener word ("which", "with"): the part's source text starts there. */
   lead?: Tok;
   attach?: number;
-  /** The main clause's year, for a time clause after it ("in 2004"). */
-  time?: string;
+  /** The main clause's year for a time clause after it ("in 2004"); the named place of a "where" clause. */
+  time?: string; place?: string;
 }
 
 // Clauses of reason, concession, contrast and condition stand apart; time clauses ("since he was a child",
@@ -55,7 +55,6 @@ const SIDES = new Set(['top', 'bottom', 'middle', 'center', 'centre', 'upper', '
 const PREPOSITIONAL = new Set(['during', 'including', 'featuring', 'following', 'regarding', 'concerning', 'excluding', 'according', 'depending', 'compared', 'given', 'based']);
 // Verbs of showing that the tagger often reads as plural nouns ("The image features a clock").
 const PICTURE_VERBS = new Set(['features', 'shows', 'depicts', 'displays', 'showcases', 'captures', 'presents', 'contains', 'includes']);
-
 
 // What a sentence-final participle phrase describes: the main clause's subject ("a girl is standing on a
 // sidewalk, holding an umbrella"), or its object when the subject is the picture itself or "there".
@@ -141,7 +140,8 @@ export function clauseParts(toks: readonly Tok[]): Part[] {
       const lead = op.consume > 0 || having ? { lead: t } : {};
       const draft: Draft = { prefix, toks: [], kind: op.kind, plural, ...(op.paren ? { paren: true } : {}), ...lead };
       if (op.skip) draft.skip = op.skip;
-      if (op.when && yearOfMain(drafts[home]!.toks) !== '') draft.time = yearOfMain(drafts[home]!.toks);
+      if (op.setting === 'when') draft.time = yearOfMain(drafts[home]!.toks);
+      if (op.setting === 'where') draft.place = placeBefore(toks, i);
       if (op.kind === 'relative' && h) draft.attach = h.start;
       if (op.kind === 'subordinate' && t.lower === 'because' && prev) draft.attach = prev.start;
       if ((op.kind === 'relative' || op.kind === 'participle') && !h) draft.skip ??= 'comment on the scene';
@@ -247,8 +247,8 @@ interface Opener {
   past?: boolean;
   /** "(also known as X)", "(real name: X)", "(née X)": another name of the name before the bracket. */
   alias?: 'known' | 'real' | 'nee';
-  /** A time clause after the main clause ("... when he won X"): it takes the main clause's year. */
-  when?: boolean;
+  /** A time clause after the main clause ("... when he won X") takes its year; ", where he won X" its place. */
+  setting?: 'when' | 'where';
 }
 
 // Does a clause part open at token i? `afterComma` when a comma (or the sentence start) precedes it.
@@ -268,7 +268,7 @@ function opener(toks: readonly Tok[], i: number, main: readonly Tok[], afterComm
     return { kind: 'relative', head: listCategory(toks, i) ?? headBefore(toks, isComma(prev) ? i - 1 : i), consume: 1 };
   }
   if (t.lower === 'where' && afterComma && i > 0 && ['DET', 'PRON', 'PROPN', 'NOUN', 'NUM'].includes(next.pos)) {
-    return { kind: 'subordinate', head: -1, consume: 1 };
+    return { kind: 'subordinate', head: -1, consume: 1, setting: 'where' };
   }
   if ((isParticipleForm(t) || ingBeforePhrase(toks, i)) && t.text === t.lower && !PREPOSITIONAL.has(t.lower) && i > 0
     && (afterComma || (prev !== undefined && (NOUNISH.has(prev.pos) || ['him', 'her', 'them'].includes(prev.lower)))) && hasFinite()) {
@@ -299,7 +299,7 @@ function opener(toks: readonly Tok[], i: number, main: readonly Tok[], afterComm
   if (afterComma && isApposition(toks, i) && hasFinite()) return { kind: 'apposition', head: i - 2, consume: 0 };
   const leading = i === 0 && ['when', 'while', 'once', 'whenever'].includes(t.lower); // tagged ADV at the start
   // "Lummis rose to fame in 2004 when he won ...": a fact of its own, at the main clause's year (clause-time.ts).
-  if (opensWhen(toks, i, afterComma) && hasFinite() && clauseStartsAt(toks, i + 1)) return { kind: 'subordinate', head: -1, consume: 1, when: true };
+  if (opensWhen(toks, i, afterComma) && hasFinite() && clauseStartsAt(toks, i + 1)) return { kind: 'subordinate', head: -1, consume: 1, setting: 'when' };
   // ", so I can use it as a cue": a result clause (tagged ADV) stands apart, so its own filters judge it.
   const result = t.lower === 'so' && afterComma && i > 0;
   if ((SUBORDINATORS.has(t.lower) || leading) && (t.pos === 'SCONJ' || leading || result || (t.lower === 'as' && afterComma)) && (afterComma || i === 0 || hasFinite())) {
@@ -356,7 +356,9 @@ function build(d: Draft): Part | null {
   if (!first || !last) return null;
   let body = d.kind === 'attribute' ? '' : textOf(d.toks).replace(/^[,;\s]+|[,;\s]+$/g, '');
   if (d.kind === 'with') body = withClause(d.toks);
-  if (d.time && !d.toks.some(isComma)) body = `${body.replace(/[.!?]+$/, '')} ${d.time}`; // one clause only, not its relatives'
+  // One clause only, not its relatives'; a place in front, so each of its conjuncts takes it ("At FC Porto, he won").
+  if (d.time && !d.toks.some(isComma)) body = `${body.replace(/[.!?]+$/, '')} ${d.time}`;
+  if (d.place && !d.toks.some(isComma)) body = `${d.place.charAt(0).toUpperCase()}${d.place.slice(1)}, ${body}`;
   const text = [datedPast(d.kind, d.toks, d.prefix, body), body].filter((s) => s !== '').join(' ').replace(/\s+/g, ' ').trim();
   if (!/[a-z]/i.test(text)) return null;
   const part: Part = { text: text.charAt(0).toUpperCase() + text.slice(1), start: (d.lead ?? first).start, end: last.end };

@@ -39,4 +39,13 @@ describe('divideRules on biographies: the twelfth pass', () => {
     ]);
     expect(claims("Neumann's political career began when he was elected to the Federal seat of Blair in November 2007.")).toHaveLength(1);
   });
+
+  it('gives a ", where" clause the named place before it, in front so each conjunct takes it', () => {
+    expect(claims('Born on 4 May 1984 in Rio de Janeiro, Brazil, Fernando started his professional career with Vila Nova in 2003, before moving to FC Porto in 2006, where he won the UEFA Cup and five Primeira Liga titles.'))
+      .toEqual(expect.arrayContaining(['At FC Porto, he won the UEFA Cup.', 'At FC Porto, he won five Primeira Liga titles.']));
+    expect(claims('After the war, he went into exile in Europe, where he died in 1904.')).toContain('In Europe, he died in 1904.');
+    // No name right before the comma, or a list before it: the clause as it was.
+    expect(claims('She studied psychology at the University of Latvia and the University of Montreal, where she earned her PhD in Experimental Psychology in 1965.'))
+      .toContain('She earned her PhD in Experimental Psychology in 1965.');
+  });
 });
