@@ -61,6 +61,17 @@ export function placeBefore(toks: readonly Tok[], i: number): string {
 }
 
 /**
+ * "He spent four seasons in the minor leagues before making his MLB debut in 2016": who did what came before or after
+ * is the main clause's subject, and a person's pronoun there is that subject ("He made his MLB debut in 2016.", not
+ * "The next four seasons made ..."). The pronoun, or null when the main clause's subject is no such pronoun.
+ */
+export function pronounSubject(main: readonly Tok[]): string | null {
+  const comma = ['ADP', 'SCONJ', 'ADV'].includes(main[0]?.pos ?? '') ? main.findIndex((t) => t.text === ',') : -1;
+  const first = main[comma + 1];
+  return first?.pos === 'PRON' && ['he', 'she', 'they'].includes(first.lower) && main[comma + 2]?.pos !== 'PUNCT' ? first.lower : null;
+}
+
+/**
  * "Focus, formed in 1969 by ...", "Con Pasión, released in 2003": a past participle dated by a year happened then
  * ("Focus was formed in 1969."), not "is formed". The prefix of a participle part, in the past when so dated.
  */

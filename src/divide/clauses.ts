@@ -11,7 +11,7 @@ import {
 } from './person-clauses.js';
 import { copulaSubject, definite, headBefore, isComma, NOUNISH, pluralHead, POSSESSIVES, textOf, withArticle } from './noun-phrase.js';
 import { pastOfIng } from './verbs.js';
-import { datedPast, opensWhen, placeBefore, yearOfMain } from './clause-time.js';
+import { datedPast, opensWhen, placeBefore, pronounSubject, yearOfMain } from './clause-time.js';
 
 /** One clause part: a statement to divide further, and the span [start, end) of its source text in the answer. */
 export interface Part {
@@ -156,7 +156,7 @@ export function clauseParts(toks: readonly Tok[]): Part[] {
         } else if (!having) drafts[cur]!.toks.push(t);
       } else i += op.consume - 1;
       if (op.past && next !== undefined) {
-        drafts[cur]!.prefix = subject;
+        drafts[cur]!.prefix = pronounSubject(drafts[home]!.toks) ?? subject;
         drafts[cur]!.toks.push({ ...next, text: pastOfIng(next.lower), lower: pastOfIng(next.lower) });
         i++;
       }

@@ -48,4 +48,14 @@ describe('divideRules on biographies: the twelfth pass', () => {
     expect(claims('She studied psychology at the University of Latvia and the University of Montreal, where she earned her PhD in Experimental Psychology in 1965.'))
       .toContain('She earned her PhD in Experimental Psychology in 1965.');
   });
+
+  it('gives "before/after -ing" the main clause\'s pronoun subject, not its object', () => {
+    expect(claims('He spent the next four seasons in the minor leagues before making his MLB debut in 2016.'))
+      .toEqual(['He spent the next four seasons in the minor leagues.', 'He made his MLB debut in 2016.']);
+    expect(claims('She worked for several years as a senior intelligence analyst for the CIA before becoming a full-time writer.'))
+      .toContain('She became a full-time writer.');
+    // A named subject as before.
+    expect(claims('Gilberto began his career with América Mineiro in 1995, before moving to Atlético Mineiro the following season.'))
+      .toContain('Gilberto moved to Atlético Mineiro the following season.');
+  });
 });
