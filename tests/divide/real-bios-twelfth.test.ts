@@ -58,4 +58,16 @@ describe('divideRules on biographies: the twelfth pass', () => {
     expect(claims('Gilberto began his career with América Mineiro in 1995, before moving to Atlético Mineiro the following season.'))
       .toContain('Gilberto moved to Atlético Mineiro the following season.');
   });
+
+  it('names a biography\'s he or she by the name the answer opens with, in the form the answer goes on to use', () => {
+    // A name with a particle, "better known as": the alias the answer uses (was "The player ...").
+    expect(claims('Manuel Francisco dos Santos, better known as Garrincha, was a Brazilian football player who played as a right winger. He is widely regarded as one of the greatest dribblers of all time.'))
+      .toContain('Garrincha is widely regarded as one of the greatest dribblers of all time.');
+    // A stage name whose last word is no name's word stays whole (was "The man ...").
+    expect(claims('Beenie Man (born Anthony Moses Davis on August 22, 1973) is a Jamaican reggae and dancehall artist. He began his music career at the age of eight.'))
+      .toContain('Beenie Man began his music career at the age of eight.');
+    // The surname when the answer uses it; a particle goes with it.
+    expect(claims('Osama bin Laden was a Saudi Arabian militant. He was born on March 10, 1957. Bin Laden founded al-Qaeda.')).toContain('Bin Laden was born on March 10, 1957.');
+    expect(claims('Shayne Neumann is an Australian politician. He was elected in 2007. Neumann is a lawyer.')).toContain('Neumann was elected in 2007.');
+  });
 });
