@@ -70,4 +70,11 @@ describe('divideRules on biographies: the twelfth pass', () => {
     expect(claims('Osama bin Laden was a Saudi Arabian militant. He was born on March 10, 1957. Bin Laden founded al-Qaeda.')).toContain('Bin Laden was born on March 10, 1957.');
     expect(claims('Shayne Neumann is an Australian politician. He was elected in 2007. Neumann is a lawyer.')).toContain('Neumann was elected in 2007.');
   });
+
+  it('reads a pronoun after a fronted year with no comma as the subject ("In 2000 he obtained ...")', () => {
+    const d = divideRules("In 2000 he obtained a Master's degree in International Economic Policy from Columbia University.");
+    expect(d.claims.map((c) => c.question)).toEqual(["Did he obtain a Master's degree in International Economic Policy from Columbia University in 2000?"]);
+    expect(claims('In 2013 he transferred to Valencia in Spain and won the Copa del Rey in the same year.'))
+      .toEqual(expect.arrayContaining(['In 2013 he transferred to Valencia in Spain.', 'In 2013 he won the Copa del Rey in the same year.']));
+  });
 });
