@@ -135,7 +135,7 @@ export function clauseParts(toks: readonly Tok[]): Part[] {
       const perfect = op.kind === 'participle' && op.head === -2 && verb !== undefined ? perfectAux(drafts[home]!.toks, verb) : null;
       if (perfect !== null) prefix = `${subject} ${perfect}`;
       // "..., having written many books" -> "Hedding has written many books", not "is having written".
-      const having = op.kind === 'participle' && op.consume === 0 && t.lower === 'having' && next?.pos === 'VERB';
+      const having = op.kind === 'participle' && op.consume === 0 && t.lower === 'having' && (next?.pos === 'VERB' || /^[a-z]+ed$/.test(next?.text ?? ''));
       if (having) prefix = `${subject} ${plural ? 'have' : 'has'}`;
       const lead = op.consume > 0 || having ? { lead: t } : {};
       const draft: Draft = { prefix, toks: [], kind: op.kind, plural, ...(op.paren ? { paren: true } : {}), ...lead };

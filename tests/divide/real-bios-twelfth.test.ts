@@ -77,4 +77,9 @@ describe('divideRules on biographies: the twelfth pass', () => {
     expect(claims('In 2013 he transferred to Valencia in Spain and won the Copa del Rey in the same year.'))
       .toEqual(expect.arrayContaining(['In 2013 he transferred to Valencia in Spain.', 'In 2013 he won the Copa del Rey in the same year.']));
   });
+
+  it('carries the perfect of ", having -ed" also when the tagger reads the participle as an adjective or a noun', () => {
+    expect(claims('He was a devout Roman Catholic and a highly educated man, having studied law at the University of Coimbra and economics at the University of Paris.'))
+      .toContain('He has studied law at the University of Coimbra and economics at the University of Paris.');
+  });
 });
