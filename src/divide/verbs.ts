@@ -89,7 +89,9 @@ export function isParticipleAt(tokens: readonly Token[], i: number): boolean {
   const next = tokens[i + 1]?.word;
   // "has released "Good Day"", "has directed Rangeela": a name or title as the object.
   return next === undefined || DETERMINERS.has(next) || /^["“'‘]?[A-Z0-9]/.test(tokens[i + 1]?.raw ?? '') || PREPOSITIONS.has(next) || /ly$/.test(next)
-    || ['it', 'them', 'him', 'her', 'us', 'me', 'you', 'up', 'down', 'out', 'off', 'away', 'back'].includes(next);
+    || ['it', 'them', 'him', 'her', 'us', 'me', 'you', 'up', 'down', 'out', 'off', 'away', 'back'].includes(next)
+    // "has served as a rabbi", "has worked as", "has released sixteen albums": a role or a count, not a modified noun.
+    || next === 'as' || next === 'due' || NUMBER_WORDS.has(next) || /^(?:\d|(?:thir|four|fif|six|seven|eigh|nine)teen$|(?:twen|thir|for|fif|six|seven|eigh|nine)ty$)/.test(next);
 }
 
 // "brightly colored pencils are ...": an -ed word soon followed by "be" with no noun-phrase start between is an adjective.

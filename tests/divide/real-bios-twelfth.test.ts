@@ -1,7 +1,7 @@
 // The rules divider on the biographies of FActScore's dev set (../shared/real-claims/text-bios-dev.jsonl, MIT):
 // issue 29's twelfth pass, each rule pinned on a sentence from the dev set, against what the annotators wrote.
 import { describe, expect, it } from 'vitest';
-import { divideRules } from '../../src/divide/rules.js';
+import { claimToQuestion, divideRules } from '../../src/divide/rules.js';
 
 const claims = (answer: string): string[] => divideRules(answer).claims.map((c) => c.claim);
 
@@ -79,7 +79,16 @@ describe('divideRules on biographies: the twelfth pass', () => {
   });
 
   it('carries the perfect of ", having -ed" also when the tagger reads the participle as an adjective or a noun', () => {
-    expect(claims('He was a devout Roman Catholic and a highly educated man, having studied law at the University of Coimbra and economics at the University of Paris.'))
-      .toContain('He has studied law at the University of Coimbra and economics at the University of Paris.');
+    const d = divideRules('António de Oliveira Salazar was a Portuguese statesman. He was a devout Roman Catholic and a highly educated man, having studied law at the University of Coimbra and economics at the University of Paris.');
+    expect(d.claims.map((c) => c.claim)).toContain('Salazar has studied law at the University of Coimbra and economics at the University of Paris.');
+  });
+
+  it('asks "has served as", "has worked as", "has released sixteen ..." as a perfect, not as possession', () => {
+    // (A name's capital comes from the answer's tags, which a claim alone has not.)
+    expect(claimToQuestion('Malinowitz has served as a rabbi in New York City.')).toBe('Has malinowitz served as a rabbi in New York City?');
+    expect(claimToQuestion('He has worked as a journalist.')).toBe('Has he worked as a journalist?');
+    expect(claimToQuestion('The band has released sixteen albums.')).toBe('Has the band released sixteen albums?');
+    // Possession of a modified noun stays: a picture's "has curved edges".
+    expect(claimToQuestion('The table has curved edges.')).toBe('Does the table have curved edges?');
   });
 });
