@@ -113,7 +113,10 @@ export function verbAt(tokens: readonly Token[], i: number, afterRelative = fals
   const pronounSubject = i === 1 && PRONOUN_DETERMINERS.has(prev);
   // "the Culture Centre is": a capitalised position word inside the sentence is a name's, not a place in the picture.
   const nameWord = i > 1 && POSITION_WORDS.has(prev) && /^[A-Z][a-z]/.test(tokens[i - 1]?.raw ?? '');
-  if (w === '' || (blocksVerb(prev) && !pronounSubject && !nameWord && !(afterRelative && RELATIVES.has(prev)))) return null;
+  // "The Nebulizer 2 was released": a number that ends a title (after a capitalised word) leaves "was" the verb.
+  const titleNumber = i > 1 && AUXILIARIES.has(w) && /^\d+$/.test(prev) && /^[A-Z]/.test(tokens[i - 2]?.raw ?? '')
+    && !/^(?:January|February|March|April|May|June|July|August|September|October|November|December)$/.test(tokens[i - 2]?.raw ?? '');
+  if (w === '' || (blocksVerb(prev) && !pronounSubject && !nameWord && !titleNumber && !(afterRelative && RELATIVES.has(prev)))) return null;
   if (/,$/.test(tokens[i - 1]?.raw ?? '') && /(?:ing|ed)$/.test(w) && !AUXILIARIES.has(w)) return null;
   if (AUXILIARIES.has(w)) {
     if (NOUNLIKE_MODALS.has(w) && AUXILIARIES.has(next)) return null;

@@ -91,4 +91,9 @@ describe('divideRules on biographies: the twelfth pass', () => {
     // Possession of a modified noun stays: a picture's "has curved edges".
     expect(claimToQuestion('The table has curved edges.')).toBe('Does the table have curved edges?');
   });
+
+  it('reads "was" after a title that ends in a number as the verb ("Was the Nebulizer 2 released in 2013?")', () => {
+    expect(claimToQuestion('The Nebulizer 2 was released in 2013.')).toBe('Was the Nebulizer 2 released in 2013?');
+    expect(claimToQuestion('His third album Flockaveli 2 was released in 2015.')).toBe('Was his third album Flockaveli 2 released in 2015?');
+  });
 });
