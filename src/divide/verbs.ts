@@ -116,6 +116,8 @@ export function verbAt(tokens: readonly Token[], i: number, afterRelative = fals
   // "The Nebulizer 2 was released": a number that ends a title (after a capitalised word) leaves "was" the verb.
   const titleNumber = i > 1 && AUXILIARIES.has(w) && /^\d+$/.test(prev) && /^[A-Z]/.test(tokens[i - 2]?.raw ?? '')
     && !/^(?:January|February|March|April|May|June|July|August|September|October|November|December)$/.test(tokens[i - 2]?.raw ?? '');
+  // "Manuel Francisco dos Santos": a name's particle between capitalised words is no verb ("does").
+  if (/^(?:dos|das|da|do|de|del|van|von|bin)$/.test(w) && /^[A-Z]/.test(tokens[i - 1]?.raw ?? '') && /^[A-Z]/.test(tokens[i + 1]?.raw ?? '')) return null;
   if (w === '' || (blocksVerb(prev) && !pronounSubject && !nameWord && !titleNumber && !(afterRelative && RELATIVES.has(prev)))) return null;
   if (/,$/.test(tokens[i - 1]?.raw ?? '') && /(?:ing|ed)$/.test(w) && !AUXILIARIES.has(w)) return null;
   if (AUXILIARIES.has(w)) {

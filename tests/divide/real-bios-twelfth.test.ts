@@ -96,4 +96,9 @@ describe('divideRules on biographies: the twelfth pass', () => {
     expect(claimToQuestion('The Nebulizer 2 was released in 2013.')).toBe('Was the Nebulizer 2 released in 2013?');
     expect(claimToQuestion('His third album Flockaveli 2 was released in 2015.')).toBe('Was his third album Flockaveli 2 released in 2015?');
   });
+
+  it('reads a name\'s particle ("dos", "do", "da") as part of the name, never the verb "do"', () => {
+    const d = divideRules('Manuel Francisco dos Santos, better known as Garrincha, was a Brazilian football player who played as a right winger.');
+    expect(d.claims.map((c) => c.question)).toContain('Did Manuel Francisco dos Santos play as a right winger?');
+  });
 });
