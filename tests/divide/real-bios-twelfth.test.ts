@@ -101,4 +101,16 @@ describe('divideRules on biographies: the twelfth pass', () => {
     const d = divideRules('Manuel Francisco dos Santos, better known as Garrincha, was a Brazilian football player who played as a right winger.');
     expect(d.claims.map((c) => c.question)).toContain('Did Manuel Francisco dos Santos play as a right winger?');
   });
+
+  it('gives each title of "known for his roles in the films A and B" a claim of its own, and its kind', () => {
+    expect(claims('Marianne McAndrew is best known for her roles in the 1970s films Grease and Airport 1975.')).toEqual(expect.arrayContaining([
+      'Marianne McAndrew is best known for her role in Grease.', 'Marianne McAndrew is best known for her role in Airport 1975.', 'Airport 1975 is a 1970s film.',
+    ]));
+    expect(claims('Flaherty is best known for his roles in the television series The Closer, Rizzoli & Isles and the film American Pie.')).toEqual(expect.arrayContaining([
+      'Flaherty is best known for his role in Rizzoli & Isles.', 'Flaherty is best known for his role in American Pie.', 'American Pie is a film.',
+    ]));
+    // An ambiguous list stays whole.
+    const kang = 'Kang is best known for his appearances in the television dramas The Liar and His Lover and When the Devil Calls Your Name.';
+    expect(claims(kang)[0]).toBe(kang);
+  });
 });
