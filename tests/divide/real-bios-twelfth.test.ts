@@ -113,4 +113,10 @@ describe('divideRules on biographies: the twelfth pass', () => {
     const kang = 'Kang is best known for his appearances in the television dramas The Liar and His Lover and When the Devil Calls Your Name.';
     expect(claims(kang)[0]).toBe(kang);
   });
+
+  it('asks a named subject\'s "has -ed" + noun as a perfect ("Has Varma directed films ...?"), a thing\'s as possession', () => {
+    const d = divideRules('Ram Gopal Varma is an Indian film director. Varma has directed films across multiple genres.');
+    expect(d.claims.map((c) => c.question)).toContain('Has Varma directed films across multiple genres?');
+    expect(claimToQuestion('The cat has striped fur.')).toBe('Does the cat have striped fur?');
+  });
 });
