@@ -116,7 +116,9 @@ function kindFacts(toks: readonly Tok[]): NamingFact[] {
       (WORKS.test(noun.lower) && title.toks.length <= 4 && /^[.,;(]?$/.test(toks[title.next]?.text ?? ''));
     if (comma === 0 && !named) continue;
     let m = k - 1;
-    while (m > 0 && m > k - 6 && ['ADJ', 'NOUN', 'PROPN'].includes(toks[m - 1]!.pos)) m--;
+    // "Italian Serie A club Bologna", "Ligue 1 club Troyes": a league's letter or number is in the kind.
+    const league = (j: number): boolean => /^(?:[A-Z]|\d)$/.test(toks[j]!.text) && toks[j - 1]?.pos === 'PROPN';
+    while (m > 0 && m > k - 6 && (['ADJ', 'NOUN', 'PROPN'].includes(toks[m - 1]!.pos) || league(m - 1))) m--;
     const kind = singularOf(words(toks.slice(m, k)));
     const last = title.toks[title.toks.length - 1]!;
     out.push({ claim: `${words(title.toks)} is ${articleFor(kind)} ${kind}.`, start: toks[m]!.start, end: last.end });

@@ -119,4 +119,8 @@ describe('divideRules on biographies: the twelfth pass', () => {
     expect(d.claims.map((c) => c.question)).toContain('Has Varma directed films across multiple genres?');
     expect(claimToQuestion('The cat has striped fur.')).toBe('Does the cat have striped fur?');
   });
+
+  it('keeps a league\'s letter or number in a club\'s kind ("Bologna is an Italian Serie A club.")', () => {
+    expect(claims('Daniel Carvalho is a Brazilian professional footballer who plays for Italian Serie A club Bologna.')).toContain('Bologna is an Italian Serie A club.');
+  });
 });
