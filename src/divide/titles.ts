@@ -90,7 +90,9 @@ export function titleLists(toks: readonly Tok[]): TitleList[] {
     const titles = titlesFrom(toks, at);
     if (titles.length < 2) continue;
     let m = h;
-    while (m > 0 && h - m < 4 && ['ADJ', 'NOUN'].includes(toks[m - 1]!.pos) && toks[m - 1]!.text === toks[m - 1]!.lower) m--;
+    // "the Broadway musicals A and B": a capitalised word right after "the" is the category's too.
+    const named = (j: number): boolean => toks[j]!.pos === 'PROPN' && toks[j - 1]?.lower === 'the';
+    while (m > 0 && h - m < 4 && ((['ADJ', 'NOUN'].includes(toks[m - 1]!.pos) && toks[m - 1]!.text === toks[m - 1]!.lower) || named(m - 1))) m--;
     out.push({ category: words(toks.slice(m, h + 1)), titles });
   }
   return out;

@@ -123,4 +123,9 @@ describe('divideRules on biographies: the twelfth pass', () => {
   it('keeps a league\'s letter or number in a club\'s kind ("Bologna is an Italian Serie A club.")', () => {
     expect(claims('Daniel Carvalho is a Brazilian professional footballer who plays for Italian Serie A club Bologna.')).toContain('Bologna is an Italian Serie A club.');
   });
+
+  it('keeps a capitalised word after "the" in a title list\'s kind ("the Broadway musicals A and B")', () => {
+    expect(claims('Gaynor also starred in the Broadway musicals Wonderful Town and Follies.'))
+      .toEqual(expect.arrayContaining(['Wonderful Town is a Broadway musical.', 'Follies is a Broadway musical.']));
+  });
 });
