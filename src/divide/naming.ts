@@ -143,7 +143,7 @@ function exampleFacts(toks: readonly Tok[]): NamingFact[] {
     if (c === end) continue;
     // "the minimalist sculptors of the 1960s, including Carl Andre": the examples are of the sculptors (time-np.ts).
     const timed = timedNounPhrase(toks.slice(0, end).map((t) => t.lower));
-    const category = words(timed === null ? toks.slice(c, end) : toks.slice(timed[0], timed[1]));
+    const category = words(timed === null ? topicsOf(toks, c) ?? toks.slice(c, end) : toks.slice(timed[0], timed[1]));
     let k = i + (such ? 2 : 1);
     let item: Tok[] = [];
     const flush = (): void => {
@@ -180,6 +180,18 @@ function exampleFacts(toks: readonly Tok[]): NamingFact[] {
     i = k;
   }
   return out;
+}
+
+// "several books on politics, philosophy and public policy, including X": the examples are books, not topics. A
+// counted plural noun before a preposition whose objects, up to the list at c, are plain words ("Canadian politics and
+// society") joined by commas or "and".
+function topicsOf(toks: readonly Tok[], c: number): Tok[] | null {
+  let p = c - 1;
+  while (p > 0 && p > c - 12 && (['NOUN', 'PUNCT', 'CCONJ'].includes(toks[p]!.pos) ? toks[p]!.text === toks[p]!.lower : toks[p]!.pos === 'ADJ')) p--;
+  if (!['on', 'of', 'about'].includes(toks[p]?.lower ?? '') || !toks.slice(p, c).some((t) => t.text === ',' || t.lower === 'and')) return null;
+  const head = toks[p - 1];
+  if (head?.pos !== 'NOUN' || !/[^su]s$/.test(head.lower) || !['several', 'many', 'numerous', 'various'].includes(toks[p - 2]?.lower ?? '')) return null;
+  return [head];
 }
 
 // "three solo albums, "Leaving Town Alive" (2005) and ..." -> Leaving Town Alive is a solo album.

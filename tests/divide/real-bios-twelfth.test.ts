@@ -128,4 +128,9 @@ describe('divideRules on biographies: the twelfth pass', () => {
     expect(claims('Gaynor also starred in the Broadway musicals Wonderful Town and Follies.'))
       .toEqual(expect.arrayContaining(['Wonderful Town is a Broadway musical.', 'Follies is a Broadway musical.']));
   });
+
+  it('names the examples of "several books on A, B and C, including X" as books, not topics', () => {
+    expect(claims('Letwin has written several books on politics, philosophy and public policy, including "The Politics of Freedom," "Party Versus Country" and "After the Terror."'))
+      .toEqual(expect.arrayContaining(['The Politics of Freedom is a book.', 'Party Versus Country is a book.', 'After the Terror is a book.']));
+  });
 });
