@@ -133,4 +133,9 @@ describe('divideRules on biographies: the twelfth pass', () => {
     expect(claims('Letwin has written several books on politics, philosophy and public policy, including "The Politics of Freedom," "Party Versus Country" and "After the Terror."'))
       .toEqual(expect.arrayContaining(['The Politics of Freedom is a book.', 'Party Versus Country is a book.', 'After the Terror is a book.']));
   });
+
+  it('splits a counted category whose topics are a list from its examples ("several books of poetry, fiction, and non-fiction, including ...")', () => {
+    expect(claims('Nkosi published several books of poetry, fiction, and non-fiction, including Mating Birds, The Transplanted Heart, and The Will to Die.'))
+      .toEqual(expect.arrayContaining(['Nkosi published several books of poetry.', 'Nkosi published Mating Birds.', 'Nkosi published The Will to Die.', 'Mating Birds is a book.']));
+  });
 });
