@@ -138,4 +138,11 @@ describe('divideRules on biographies: the twelfth pass', () => {
     expect(claims('Nkosi published several books of poetry, fiction, and non-fiction, including Mating Birds, The Transplanted Heart, and The Will to Die.'))
       .toEqual(expect.arrayContaining(['Nkosi published several books of poetry.', 'Nkosi published Mating Birds.', 'Nkosi published The Will to Die.', 'Mating Birds is a book.']));
   });
+
+  it('reads "including as" roles after a fronted phrase and before ", and was ..."', () => {
+    expect(claims('Rennie Fritchie is a British civil servant. She has also held a number of positions in the Labour Party, including as chair of the North West Regional Women\'s Committee from 2000-2004, and was an active member of the Co-operative Party.'))
+      .toEqual(expect.arrayContaining(['Fritchie has also held a number of positions in the Labour Party.', 'Fritchie was an active member of the Co-operative Party.']));
+    expect(claims('Rennie Fritchie is a British civil servant. In addition to her parliamentary work, she has also served on several public bodies and committees, including as the Chair of the Standards Committee of the House of Lords.'))
+      .toContain('Fritchie was the Chair of the Standards Committee of the House of Lords.');
+  });
 });
