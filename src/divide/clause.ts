@@ -96,6 +96,11 @@ function analyzeUncached(ready: string): Clause | null {
     // "In the top left there is a circle": the intro ends where "there" begins.
     const there = subject.findIndex((t, i) => i > 0 && t.word === 'there');
     if (there > 0) return build(tokens.slice(0, there), tokens.slice(there), { ...verb, index: verb.index - there });
+    // "In 2013 he transferred to Valencia": a person's pronoun right before the verb is the subject, as "there" is.
+    const who = verb.index - 1;
+    if (who > 1 && ['he', 'she', 'they'].includes(subject[who]!.word) && /\d/.test(subject[who - 1]!.word)) {
+      return build(tokens.slice(0, who), tokens.slice(who), { ...verb, index: 1 });
+    }
     if ((PREPOSITIONS.has(first) || first === 'here') && verb.index + 1 < tokens.length) {
       return { intro: [], subject, verb, rest: tokens.slice(verb.index + 1), locative: true, tokens, verbIndex: verb.index };
     }

@@ -11,6 +11,7 @@ import {
 } from './person-clauses.js';
 import { copulaSubject, definite, headBefore, isComma, NOUNISH, pluralHead, POSSESSIVES, textOf, withArticle } from './noun-phrase.js';
 import { pastOfIng } from './verbs.js';
+import { datedPast, opensWhen, placeBefore, pronounSubject, yearOfMain } from './clause-time.js';
 
 /** One clause part: a statement to divide further, and the span [start, end) of its source text in the answer. */
 export interface Part {
@@ -33,10 +34,12 @@ interface Draft {
   /** The dropped opener word ("which", "with"): the part's source text starts there. */
   lead?: Tok;
   attach?: number;
+  /** The main clause's year for a time clause after it ("in 2004"); the named place of a "where" clause. */
+  time?: string; place?: string;
 }
 
 // Clauses of reason, concession, contrast and condition stand apart; time clauses ("since he was a child",
-// "when ...") qualify the main clause and stay in it, except in front of it.
+// "when ...") qualify the main clause and stay in it, except in front of it or as an event of its own (clause-time.ts).
 const SUBORDINATORS = new Set(['because', 'although', 'though', 'if', 'unless', 'while', 'whereas', 'as', 'so']);
 // Participles that introduce an inference or an evaluation, not something to see.
 const HEDGE_PARTICIPLES = new Set(['suggesting', 'indicating', 'implying', 'hinting', 'signifying', 'meaning']);
@@ -52,7 +55,6 @@ const SIDES = new Set(['top', 'bottom', 'middle', 'center', 'centre', 'upper', '
 const PREPOSITIONAL = new Set(['during', 'including', 'featuring', 'following', 'regarding', 'concerning', 'excluding', 'according', 'depending', 'compared', 'given', 'based']);
 // Verbs of showing that the tagger often reads as plural nouns ("The image features a clock").
 const PICTURE_VERBS = new Set(['features', 'shows', 'depicts', 'displays', 'showcases', 'captures', 'presents', 'contains', 'includes']);
-
 
 // What a sentence-final participle phrase describes: the main clause's subject ("a girl is standing on a
 // sidewalk, holding an umbrella"), or its object when the subject is the picture itself or "there".
@@ -133,11 +135,13 @@ export function clauseParts(toks: readonly Tok[]): Part[] {
       const perfect = op.kind === 'participle' && op.head === -2 && verb !== undefined ? perfectAux(drafts[home]!.toks, verb) : null;
       if (perfect !== null) prefix = `${subject} ${perfect}`;
       // "..., having written many books" -> "Hedding has written many books", not "is having written".
-      const having = op.kind === 'participle' && op.consume === 0 && t.lower === 'having' && next?.pos === 'VERB';
+      const having = op.kind === 'participle' && op.consume === 0 && t.lower === 'having' && (next?.pos === 'VERB' || /^[a-z]+ed$/.test(next?.text ?? ''));
       if (having) prefix = `${subject} ${plural ? 'have' : 'has'}`;
       const lead = op.consume > 0 || having ? { lead: t } : {};
       const draft: Draft = { prefix, toks: [], kind: op.kind, plural, ...(op.paren ? { paren: true } : {}), ...lead };
       if (op.skip) draft.skip = op.skip;
+      if (op.setting === 'when') draft.time = yearOfMain(drafts[home]!.toks);
+      if (op.setting === 'where') draft.place = placeBefore(toks, i);
       if (op.kind === 'relative' && h) draft.attach = h.start;
       if (op.kind === 'subordinate' && t.lower === 'because' && prev) draft.attach = prev.start;
       if ((op.kind === 'relative' || op.kind === 'participle') && !h) draft.skip ??= 'comment on the scene';
@@ -152,7 +156,7 @@ export function clauseParts(toks: readonly Tok[]): Part[] {
         } else if (!having) drafts[cur]!.toks.push(t);
       } else i += op.consume - 1;
       if (op.past && next !== undefined) {
-        drafts[cur]!.prefix = subject;
+        drafts[cur]!.prefix = pronounSubject(drafts[home]!.toks) ?? subject;
         drafts[cur]!.toks.push({ ...next, text: pastOfIng(next.lower), lower: pastOfIng(next.lower) });
         i++;
       }
@@ -243,6 +247,8 @@ interface Opener {
   past?: boolean;
   /** "(also known as X)", "(real name: X)", "(née X)": another name of the name before the bracket. */
   alias?: 'known' | 'real' | 'nee';
+  /** A time clause after the main clause ("... when he won X") takes its year; ", where he won X" its place. */
+  setting?: 'when' | 'where';
 }
 
 // Does a clause part open at token i? `afterComma` when a comma (or the sentence start) precedes it.
@@ -262,7 +268,7 @@ function opener(toks: readonly Tok[], i: number, main: readonly Tok[], afterComm
     return { kind: 'relative', head: listCategory(toks, i) ?? headBefore(toks, isComma(prev) ? i - 1 : i), consume: 1 };
   }
   if (t.lower === 'where' && afterComma && i > 0 && ['DET', 'PRON', 'PROPN', 'NOUN', 'NUM'].includes(next.pos)) {
-    return { kind: 'subordinate', head: -1, consume: 1 };
+    return { kind: 'subordinate', head: -1, consume: 1, setting: 'where' };
   }
   if ((isParticipleForm(t) || ingBeforePhrase(toks, i)) && t.text === t.lower && !PREPOSITIONAL.has(t.lower) && i > 0
     && (afterComma || (prev !== undefined && (NOUNISH.has(prev.pos) || ['him', 'her', 'them'].includes(prev.lower)))) && hasFinite()) {
@@ -292,6 +298,8 @@ function opener(toks: readonly Tok[], i: number, main: readonly Tok[], afterComm
   if ((t.lower === 'before' || t.lower === 'after') && i > 2 && isIngVerb(next) && hasFinite()) return { kind: 'participle', head: -2, consume: 1, past: true };
   if (afterComma && isApposition(toks, i) && hasFinite()) return { kind: 'apposition', head: i - 2, consume: 0 };
   const leading = i === 0 && ['when', 'while', 'once', 'whenever'].includes(t.lower); // tagged ADV at the start
+  // "Lummis rose to fame in 2004 when he won ...": a fact of its own, at the main clause's year (clause-time.ts).
+  if (opensWhen(toks, i, afterComma) && hasFinite() && clauseStartsAt(toks, i + 1)) return { kind: 'subordinate', head: -1, consume: 1, setting: 'when' };
   // ", so I can use it as a cue": a result clause (tagged ADV) stands apart, so its own filters judge it.
   const result = t.lower === 'so' && afterComma && i > 0;
   if ((SUBORDINATORS.has(t.lower) || leading) && (t.pos === 'SCONJ' || leading || result || (t.lower === 'as' && afterComma)) && (afterComma || i === 0 || hasFinite())) {
@@ -348,22 +356,16 @@ function build(d: Draft): Part | null {
   if (!first || !last) return null;
   let body = d.kind === 'attribute' ? '' : textOf(d.toks).replace(/^[,;\s]+|[,;\s]+$/g, '');
   if (d.kind === 'with') body = withClause(d.toks);
-  const text = [datedPast(d, body), body].filter((s) => s !== '').join(' ').replace(/\s+/g, ' ').trim();
+  // One clause only, not its relatives'; a place in front, so each of its conjuncts takes it ("At FC Porto, he won").
+  if (d.time && !d.toks.some(isComma)) body = `${body.replace(/[.!?]+$/, '')} ${d.time}`;
+  if (d.place && !d.toks.some(isComma)) body = `${d.place.charAt(0).toUpperCase()}${d.place.slice(1)}, ${body}`;
+  const text = [datedPast(d.kind, d.toks, d.prefix, body), body].filter((s) => s !== '').join(' ').replace(/\s+/g, ' ').trim();
   if (!/[a-z]/i.test(text)) return null;
   const part: Part = { text: text.charAt(0).toUpperCase() + text.slice(1), start: (d.lead ?? first).start, end: last.end };
   if (d.skip) part.skip = d.skip;
   if (d.attach !== undefined) part.attach = d.attach;
   return part;
 }
-
-// "Focus, formed in 1969 by ...", "Con Pasión, released in 2003": a past participle dated by a year happened then
-// ("Focus was formed in 1969."), not "is formed".
-function datedPast(d: Draft, body: string): string {
-  const verb = d.toks[0];
-  if (d.kind !== 'participle' || verb?.pos !== 'VERB' || !/(?:ed|en|wn)$/.test(verb.lower) || !DATED.test(body)) return d.prefix;
-  return d.prefix.replace(/ is$/, ' was').replace(/ are$/, ' were');
-}
-const DATED = /\b(?:in|on)\s+(?:[A-Z]?[a-z]+\s+){0,2}(?:\d{1,2},?\s+)?(?:1[5-9]|20)\d\d\b/;
 
 // "standing on it" the tagger may read as a noun; an -ing word before a preposition or article is a verb.
 function ingBeforePhrase(toks: readonly Tok[], j: number): boolean {

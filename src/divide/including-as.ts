@@ -8,26 +8,32 @@
  */
 
 // Subject (a name or a pronoun, up to five words), its verb, the rest of the clause, the roles.
-const INCLUDING_AS = /^((?:[A-Z][\w'’.-]*\s){1,5}?|(?:He|She|They)\s)((?:(?:later|also|then|subsequently|previously)\s)?(?:has|have|had|was|were|\w+ed)\b.*?),?\s+including\s+(?<serving>serving\s+)?as\s+(.+?)\.?$/;
+const INCLUDING_AS = /^((?:(?:In addition to|Besides|Apart from|Outside of|Outside)\s[^,]{1,50},\s)?)((?:[A-Z][\w'’.-]*\s){1,5}?|(?:[Hh]e|[Ss]he|[Tt]hey)\s)((?:(?:later|also|then|subsequently|previously)\s)?(?:has|have|had|was|were|\w+ed)\b.*?),?\s+including\s+(?<serving>serving\s+)?as\s+(.+?)\.?$/;
 const SHARED_ROLE = /^((?:the|an?)\s.*?\bof\s)(the\s[A-Z].*?)\s+and\s+(the\s[A-Z].*)$/;
 
 /** The clause and one claim per role, or the text alone when it lists no roles after "including as". */
 export function includingAsApart(text: string): string[] {
   if (!text.includes('including')) return [text];
   const m = INCLUDING_AS.exec(text);
-  if (m === null || m[1] === undefined || m[2] === undefined || m[4] === undefined) return [text];
-  const subject = m[1].trim();
-  const roles = m[4].split(/,\s+(?:and\s+)?(?=(?:the|an?)\s)/);
-  const role = (r: string): boolean => (/^(?:the|an?)\s/i.test(r) || /^[a-z]/.test(r)) && !/^(?:the|an?)\s+(?:of|in|for|to|at)\b/.test(r) && r.split(/\s+/).length <= 14;
+  if (m === null || m[1] === undefined || m[2] === undefined || m[3] === undefined || m[5] === undefined) return [text];
+  // "In addition to her parliamentary work, Fritchie has also served ...": the fronted phrase stays with the clause.
+  const intro = m[1];
+  const subject = m[2].trim().replace(/^[hst]/, (c) => c.toUpperCase());
+  // "..., including as chair of X from 2000-2004, and was an active member of Y": the clause goes on after the roles.
+  const more = /,\s+and\s+((?:has|have|had|was|were|is|are)\s.+)$/.exec(m[5]);
+  const list = more ? m[5].slice(0, more.index) : m[5];
+  const roles = list.split(/,\s+(?:and\s+)?(?=(?:the|an?)\s)/);
+  const role = (r: string): boolean => (/^(?:the|an?)\s/i.test(r) || /^[a-z]/.test(r)) && !/^(?:the|an?)\s+(?:of|in|for|to|at)\b/.test(r) && r.split(/\s+/).length <= 16;
   if (!roles.every(role)) return [text];
-  const be = /^(?:They)$/.test(subject) ? 'were' : 'was';
+  const be = subject === 'They' ? 'were' : 'was';
   const each = roles.flatMap((r) => {
     const shared = SHARED_ROLE.exec(r);
     return shared && shared[1] !== undefined && shared[2] !== undefined && shared[3] !== undefined ? [`${shared[1]}${shared[2]}`, `${shared[1]}${shared[3]}`] : [r];
   });
   // "served in various roles, including as a diplomat": the annotators kept the verb ("He served as a diplomat.").
-  const served = /\b((?:(?:has|have|had)\s(?:also\s)?)?(?:served|worked))\s+(?:in|with|at|on)\b/.exec(m[2]);
+  const served = /\b((?:(?:has|have|had)\s(?:also\s)?)?(?:served|worked))\s+(?:in|with|at)\b/.exec(m[3]);
   // "including serving as the Chairman of X": the text's own verb ("Baron Smith served as the Chairman of X.").
   const lead = served?.[1] !== undefined ? `${served[1]} as` : m.groups?.['serving'] !== undefined ? 'served as' : be;
-  return [`${subject} ${m[2]}.`, ...each.map((r) => `${subject} ${lead} ${r.replace(/[.,;\s]+$/, '')}.`)];
+  const rest = more?.[1] !== undefined ? [`${subject} ${more[1].replace(/[.,;\s]+$/, '')}.`] : [];
+  return [`${intro}${intro === '' ? subject : m[2].trim()} ${m[3]}.`, ...each.map((r) => `${subject} ${lead} ${r.replace(/[.,;\s]+$/, '')}.`), ...rest];
 }

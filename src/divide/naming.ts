@@ -9,6 +9,7 @@ import { flatMapOf } from './arrays.js';
 import type { Tok } from './nlp.js';
 import { PREPOSITIONS } from './lexicon.js';
 import { articleFor } from './text.js';
+import { timedNounPhrase } from './time-np.js';
 import { singularOf, titleAt, titleLists, WORKS } from './titles.js';
 
 /** A naming fact and the span [start, end) of the words it came from. */
@@ -109,11 +110,15 @@ function kindFacts(toks: readonly Tok[]): NamingFact[] {
     const title = titleAt(toks, k + comma);
     if (title === null || title.toks.length > 10 || title.toks[0]!.pos === 'PRON' || toks[title.next]?.lower === "'s") continue;
     if (comma === 1 && !/^[.,;]?$/.test(toks[title.next]?.text ?? '')) continue;
-    // A title's first word may be any word ("That Night", "One Direction") when a name's word follows it.
-    const named = title.toks[0]!.pos === 'PROPN' || title.toks[1]?.pos === 'PROPN' || /^["“']$/.test(toks[k]!.text);
+    // A title's first word may be any word ("That Night", "One Direction") when a name's word follows it, or after
+    // a kind of work when the title ends the phrase ("the American film Fast Five.", "the film series Tora-san.").
+    const named = title.toks[0]!.pos === 'PROPN' || title.toks[1]?.pos === 'PROPN' || /^["“']$/.test(toks[k]!.text) ||
+      (WORKS.test(noun.lower) && title.toks.length <= 4 && /^[.,;(]?$/.test(toks[title.next]?.text ?? ''));
     if (comma === 0 && !named) continue;
     let m = k - 1;
-    while (m > 0 && m > k - 6 && ['ADJ', 'NOUN', 'PROPN'].includes(toks[m - 1]!.pos)) m--;
+    // "Italian Serie A club Bologna", "Ligue 1 club Troyes": a league's letter or number is in the kind.
+    const league = (j: number): boolean => /^(?:[A-Z]|\d)$/.test(toks[j]!.text) && toks[j - 1]?.pos === 'PROPN';
+    while (m > 0 && m > k - 6 && (['ADJ', 'NOUN', 'PROPN'].includes(toks[m - 1]!.pos) || league(m - 1))) m--;
     const kind = singularOf(words(toks.slice(m, k)));
     const last = title.toks[title.toks.length - 1]!;
     out.push({ claim: `${words(title.toks)} is ${articleFor(kind)} ${kind}.`, start: toks[m]!.start, end: last.end });
@@ -136,8 +141,9 @@ function exampleFacts(toks: readonly Tok[]): NamingFact[] {
     if (toks[c - 1]?.pos === 'VERB' && /[^s]s$/.test(toks[c - 1]!.lower) && ['NOUN', 'ADP', 'DET', 'ADJ'].includes(toks[c - 2]?.pos ?? '')) c--;
     while (c > 0 && c > end - 6 && ['ADJ', 'NOUN', 'PROPN', 'NUM'].includes(toks[c - 1]!.pos)) c--;
     if (c === end) continue;
-    const before = timeOf(toks, c);
-    const category = before === null ? words(toks.slice(c, end)) : words(toks.slice(before, timeEnd(toks, c)));
+    // "the minimalist sculptors of the 1960s, including Carl Andre": the examples are of the sculptors (time-np.ts).
+    const timed = timedNounPhrase(toks.slice(0, end).map((t) => t.lower));
+    const category = words(timed === null ? topicsOf(toks, c) ?? toks.slice(c, end) : toks.slice(timed[0], timed[1]));
     let k = i + (such ? 2 : 1);
     let item: Tok[] = [];
     const flush = (): void => {
@@ -176,22 +182,16 @@ function exampleFacts(toks: readonly Tok[]): NamingFact[] {
   return out;
 }
 
-// "classic movie musicals from the mid-1950s to the early 1970s, including South Pacific": a time before the list is
-// the time of the noun phrase before it, whose examples they are ("South Pacific is a classic movie musical.", not "an
-// early 1970"). timeEnd is where that noun phrase ends, timeOf where it starts (null when the category is no time).
-const TIME_WORD = /^(?:the|early|late|mid|-|from|to|of|in|and|between|through|until|\d{4}s?|\d0s|mid-\d{4}s?)$/;
-function timeEnd(toks: readonly Tok[], c: number): number {
-  let j = c;
-  while (j > 0 && j > c - 12 && TIME_WORD.test(toks[j - 1]!.lower)) j--;
-  return j;
-}
-function timeOf(toks: readonly Tok[], c: number): number | null {
-  if (!/\d/.test(toks[c]!.text) && !/\d/.test(toks[c + 1]?.text ?? '')) return null;
-  const e = timeEnd(toks, c);
-  if (e === c || toks[e - 1]?.pos !== 'NOUN' || !/[^su]s$/.test(toks[e - 1]!.lower)) return null;
-  let b = e;
-  while (b > 0 && b > e - 6 && ['ADJ', 'NOUN', 'PROPN'].includes(toks[b - 1]!.pos)) b--;
-  return b;
+// "several books on politics, philosophy and public policy, including X": the examples are books, not topics. A
+// counted plural noun before a preposition whose objects, up to the list at c, are plain words ("Canadian politics and
+// society") joined by commas or "and".
+function topicsOf(toks: readonly Tok[], c: number): Tok[] | null {
+  let p = c - 1;
+  while (p > 0 && p > c - 12 && (['NOUN', 'PUNCT', 'CCONJ'].includes(toks[p]!.pos) ? toks[p]!.text === toks[p]!.lower : toks[p]!.pos === 'ADJ')) p--;
+  if (!['on', 'of', 'about'].includes(toks[p]?.lower ?? '') || !toks.slice(p, c).some((t) => t.text === ',' || t.lower === 'and')) return null;
+  const head = toks[p - 1];
+  if (head?.pos !== 'NOUN' || !/[^su]s$/.test(head.lower) || !['several', 'many', 'numerous', 'various'].includes(toks[p - 2]?.lower ?? '')) return null;
+  return [head];
 }
 
 // "three solo albums, "Leaving Town Alive" (2005) and ..." -> Leaving Town Alive is a solo album.
@@ -230,10 +230,15 @@ function titleBefore(toks: readonly Tok[], k: number): { text: string; start: nu
   }
   const cap = (t: Tok | undefined): boolean => t !== undefined && /^[A-Z0-9]/.test(t.text) && t.text !== 'I';
   if (!cap(toks[a])) return null;
-  while (a > 0 && (cap(toks[a - 1]) || (TITLE_WORDS.has(toks[a - 1]!.lower) && cap(toks[a - 2])))) a--;
+  // "There's No Business Like Show Business (1954)", "You're All Surrounded": a contraction is inside the title
+  // ("Cameron Crowe's Singles" is not: an "'s" only after "There", "What", "Nobody" and the like).
+  const clitic = (j: number): boolean => toks[j]!.space === '' && (/^['’](?:re|ll|ve|m)$/.test(toks[j]!.lower) ||
+    (/^['’]s$/.test(toks[j]!.lower) && CONTRACTED.test(toks[j - 1]?.lower ?? '')));
+  while (a > 0 && (cap(toks[a - 1]) || ((TITLE_WORDS.has(toks[a - 1]!.lower) || clitic(a - 1)) && cap(toks[a - 2])))) a--;
   if (toks[a]!.text === toks[a]!.lower) a++;
   return a < k ? { text: words(toks.slice(a, k)), start: toks[a]!.start } : null;
 }
+const CONTRACTED = /^(?:there|here|what|that|it|who|where|nobody|somebody|everybody|let|he|she)$/;
 const TITLE_WORDS = new Set(['of', 'the', 'a', 'an', 'in', 'on', 'at', 'for', 'to', 'from', 'with', '&', 'de', 'la']);
 
 // "Robert Louis Stevenson (13 November 1850 – 3 December 1894)", "Anna May Wong (1905–1961)": when the person

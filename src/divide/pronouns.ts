@@ -3,6 +3,7 @@
  * wrote their facts ("Neumann was elected in 2007.", "The man is wearing a tie.").
  */
 import { claimToQuestion } from './question.js';
+import type { Tok } from './nlp.js';
 import type { Sentence } from './segment.js';
 
 interface Claim { claim: string; question: string; start: number }
@@ -17,15 +18,37 @@ const REFERENTS: Record<string, RegExp> = {
 // The pronoun at the start of a claim, after at most a short fronted phrase ("In 2007, he ...").
 const LEADING = /^((?:[^,]{1,40},\s+)?)(he|she|they)\b/i;
 
+const PARTICLES = /^(?:de|del|della|da|dos|das|do|di|van|von|der|den|bin|ibn|al|el|la|le)$/;
+
 // The name a biography opens with as its subject ("Shayne Neumann is ..."), by surname: the annotators mostly wrote
 // "Neumann completed ...", and the full name would make claims long. Undefined when the answer opens otherwise.
 function openingName(sentences: readonly Sentence[]): string | undefined {
   const toks = sentences[0]?.tokens ?? [];
+  // "Manuel Francisco dos Santos, better known as ...", "Beenie Man (born ...)": a name's particles, and its
+  // capitalised words the tagger did not read as a name, after a first word it did.
+  const cap = (k: number): boolean => /^\p{Lu}/u.test(toks[k]?.text ?? '') && ['PROPN', 'NOUN', 'ADJ'].includes(toks[k]!.pos);
   let n = 0;
-  while (n < toks.length && n < 5 && toks[n]!.pos === 'PROPN' && /^[A-Z]/.test(toks[n]!.text)) n++;
+  while (n < toks.length && n < 7 && (n === 0 ? toks[0]!.pos === 'PROPN' && /^\p{Lu}/u.test(toks[0]!.text) : cap(n) || (PARTICLES.test(toks[n]!.text) && cap(n + 1)))) n++;
   const next = toks[n];
   if (n === 0 || next === undefined || !(next.pos === 'AUX' || next.pos === 'VERB' || next.text === '(' || next.text === ',')) return undefined;
-  return toks[n - 1]!.text;
+  return nameUsed(toks.slice(0, n), toks.slice(n, n + 12), sentences.slice(1).map((x) => x.text).join(' '));
+}
+
+// Which of the opening name's words the answer goes on to use: "Ronaldo Nazario de Lima, commonly known as Ronaldo"
+// -> "Ronaldo"; "María Elena Medina-Mora Icaza ... Medina-Mora was ..." -> "Medina-Mora"; by default the surname,
+// or the whole name when its last word is no name's word ("Beenie Man").
+function nameUsed(name: readonly Tok[], after: readonly Tok[], rest: string): string {
+  const known = after.findIndex((t, k) => t.lower === 'as' && after[k - 1]?.lower === 'known');
+  const alias: Tok[] = [];
+  for (let k = known + 1; known >= 0 && k < after.length && /^\p{Lu}/u.test(after[k]!.text) && after[k]!.pos === 'PROPN'; k++) alias.push(after[k]!);
+  if (alias.length > 0) return alias.map((t) => t.text).join(' ');
+  const last = name[name.length - 1]!;
+  if (last.pos !== 'PROPN') return name.map((t) => t.text).join(' ');
+  const said = (w: string): boolean => new RegExp(`(?<![\\p{L}-])${w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}-])`, 'u').test(rest);
+  const at = said(last.text) ? name.length - 1 : name.findLastIndex((t) => /^\p{Lu}/u.test(t.text) && said(t.text));
+  const k = at < 0 ? name.length - 1 : at;
+  // "Osama bin Laden" -> "bin Laden", "José Sánchez del Río" -> "del Río": a particle goes with the name after it.
+  return PARTICLES.test(name[k - 1]?.text ?? '') ? `${name[k - 1]!.text} ${name[k]!.text}` : name[k]!.text;
 }
 
 /** Replace each claim's leading he/she (by the opening name) or he/she/they (by the last person noun before it). */
@@ -44,7 +67,7 @@ export function namePronouns<C extends Claim>(answer: string, sentences: readonl
       if (noun !== undefined) who = `${lead === '' ? 'The' : 'the'} ${noun}`;
     }
     if (who === undefined) return;
-    const claim = `${lead}${who}${c.claim.slice(m[0].length)}`;
+    const claim = `${lead}${lead === '' ? who.charAt(0).toUpperCase() + who.slice(1) : who}${c.claim.slice(m[0].length)}`;
     const question = claimToQuestion(claim);
     if (question !== null) claims[k] = { ...c, claim, question };
   });

@@ -1,6 +1,6 @@
 /** Turn one declarative claim into a yes/no question, keeping tense and every negation word. */
 import { analyzeClause } from './clause.js';
-import { AUX_ADVERBS, DETERMINERS, isVerbWord, PRONOUNS } from './lexicon.js';
+import { AUX_ADVERBS, DETERMINERS, isVerbWord, NOT_PAST_ED, PRONOUNS } from './lexicon.js';
 import { capitalize, stripTrailingPunct, type Token } from './text.js';
 import { isParticipleAt } from './verbs.js';
 
@@ -36,11 +36,14 @@ function lowerLead(tokens: readonly Token[]): string[] {
 }
 
 // After has/have/had, a participle makes a perfect ("has eaten"); otherwise it is possession.
-function isPerfect(rest: readonly Token[]): boolean {
+function isPerfect(rest: readonly Token[], subject: readonly Token[]): boolean {
   let j = 0;
   while (j < rest.length && AUX_ADVERBS.has(rest[j]?.word ?? '')) j++;
   // "has also directed episodes": an adverb between makes the -ed word a participle, whatever follows.
-  return isParticipleAt(rest, j) || (j > 0 && /ed$/.test(rest[j]?.word ?? ''));
+  if (isParticipleAt(rest, j) || (j > 0 && /ed$/.test(rest[j]?.word ?? ''))) return true;
+  // "Varma has directed films across ...": a person named by a name does things; a thing "has curved edges".
+  const named = subject.length > 0 && subject.every((t) => /^\p{Lu}/u.test(t.raw)) && !DETERMINERS.has(subject[0]!.word) && !PRONOUNS.has(subject[0]!.word);
+  return named && /^[a-z]{4,}ed$/.test(rest[j]?.raw ?? '') && !NOT_PAST_ED.has(rest[j]!.word);
 }
 
 // After do/does/did, a bare verb or "not" makes it an auxiliary; an object makes it the verb "do".
@@ -71,7 +74,7 @@ export function claimToQuestion(claim: string): string | null {
   let head: string[];
   if (verb.kind === 'main') {
     head = [verb.doWord, ...lowerLead(subject), verb.base];
-  } else if (DO_FOR_HAVE[verb.word] !== undefined && !isPerfect(rest)) {
+  } else if (DO_FOR_HAVE[verb.word] !== undefined && !isPerfect(rest, subject)) {
     head = [DO_FOR_HAVE[verb.word] ?? 'Does', ...lowerLead(subject), 'have'];
   } else if (['do', 'does', 'did'].includes(verb.word) && isMainDo(rest)) {
     head = [capitalize(verb.word), ...lowerLead(subject), 'do'];

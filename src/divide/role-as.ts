@@ -6,6 +6,8 @@
  * as Billy Campbell was on Melrose Place.").
  */
 import { analyzeClause } from './clause.js';
+import { articleFor } from './text.js';
+import { singularOf } from './titles.js';
 
 // A role named in capitals ("as Deputy Chief Brenda Leigh Johnson"), then the work it was in or on.
 // One role only: "roles as A in X, B in Y" is a list the role would swallow.
@@ -26,4 +28,31 @@ export function roleAsApart(claim: string): string[] {
   // In the claim's own tense: "is best known for" -> "is in", "was known for" -> "was in".
   const be = clause.verb.word === 'was' || clause.verb.word === 'were' || (clause.verb.kind === 'main' && clause.verb.doWord === 'Did') ? 'was' : 'is';
   return [`${m[1]}.`, `${whose} role as ${m[2]} ${be} ${m[3]} ${m[4]}.`];
+}
+
+// "David Wenham is best known for his roles in the films The Lord of the Rings and 300" -> "... best known for his
+// role in The Lord of the Rings.", "... for his role in 300.", as the annotators wrote each title (the naming facts
+// say what each title is: "300 is a film."). Titles must be plainly listed: two or more, each capitalised, at most
+// one "and" in the list ("The Liar and His Lover and When the Devil ..." is ambiguous), none opening with a pronoun
+// ("I Love You, Beth Cooper" has a comma inside).
+const ROLES_IN = /^(.*\bknown for (?:his|her|their) )(roles|performances|appearances) in the ((?:\d{4}s? )?(?:[a-z]+ ){0,2}(?:films?|series|dramas?|movies?|shows?|sitcoms?)) (.+?)\.?$/;
+const KIND_LEAD = /^the ((?:\d{4}s? )?(?:[a-z]+ ){0,2}(?:films?|series|dramas?|movies?|shows?|sitcoms?)) /;
+
+/** One claim per title of "known for his roles in the films A, B and C"; the claim alone otherwise. */
+export function rolesInApart(claim: string): string[] {
+  const m = claim.includes('known for') ? ROLES_IN.exec(claim) : null;
+  if (m === null || m[1] === undefined || m[2] === undefined || m[3] === undefined || m[4] === undefined || (m[4].match(/\band\b/g) ?? []).length > 1) return [claim];
+  // Each title with its kind: the list's, or its own ("..., and the film American Pie").
+  let kind = m[3];
+  const items = m[4].split(/,\s*(?:and\s+)?|\s+and\s+/).map((x) => {
+    const own = KIND_LEAD.exec(x);
+    if (own?.[1] !== undefined) kind = own[1];
+    return { title: x.replace(KIND_LEAD, '').trim(), kind: singularOf(kind) };
+  });
+  const plain = (x: string): boolean => /^["“]?[A-Z0-9]/.test(x) && x.split(/\s+/).length <= 8 && !/^["“]?(?:I|You|We|He|She|They|His|Her|Their|My|Your|When)\b/.test(x);
+  if (items.length < 2 || !items.every((x) => plain(x.title))) return [claim];
+  const one = m[2].replace(/s$/, '');
+  // What each title is, too: the naming facts miss titles with a number ("300", "Airport 1975"); the same fact
+  // from both is asked once.
+  return [...items.map((x) => `${m[1]}${one} in ${x.title}.`), ...items.map((x) => `${x.title} is ${articleFor(x.kind)} ${x.kind}.`)];
 }

@@ -3,8 +3,9 @@ import { flatMapOf, through } from './arrays.js';
 import { asRolesApart, asWellAsApart, bothApart, possessivesApart, yearsApart } from './as-well-as.js';
 import { splitClaims } from './claims.js';
 import { hangingExampleApart, listedSubjectApart } from './example-items.js';
-import { roleAsApart } from './role-as.js';
+import { roleAsApart, rolesInApart } from './role-as.js';
 import { timeSpanApart } from './time-spans.js';
+import { timedSplit } from './time-np.js';
 import { yearApart } from './year-apart.js';
 import { leadInApart } from './lead-in.js';
 import { examplesApart } from './examples-apart.js';
@@ -85,10 +86,7 @@ const EXAMPLES = /^(.*\b(?:in|on|at|for|with|of|by|from|to|into)\s+)((?:[\w'’-
 
 // "Varma has directed several successful films, including Rangeela (1995) and Satya (1998)": after a verb, a
 // counted category's examples are objects of their own ("Varma has directed Rangeela."; the year is a naming fact).
-const COUNTED_EXAMPLES = /^(.*?\s)((?:several|many|numerous|various|multiple|two|three|four|five|a number of|(?:over|more than|nearly|about)\s+\d+)\s+(?:[\w'’-]+\s+){0,3}[\w'’-]+(?:\s+(?:for|in|from|on|at|throughout)\s+(?:(?!\s(?:and|has|have|had|is|was|were)\s)[^,]){1,80}?)?),?\s+(such as|including)\s+(.+?)\.?$/i;
-// A time as EXAMPLES' category ("the 1960s", "the early 2000s", "the 19th century"), and the noun phrase it is a time of.
-const TIME_NP = /^(?:the\s+)?(?:early\s+|late\s+|mid-?\s*)?(?:\d{4}s?|'?\d0s|\d{1,2}(?:st|nd|rd|th)\s+century)$/i;
-const BEFORE_TIME = /^(.*\b(?:in|on|at|for|with|by|from|to|into)\s+)((?:[\w'’-]+\s+){0,4}?[\w'’-]+)\s+(?:of|from|in)\s+$/i;
+const COUNTED_EXAMPLES = /^(.*?\s)((?:several|many|numerous|various|multiple|two|three|four|five|a number of|(?:over|more than|nearly|about)\s+\d+)\s+(?:[\w'’-]+\s+){0,3}[\w'’-]+(?:\s+(?:for|in|from|on|at|throughout)\s+(?:(?!\s(?:and|has|have|had|is|was|were)\s)[^,]){1,80}?|\s+(?:on|of|about)\s+(?:[a-z][\w'’-]*,?\s+){1,8}and\s+[a-z][\w'’-]*(?:\s+[a-z][\w'’-]*)?)?),?\s+(such as|including)\s+(.+?)\.?$/i;
 // Words EXAMPLES and COUNTED_EXAMPLES cannot match without (as cheap tests before them).
 const EXAMPLE_WORDS = /such as|including|like/i;
 const COUNTED_WORDS = /such as|including/i;
@@ -125,9 +123,8 @@ function withExamples(text: string): string[] {
   const items = listItems(second ? m[4].slice(0, second.index) : m[4]);
   if (items === null) return [text];
   // "influenced by the minimalist sculptors of the 1960s, including Carl Andre": the examples are of the sculptors,
-  // not of the decade ("influenced by Carl Andre.", "Carl Andre is a minimalist sculptor.").
-  const timed = TIME_NP.test(m[2]) ? BEFORE_TIME.exec(m[1]) : null;
-  const [pre, category] = timed?.[1] !== undefined && timed[2] !== undefined ? [timed[1], timed[2]] : [m[1], m[2]];
+  // not of the decade ("influenced by Carl Andre.", "Carl Andre is a minimalist sculptor."; time-np.ts).
+  const [pre, category] = timedSplit(`${m[1]}${m[2]}`) ?? [m[1], m[2]];
   // A named example takes the category's place ("has appeared in The Big Easy."), as the annotators wrote it: what
   // it is comes apart from the naming facts ("The Big Easy is a film."). Others keep the category, which says it.
   const named = (x: string): boolean => /^["“'‘]?[A-Z0-9]/.test(x) && exampleKind(category, x) !== null;
@@ -215,7 +212,7 @@ function claimsOf(raw: string, question: string | undefined): { pairs: Pair[]; r
   // An example's copy of the clause repeats the other conjuncts of the split; those are dropped. Repeats within one
   // piece stay: "There is a green star and a green star." is two stars.
   const pieces = through(includingAsApart(statement), asWellAsApart, knownApart, withExamples, possessivesApart, bothApart, yearsApart, asRolesApart).map((p) =>
-    once(through(splitClaims(p), hangingExampleApart, bornApart, rolesApart, nationalityApart, timeSpanApart, roleAsApart, leadInApart, yearApart, examplesApart, titleWhichApart)).map(asExistence),
+    once(through(splitClaims(p), hangingExampleApart, bornApart, rolesApart, nationalityApart, timeSpanApart, roleAsApart, rolesInApart, leadInApart, yearApart, examplesApart, titleWhichApart)).map(asExistence),
   );
   const repeats = (claim: string, k: number): boolean => pieces.slice(0, k).some((p) => p.includes(claim));
   return pairsOf(flatMapOf(pieces, (p, k) => p.filter((c) => !repeats(c, k))));

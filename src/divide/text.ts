@@ -124,7 +124,7 @@ export function capitalize(text: string): string {
 }
 
 // "an" depends on sound, not spelling; these are the usual exceptions to the vowel-letter rule.
-const CONSONANT_SOUND_VOWEL = /^(?:uni|use|usu|uti|ure|eu|ewe|one|once|ubiq|uk)/i;
+const CONSONANT_SOUND_VOWEL = /^(?:uni|use|usu|uti|ure|eu|ewe|one|once|ubiq|uk|usa\b|US\b)/i;
 const VOWEL_SOUND_CONSONANT = /^(?:hour|honest|honou?r|heir|herb)/i;
 
 /** The indefinite article that fits the next word ("an orange", "a unicorn", "an hour"). */

@@ -49,6 +49,7 @@ export function titleAt(toks: readonly Tok[], i: number): { toks: Tok[]; next: n
     const w = toks[k]!;
     if (capital(w) || (/^\d+$/.test(w.text) && !YEAR.test(w.text))) k++;
     else if (CONNECTORS.has(w.lower) && capital(toks[k + 1])) k += 2;
+    else if (w.lower === 'of' && toks[k + 1]?.lower === 'the' && capital(toks[k + 2])) k += 3; // "Queen of the South"
     else break;
   }
   return { toks: toks.slice(i, k), next: k };
@@ -89,7 +90,9 @@ export function titleLists(toks: readonly Tok[]): TitleList[] {
     const titles = titlesFrom(toks, at);
     if (titles.length < 2) continue;
     let m = h;
-    while (m > 0 && h - m < 4 && ['ADJ', 'NOUN'].includes(toks[m - 1]!.pos) && toks[m - 1]!.text === toks[m - 1]!.lower) m--;
+    // "the Broadway musicals A and B": a capitalised word right after "the" is the category's too.
+    const named = (j: number): boolean => toks[j]!.pos === 'PROPN' && toks[j - 1]?.lower === 'the';
+    while (m > 0 && h - m < 4 && ((['ADJ', 'NOUN'].includes(toks[m - 1]!.pos) && toks[m - 1]!.text === toks[m - 1]!.lower) || named(m - 1))) m--;
     out.push({ category: words(toks.slice(m, h + 1)), titles });
   }
   return out;
@@ -99,6 +102,7 @@ export function titleLists(toks: readonly Tok[]): TitleList[] {
 export function singularOf(category: string): string {
   if (/(?:series|species)$/.test(category)) return category;
   if (/(?:movie|cookie|zombie|rookie|goalie|hippie|selfie)s$/.test(category)) return category.slice(0, -1);
-  return category.replace(/ies$/, 'y').replace(/(ch|sh|ss|x)es$/, '$1').replace(/s$/, '');
+  // A singular kind stays ("actress Lee Bo Young" -> "an actress", not "an actres").
+  return category.replace(/ies$/, 'y').replace(/(ch|sh|ss|x)es$/, '$1').replace(/([^su])s$/, '$1');
 }
 

@@ -89,7 +89,9 @@ export function isParticipleAt(tokens: readonly Token[], i: number): boolean {
   const next = tokens[i + 1]?.word;
   // "has released "Good Day"", "has directed Rangeela": a name or title as the object.
   return next === undefined || DETERMINERS.has(next) || /^["“'‘]?[A-Z0-9]/.test(tokens[i + 1]?.raw ?? '') || PREPOSITIONS.has(next) || /ly$/.test(next)
-    || ['it', 'them', 'him', 'her', 'us', 'me', 'you', 'up', 'down', 'out', 'off', 'away', 'back'].includes(next);
+    || ['it', 'them', 'him', 'her', 'us', 'me', 'you', 'up', 'down', 'out', 'off', 'away', 'back'].includes(next)
+    // "has served as a rabbi", "has worked as", "has released sixteen albums": a role or a count, not a modified noun.
+    || next === 'as' || next === 'due' || NUMBER_WORDS.has(next) || /^(?:\d|(?:thir|four|fif|six|seven|eigh|nine)teen$|(?:twen|thir|for|fif|six|seven|eigh|nine)ty$)/.test(next);
 }
 
 // "brightly colored pencils are ...": an -ed word soon followed by "be" with no noun-phrase start between is an adjective.
@@ -111,7 +113,12 @@ export function verbAt(tokens: readonly Token[], i: number, afterRelative = fals
   const pronounSubject = i === 1 && PRONOUN_DETERMINERS.has(prev);
   // "the Culture Centre is": a capitalised position word inside the sentence is a name's, not a place in the picture.
   const nameWord = i > 1 && POSITION_WORDS.has(prev) && /^[A-Z][a-z]/.test(tokens[i - 1]?.raw ?? '');
-  if (w === '' || (blocksVerb(prev) && !pronounSubject && !nameWord && !(afterRelative && RELATIVES.has(prev)))) return null;
+  // "The Nebulizer 2 was released": a number that ends a title (after a capitalised word) leaves "was" the verb.
+  const titleNumber = i > 1 && AUXILIARIES.has(w) && /^\d+$/.test(prev) && /^[A-Z]/.test(tokens[i - 2]?.raw ?? '')
+    && !/^(?:January|February|March|April|May|June|July|August|September|October|November|December)$/.test(tokens[i - 2]?.raw ?? '');
+  // "Manuel Francisco dos Santos": a name's particle between capitalised words is no verb ("does").
+  if (/^(?:dos|das|da|do|de|del|van|von|bin)$/.test(w) && /^[A-Z]/.test(tokens[i - 1]?.raw ?? '') && /^[A-Z]/.test(tokens[i + 1]?.raw ?? '')) return null;
+  if (w === '' || (blocksVerb(prev) && !pronounSubject && !nameWord && !titleNumber && !(afterRelative && RELATIVES.has(prev)))) return null;
   if (/,$/.test(tokens[i - 1]?.raw ?? '') && /(?:ing|ed)$/.test(w) && !AUXILIARIES.has(w)) return null;
   if (AUXILIARIES.has(w)) {
     if (NOUNLIKE_MODALS.has(w) && AUXILIARIES.has(next)) return null;

@@ -2,6 +2,7 @@
 // issue 29's fourth pass, each rule pinned on a sentence from the first half, against what the annotators wrote.
 import { describe, expect, it } from 'vitest';
 import { divideRules } from '../../src/divide/rules.js';
+import { timedNounPhrase } from '../../src/divide/time-np.js';
 
 const claims = (answer: string): string[] => divideRules(answer).claims.map((c) => c.claim);
 
@@ -986,5 +987,20 @@ describe('divideRules on biographies: the eleventh pass', () => {
     const gaynor = claims('She is best known for her performances in several classic movie musicals from the mid-1950s to the early 1970s, including South Pacific (1958) and Les Girls (1957).');
     expect(gaynor).toEqual(expect.arrayContaining(['She is best known for her performances in South Pacific.', 'South Pacific is a classic movie musical.', 'Les Girls is a classic movie musical.']));
     expect(gaynor.filter((c) => /\bis an? (?:early )?\d/.test(c) || c.includes('1950s to South'))).toEqual([]);
+  });
+
+  it('finds that noun phrase by one rule for the claims and the naming facts (time-np.ts)', () => {
+    const np = (text: string): string | null => {
+      const words = text.toLowerCase().split(' ');
+      const found = timedNounPhrase(words);
+      return found === null ? null : words.slice(found[0], found[1]).join(' ');
+    };
+    expect(np('He was also influenced by the minimalist sculptors of the 1960s')).toBe('the minimalist sculptors');
+    expect(np('her performances in several classic movie musicals from the mid-1950s to the early 1970s')).toBe('several classic movie musicals');
+    expect(np('famous for novels of the 19th century')).toBe('novels');
+    // No time at the end, no plural noun before it, or no determiner or preposition to start the phrase: none.
+    expect(np('influenced by the minimalist sculptors')).toBeNull();
+    expect(np('released successful singles throughout the 1960s')).toBeNull();
+    expect(np('Arnold admired minimalist sculptors of the 1960s')).toBeNull();
   });
 });
