@@ -7,7 +7,7 @@
 import { flatMapOf, through } from './arrays.js';
 import type { Tok } from './nlp.js';
 import {
-  frontedBesides, frontedParticiple, fullName, isApposition, isFinite, isIngVerb, isParticipleForm, PAST_ONLY, pastOfMain, perfectAux, RELATIVES,
+  frontedBesides, frontedParticiple, fullName, isApposition, isFinite, isIngVerb, isParticipleForm, listCategory, PAST_ONLY, pastOfMain, perfectAux, RELATIVES,
 } from './person-clauses.js';
 import { copulaSubject, definite, headBefore, isComma, NOUNISH, pluralHead, POSSESSIVES, textOf, withArticle } from './noun-phrase.js';
 import { pastOfIng } from './verbs.js';
@@ -210,30 +210,6 @@ function resumes(toks: readonly Tok[], j: number, main: readonly Tok[]): boolean
   if (opener(toks, j, main, true) !== null) return true;
   if (t.pos === 'CCONJ' || t.pos === 'SCONJ') return clauseStartsAt(toks, j + 1);
   return clauseStartsAt(toks, j);
-}
-
-// "various luggage items, including suitcases, backpacks, and other bags, which are neatly arranged": a relative
-// after a list of examples is about their category ("the luggage items"), not the last example. Null when no such
-// list precedes it.
-function listCategory(toks: readonly Tok[], i: number): number | null {
-  if (!isComma(toks[i - 1])) return null;
-  for (let j = i - 2; j > 0 && j > i - 20; j--) {
-    const t = toks[j]!;
-    const such = t.lower === 'as' && toks[j - 1]?.lower === 'such';
-    if (t.lower === 'including' || such) {
-      let k = such ? j - 2 : j - 1;
-      if (isComma(toks[k])) k--;
-      // Names listed ("including Tibet, which was later adapted") are each a thing of their own; and the verb must
-      // agree with the category ("the charities, including X Foundation, which provides" is about the foundation).
-      const verb = toks[i + 1]?.lower ?? '';
-      const plural = ['are', 'were', 'have'].includes(verb) ? true : ['is', 'was', 'has'].includes(verb) || /[^s]s$/.test(verb) ? false : null;
-      const cat = toks[k];
-      if (!cat || cat.pos !== 'NOUN' || toks[i - 2]?.pos !== 'NOUN' || (plural !== null && plural !== pluralHead(cat))) return null;
-      return k;
-    }
-    if (t.pos === 'AUX' || t.pos === 'VERB' || RELATIVES.has(t.lower)) return null;
-  }
-  return null;
 }
 
 interface Opener {

@@ -1,7 +1,8 @@
 /**
  * Clause parts about people, as biographies state them: a fronted "Born in X, S ..." or "After doing X, S ...", a
  * perfect or past tense carried over from the main clause ("has released X, won Y"), appositions after a name
- * ("Continuum Analytics, a Python-based data science platform"). Split from clauses.ts, which calls them.
+ * ("Continuum Analytics, a Python-based data science platform"); and the category that a relative after a list of
+ * examples is about ("various luggage items, including ..., which are"). Split from clauses.ts, which calls them.
  */
 import { IRREGULAR_PAST, PARTICIPLES } from './lexicon.js';
 import type { Tok } from './nlp.js';
@@ -138,4 +139,28 @@ export function frontedBesides(toks: readonly Tok[]): { part: { text: string; st
     ? `${plural ? 'have' : 'has'} ${/^[aeiou]/i.test(what) ? 'an' : 'a'} ${what}`
     : `${plural ? 'have' : 'has'} worked ${work![1]} ${work![2]}`;
   return { part: { text: `${who.charAt(0).toUpperCase()}${who.slice(1)} ${fact}`, start: toks[0]!.start, end: toks[comma - 1]!.end }, rest: toks.slice(comma + 1) };
+}
+
+// "various luggage items, including suitcases, backpacks, and other bags, which are neatly arranged": a relative
+// after a list of examples is about their category ("the luggage items"), not the last example. Null when no such
+// list precedes it.
+export function listCategory(toks: readonly Tok[], i: number): number | null {
+  if (!isComma(toks[i - 1])) return null;
+  for (let j = i - 2; j > 0 && j > i - 20; j--) {
+    const t = toks[j]!;
+    const such = t.lower === 'as' && toks[j - 1]?.lower === 'such';
+    if (t.lower === 'including' || such) {
+      let k = such ? j - 2 : j - 1;
+      if (isComma(toks[k])) k--;
+      // Names listed ("including Tibet, which was later adapted") are each a thing of their own; and the verb must
+      // agree with the category ("the charities, including X Foundation, which provides" is about the foundation).
+      const verb = toks[i + 1]?.lower ?? '';
+      const plural = ['are', 'were', 'have'].includes(verb) ? true : ['is', 'was', 'has'].includes(verb) || /[^s]s$/.test(verb) ? false : null;
+      const cat = toks[k];
+      if (!cat || cat.pos !== 'NOUN' || toks[i - 2]?.pos !== 'NOUN' || (plural !== null && plural !== pluralHead(cat))) return null;
+      return k;
+    }
+    if (t.pos === 'AUX' || t.pos === 'VERB' || RELATIVES.has(t.lower)) return null;
+  }
+  return null;
 }
