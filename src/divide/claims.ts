@@ -2,7 +2,7 @@
 import { flatMapOf } from './arrays.js';
 import { analyzeClause, stripDiscourseMarkers, type Clause } from './clause.js';
 import {
-  AUXILIARIES, AUX_ADVERBS, BE_FORMS, DETERMINERS, isVerbWord, NOT_PAST_ED, PARTICIPLES, PREPOSITIONS, PRONOUNS,
+  AUXILIARIES, AUX_ADVERBS, BE_FORMS, DETERMINERS, isVerbWord, NAME_PARTICLES, NOT_PAST_ED, PARTICIPLES, PREPOSITIONS, PRONOUNS,
 } from './lexicon.js';
 import { agreeBe, isPluralPhrase, isSplittableList, segmentList } from './list.js';
 import {
@@ -330,7 +330,7 @@ function twoNames(segs: Token[][], verb: string): Token[][] | null {
   // "stands for Large Language and Vision Assistant" spells one name out.
   if ((named > 0 && !/^[a-z]/.test(first[named - 1]?.raw ?? '')) || ['stands', 'short'].includes(named > 0 ? first[named - 1]?.word ?? '' : verb)) return null;
   const nameSeg = (seg: readonly Token[]): boolean => seg.length > 0 && seg.length <= 5
-    && seg.every((t, k) => /^[\p{Lu}0-9][\p{L}\p{M}\d'’.-]*$/u.test(t.raw) || (k === 0 && t.word === 'the' && seg.length > 1) || (k > 0 && ['of', 'da', 'de', 'del', 'do', 'dos', 'di', 'la', 'van', 'von'].includes(t.word)));
+    && seg.every((t, k) => /^[\p{Lu}0-9][\p{L}\p{M}\d'’.-]*$/u.test(t.raw) || (k === 0 && t.word === 'the' && seg.length > 1) || (k > 0 && (t.word === 'of' || NAME_PARTICLES.has(t.word))));
   const object = first.slice(named + 1);
   const wholes = `${joinTokens(object)} and ${joinTokens(second)}`;
   // Single words both: places after "in" only ("in Switzerland and France"), not "Simon and Schuster".

@@ -175,3 +175,7 @@ export const META_PATTERNS: readonly RegExp[] = [
   /^(?:let me|feel free|i hope|i am sorry|i'm sorry|sorry|as an ai|please|note that|if you)\b/i,
   /^(?:here is|here are|here's)\s+(?:a|an|the)?\s*(?:description|summary|list|breakdown|answer)\b/i,
 ];
+
+/** Lower-case particles inside personal and foreign names ("Thijs van Leer", "Osama bin Laden", "El Club de la
+ * Comedia"): one list for every rule that reads a name across them. */
+export const NAME_PARTICLES: ReadonlySet<string> = set('de del della delle degli dei la le les los las da das di do dos von van der den y e al el bin ibn');

@@ -7,7 +7,7 @@
  */
 import { flatMapOf } from './arrays.js';
 import type { Tok } from './nlp.js';
-import { PREPOSITIONS } from './lexicon.js';
+import { NAME_PARTICLES, PREPOSITIONS } from './lexicon.js';
 import { articleFor } from './text.js';
 import { timedNounPhrase } from './time-np.js';
 import { singularOf, titleAt, titleLists, WORKS } from './titles.js';
@@ -20,8 +20,6 @@ export interface NamingFact {
 }
 
 const isName = (t: Tok | undefined): boolean => t !== undefined && ['PROPN', 'NOUN'].includes(t.pos) && /^[A-Z]/.test(t.text);
-// Particles inside foreign names ("El Club de la Comedia") that the tagger reads as common nouns.
-const PARTICLES = new Set(['de', 'del', 'della', 'delle', 'degli', 'dei', 'la', 'le', 'les', 'los', 'las', 'da', 'di', 'do', 'dos', 'von', 'van', 'der', 'den', 'y', 'e', 'al', 'el', 'bin', 'ibn']);
 const words = (toks: readonly Tok[]): string => toks.map((t, k) => (k > 0 && t.space !== '' ? ' ' : '') + t.text).join('');
 
 // The proper-noun run starting at i (may be empty); with `linked`, names joined by "of" or a particle count as one
@@ -103,7 +101,7 @@ function kindFacts(toks: readonly Tok[]): NamingFact[] {
   const out: NamingFact[] = [];
   for (let k = 1; k < toks.length; k++) {
     const noun = toks[k - 1]!;
-    if (noun.pos !== 'NOUN' || noun.text !== noun.lower || PARTICLES.has(noun.lower)) continue;
+    if (noun.pos !== 'NOUN' || noun.text !== noun.lower || NAME_PARTICLES.has(noun.lower)) continue;
     // "the consulting firm McKinsey & Company", "the film The Virgin Suicides", "the ABC drama series, The
     // Forgotten." (after a comma only when the title ends the clause).
     const comma = toks[k]!.text === ',' ? 1 : 0;
@@ -259,7 +257,7 @@ function lifeFacts(toks: readonly Tok[]): NamingFact[] {
     if (sides.length === 0 || !sides.every((x) => x.length <= 5 && x.some((t) => YEAR.test(t.text)) && x.every((t) => t.pos !== 'PUNCT' || t.text === ','))) continue;
     sides = sides.map((x) => (x[x.length - 1]?.text === ',' ? x.slice(0, -1) : x));
     let a = k - 1;
-    while (a > 0 && (/^[A-Z]/.test(toks[a - 1]!.text) && !['DET', 'PRON', 'ADP'].includes(toks[a - 1]!.pos) || PARTICLES.has(toks[a - 1]!.lower))) a--;
+    while (a > 0 && (/^[A-Z]/.test(toks[a - 1]!.text) && !['DET', 'PRON', 'ADP'].includes(toks[a - 1]!.pos) || NAME_PARTICLES.has(toks[a - 1]!.lower))) a--;
     if (a > 0) continue;
     const name = words(toks.slice(a, k));
     const when = (x: Tok[]): string => `${x.length === 1 ? 'in' : 'on'} ${words(x)}`;

@@ -3,6 +3,7 @@
  * wrote their facts ("Neumann was elected in 2007.", "The man is wearing a tie.").
  */
 import { claimToQuestion } from './question.js';
+import { NAME_PARTICLES } from './lexicon.js';
 import type { Tok } from './nlp.js';
 import type { Sentence } from './segment.js';
 
@@ -18,7 +19,6 @@ const REFERENTS: Record<string, RegExp> = {
 // The pronoun at the start of a claim, after at most a short fronted phrase ("In 2007, he ...").
 const LEADING = /^((?:[^,]{1,40},\s+)?)(he|she|they)\b/i;
 
-const PARTICLES = /^(?:de|del|della|da|dos|das|do|di|van|von|der|den|bin|ibn|al|el|la|le)$/;
 
 // The name a biography opens with as its subject ("Shayne Neumann is ..."), by surname: the annotators mostly wrote
 // "Neumann completed ...", and the full name would make claims long. Undefined when the answer opens otherwise.
@@ -28,7 +28,7 @@ function openingName(sentences: readonly Sentence[]): string | undefined {
   // capitalised words the tagger did not read as a name, after a first word it did.
   const cap = (k: number): boolean => /^\p{Lu}/u.test(toks[k]?.text ?? '') && ['PROPN', 'NOUN', 'ADJ'].includes(toks[k]!.pos);
   let n = 0;
-  while (n < toks.length && n < 7 && (n === 0 ? toks[0]!.pos === 'PROPN' && /^\p{Lu}/u.test(toks[0]!.text) : cap(n) || (PARTICLES.test(toks[n]!.text) && cap(n + 1)))) n++;
+  while (n < toks.length && n < 7 && (n === 0 ? toks[0]!.pos === 'PROPN' && /^\p{Lu}/u.test(toks[0]!.text) : cap(n) || (NAME_PARTICLES.has(toks[n]!.text) && cap(n + 1)))) n++;
   const next = toks[n];
   if (n === 0 || next === undefined || !(next.pos === 'AUX' || next.pos === 'VERB' || next.text === '(' || next.text === ',')) return undefined;
   return nameUsed(toks.slice(0, n), toks.slice(n, n + 12), sentences.slice(1).map((x) => x.text).join(' '));
@@ -48,7 +48,7 @@ function nameUsed(name: readonly Tok[], after: readonly Tok[], rest: string): st
   const at = said(last.text) ? name.length - 1 : name.findLastIndex((t) => /^\p{Lu}/u.test(t.text) && said(t.text));
   const k = at < 0 ? name.length - 1 : at;
   // "Osama bin Laden" -> "bin Laden", "José Sánchez del Río" -> "del Río": a particle goes with the name after it.
-  return PARTICLES.test(name[k - 1]?.text ?? '') ? `${name[k - 1]!.text} ${name[k]!.text}` : name[k]!.text;
+  return NAME_PARTICLES.has(name[k - 1]?.text ?? '') ? `${name[k - 1]!.text} ${name[k]!.text}` : name[k]!.text;
 }
 
 // `text` has `w` as a whole word: no letter or hyphen on either side. A scan with indexOf, not a pattern built per

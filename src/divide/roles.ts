@@ -1,12 +1,12 @@
 /** A person's roles and nationality as facts of their own, as FActScore's annotators wrote them. */
-import { PREPOSITIONS } from './lexicon.js';
+import { NAME_PARTICLES, PREPOSITIONS } from './lexicon.js';
 import { articleFor } from './text.js';
 
 // "Lanny Flaherty is an American actor, director and producer." -> ... is an American actor. / ... is a director. /
 // ... is a producer.: each role is a fact, as FActScore's annotators wrote them. A named or pronoun subject only, and
 // every item a bare noun phrase ("best known for ...", "who ..." are not roles).
 // A name may hold accented letters and lower-case particles ("Baltasar Corrada del Río", "Thijs van Leer").
-const NAME = String.raw`(?:\p{Lu}[\p{L}\p{M}\d'’.-]*\s+(?:(?:de|del|da|dos|das|di|van|von|der|den|la|le|bin|al)\s+)?){0,5}\p{Lu}[\p{L}\p{M}\d'’.-]*`;
+const NAME = String.raw`(?:\p{Lu}[\p{L}\p{M}\d'’.-]*\s+(?:(?:${[...NAME_PARTICLES].join('|')})\s+)?){0,5}\p{Lu}[\p{L}\p{M}\d'’.-]*`;
 // What ROLES, TITLED_NAME and NATIONALITY all need: a cheap test that rules most claims out.
 const IS_WAS = /\s(?:is|was)\s/;
 const ROLES = new RegExp(String.raw`^(${NAME}|He|She)\s+(is|was)\s+(an?|the)\s+(.+?)\.?$`, 'u');

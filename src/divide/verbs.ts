@@ -1,7 +1,7 @@
 /** Finite-verb detection and base forms: the part of English the question rules need. */
 import { verbLemma } from './nlp.js';
 import {
-  AUXILIARIES, BASE_VERBS, BE_FORMS, DETERMINERS, IRREGULAR_PAST, IRREGULAR_PAST_OF, isVerbWord, NOT_PAST_ED, NOUNLIKE_MODALS, NUMBER_WORDS,
+  AUXILIARIES, BASE_VERBS, BE_FORMS, DETERMINERS, IRREGULAR_PAST, IRREGULAR_PAST_OF, isVerbWord, NAME_PARTICLES, NOT_PAST_ED, NOUNLIKE_MODALS, NUMBER_WORDS,
   PARTICIPLES, PLURAL_HEADS, POSITION_WORDS, PREPOSITIONS, RELATIVES,
 } from './lexicon.js';
 import type { Token } from './text.js';
@@ -117,7 +117,7 @@ export function verbAt(tokens: readonly Token[], i: number, afterRelative = fals
   const titleNumber = i > 1 && AUXILIARIES.has(w) && /^\d+$/.test(prev) && /^[A-Z]/.test(tokens[i - 2]?.raw ?? '')
     && !/^(?:January|February|March|April|May|June|July|August|September|October|November|December)$/.test(tokens[i - 2]?.raw ?? '');
   // "Manuel Francisco dos Santos": a name's particle between capitalised words is no verb ("does").
-  if (/^(?:dos|das|da|do|de|del|van|von|bin)$/.test(w) && /^[A-Z]/.test(tokens[i - 1]?.raw ?? '') && /^[A-Z]/.test(tokens[i + 1]?.raw ?? '')) return null;
+  if (NAME_PARTICLES.has(w) && /^[A-Z]/.test(tokens[i - 1]?.raw ?? '') && /^[A-Z]/.test(tokens[i + 1]?.raw ?? '')) return null;
   if (w === '' || (blocksVerb(prev) && !pronounSubject && !nameWord && !titleNumber && !(afterRelative && RELATIVES.has(prev)))) return null;
   if (/,$/.test(tokens[i - 1]?.raw ?? '') && /(?:ing|ed)$/.test(w) && !AUXILIARIES.has(w)) return null;
   if (AUXILIARIES.has(w)) {
