@@ -2,13 +2,13 @@
 import { existsSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import { configOption, dbOption } from './flags.js';
+import { storePath } from '../config/store-path.js';
 import { ExportInputError } from '../export/errors.js';
 import { FORMATS } from '../export/formats.js';
 
 /** The store path the flags point at (--db, else the config's `db`), checked to exist: readers never create one. */
 export async function existingDbFile(f: { db?: string; config?: string }): Promise<string> {
-  const { loadConfig } = await import('../config/load.js');
-  const { config } = loadConfig(f.config, f.db ? { db: f.db } : {});
+  const config = { db: await storePath(f) };
   if (!existsSync(config.db)) {
     throw new ExportInputError(`Database ${config.db} does not exist; run \`rlaifv run\` first, or pass --db FILE.`);
   }

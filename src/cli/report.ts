@@ -2,6 +2,7 @@
 // loaded when the command runs, the last two once the database is known to exist.
 import { existsSync, statSync } from 'node:fs';
 import { InvalidArgumentError, type Command } from 'commander';
+import { storePath } from '../config/store-path.js';
 import { configOption, dbOption, jsonOption, quietOption, roundOption } from './flags.js';
 import { InputError } from '../errors.js';
 import { DEFAULT_REPORT_PAIRS } from '../report/defaults.js';
@@ -29,8 +30,7 @@ export function registerReport(program: Command): void {
     .addOption(quietOption('print nothing on success'))
     .addOption(jsonOption('one JSON object: {round, out, bytes}'))
     .action(async (f: { config?: string; db?: string; round?: number | 'latest'; out?: string; pairs?: number; quiet?: boolean; json?: boolean }) => {
-      const { loadConfig } = await import('../config/load.js');
-      const { config } = loadConfig(f.config, f.db ? { db: f.db } : {});
+      const config = { db: await storePath(f) };
       if (!existsSync(config.db)) throw new InputError(`No database at ${config.db}; run \`rlaifv run\` first or pass --db.`);
       const out = f.out ?? DEFAULT_REPORT_FILE;
       if (existsSync(out) && statSync(out).isDirectory()) throw new InputError(`--out ${out} is a folder; give a file name.`);

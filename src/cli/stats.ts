@@ -3,6 +3,7 @@
 import type { Command } from 'commander';
 import { InputError } from '../errors.js';
 import { existsSync } from 'node:fs';
+import { storePath } from '../config/store-path.js';
 import { configOption, dbOption, jsonOption, roundOption } from './flags.js';
 import type { OnPolicySummary } from '../feedback/on-policy.js';
 
@@ -24,8 +25,7 @@ export function registerStats(program: Command): void {
     .addOption(roundOption('round (default: latest)', ['latest'], 'stats reads an existing round'))
     .addOption(jsonOption())
     .action(async (f: { db?: string; config?: string; round?: number | 'latest'; json?: boolean }) => {
-      const { loadConfig } = await import('../config/load.js');
-      const { config } = loadConfig(f.config, f.db ? { db: f.db } : {});
+      const config = { db: await storePath(f) };
       if (!existsSync(config.db)) throw new InputError(`No database at ${config.db}; run \`rlaifv run\` first or pass --db.`);
       const { getRound, latestRound, openDb, roundStats } = await import('../store/index.js');
       const { roundOnPolicy } = await import('../eval/on-policy.js');

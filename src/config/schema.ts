@@ -2,6 +2,7 @@
 // their own file: backends (backend-schema.ts), feedback, pair, loop, serve and reward; the paper's prompt templates
 // are in src/prompts/. This module assembles them and re-exports their names.
 import { z } from 'zod';
+import { DEFAULT_DB } from './default-db.js';
 import { INPUT_FORMATS } from './input-formats.js';
 import { QUESTION_FORMS } from '../shapes/form.js';
 import { VLM_TOOL_PROMPT } from '../prompts/vlm-tool.js';
@@ -96,7 +97,7 @@ const limits = z.strictObject({
 /** The whole config file. */
 export const configSchema = z.strictObject({
   prompts: z.string().min(1).default('data/shapes/dev/prompts.jsonl'),
-  db: z.string().min(1).default('db/rlaifv.sqlite'),
+  db: z.string().min(1).default(DEFAULT_DB),
   seed: z.number().int().min(0).max(2 ** 31 - 1).default(0),
   workers: z.number().int().positive().nullable().default(null),
   /** `run` streams prompts through the stages this many at a time (operational: not in the config hash). */

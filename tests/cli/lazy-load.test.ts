@@ -86,12 +86,19 @@ describe.concurrent('the built CLI loads only what the invoked command needs', (
     expect(r.urls.filter((u) => u.includes('/node_modules/zod/'))).toEqual([]);
   });
 
-  test('stats on a missing database reads the config but never opens SQLite', async () => {
+  test('stats on a missing database never opens SQLite; without --config it loads no config schema (zod), with one it checks it', async () => {
     const r = await loaded('stats-missing', ['stats', '--db', path.join(dir, 'none.sqlite')]);
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toMatch(/No database at .*none\.sqlite/);
-    expect(r.urls.some((u) => u.endsWith('/dist/config/load.js'))).toBe(true);
+    expect(r.urls.some((u) => u.endsWith('/dist/config/load.js'))).toBe(false);
+    expect(r.urls.filter((u) => u.includes('/node_modules/zod/'))).toEqual([]);
     expect(heavyIn(r.urls)).toEqual([]);
+    writeFileSync(path.join(dir, 'stats-bad.json'), JSON.stringify({ bogus_key: 1 }));
+    const c = await loaded('stats-config', ['stats', '--config', path.join(dir, 'stats-bad.json'), '--db', path.join(dir, 'none.sqlite')]);
+    expect(c.code, c.stderr).toBe(2);
+    expect(c.stderr).toMatch(/unknown key "bogus_key"/);
+    expect(c.urls.some((u) => u.endsWith('/dist/config/load.js'))).toBe(true);
+    expect(heavyIn(c.urls)).toEqual([]);
   });
 
   test('the top-level help loads every command module and still none of the library, zod included', async () => {
