@@ -227,6 +227,15 @@ interface Opener {
   setting?: 'when' | 'where';
 }
 
+// "After One Direction went on hiatus in 2016, Payne launched ...": the finite verb read so far is the fronted
+// clause's, so "launched" right after the subject is the main verb, not a participle ("Payne is launched ...").
+const FRONTED = new Set(['after', 'before', 'when', 'once', 'since', 'until', 'while', 'although', 'though', 'because', 'if']);
+function fronted(main: readonly Tok[]): boolean {
+  if (!FRONTED.has(main[0]?.lower ?? '')) return false;
+  const comma = main.findIndex(isComma);
+  return comma > 0 && !main.slice(comma + 1).some((m) => isFinite(m));
+}
+
 // Does a clause part open at token i? `afterComma` when a comma (or the sentence start) precedes it.
 function opener(toks: readonly Tok[], i: number, main: readonly Tok[], afterComma: boolean): Opener | null {
   const t = toks[i];
@@ -247,7 +256,8 @@ function opener(toks: readonly Tok[], i: number, main: readonly Tok[], afterComm
     return { kind: 'subordinate', head: -1, consume: 1, setting: 'where' };
   }
   if ((isParticipleForm(t) || ingBeforePhrase(toks, i)) && t.text === t.lower && !PREPOSITIONAL.has(t.lower) && i > 0
-    && (afterComma || (prev !== undefined && (NOUNISH.has(prev.pos) || ['him', 'her', 'them'].includes(prev.lower)))) && hasFinite()) {
+    && (afterComma || (prev !== undefined && (NOUNISH.has(prev.pos) || ['him', 'her', 'them'].includes(prev.lower)))) && hasFinite()
+    && !(afterComma ? false : fronted(main))) {
     if (['ADJ', 'NOUN'].includes(next.pos) && !afterComma) return null; // "parked cars", a modifier
     if (next.pos === 'PUNCT' && !afterComma) return null; // "in the middle left.": a place, not "left" the verb
     if (t.lower === 'left' && prev !== undefined && SIDES.has(prev.lower)) return null;

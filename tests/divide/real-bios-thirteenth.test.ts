@@ -1,0 +1,28 @@
+// The rules divider on the biographies of FActScore's dev set (../shared/real-claims/text-bios-dev.jsonl, MIT) and
+// the VLM answers: issue 29's thirteenth pass, each rule pinned on a sentence from the dev sets.
+import { describe, expect, it } from 'vitest';
+import { divideRules } from '../../src/divide/rules.js';
+
+const claims = (answer: string): string[] => divideRules(answer).claims.map((c) => c.claim);
+const questions = (answer: string): string[] => divideRules(answer).claims.map((c) => c.question);
+
+describe('divideRules on biographies: the thirteenth pass', () => {
+  it('reads a pronoun after a fronted "Since then" with no comma as the subject', () => {
+    const q = questions("Since then he has gone on to appear in a number of feature films including American Pie, The Dukes of Hazzard, Supercross and The Devil's Rejects.");
+    expect(q).toContain('Has he gone on to appear in American Pie since then?');
+    expect(q.filter((x) => x.startsWith('Has since'))).toEqual([]);
+  });
+
+  it('keeps a fronted time clause with its own verb as the main clause\'s time, not a claim or a participle', () => {
+    const kenya = divideRules('Waruhiu Itote was a Kenyan freedom fighter. After Kenya\'s independence was achieved in 1963, Itote retired from military service and went on to become a politician.');
+    expect(kenya.claims.map((c) => c.question)).toEqual(expect.arrayContaining([
+      'Did Itote retire from military service after Kenya\'s independence was achieved in 1963?',
+      'Did Itote go on to become a politician after Kenya\'s independence was achieved in 1963?',
+    ]));
+    expect(kenya.claims.map((c) => c.claim)).not.toContain('After Kenya\'s independence was achieved in 1963.');
+    // The verb after the subject is the main verb, not a participle of it ("Payne is launched a solo career.").
+    const payne = divideRules('After One Direction went on hiatus in 2016, Payne launched a solo career, releasing his debut single "Strip That Down" in 2017.');
+    expect(payne.claims.map((c) => c.question)).toContain('Did Payne launch a solo career after One Direction went on hiatus in 2016?');
+    expect(payne.claims.map((c) => c.claim).filter((c) => /is launched|, Payne\.$/.test(c))).toEqual([]);
+  });
+});
