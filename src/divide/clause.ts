@@ -19,7 +19,8 @@ export interface Clause {
 
 const MARKERS = [...DISCOURSE_MARKERS].sort((a, b) => b.length - a.length);
 // Markers that cannot begin a subject may appear without a comma ("Also there is a dog").
-const BARE_MARKERS = new Set(['additionally', 'also', 'moreover', 'furthermore', 'however', 'overall', 'finally', 'lastly']);
+const BARE_MARKERS = new Set(['additionally', 'also', 'moreover', 'furthermore', 'however', 'overall', 'finally', 'lastly', 'but',
+  'there is no doubt that', "there's no doubt that"]);
 const MARKER_RE = new RegExp(`^(${MARKERS.map((m) => m.replace(/ /g, '\\s+')).join('|')})(\\s*,\\s*|\\s+)`, 'i');
 
 /** Drop content-free openers ("Additionally,", "Yes,", "Overall,") so they neither block nor pollute a claim. */

@@ -25,4 +25,10 @@ describe('divideRules on biographies: the thirteenth pass', () => {
     expect(payne.claims.map((c) => c.question)).toContain('Did Payne launch a solo career after One Direction went on hiatus in 2016?');
     expect(payne.claims.map((c) => c.claim).filter((c) => /is launched|, Payne\.$/.test(c))).toEqual([]);
   });
+
+  it('drops a leading "But" and "there is no doubt that" (LLaVA-Bench in-the-wild, data/real-claims)', () => {
+    expect(questions('But there is no doubt that it is a unique and thought-provoking work of art.'))
+      .toEqual(['Is it a unique and thought-provoking work of art?']);
+    expect(questions('But it is also kind of clever.')).toEqual(['Is it also kind of clever?']);
+  });
 });
