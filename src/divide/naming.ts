@@ -84,7 +84,9 @@ function locatedFacts(toks: readonly Tok[]): NamingFact[] {
     const y = toks[i + 1]?.lower === 'the' ? i + 2 : i + 1;
     let e = y;
     while (e < toks.length && (named(toks[e]) || (LINKS.has(toks[e]!.lower) && named(toks[e + 1])))) e += LINKS.has(toks[e]!.lower) ? 2 : 1;
-    if (e === y || MONTHS.has(toks[y]!.lower) || toks[e]?.pos === 'NUM' || toks[e]?.lower === "'s") continue;
+    // "played Sam Giancana in the US series ...": a name before a common noun modifies it, it is no place.
+    const modifier = toks[e]?.pos === 'NOUN' && toks[e]!.text === toks[e]!.lower;
+    if (e === y || MONTHS.has(toks[y]!.lower) || toks[e]?.pos === 'NUM' || toks[e]?.lower === "'s" || modifier) continue;
     const thing = `${before.lower === 'the' ? 'The ' : ''}${words(toks.slice(a, i))}`;
     out.push({ claim: `${thing} is in ${words(toks.slice(i + 1, e))}.`, start: toks[a]!.start, end: toks[e - 1]!.end });
   }

@@ -31,4 +31,17 @@ describe('divideRules on biographies: the thirteenth pass', () => {
       .toEqual(['Is it a unique and thought-provoking work of art?']);
     expect(questions('But it is also kind of clever.')).toEqual(['Is it also kind of clever?']);
   });
+
+  it('gives every title of a list the kind\'s nationality and initialism, and ends a list where the clause goes on', () => {
+    const palmer = claims('She then starred in the Australian TV series "The Grudge 2" and "Bedtime Stories."');
+    expect(palmer).toEqual(expect.arrayContaining(['The Grudge 2 is an Australian TV series.', 'Bedtime Stories is an Australian TV series.']));
+    expect(palmer.filter((c) => / is a series\.$/.test(c))).toEqual([]);
+    const skilton = claims('He played Sam Giancana in the US series The Making of the Mob: Chicago in 2016 and Victor Lownes in American Playboy: The Hugh Hefner Story in 2017[1][2].');
+    expect(skilton).toContain('The Making of the Mob: Chicago is a US series.');
+    expect(skilton.filter((c) => c.startsWith('Victor Lownes in') || c === 'Sam Giancana is in the US.')).toEqual([]);
+    // A list after a comma takes each title's year and goes on.
+    expect(claims('Prince Rivers has released two solo albums, The Prince in 2017 and Emotional Rollercoaster in 2018.'))
+      .toContain('Emotional Rollercoaster is a solo album.');
+    expect(claims('Skilton also appeared as Ed Orgeron in the TV series Young Rock.')).not.toContain('Ed Orgeron is in the TV.');
+  });
 });
