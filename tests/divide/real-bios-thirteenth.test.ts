@@ -44,4 +44,16 @@ describe('divideRules on biographies: the thirteenth pass', () => {
       .toContain('Emotional Rollercoaster is a solo album.');
     expect(claims('Skilton also appeared as Ed Orgeron in the TV series Young Rock.')).not.toContain('Ed Orgeron is in the TV.');
   });
+
+  it('names an example whose title has a subtitle after a colon or more than ten words', () => {
+    expect(claims('She has also appeared in television shows such as Law & Order: Special Victims Unit and Top of the Lake.'))
+      .toEqual(expect.arrayContaining(['Law & Order: Special Victims Unit is a television show.', 'Top of the Lake is a television show.']));
+    expect(claims('After graduation, he joined the video game company Konami in 1995, where he worked as a programmer on several popular games such as "Castlevania: Symphony of the Night" and "Contra: Shattered Soldier".'))
+      .toEqual(expect.arrayContaining(['Castlevania: Symphony of the Night is a popular game.', 'Contra: Shattered Soldier is a popular game.']));
+    expect(claims('Scientist has released several albums, including Scientist Rids the World of the Evil Curse of the Vampires (1981), Scientist Wins the World Cup (1982), and The Best Dub Album in the World (1985).'))
+      .toContain('Scientist Rids the World of the Evil Curse of the Vampires is an album.');
+    // Over ten words, a clause is no title.
+    expect(claims("She is known for films such as The Last House on the Left where she played Mari Collingwood and Blue Eyed Butcher.")
+      .filter((c) => c.includes('where she played') && c.endsWith('is a film.'))).toEqual([]);
+  });
 });
