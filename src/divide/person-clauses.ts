@@ -132,14 +132,28 @@ export function frontedBesides(toks: readonly Tok[]): { part: { text: string; st
   const what = textOf(toks.slice(n, comma));
   const who = textOf(subject);
   const plural = subject.some((x) => pluralHead(x)) || who.toLowerCase() === 'they';
-  const career = /^[\w' -]+ career$/.exec(what);
+  const career = /^([\w' -]+?) careers?$/.exec(what);
   const work = /^work (as|in|on|with) (.+)$/.exec(what);
-  if (career === null && work === null) return null;
-  const fact = career !== null
-    ? `${plural ? 'have' : 'has'} ${/^[aeiou]/i.test(what) ? 'an' : 'a'} ${what}`
-    : `${plural ? 'have' : 'has'} worked ${work![1]} ${work![2]}`;
+  // "In addition to her writing and editing, she ...": the activities' doers ("She is a writer.", "... an editor.").
+  const doers = /^[a-z]+ing(?: and [a-z]+ing)?$/.test(what) ? what.split(' and ').map((w) => DOERS[w]) : [];
+  const past = /^(?:was|were|had)$|ed$/.test(toks[f]!.lower);
+  const an = (x: string): string => `${/^[aeiou]/i.test(x) ? 'an' : 'a'} ${x}`;
+  let fact: string;
+  // "her film and modeling career": a career in each ("Julia has a film career.", "Julia has a modeling career.").
+  if (career !== null) fact = `${plural ? 'have' : 'has'} ${career[1]!.split(' and ').map((x) => an(`${x} career`)).join(' and ')}`;
+  else if (work !== null) fact = `${plural ? 'have' : 'has'} worked ${work[1]} ${work[2]}`;
+  else if (doers.length > 0 && doers.every((d) => d !== undefined) && !plural) {
+    fact = `${past ? 'was' : 'is'} ${doers.map((d) => an(d === 'actor' && lead[0].includes(' her ') ? 'actress' : d!)).join(' and ')}`;
+  } else return null;
   return { part: { text: `${who.charAt(0).toUpperCase()}${who.slice(1)} ${fact}`, start: toks[0]!.start, end: toks[comma - 1]!.end }, rest: toks.slice(comma + 1) };
 }
+
+// The doer of an activity a fronted "In addition to his writing" names.
+const DOERS: Record<string, string | undefined> = {
+  writing: 'writer', editing: 'editor', filmmaking: 'filmmaker', acting: 'actor', singing: 'singer', teaching: 'teacher',
+  directing: 'director', producing: 'producer', painting: 'painter', modeling: 'model', modelling: 'model', coaching: 'coach',
+  songwriting: 'songwriter', broadcasting: 'broadcaster', composing: 'composer', dancing: 'dancer', photographing: 'photographer',
+};
 
 // "various luggage items, including suitcases, backpacks, and other bags, which are neatly arranged": a relative
 // after a list of examples is about their category ("the luggage items"), not the last example. Null when no such

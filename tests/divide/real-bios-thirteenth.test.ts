@@ -56,4 +56,13 @@ describe('divideRules on biographies: the thirteenth pass', () => {
     expect(claims("She is known for films such as The Last House on the Left where she played Mari Collingwood and Blue Eyed Butcher.")
       .filter((c) => c.includes('where she played') && c.endsWith('is a film.'))).toEqual([]);
   });
+
+  it('makes a fronted "In addition to her writing and editing" the doers\' facts, and a career in each field', () => {
+    const kassim = claims('Kassim is a Nigerian poet. In addition to her writing and editing, she is also a frequent speaker at literary and cultural events.');
+    expect(kassim).toEqual(expect.arrayContaining(['Kassim is a writer.', 'Kassim is an editor.', 'Kassim is also a frequent speaker at literary and cultural events.']));
+    expect(kassim.filter((c) => c.includes('in addition to'))).toEqual([]);
+    expect(claims('In addition to her film and modeling career, Julia is an active philanthropist and volunteer.'))
+      .toEqual(expect.arrayContaining(['Julia has a film career.', 'Julia has a modeling career.']));
+    expect(claims("In addition to his acting, Desmond has written and directed several short films and feature films.")).toContain('Desmond is an actor.');
+  });
 });

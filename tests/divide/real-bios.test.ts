@@ -501,8 +501,8 @@ describe('divideRules on biographies: a fronted "In addition to his X career" (s
       .toEqual(['Ben Lummis is a singer.', 'Ben has a music career.', 'Ben has had a successful acting career in New Zealand.', 'Ben has had a successful acting career in Australia.']);
     expect(claims('Gerhard Fischer was an inventor. In addition to his work on metal detectors, Fischer also invented a waterproof flashlight.'))
       .toEqual(expect.arrayContaining(['Fischer has worked on metal detectors.', 'Fischer also invented a waterproof flashlight.']));
-    // Other fronted phrases stay as they were.
-    expect(claims('In addition to his acting, Desmond has written several short films.')).toEqual(['In addition to his acting, Desmond has written several short films.']);
+    // Other fronted phrases stay as they were (an activity's doer is a fact since the thirteenth pass: "Desmond is an actor.").
+    expect(claims('In addition to his radio work, Trivisonno has written several books.')).toEqual(['In addition to his radio work, Trivisonno has written several books.']);
   });
 });
 
