@@ -11,7 +11,7 @@ import {
 } from './person-clauses.js';
 import { copulaSubject, definite, headBefore, isComma, NOUNISH, pluralHead, POSSESSIVES, textOf, withArticle } from './noun-phrase.js';
 import { pastOfIng } from './verbs.js';
-import { datedPast, opensWhen, placeBefore, pronounSubject, yearOfMain } from './clause-time.js';
+import { datedPast, fronted, opensWhen, placeBefore, pronounSubject, yearOfMain } from './clause-time.js';
 
 /** One clause part: a statement to divide further, and the span [start, end) of its source text in the answer. */
 export interface Part {
@@ -225,15 +225,6 @@ interface Opener {
   alias?: 'known' | 'real' | 'nee';
   /** A time clause after the main clause ("... when he won X") takes its year; ", where he won X" its place. */
   setting?: 'when' | 'where';
-}
-
-// "After One Direction went on hiatus in 2016, Payne launched ...": the finite verb read so far is the fronted
-// clause's, so "launched" right after the subject is the main verb, not a participle ("Payne is launched ...").
-const FRONTED = new Set(['after', 'before', 'when', 'once', 'since', 'until', 'while', 'although', 'though', 'because', 'if']);
-function fronted(main: readonly Tok[]): boolean {
-  if (!FRONTED.has(main[0]?.lower ?? '')) return false;
-  const comma = main.findIndex(isComma);
-  return comma > 0 && !main.slice(comma + 1).some((m) => isFinite(m));
 }
 
 // Does a clause part open at token i? `afterComma` when a comma (or the sentence start) precedes it.
