@@ -11,6 +11,7 @@ import {
 } from './person-clauses.js';
 import { copulaSubject, definite, headBefore, isComma, NOUNISH, pluralHead, POSSESSIVES, textOf, withArticle } from './noun-phrase.js';
 import { pastOfIng } from './verbs.js';
+import { whomAt, whomBody } from './whom.js';
 import { datedPast, fronted, opensWhen, placeBefore, pronounSubject, yearOfMain } from './clause-time.js';
 
 /** One clause part: a statement to divide further, and the span [start, end) of its source text in the answer. */
@@ -36,6 +37,8 @@ interface Draft {
   attach?: number;
   /** The main clause's year for a time clause after it ("in 2004"); the named place of a "where" clause. */
   time?: string; place?: string;
+  /** A "whom" clause: its preposition ('' for none) and antecedent, put back in its place (whom.ts). */
+  whom?: { prep: string; antecedent: string };
 }
 
 // Clauses of reason, concession, contrast and condition stand apart; time clauses ("since he was a child",
@@ -142,6 +145,10 @@ export function clauseParts(toks: readonly Tok[]): Part[] {
       if (op.skip) draft.skip = op.skip;
       if (op.setting === 'when') draft.time = yearOfMain(drafts[home]!.toks);
       if (op.setting === 'where') draft.place = placeBefore(toks, i);
+      if (op.whom !== undefined) {
+        draft.whom = { prep: op.whom, antecedent: prefix };
+        draft.prefix = '';
+      }
       if (op.kind === 'relative' && h) draft.attach = h.start;
       if (op.kind === 'subordinate' && t.lower === 'because' && prev) draft.attach = prev.start;
       if ((op.kind === 'relative' || op.kind === 'participle') && !h) draft.skip ??= 'comment on the scene';
@@ -225,6 +232,7 @@ interface Opener {
   alias?: 'known' | 'real' | 'nee';
   /** A time clause after the main clause ("... when he won X") takes its year; ", where he won X" its place. */
   setting?: 'when' | 'where';
+  whom?: string;
 }
 
 // Does a clause part open at token i? `afterComma` when a comma (or the sentence start) precedes it.
@@ -243,6 +251,8 @@ function opener(toks: readonly Tok[], i: number, main: readonly Tok[], afterComm
     if (!['AUX', 'VERB', 'ADV', 'PART'].includes(next.pos)) return null;
     return { kind: 'relative', head: listCategory(toks, i) ?? headBefore(toks, isComma(prev) ? i - 1 : i), consume: 1 };
   }
+  const whom = whomAt(toks, i);
+  if (whom !== null) return { kind: 'relative', head: headBefore(toks, isComma(prev) ? i - 1 : i), consume: whom.consume, whom: whom.prep };
   if (t.lower === 'where' && afterComma && i > 0 && ['DET', 'PRON', 'PROPN', 'NOUN', 'NUM'].includes(next.pos)) {
     return { kind: 'subordinate', head: -1, consume: 1, setting: 'where' };
   }
@@ -333,6 +343,7 @@ function build(d: Draft): Part | null {
   if (!first || !last) return null;
   let body = d.kind === 'attribute' ? '' : textOf(d.toks).replace(/^[,;\s]+|[,;\s]+$/g, '');
   if (d.kind === 'with') body = withClause(d.toks);
+  if (d.whom !== undefined) body = whomBody(d.toks, d.whom.antecedent, d.whom.prep);
   // One clause only, not its relatives'; a place in front, so each of its conjuncts takes it ("At FC Porto, he won").
   if (d.time && !d.toks.some(isComma)) body = `${body.replace(/[.!?]+$/, '')} ${d.time}`;
   if (d.place && !d.toks.some(isComma)) body = `${d.place.charAt(0).toUpperCase()}${d.place.slice(1)}, ${body}`;

@@ -65,4 +65,14 @@ describe('divideRules on biographies: the thirteenth pass', () => {
       .toEqual(expect.arrayContaining(['Julia has a film career.', 'Julia has a modeling career.']));
     expect(claims("In addition to his acting, Desmond has written and directed several short films and feature films.")).toContain('Desmond is an actor.');
   });
+
+  it('puts the antecedent of a "whom" clause back in its place ("There is whom she has three children." before)', () => {
+    const palmer = claims('Teresa Palmer is an Australian actress. She is married to actor and director Mark Webber, with whom she has three children.');
+    expect(palmer).toContain('Palmer has three children with Mark Webber.');
+    expect(palmer.filter((c) => c.includes('whom'))).toEqual([]);
+    expect(claims('Harrison Ford is an American actor. He is currently married to actress Calista Flockhart, whom he met at the Golden Globe Awards ceremony[5].'))
+      .toEqual(expect.arrayContaining(['Harrison is currently married to actress Calista Flockhart.', 'Harrison met Calista Flockhart at the Golden Globe Awards ceremony.']));
+    // No noun right before it: no antecedent to put back.
+    expect(claims('Moynahan previously dated Tom Brady from 2004 to 2006, with whom she has a son named Jack.').filter((c) => / with\.$/.test(c))).toEqual([]);
+  });
 });
