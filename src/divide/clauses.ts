@@ -7,7 +7,7 @@
 import { flatMapOf, through } from './arrays.js';
 import type { Tok } from './nlp.js';
 import {
-  frontedBesides, frontedParticiple, fullName, isApposition, isFinite, isIngVerb, isParticipleForm, listCategory, PAST_ONLY, pastOfMain, perfectAux, RELATIVES,
+  frontedAs, frontedBesides, frontedParticiple, fullName, isApposition, isFinite, isIngVerb, isParticipleForm, listCategory, PAST_ONLY, pastOfMain, perfectAux, RELATIVES,
 } from './person-clauses.js';
 import { copulaSubject, definite, headBefore, isComma, NOUNISH, pluralHead, POSSESSIVES, textOf, withArticle } from './noun-phrase.js';
 import { pastOfIng } from './verbs.js';
@@ -82,7 +82,7 @@ const be = (plural: boolean): string => (plural ? 'are' : 'is');
 
 /** Cut a sentence's tokens into clause parts; the main clause comes first. */
 export function clauseParts(toks: readonly Tok[]): Part[] {
-  const fronted = frontedParticiple(toks) ?? frontedBesides(toks);
+  const fronted = frontedParticiple(toks) ?? frontedBesides(toks) ?? frontedAs(toks);
   if (fronted !== null) return [fronted.part, ...clauseParts(fronted.rest)];
   const drafts: Draft[] = [{ prefix: '', toks: [], kind: 'main' }];
   let cur = 0;

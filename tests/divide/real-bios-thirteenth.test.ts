@@ -75,4 +75,13 @@ describe('divideRules on biographies: the thirteenth pass', () => {
     // No noun right before it: no antecedent to put back.
     expect(claims('Moynahan previously dated Tom Brady from 2004 to 2006, with whom she has a son named Jack.').filter((c) => / with\.$/.test(c))).toEqual([]);
   });
+
+  it('makes a fronted "As a member of the House of Lords" a fact of the subject, and the claims after it short', () => {
+    const fritchie = claims('Fritchie is a British politician. As a member of the House of Lords, she is a member of the Labour Party, and sits on the Committee for the Merits of Statutory Instruments.');
+    expect(fritchie).toEqual(expect.arrayContaining(['Fritchie is a member of the House of Lords.', 'Fritchie is a member of the Labour Party.',
+      'Fritchie sits on the Committee for the Merits of Statutory Instruments.']));
+    expect(claims('As a writer, Arbore was known for his political essays.')).toEqual(['Arbore was a writer.', 'Arbore was known for his political essays.']);
+    // A stage of life is no role: the annotators kept "As an amateur, he was ...".
+    expect(claims('As an amateur, Dubois was a five-time national junior titlist.')).not.toContain('Dubois was an amateur.');
+  });
 });
