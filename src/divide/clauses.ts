@@ -7,7 +7,7 @@
 import { flatMapOf, through } from './arrays.js';
 import type { Tok } from './nlp.js';
 import {
-  frontedAs, frontedBesides, frontedParticiple, fullName, isApposition, isFinite, isIngVerb, isParticipleForm, listCategory, PAST_ONLY, pastOfMain, perfectAux, RELATIVES,
+  careerStarter, frontedAs, pastAfterAnd, frontedBesides, frontedParticiple, fullName, isApposition, isFinite, isIngVerb, isParticipleForm, listCategory, PAST_ONLY, pastOfMain, perfectAux, RELATIVES,
 } from './person-clauses.js';
 import { copulaSubject, definite, headBefore, isComma, NOUNISH, pluralHead, POSSESSIVES, textOf, withArticle } from './noun-phrase.js';
 import { pastOfIng } from './verbs.js';
@@ -39,6 +39,8 @@ interface Draft {
   time?: string; place?: string;
   /** A "whom" clause: its preposition ('' for none) and antecedent, put back in its place (whom.ts). */
   whom?: { prep: string; antecedent: string };
+  /** "appeared in X and releasing Y": after a career's start, a later "and -ing" is in the past too. */
+  pastAnd?: boolean;
 }
 
 // Clauses of reason, concession, contrast and condition stand apart; time clauses ("since he was a child",
@@ -157,8 +159,11 @@ export function clauseParts(toks: readonly Tok[]): Part[] {
       // An opener word ("which", "with") is dropped; a participle opens its own part and stays in it.
       if (op.consume === 0) {
         // "Vieira became known ..., working on films": a person's -ing after a past main clause is in the past too.
-        if (pastOfMain(op, t, h, drafts[home]!.toks)) {
-          drafts[cur]!.prefix = subject;
+        // "she began her acting career in the late 1940s, appearing in films": the person appeared, not the career.
+        const starter = op.kind === 'participle' ? careerStarter(t, h, drafts[home]!.toks) : null;
+        if (starter !== null || pastOfMain(op, t, h, drafts[home]!.toks)) {
+          drafts[cur]!.prefix = starter ?? subject;
+          if (starter !== null) drafts[cur]!.pastAnd = true;
           drafts[cur]!.toks.push({ ...t, text: pastOfIng(t.lower), lower: pastOfIng(t.lower) });
         } else if (!having) drafts[cur]!.toks.push(t);
       } else i += op.consume - 1;
@@ -334,7 +339,8 @@ function splitAdjectives(d: Draft): Draft[] {
   return [d];
 }
 
-function build(d: Draft): Part | null {
+function build(draft: Draft): Part | null {
+  const d = draft.pastAnd ? { ...draft, toks: pastAfterAnd(draft.toks) } : draft;
   const first = d.toks[0];
   // The span ends at the last word: closing punctuation belongs to the sentence, not to one of its claims.
   let k = d.toks.length - 1;

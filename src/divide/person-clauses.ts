@@ -39,6 +39,30 @@ export function pastOfMain(op: { kind: string; head: number; skip?: string }, t:
 }
 
 /**
+ * "She began her acting career in the late 1940s, appearing in films such as ...", "Rami began his football career
+ * playing for ...": an -ing phrase after a career's start is what the person did ("She appeared in films.", as the
+ * annotators wrote it), not the career ("The career is appearing in films."). The main clause's subject (a name or
+ * he/she/they, up to four words), or null.
+ */
+export function careerStarter(t: Tok, head: Tok | undefined, main: readonly Tok[]): string | null {
+  if (!isIngVerb(t) || !['career', 'careers'].includes(head?.lower ?? '')) return null;
+  const v = main.findIndex((x) => x.pos === 'VERB' && STARTED.has(x.lower));
+  if (v < 1) return null;
+  const from = main.slice(0, v).map((x) => x.text).lastIndexOf(',') + 1;
+  const subject = main.slice(from, v).filter((x) => x.pos !== 'ADV');
+  const first = subject[0];
+  // A name, whatever the tagger read ("Ford/VERB began ..."), or a person's pronoun.
+  if (first === undefined || subject.length > 4 || !((/^[A-Z]/.test(first.text) && first.pos !== 'DET') || ['he', 'she', 'they'].includes(first.lower))) return null;
+  return textOf(subject);
+}
+const STARTED = new Set(['began', 'started', 'launched', 'commenced', 'kicked']);
+
+/** "signed with Motown Records in 1993 and releasing her debut album": each "and -ing" in the past ("and released"). */
+export function pastAfterAnd(toks: readonly Tok[]): Tok[] {
+  return toks.map((x, k) => (k > 0 && toks[k - 1]!.lower === 'and' && isIngVerb(x) ? { ...x, text: pastOfIng(x.lower), lower: pastOfIng(x.lower) } : x));
+}
+
+/**
  * "the Maori Council of Australia": the name ending at h, with "of", "for", "de" inside it.
  */
 export function fullName(toks: readonly Tok[], h: number): string {

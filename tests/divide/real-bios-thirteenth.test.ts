@@ -84,4 +84,14 @@ describe('divideRules on biographies: the thirteenth pass', () => {
     // A stage of life is no role: the annotators kept "As an amateur, he was ...".
     expect(claims('As an amateur, Dubois was a five-time national junior titlist.')).not.toContain('Dubois was an amateur.');
   });
+
+  it('gives an -ing phrase after a career\'s start to the person, in the past ("The career is appearing in films." before)', () => {
+    const tokiwa = claims('Toyoko Tokiwa is a Japanese actress. Born in Tokyo, she began her acting career in the late 1940s, appearing in films such as The End of Summer (1954).');
+    expect(tokiwa).toEqual(expect.arrayContaining(['Tokiwa appeared in films.', 'Tokiwa appeared in The End of Summer.']));
+    expect(tokiwa.filter((c) => /career is/.test(c))).toEqual([]);
+    expect(claims('Born in Bastia, Corsica, Rami began his football career playing for amateur club Étoile Fréjus Saint-Raphaël.'))
+      .toContain('Rami played for amateur club Étoile Fréjus Saint-Raphaël.');
+    expect(claims('Hicks is an American singer. She began her career as a singer, signing with Motown Records in 1993 and releasing her debut album in 1995.'))
+      .toEqual(expect.arrayContaining(['Hicks signed with Motown Records in 1993.', 'Hicks released her debut album in 1995.']));
+  });
 });
