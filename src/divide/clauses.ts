@@ -72,7 +72,9 @@ function mainTopic(toks: readonly Tok[], full: readonly Tok[]): number {
   const pick = (from: readonly Tok[]): Tok | undefined => from.find((t) => NOUNISH.has(t.pos) && !PICTURE_NOUNS.has(t.lower));
   const before = verb >= 0 ? main.slice(0, verb) : [];
   const subject = before.some((t) => t.lower === 'there') ? undefined : pick(before.filter((t, k) => k === 0 || !['ADP'].includes(before[k - 1]?.pos ?? '')));
-  const found = subject ?? pick(verb >= 0 ? main.slice(verb + 1) : main) ?? pick(main);
+  // "He began his career in management, taking charge of Venezia": a person's pronoun is the subject too.
+  const person = subject === undefined && before.length === 1 && PEOPLE.has(before[0]!.lower) ? before[0] : undefined;
+  const found = subject ?? person ?? pick(verb >= 0 ? main.slice(verb + 1) : main) ?? pick(main);
   if (!found) return -1;
   // The head is the last noun of a compound ("parking meter").
   let h = toks.indexOf(found);
@@ -81,6 +83,7 @@ function mainTopic(toks: readonly Tok[], full: readonly Tok[]): number {
 }
 
 const be = (plural: boolean): string => (plural ? 'are' : 'is');
+const PEOPLE = new Set(['he', 'she', 'they']);
 
 /** Cut a sentence's tokens into clause parts; the main clause comes first. */
 export function clauseParts(toks: readonly Tok[]): Part[] {
@@ -163,7 +166,7 @@ export function clauseParts(toks: readonly Tok[]): Part[] {
         const starter = op.kind === 'participle' ? careerStarter(t, h, drafts[home]!.toks) : null;
         if (starter !== null || pastOfMain(op, t, h, drafts[home]!.toks)) {
           drafts[cur]!.prefix = starter ?? subject;
-          if (starter !== null) drafts[cur]!.pastAnd = true;
+          drafts[cur]!.pastAnd = true;
           drafts[cur]!.toks.push({ ...t, text: pastOfIng(t.lower), lower: pastOfIng(t.lower) });
         } else if (!having) drafts[cur]!.toks.push(t);
       } else i += op.consume - 1;

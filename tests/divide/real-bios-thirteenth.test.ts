@@ -94,4 +94,14 @@ describe('divideRules on biographies: the thirteenth pass', () => {
     expect(claims('Hicks is an American singer. She began her career as a singer, signing with Motown Records in 1993 and releasing her debut album in 1995.'))
       .toEqual(expect.arrayContaining(['Hicks signed with Motown Records in 1993.', 'Hicks released her debut album in 1995.']));
   });
+
+  it('gives a participle after a comma to a he/she subject, not to the main clause\'s object', () => {
+    // "The management is taking charge of Venezia in 1988." before.
+    expect(claims('Alberto Malesani is an Italian football manager. After his retirement, he moved into management, taking charge of Venezia in 1988.'))
+      .toContain('Malesani took charge of Venezia in 1988.');
+    // "The builder is constructing temples ..." before.
+    const ramses = claims('He was known as a great builder, constructing temples and monuments throughout Egypt.');
+    expect(ramses).toContain('He constructed temples and monuments throughout Egypt.');
+    expect(ramses.filter((c) => c.startsWith('The builder'))).toEqual([]);
+  });
 });
