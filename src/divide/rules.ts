@@ -330,7 +330,7 @@ function nameHints(sentences: readonly Sentence[]): Set<string> {
   for (const s of sentences) {
     s.tokens.forEach((t, k) => {
       if (t.text === t.lower) lower.add(t.lower);
-      else if (t.pos === 'PROPN' && /^[A-Z][a-z]/.test(t.text)) found.add(t.text).add(t.text + glued(s.tokens, k));
+      else if (t.pos === 'PROPN' && /^\p{Lu}\p{Ll}/u.test(t.text)) found.add(t.text).add(t.text + glued(s.tokens, k));
     });
   }
   return new Set([...found].filter((w) => !lower.has(w.toLowerCase())));

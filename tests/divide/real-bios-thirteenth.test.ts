@@ -104,4 +104,10 @@ describe('divideRules on biographies: the thirteenth pass', () => {
     expect(ramses).toContain('He constructed temples and monuments throughout Egypt.');
     expect(ramses.filter((c) => c.startsWith('The builder'))).toEqual([]);
   });
+
+  it('keeps the capital of a name with an accented second letter in its question ("Did díaz make ...?" before)', () => {
+    const q = questions('Miguel Díaz is a Dominican baseball pitcher. Díaz made his MLB debut in 2016.');
+    expect(q).toContain('Did Díaz make his MLB debut in 2016?');
+    expect(questions('Annika Sörenstam is a Swedish golfer. Sörenstam retired in 2008.')).toContain('Did Sörenstam retire in 2008?');
+  });
 });
