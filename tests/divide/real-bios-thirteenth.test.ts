@@ -110,4 +110,17 @@ describe('divideRules on biographies: the thirteenth pass', () => {
     expect(q).toContain('Did Díaz make his MLB debut in 2016?');
     expect(questions('Annika Sörenstam is a Swedish golfer. Sörenstam retired in 2008.')).toContain('Did Sörenstam retire in 2008?');
   });
+
+  it('splits two objects of one preposition in a long claim, the phrase after them shared', () => {
+    expect(claims('Rivera-Pagán is best known for his work on religion and Latino culture in the United States.')).toEqual([
+      'Rivera-Pagán is best known for his work on religion in the United States.',
+      'Rivera-Pagán is best known for his work on Latino culture in the United States.',
+    ]);
+    expect(claims('Travis Oliphant is recognized as a leader in the field of scientific computing and data science.'))
+      .toEqual(['Travis Oliphant is recognized as a leader in the field of scientific computing.', 'Travis Oliphant is recognized as a leader in the field of data science.']);
+    // A shared head noun, a gerund's shared object, or a short claim stays whole.
+    for (const whole of ['Rakhi has earned a name for herself by appearing in several comedy and dance reality shows.',
+      'Arbore played a significant role in the country\'s political and cultural development during the late 19th century.',
+      'She is a vocal advocate for the rights of women and girls.']) expect(claims(whole)).toHaveLength(1);
+  });
 });
