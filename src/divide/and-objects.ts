@@ -14,7 +14,8 @@ const MODIFIER = /(?:al|ous|ive|ful|ant|ent|able|ible|less|ary|ory|ish|ing|ed|es
 
 /** The claim split into one claim per object, or the claim alone. */
 export function andObjectsApart(claim: string): string[] {
-  if (claim.split(' ').length <= LONG || !claim.includes(' and ')) return [claim];
+  // The cheap test first: most claims have no " and " (the word count splits the string).
+  if (!claim.includes(' and ') || claim.split(' ').length <= LONG) return [claim];
   const m = PAIR.exec(claim);
   if (m === null) return [claim];
   const [, pre = '', a = '', b = '', post = ''] = m;
