@@ -1,6 +1,8 @@
 // Time and place in clause parts (clauses.ts): a time clause after the main clause is a fact of its own, at the main
 // clause's time; a "where" clause happens at its named place; a past participle dated by a year happened then.
 import type { Tok } from './nlp.js';
+import { isComma } from './noun-phrase.js';
+import { isFinite } from './person-clauses.js';
 
 /**
  * "Lummis rose to fame in 2004 when he won the first series of ...": what happened then is a fact of its own, as the
@@ -81,3 +83,12 @@ export function datedPast(kind: string, toks: readonly Tok[], prefix: string, bo
   return prefix.replace(/ is$/, ' was').replace(/ are$/, ' were');
 }
 const DATED = /\b(?:in|on)\s+(?:[A-Z]?[a-z]+\s+){0,2}(?:\d{1,2},?\s+)?(?:1[5-9]|20)\d\d\b/;
+
+// "After One Direction went on hiatus in 2016, Payne launched ...": the finite verb read so far is the fronted
+// clause's, so "launched" right after the subject is the main verb, not a participle ("Payne is launched ...").
+const FRONTED = new Set(['after', 'before', 'when', 'once', 'since', 'until', 'while', 'although', 'though', 'because', 'if']);
+export function fronted(main: readonly Tok[]): boolean {
+  if (!FRONTED.has(main[0]?.lower ?? '')) return false;
+  const comma = main.findIndex(isComma);
+  return comma > 0 && !main.slice(comma + 1).some((m) => isFinite(m));
+}

@@ -19,7 +19,8 @@ export interface Clause {
 
 const MARKERS = [...DISCOURSE_MARKERS].sort((a, b) => b.length - a.length);
 // Markers that cannot begin a subject may appear without a comma ("Also there is a dog").
-const BARE_MARKERS = new Set(['additionally', 'also', 'moreover', 'furthermore', 'however', 'overall', 'finally', 'lastly']);
+const BARE_MARKERS = new Set(['additionally', 'also', 'moreover', 'furthermore', 'however', 'overall', 'finally', 'lastly', 'but',
+  'there is no doubt that', "there's no doubt that"]);
 const MARKER_RE = new RegExp(`^(${MARKERS.map((m) => m.replace(/ /g, '\\s+')).join('|')})(\\s*,\\s*|\\s+)`, 'i');
 
 /** Drop content-free openers ("Additionally,", "Yes,", "Overall,") so they neither block nor pollute a claim. */
@@ -42,6 +43,7 @@ export function prepare(text: string): string {
 }
 
 // Time phrases in front ("After college, Zelma worked ...") are intros too: real answers open with them.
+const FRONTED_TIME = new Set(['after', 'before', 'when', 'while', 'since', 'until', 'once']);
 const INTRO_WORDS = new Set([...PREPOSITIONS, 'here', 'when', 'while', 'as', 'after', 'before', 'since', 'during', 'until', 'upon', 'despite', 'following', 'once']);
 
 // The claim rules ask about the same text several times (split, re-split, question); the analysis is pure, so
@@ -86,7 +88,9 @@ function analyzeUncached(ready: string): Clause | null {
       const verb = findVerb(body);
       // "Throughout his long and distinguished career,": after a preposition an -ed word is an adjective.
       const adjective = before !== null && PREPOSITIONS.has(first) && before.kind === 'main' && /ed$/.test(before.word);
-      if (verb && (!before || adjective)) return build(tokens.slice(0, comma + 1), body, verb);
+      // "After the war ended, he returned to Vienna": a fronted time clause's verb is its own, not the sentence's.
+      const timeClause = before !== null && FRONTED_TIME.has(first);
+      if (verb && (!before || adjective || timeClause)) return build(tokens.slice(0, comma + 1), body, verb);
     }
   }
   const verb = findVerb(tokens);
@@ -96,9 +100,10 @@ function analyzeUncached(ready: string): Clause | null {
     // "In the top left there is a circle": the intro ends where "there" begins.
     const there = subject.findIndex((t, i) => i > 0 && t.word === 'there');
     if (there > 0) return build(tokens.slice(0, there), tokens.slice(there), { ...verb, index: verb.index - there });
-    // "In 2013 he transferred to Valencia": a person's pronoun right before the verb is the subject, as "there" is.
+    // "In 2013 he transferred to Valencia", "Since then he has gone on to appear in ...": a person's pronoun right
+    // before the verb is the subject, as "there" is.
     const who = verb.index - 1;
-    if (who > 1 && ['he', 'she', 'they'].includes(subject[who]!.word) && /\d/.test(subject[who - 1]!.word)) {
+    if (who > 1 && ['he', 'she', 'they'].includes(subject[who]!.word) && /\d|^then$/.test(subject[who - 1]!.word)) {
       return build(tokens.slice(0, who), tokens.slice(who), { ...verb, index: 1 });
     }
     if ((PREPOSITIONS.has(first) || first === 'here') && verb.index + 1 < tokens.length) {

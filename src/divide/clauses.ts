@@ -7,11 +7,12 @@
 import { flatMapOf, through } from './arrays.js';
 import type { Tok } from './nlp.js';
 import {
-  frontedBesides, frontedParticiple, fullName, isApposition, isFinite, isIngVerb, isParticipleForm, listCategory, PAST_ONLY, pastOfMain, perfectAux, RELATIVES,
+  careerStarter, frontedAs, pastAfterAnd, frontedBesides, frontedParticiple, fullName, isApposition, isFinite, isIngVerb, isParticipleForm, listCategory, PAST_ONLY, pastOfMain, perfectAux, RELATIVES,
 } from './person-clauses.js';
 import { copulaSubject, definite, headBefore, isComma, NOUNISH, pluralHead, POSSESSIVES, textOf, withArticle } from './noun-phrase.js';
 import { pastOfIng } from './verbs.js';
-import { datedPast, opensWhen, placeBefore, pronounSubject, yearOfMain } from './clause-time.js';
+import { whomAt, whomBody } from './whom.js';
+import { datedPast, fronted, opensWhen, placeBefore, pronounSubject, yearOfMain } from './clause-time.js';
 
 /** One clause part: a statement to divide further, and the span [start, end) of its source text in the answer. */
 export interface Part {
@@ -36,6 +37,10 @@ interface Draft {
   attach?: number;
   /** The main clause's year for a time clause after it ("in 2004"); the named place of a "where" clause. */
   time?: string; place?: string;
+  /** A "whom" clause: its preposition ('' for none) and antecedent, put back in its place (whom.ts). */
+  whom?: { prep: string; antecedent: string };
+  /** "appeared in X and releasing Y": after a career's start, a later "and -ing" is in the past too. */
+  pastAnd?: boolean;
 }
 
 // Clauses of reason, concession, contrast and condition stand apart; time clauses ("since he was a child",
@@ -67,7 +72,9 @@ function mainTopic(toks: readonly Tok[], full: readonly Tok[]): number {
   const pick = (from: readonly Tok[]): Tok | undefined => from.find((t) => NOUNISH.has(t.pos) && !PICTURE_NOUNS.has(t.lower));
   const before = verb >= 0 ? main.slice(0, verb) : [];
   const subject = before.some((t) => t.lower === 'there') ? undefined : pick(before.filter((t, k) => k === 0 || !['ADP'].includes(before[k - 1]?.pos ?? '')));
-  const found = subject ?? pick(verb >= 0 ? main.slice(verb + 1) : main) ?? pick(main);
+  // "He began his career in management, taking charge of Venezia": a person's pronoun is the subject too.
+  const person = subject === undefined && before.length === 1 && PEOPLE.has(before[0]!.lower) ? before[0] : undefined;
+  const found = subject ?? person ?? pick(verb >= 0 ? main.slice(verb + 1) : main) ?? pick(main);
   if (!found) return -1;
   // The head is the last noun of a compound ("parking meter").
   let h = toks.indexOf(found);
@@ -76,10 +83,11 @@ function mainTopic(toks: readonly Tok[], full: readonly Tok[]): number {
 }
 
 const be = (plural: boolean): string => (plural ? 'are' : 'is');
+const PEOPLE = new Set(['he', 'she', 'they']);
 
 /** Cut a sentence's tokens into clause parts; the main clause comes first. */
 export function clauseParts(toks: readonly Tok[]): Part[] {
-  const fronted = frontedParticiple(toks) ?? frontedBesides(toks);
+  const fronted = frontedParticiple(toks) ?? frontedBesides(toks) ?? frontedAs(toks);
   if (fronted !== null) return [fronted.part, ...clauseParts(fronted.rest)];
   const drafts: Draft[] = [{ prefix: '', toks: [], kind: 'main' }];
   let cur = 0;
@@ -142,6 +150,10 @@ export function clauseParts(toks: readonly Tok[]): Part[] {
       if (op.skip) draft.skip = op.skip;
       if (op.setting === 'when') draft.time = yearOfMain(drafts[home]!.toks);
       if (op.setting === 'where') draft.place = placeBefore(toks, i);
+      if (op.whom !== undefined) {
+        draft.whom = { prep: op.whom, antecedent: prefix };
+        draft.prefix = '';
+      }
       if (op.kind === 'relative' && h) draft.attach = h.start;
       if (op.kind === 'subordinate' && t.lower === 'because' && prev) draft.attach = prev.start;
       if ((op.kind === 'relative' || op.kind === 'participle') && !h) draft.skip ??= 'comment on the scene';
@@ -150,8 +162,11 @@ export function clauseParts(toks: readonly Tok[]): Part[] {
       // An opener word ("which", "with") is dropped; a participle opens its own part and stays in it.
       if (op.consume === 0) {
         // "Vieira became known ..., working on films": a person's -ing after a past main clause is in the past too.
-        if (pastOfMain(op, t, h, drafts[home]!.toks)) {
-          drafts[cur]!.prefix = subject;
+        // "she began her acting career in the late 1940s, appearing in films": the person appeared, not the career.
+        const starter = op.kind === 'participle' ? careerStarter(t, h, drafts[home]!.toks) : null;
+        if (starter !== null || pastOfMain(op, t, h, drafts[home]!.toks)) {
+          drafts[cur]!.prefix = starter ?? subject;
+          drafts[cur]!.pastAnd = true;
           drafts[cur]!.toks.push({ ...t, text: pastOfIng(t.lower), lower: pastOfIng(t.lower) });
         } else if (!having) drafts[cur]!.toks.push(t);
       } else i += op.consume - 1;
@@ -225,6 +240,7 @@ interface Opener {
   alias?: 'known' | 'real' | 'nee';
   /** A time clause after the main clause ("... when he won X") takes its year; ", where he won X" its place. */
   setting?: 'when' | 'where';
+  whom?: string;
 }
 
 // Does a clause part open at token i? `afterComma` when a comma (or the sentence start) precedes it.
@@ -243,11 +259,14 @@ function opener(toks: readonly Tok[], i: number, main: readonly Tok[], afterComm
     if (!['AUX', 'VERB', 'ADV', 'PART'].includes(next.pos)) return null;
     return { kind: 'relative', head: listCategory(toks, i) ?? headBefore(toks, isComma(prev) ? i - 1 : i), consume: 1 };
   }
+  const whom = whomAt(toks, i);
+  if (whom !== null) return { kind: 'relative', head: headBefore(toks, isComma(prev) ? i - 1 : i), consume: whom.consume, whom: whom.prep };
   if (t.lower === 'where' && afterComma && i > 0 && ['DET', 'PRON', 'PROPN', 'NOUN', 'NUM'].includes(next.pos)) {
     return { kind: 'subordinate', head: -1, consume: 1, setting: 'where' };
   }
   if ((isParticipleForm(t) || ingBeforePhrase(toks, i)) && t.text === t.lower && !PREPOSITIONAL.has(t.lower) && i > 0
-    && (afterComma || (prev !== undefined && (NOUNISH.has(prev.pos) || ['him', 'her', 'them'].includes(prev.lower)))) && hasFinite()) {
+    && (afterComma || (prev !== undefined && (NOUNISH.has(prev.pos) || ['him', 'her', 'them'].includes(prev.lower)))) && hasFinite()
+    && !(afterComma ? false : fronted(main))) {
     if (['ADJ', 'NOUN'].includes(next.pos) && !afterComma) return null; // "parked cars", a modifier
     if (next.pos === 'PUNCT' && !afterComma) return null; // "in the middle left.": a place, not "left" the verb
     if (t.lower === 'left' && prev !== undefined && SIDES.has(prev.lower)) return null;
@@ -323,7 +342,8 @@ function splitAdjectives(d: Draft): Draft[] {
   return [d];
 }
 
-function build(d: Draft): Part | null {
+function build(draft: Draft): Part | null {
+  const d = draft.pastAnd ? { ...draft, toks: pastAfterAnd(draft.toks) } : draft;
   const first = d.toks[0];
   // The span ends at the last word: closing punctuation belongs to the sentence, not to one of its claims.
   let k = d.toks.length - 1;
@@ -332,6 +352,7 @@ function build(d: Draft): Part | null {
   if (!first || !last) return null;
   let body = d.kind === 'attribute' ? '' : textOf(d.toks).replace(/^[,;\s]+|[,;\s]+$/g, '');
   if (d.kind === 'with') body = withClause(d.toks);
+  if (d.whom !== undefined) body = whomBody(d.toks, d.whom.antecedent, d.whom.prep);
   // One clause only, not its relatives'; a place in front, so each of its conjuncts takes it ("At FC Porto, he won").
   if (d.time && !d.toks.some(isComma)) body = `${body.replace(/[.!?]+$/, '')} ${d.time}`;
   if (d.place && !d.toks.some(isComma)) body = `${d.place.charAt(0).toUpperCase()}${d.place.slice(1)}, ${body}`;

@@ -64,6 +64,8 @@ export const DISCOURSE_MARKERS = [
   'specifically', 'in general', 'in short', 'to summarize', 'to sum up', 'yes', 'no', 'indeed',
   'first', 'firstly', 'second', 'secondly', 'third', 'thirdly', 'then', 'meanwhile', 'likewise',
   'similarly', 'as well', 'on the other hand', 'in particular', 'interestingly', 'importantly',
+  // "But there is no doubt that it is a work of art." says what follows: "It is a work of art."
+  'but', 'there is no doubt that', "there's no doubt that",
 ];
 
 /** Verbs (base form) recognised as main verbs; nouns that are also verbs are left out on purpose. */

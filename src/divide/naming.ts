@@ -84,7 +84,9 @@ function locatedFacts(toks: readonly Tok[]): NamingFact[] {
     const y = toks[i + 1]?.lower === 'the' ? i + 2 : i + 1;
     let e = y;
     while (e < toks.length && (named(toks[e]) || (LINKS.has(toks[e]!.lower) && named(toks[e + 1])))) e += LINKS.has(toks[e]!.lower) ? 2 : 1;
-    if (e === y || MONTHS.has(toks[y]!.lower) || toks[e]?.pos === 'NUM' || toks[e]?.lower === "'s") continue;
+    // "played Sam Giancana in the US series ...": a name before a common noun modifies it, it is no place.
+    const modifier = toks[e]?.pos === 'NOUN' && toks[e]!.text === toks[e]!.lower;
+    if (e === y || MONTHS.has(toks[y]!.lower) || toks[e]?.pos === 'NUM' || toks[e]?.lower === "'s" || modifier) continue;
     const thing = `${before.lower === 'the' ? 'The ' : ''}${words(toks.slice(a, i))}`;
     out.push({ claim: `${thing} is in ${words(toks.slice(i + 1, e))}.`, start: toks[a]!.start, end: toks[e - 1]!.end });
   }
@@ -147,12 +149,15 @@ function exampleFacts(toks: readonly Tok[]): NamingFact[] {
     const flush = (): void => {
       item = item.filter((t) => !/^["“”]$/.test(t.text)); // a title's quotes, split by the list's commas
       while (item.length > 0 && /^[,.]$/.test(item[item.length - 1]!.text)) item.pop();
-      const kind = item.length > 0 && item.length <= 10 ? exampleKind(category, words(item)) : null;
+      const fits = item.length <= 10 || (item.length <= MAX_TITLE && item.every((t) => /^[A-Z]/.test(t.text) || TITLE_INNER.has(t.lower)));
+      const kind = item.length > 0 && fits ? exampleKind(category, words(item)) : null;
       if (kind !== null) out.push({ claim: kind, start: item[0]!.start, end: item[item.length - 1]!.end });
       item = [];
     };
     let quoted = false;
-    for (; k < toks.length && !['.', ';', ':', '!', '?'].includes(toks[k]!.text); k++) {
+    // A colon before a capital is a title's ("Law & Order: Special Victims Unit"), not the end of the list.
+    const subtitle = (j: number): boolean => toks[j]!.text === ':' && /^[A-Z0-9]/.test(toks[j + 1]?.text ?? '') && item.length > 0;
+    for (; k < toks.length && (!['.', ';', ':', '!', '?'].includes(toks[k]!.text) || subtitle(k)); k++) {
       const t = toks[k]!;
       if (/^["“”]$/.test(t.text)) {
         const closes = quoted;
@@ -172,13 +177,18 @@ function exampleFacts(toks: readonly Tok[]): NamingFact[] {
         if (close > k && close - k < 8) k = close;
         else item.push(t);
       } else item.push(t);
-      if (item.length > 10) break;
+      if (item.length > MAX_TITLE) break;
     }
     flush();
     i = k;
   }
   return out;
 }
+
+// The words of one example at most: "Scientist Rids the World of the Evil Curse of the Vampires" has 11; over 10,
+// only capitalised words and a title's small words ("... where she played Mari Collingwood" is no title).
+const MAX_TITLE = 14;
+const TITLE_INNER = new Set(['of', 'the', 'a', 'an', 'in', 'on', 'at', 'for', 'to', 'from', 'with', 'by', 'and', '&', ':', "'s", '’s', '-', '–']);
 
 // "several books on politics, philosophy and public policy, including X": the examples are books, not topics. A
 // counted plural noun before a preposition whose objects, up to the list at c, are plain words ("Canadian politics and

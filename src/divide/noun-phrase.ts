@@ -22,6 +22,7 @@ export function pluralHead(t: Tok): boolean {
 export function definite(toks: readonly Tok[], h: number): string {
   const subjectForm = OBJECT_TO_SUBJECT[toks[h]?.lower ?? ''];
   if (toks[h]?.pos === 'PRON' && subjectForm) return subjectForm;
+  if (toks[h]?.pos === 'PRON' && ['he', 'she', 'they'].includes(toks[h]!.lower)) return toks[h]!.lower;
   let a = h;
   while (a > 0 && NOUNISH.has(toks[a - 1]?.pos ?? '') && toks[a - 1]?.pos === toks[h]?.pos) a--;
   if (toks[h]?.pos === 'PROPN') return textOf(toks.slice(a, h + 1));

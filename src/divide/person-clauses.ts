@@ -39,6 +39,30 @@ export function pastOfMain(op: { kind: string; head: number; skip?: string }, t:
 }
 
 /**
+ * "She began her acting career in the late 1940s, appearing in films such as ...", "Rami began his football career
+ * playing for ...": an -ing phrase after a career's start is what the person did ("She appeared in films.", as the
+ * annotators wrote it), not the career ("The career is appearing in films."). The main clause's subject (a name or
+ * he/she/they, up to four words), or null.
+ */
+export function careerStarter(t: Tok, head: Tok | undefined, main: readonly Tok[]): string | null {
+  if (!isIngVerb(t) || !['career', 'careers'].includes(head?.lower ?? '')) return null;
+  const v = main.findIndex((x) => x.pos === 'VERB' && STARTED.has(x.lower));
+  if (v < 1) return null;
+  const from = main.slice(0, v).map((x) => x.text).lastIndexOf(',') + 1;
+  const subject = main.slice(from, v).filter((x) => x.pos !== 'ADV');
+  const first = subject[0];
+  // A name, whatever the tagger read ("Ford/VERB began ..."), or a person's pronoun.
+  if (first === undefined || subject.length > 4 || !((/^[A-Z]/.test(first.text) && first.pos !== 'DET') || ['he', 'she', 'they'].includes(first.lower))) return null;
+  return textOf(subject);
+}
+const STARTED = new Set(['began', 'started', 'launched', 'commenced', 'kicked']);
+
+/** "signed with Motown Records in 1993 and releasing her debut album": each "and -ing" in the past ("and released"). */
+export function pastAfterAnd(toks: readonly Tok[]): Tok[] {
+  return toks.map((x, k) => (k > 0 && toks[k - 1]!.lower === 'and' && isIngVerb(x) ? { ...x, text: pastOfIng(x.lower), lower: pastOfIng(x.lower) } : x));
+}
+
+/**
  * "the Maori Council of Australia": the name ending at h, with "of", "for", "de" inside it.
  */
 export function fullName(toks: readonly Tok[], h: number): string {
@@ -132,14 +156,51 @@ export function frontedBesides(toks: readonly Tok[]): { part: { text: string; st
   const what = textOf(toks.slice(n, comma));
   const who = textOf(subject);
   const plural = subject.some((x) => pluralHead(x)) || who.toLowerCase() === 'they';
-  const career = /^[\w' -]+ career$/.exec(what);
+  const career = /^([\w' -]+?) careers?$/.exec(what);
   const work = /^work (as|in|on|with) (.+)$/.exec(what);
-  if (career === null && work === null) return null;
-  const fact = career !== null
-    ? `${plural ? 'have' : 'has'} ${/^[aeiou]/i.test(what) ? 'an' : 'a'} ${what}`
-    : `${plural ? 'have' : 'has'} worked ${work![1]} ${work![2]}`;
+  // "In addition to her writing and editing, she ...": the activities' doers ("She is a writer.", "... an editor.").
+  const doers = /^[a-z]+ing(?: and [a-z]+ing)?$/.test(what) ? what.split(' and ').map((w) => DOERS[w]) : [];
+  const past = /^(?:was|were|had)$|ed$/.test(toks[f]!.lower);
+  const an = (x: string): string => `${/^[aeiou]/i.test(x) ? 'an' : 'a'} ${x}`;
+  let fact: string;
+  // "her film and modeling career": a career in each ("Julia has a film career.", "Julia has a modeling career.").
+  if (career !== null) fact = `${plural ? 'have' : 'has'} ${career[1]!.split(' and ').map((x) => an(`${x} career`)).join(' and ')}`;
+  else if (work !== null) fact = `${plural ? 'have' : 'has'} worked ${work[1]} ${work[2]}`;
+  else if (doers.length > 0 && doers.every((d) => d !== undefined) && !plural) {
+    fact = `${past ? 'was' : 'is'} ${doers.map((d) => an(d === 'actor' && lead[0].includes(' her ') ? 'actress' : d!)).join(' and ')}`;
+  } else return null;
   return { part: { text: `${who.charAt(0).toUpperCase()}${who.slice(1)} ${fact}`, start: toks[0]!.start, end: toks[comma - 1]!.end }, rest: toks.slice(comma + 1) };
 }
+
+/**
+ * "As a member of the House of Lords, she is a member of the Labour Party", "As a writer, Arbore was known for ...":
+ * the role is a fact of the subject after the comma ("She is a member of the House of Lords.", "Arbore was a
+ * writer."), as the annotators wrote all six such sentences of the dev biographies; the clause goes on without it.
+ */
+export function frontedAs(toks: readonly Tok[]): { part: { text: string; start: number; end: number }; rest: Tok[] } | null {
+  if (toks[0]?.lower !== 'as' || !['a', 'an'].includes(toks[1]?.lower ?? '')) return null;
+  const comma = toks.findIndex((t) => isComma(t));
+  if (comma < 3 || comma > 12 || toks.slice(2, comma).some((t) => t.pos === 'VERB' || t.pos === 'AUX' || t.pos === 'PRON')) return null;
+  // "As an amateur, he was a British champion", "As a child, ...": a stage of life dates the fact, it is none itself.
+  if (STAGES.test(toks[comma - 1]!.lower)) return null;
+  const f = toks.findIndex((x, k) => k > comma && isFinite(x));
+  const subject = toks.slice(comma + 1, f);
+  if (f < 0 || subject.length === 0 || subject.length > 4 || !['PROPN', 'PRON'].includes(subject[0]!.pos) || subject.some((t) => t.pos === 'ADV')) return null;
+  const who = textOf(subject);
+  const plural = subject.some((x) => pluralHead(x)) || who.toLowerCase() === 'they';
+  const past = /^(?:was|were|had)$|ed$/.test(toks[f]!.lower);
+  const be = past ? (plural ? 'were' : 'was') : plural ? 'are' : 'is';
+  return { part: { text: `${who.charAt(0).toUpperCase()}${who.slice(1)} ${be} ${textOf(toks.slice(1, comma))}`, start: toks[0]!.start, end: toks[comma - 1]!.end }, rest: toks.slice(comma + 1) };
+}
+
+const STAGES = /^(?:amateur|professional|child|boy|girl|kid|baby|teen|teenager|youth|youngster|student|junior|senior|rookie|adult|man|woman)$/;
+
+// The doer of an activity a fronted "In addition to his writing" names.
+const DOERS: Record<string, string | undefined> = {
+  writing: 'writer', editing: 'editor', filmmaking: 'filmmaker', acting: 'actor', singing: 'singer', teaching: 'teacher',
+  directing: 'director', producing: 'producer', painting: 'painter', modeling: 'model', modelling: 'model', coaching: 'coach',
+  songwriting: 'songwriter', broadcasting: 'broadcaster', composing: 'composer', dancing: 'dancer', photographing: 'photographer',
+};
 
 // "various luggage items, including suitcases, backpacks, and other bags, which are neatly arranged": a relative
 // after a list of examples is about their category ("the luggage items"), not the last example. Null when no such

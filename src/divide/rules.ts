@@ -10,6 +10,7 @@ import { yearApart } from './year-apart.js';
 import { leadInApart } from './lead-in.js';
 import { examplesApart } from './examples-apart.js';
 import { titleWhichApart } from './title-which.js';
+import { andObjectsApart } from './and-objects.js';
 import { includingAsApart } from './including-as.js';
 import { analyzeClause, clearClauseMemo, stripDiscourseMarkers } from './clause.js';
 import { clauseParts, type Part } from './clauses.js';
@@ -212,7 +213,7 @@ function claimsOf(raw: string, question: string | undefined): { pairs: Pair[]; r
   // An example's copy of the clause repeats the other conjuncts of the split; those are dropped. Repeats within one
   // piece stay: "There is a green star and a green star." is two stars.
   const pieces = through(includingAsApart(statement), asWellAsApart, knownApart, withExamples, possessivesApart, bothApart, yearsApart, asRolesApart).map((p) =>
-    once(through(splitClaims(p), hangingExampleApart, bornApart, rolesApart, nationalityApart, timeSpanApart, roleAsApart, rolesInApart, leadInApart, yearApart, examplesApart, titleWhichApart)).map(asExistence),
+    once(through(splitClaims(p), hangingExampleApart, bornApart, rolesApart, nationalityApart, timeSpanApart, roleAsApart, rolesInApart, leadInApart, yearApart, examplesApart, titleWhichApart, andObjectsApart)).map(asExistence),
   );
   const repeats = (claim: string, k: number): boolean => pieces.slice(0, k).some((p) => p.includes(claim));
   return pairsOf(flatMapOf(pieces, (p, k) => p.filter((c) => !repeats(c, k))));
@@ -330,7 +331,7 @@ function nameHints(sentences: readonly Sentence[]): Set<string> {
   for (const s of sentences) {
     s.tokens.forEach((t, k) => {
       if (t.text === t.lower) lower.add(t.lower);
-      else if (t.pos === 'PROPN' && /^[A-Z][a-z]/.test(t.text)) found.add(t.text).add(t.text + glued(s.tokens, k));
+      else if (t.pos === 'PROPN' && /^\p{Lu}\p{Ll}/u.test(t.text)) found.add(t.text).add(t.text + glued(s.tokens, k));
     });
   }
   return new Set([...found].filter((w) => !lower.has(w.toLowerCase())));

@@ -62,13 +62,21 @@ function yearAt(toks: readonly Tok[], i: number): { year?: string; next: number 
   return { next: i };
 }
 
-// The titles of a list starting at i, separated by commas, "and" and "or", up to where no title follows.
-function titlesFrom(toks: readonly Tok[], i: number): Title[] {
-  const out: Title[] = [];
+// The titles of a list starting at i, separated by commas, "and" and "or", up to where no title follows; `cut` when
+// the clause went on after a title's "in YEAR".
+function titlesFrom(toks: readonly Tok[], i: number, bare: boolean): Title[] & { cut?: boolean } {
+  const out: Title[] & { cut?: boolean } = [];
   for (let k = i, title = titleAt(toks, k); title !== null; title = titleAt(toks, k)) {
     if (title.toks.length > 12) return [];
     const { year, next } = yearAt(toks, title.next);
     out.push({ text: words(title.toks), start: title.toks[0]!.start, end: title.toks[title.toks.length - 1]!.end, ...(year !== undefined ? { year } : {}) });
+    // "the US series The Making of the Mob: Chicago in 2016 and Victor Lownes in American Playboy: ...": after "in
+    // 2016" the clause goes on ("and [played] Victor Lownes in ..."), unless the list stands apart after a comma
+    // ("two solo albums, The Prince in 2017 and Emotional Rollercoaster in 2018").
+    if (bare && toks[title.next]?.lower === 'in' && year !== undefined && ['and', ','].includes(toks[next]?.lower ?? '')) {
+      out.cut = true;
+      break;
+    }
     k = next;
     if (toks[k]?.text === ',') k++;
     if (['and', 'or'].includes(toks[k]?.lower ?? '')) k++;
@@ -87,12 +95,15 @@ export function titleLists(toks: readonly Tok[]): TitleList[] {
     const head = toks[h]!;
     if (head.pos !== 'NOUN' || head.text !== head.lower || !WORKS.test(head.text) || !/s$/.test(head.lower)) continue;
     const at = toks[h + 1]!.text === ',' ? h + 2 : h + 1;
-    const titles = titlesFrom(toks, at);
-    if (titles.length < 2) continue;
+    const titles = titlesFrom(toks, at, at === h + 1);
+    if (titles.length < (titles.cut ? 1 : 2)) continue;
     let m = h;
-    // "the Broadway musicals A and B": a capitalised word right after "the" is the category's too.
-    const named = (j: number): boolean => toks[j]!.pos === 'PROPN' && toks[j - 1]?.lower === 'the';
-    while (m > 0 && h - m < 4 && ((['ADJ', 'NOUN'].includes(toks[m - 1]!.pos) && toks[m - 1]!.text === toks[m - 1]!.lower) || named(m - 1))) m--;
+    // "the Broadway musicals A and B": a capitalised word right after "the" is the category's too; so are a
+    // nationality and an initialism ("the Australian TV series "The Grudge 2" and "Bedtime Stories."": each title
+    // is an Australian TV series, as the kind of a single title says).
+    const named = (j: number): boolean => (toks[j]!.pos === 'PROPN' && toks[j - 1]?.lower === 'the') || /^[A-Z]{2,3}$/.test(toks[j]!.text);
+    const kindWord = (t: Tok): boolean => (t.pos === 'NOUN' && t.text === t.lower) || (t.pos === 'ADJ' && /^(?:[a-z]|[A-Z][a-z]+n$)/.test(t.text));
+    while (m > 0 && h - m < 4 && (kindWord(toks[m - 1]!) || named(m - 1))) m--;
     out.push({ category: words(toks.slice(m, h + 1)), titles });
   }
   return out;
