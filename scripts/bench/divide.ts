@@ -5,12 +5,12 @@
 //   other jobs falls on both alike; the best round of each counts. This reads high: wink-nlp caches the words it has
 //   read and V8 the patterns it has compiled, and here every answer has been read before.
 // - unseen (issue 29's target is read on this one): what a server sees, each answer divided once. Each divider runs in
-//   fresh child processes (divide-child.ts, V8 with --single-threaded so the CPU time is one core's), warmed on one
-//   half of the set and timed on one pass over the other half; both halves in turn, old and new alternating, in
-//   several rounds. A round's rate is the whole set's answers over the CPU time of its two timed halves; the mean and
+//   fresh child processes (divide-child.ts, V8 with --single-threaded so the CPU time is one core's), warmed on the
+//   other half of the set and on every other answer file (the other set, data/real-claims, the shapes world), and
+//   timed on one pass over one half; both halves in turn, old and new alternating, in several rounds. A round's rate is the whole set's answers over the CPU time of its two timed halves; the mean and
 //   the standard deviation over rounds are shown, and the new/old ratio is the mean of the rounds' ratios.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { divideRules as divideNew } from '../../src/divide/rules.js';
 import { divideRules as divideOld } from '../study/divide-baseline/rules.js';
@@ -50,9 +50,22 @@ const OLD_RULES = path.join(ROOT, 'scripts', 'study', 'divide-baseline', 'rules.
 
 interface ChildRun { answers: number; unseen: number; again: number }
 
-// One fresh process: `rules` warmed on one half of `file`, timed once on the other half (`half`, 0 or 1).
+// Every answer file but `file`: the other dev set, data/real-claims/*.jsonl and the shapes world's answers.
+function warmFiles(file: string): string[] {
+  const shared = path.resolve(ROOT, '..', 'shared', 'real-claims');
+  const extra = path.join(ROOT, 'data', 'real-claims');
+  const all = [
+    ...['vlm-answers-dev', 'text-bios-dev'].map((n) => path.join(shared, `${n}.jsonl`)),
+    ...(existsSync(extra) ? readdirSync(extra).filter((f) => f.endsWith('.jsonl')).sort().map((f) => path.join(extra, f)) : []),
+    path.join(ROOT, 'tests', 'divide', 'fixtures', 'world-answers.json'),
+  ];
+  return all.filter((f) => f !== file && existsSync(f));
+}
+
+// One fresh process: `rules` warmed on the other half of `file` and the other answer files, timed once on `half`.
 function child(rules: string, file: string, half: 0 | 1, warmCpu: number): Promise<ChildRun> {
-  const args = ['--single-threaded', '--import', 'tsx', path.join(ROOT, 'scripts', 'bench', 'divide-child.ts'), rules, file, String(half), String(warmCpu)];
+  const script = path.join(ROOT, 'scripts', 'bench', 'divide-child.ts');
+  const args = ['--single-threaded', '--import', 'tsx', script, rules, file, String(half), String(warmCpu), ...warmFiles(file)];
   const proc = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
@@ -125,7 +138,7 @@ export async function benchDivide(opts: BenchOptions = {}): Promise<BenchResult>
     const [newMean, newSd] = meanSd(u.new);
     const [oldMean, oldSd] = meanSd(u.old);
     const [ratioMean, ratioSd] = meanSd(u.new.map((x, k) => x / u.old[k]!));
-    const unote = `each answer divided once: ${unseenRounds} rounds of fresh processes, each warmed on one half and timed on the other; mean, sd ${Math.round(newSd)}`;
+    const unote = `each answer divided once: ${unseenRounds} rounds of fresh processes, each warmed on the other half and the other answer files, timed on one half; mean, sd ${Math.round(newSd)}`;
     rows.push(checked(`divide new, unseen: ${label}`, Math.round(newMean), 'answers/s', '>=', 1000, unote));
     rows.push(info(`divide baseline, unseen: ${label}`, Math.round(oldMean), 'answers/s', `mean, sd ${Math.round(oldSd)}`));
     rows.push(info(`divide new / baseline, unseen: ${label}`, round(ratioMean, 2), '×', `mean of the rounds' ratios, sd ${round(ratioSd, 2)}`));
