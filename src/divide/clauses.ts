@@ -5,7 +5,7 @@
  * large"). Built on wink's POS tags; each part keeps the character span of the text it came from.
  */
 import { flatMapOf, through } from './arrays.js';
-import type { Tok } from './nlp.js';
+import { retext, type Tok } from './nlp.js';
 import {
   frontedBesides, frontedParticiple, fullName, isApposition, isFinite, isIngVerb, isParticipleForm, listCategory, PAST_ONLY, pastOfMain, perfectAux, RELATIVES,
 } from './person-clauses.js';
@@ -152,12 +152,12 @@ export function clauseParts(toks: readonly Tok[]): Part[] {
         // "Vieira became known ..., working on films": a person's -ing after a past main clause is in the past too.
         if (pastOfMain(op, t, h, drafts[home]!.toks)) {
           drafts[cur]!.prefix = subject;
-          drafts[cur]!.toks.push({ ...t, text: pastOfIng(t.lower), lower: pastOfIng(t.lower) });
+          drafts[cur]!.toks.push(retext(t, pastOfIng(t.lower), pastOfIng(t.lower)));
         } else if (!having) drafts[cur]!.toks.push(t);
       } else i += op.consume - 1;
       if (op.past && next !== undefined) {
         drafts[cur]!.prefix = pronounSubject(drafts[home]!.toks) ?? subject;
-        drafts[cur]!.toks.push({ ...next, text: pastOfIng(next.lower), lower: pastOfIng(next.lower) });
+        drafts[cur]!.toks.push(retext(next, pastOfIng(next.lower), pastOfIng(next.lower)));
         i++;
       }
       continue;
@@ -179,7 +179,7 @@ function nameIt(drafts: Draft[], toks: readonly Tok[]): void {
   const name = definite(toks, topic);
   for (const d of drafts) {
     if ((d.kind !== 'participle' && d.kind !== 'with') || d.prefix.toLowerCase().startsWith(`${name.toLowerCase()} `)) continue;
-    d.toks = d.toks.map((t, k) => (t.lower === 'it' && t.pos === 'PRON' && d.toks[k - 1]?.pos === 'ADP' ? { ...t, text: name, lower: name } : t));
+    d.toks = d.toks.map((t, k) => (t.lower === 'it' && t.pos === 'PRON' && d.toks[k - 1]?.pos === 'ADP' ? retext(t, name, name) : t));
   }
 }
 
