@@ -38,6 +38,14 @@ interface Draft {
   time?: string; place?: string;
 }
 
+// Every draft with all its fields in one order, so all share one hidden class: fields added later and spread copies
+// each made a map of their own, and clauseParts' optimised code deoptimised on new answers that brought one.
+function draft(prefix: string, toks: Tok[], kind: Draft['kind'], o: Partial<Draft> = {}): Draft {
+  return { prefix, toks, kind, skip: o.skip, plural: o.plural, paren: o.paren, lead: o.lead, attach: o.attach, time: o.time, place: o.place };
+}
+// A part likewise, with `skip` and `attach` always there (undefined when not set).
+const part = (text: string, start: number, end: number, skip?: string, attach?: number): Part => ({ text, start, end, skip, attach });
+
 // Clauses of reason, concession, contrast and condition stand apart; time clauses ("since he was a child",
 // "when ...") qualify the main clause and stay in it, except in front of it or as an event of its own (clause-time.ts).
 const SUBORDINATORS = new Set(['because', 'although', 'though', 'if', 'unless', 'while', 'whereas', 'as', 'so']);
@@ -80,8 +88,8 @@ const be = (plural: boolean): string => (plural ? 'are' : 'is');
 /** Cut a sentence's tokens into clause parts; the main clause comes first. */
 export function clauseParts(toks: readonly Tok[]): Part[] {
   const fronted = frontedParticiple(toks) ?? frontedBesides(toks);
-  if (fronted !== null) return [fronted.part, ...clauseParts(fronted.rest)];
-  const drafts: Draft[] = [{ prefix: '', toks: [], kind: 'main' }];
+  if (fronted !== null) return [part(fronted.part.text, fronted.part.start, fronted.part.end), ...clauseParts(fronted.rest)];
+  const drafts: Draft[] = [draft('', [], 'main')];
   let cur = 0;
   // The main clause being read: ", and the man is ..." starts a second one, with parts of its own.
   let home = 0;
@@ -95,7 +103,7 @@ export function clauseParts(toks: readonly Tok[]): Part[] {
       continue;
     }
     if (isComma(t) && next?.pos === 'CCONJ' && clauseStartsAt(toks, i + 2, true) && !drafts[cur]?.paren) {
-      drafts.push({ prefix: '', toks: [], kind: 'main' });
+      drafts.push(draft('', [], 'main'));
       home = cur = drafts.length - 1;
       i++;
       continue;
@@ -137,15 +145,14 @@ export function clauseParts(toks: readonly Tok[]): Part[] {
       // "..., having written many books" -> "Hedding has written many books", not "is having written".
       const having = op.kind === 'participle' && op.consume === 0 && t.lower === 'having' && (next?.pos === 'VERB' || /^[a-z]+ed$/.test(next?.text ?? ''));
       if (having) prefix = `${subject} ${plural ? 'have' : 'has'}`;
-      const lead = op.consume > 0 || having ? { lead: t } : {};
-      const draft: Draft = { prefix, toks: [], kind: op.kind, plural, ...(op.paren ? { paren: true } : {}), ...lead };
-      if (op.skip) draft.skip = op.skip;
-      if (op.setting === 'when') draft.time = yearOfMain(drafts[home]!.toks);
-      if (op.setting === 'where') draft.place = placeBefore(toks, i);
-      if (op.kind === 'relative' && h) draft.attach = h.start;
-      if (op.kind === 'subordinate' && t.lower === 'because' && prev) draft.attach = prev.start;
-      if ((op.kind === 'relative' || op.kind === 'participle') && !h) draft.skip ??= 'comment on the scene';
-      drafts.push(draft);
+      const d = draft(prefix, [], op.kind, { plural, paren: op.paren ? true : undefined, lead: op.consume > 0 || having ? t : undefined });
+      if (op.skip) d.skip = op.skip;
+      if (op.setting === 'when') d.time = yearOfMain(drafts[home]!.toks);
+      if (op.setting === 'where') d.place = placeBefore(toks, i);
+      if (op.kind === 'relative' && h) d.attach = h.start;
+      if (op.kind === 'subordinate' && t.lower === 'because' && prev) d.attach = prev.start;
+      if ((op.kind === 'relative' || op.kind === 'participle') && !h) d.skip ??= 'comment on the scene';
+      drafts.push(d);
       cur = drafts.length - 1;
       // An opener word ("which", "with") is dropped; a participle opens its own part and stays in it.
       if (op.consume === 0) {
@@ -314,11 +321,11 @@ function splitAdjectives(d: Draft): Draft[] {
     // fact about the thing, "the clock is large", as the issue's annotators wrote it.
     if (toks.slice(0, i).every((t) => !isFinite(t)) || toks.slice(0, i).some((t) => PICTURE_VERBS.has(t.lower) || t.lower === 'there')) {
       const subject = definite(toks, h);
-      const kept: Draft = { ...d, toks: [...toks.slice(0, i), ...toks.slice(j + 1)] };
-      const attrs: Draft[] = adjs.map((a) => ({ prefix: `${subject} ${be(pluralHead(toks[h]!))} ${a.text}`, toks: [a], kind: 'attribute' }));
+      const kept = draft(d.prefix, [...toks.slice(0, i), ...toks.slice(j + 1)], d.kind, d);
+      const attrs = adjs.map((a) => draft(`${subject} ${be(pluralHead(toks[h]!))} ${a.text}`, [a], 'attribute'));
       return [...splitAdjectives(kept), ...attrs];
     }
-    return flatMapOf(adjs, (a) => splitAdjectives({ ...d, toks: [...withArticle(toks.slice(0, i), a), a, ...toks.slice(j + 1)] }));
+    return flatMapOf(adjs, (a) => splitAdjectives(draft(d.prefix, [...withArticle(toks.slice(0, i), a), a, ...toks.slice(j + 1)], d.kind, d)));
   }
   return [d];
 }
@@ -337,10 +344,7 @@ function build(d: Draft): Part | null {
   if (d.place && !d.toks.some(isComma)) body = `${d.place.charAt(0).toUpperCase()}${d.place.slice(1)}, ${body}`;
   const text = [datedPast(d.kind, d.toks, d.prefix, body), body].filter((s) => s !== '').join(' ').replace(/\s+/g, ' ').trim();
   if (!/[a-z]/i.test(text)) return null;
-  const part: Part = { text: text.charAt(0).toUpperCase() + text.slice(1), start: (d.lead ?? first).start, end: last.end };
-  if (d.skip) part.skip = d.skip;
-  if (d.attach !== undefined) part.attach = d.attach;
-  return part;
+  return part(text.charAt(0).toUpperCase() + text.slice(1), (d.lead ?? first).start, last.end, d.skip ? d.skip : undefined, d.attach);
 }
 
 // "standing on it" the tagger may read as a noun; an -ing word before a preposition or article is a verb.
@@ -355,7 +359,7 @@ function withNounsApart(d: Draft): Draft[] {
   const [a, and, b, next] = d.toks;
   if (d.kind !== 'with' || a?.pos !== 'NOUN' || and?.lower !== 'and' || b?.pos !== 'NOUN' || next === undefined || NOUNISH.has(next.pos)) return [d];
   const rest = d.toks.slice(3);
-  return [{ ...d, toks: [a, ...rest] }, { ...d, toks: [b, ...rest] }];
+  return [draft(d.prefix, [a, ...rest], d.kind, d), draft(d.prefix, [b, ...rest], d.kind, d)];
 }
 
 // ", with the skateboarder standing on it" -> "the skateboarder is standing on it";
