@@ -234,15 +234,19 @@ interface Opener {
   setting?: 'when' | 'where';
 }
 
+// Whether the main clause so far has a finite verb (or a verb of showing); a life span's dash in the 14 tokens from i.
+// Asked for by opener only in the branches that need them: opener runs at every token, and the main clause grows with
+// the sentence, so scanning it each time made a sentence's parts quadratic in its length. Module functions, not
+// closures made at each call of opener: each closure was garbage.
+const hasFinite = (main: readonly Tok[]): boolean => main.some((m) => isFinite(m) || PICTURE_VERBS.has(m.lower));
+const spanAt = (toks: readonly Tok[], i: number): boolean => toks.slice(i, i + 14).some((x) => /^[–—]$/.test(x.text));
+
 // Does a clause part open at token i? `afterComma` when a comma (or the sentence start) precedes it.
 function opener(toks: readonly Tok[], i: number, main: readonly Tok[], afterComma: boolean): Opener | null {
   const t = toks[i];
   const prev = toks[i - 1];
   const next = toks[i + 1];
   if (!t || !next) return null;
-  // Asked for only by the branches that need it: opener runs at every token, and the main clause grows with the
-  // sentence, so scanning it each time made a sentence's parts quadratic in its length.
-  const hasFinite = (): boolean => main.some((m) => isFinite(m) || PICTURE_VERBS.has(m.lower));
   if (RELATIVES.has(t.lower) && i > 0 && (t.pos === 'PRON' || t.pos === 'DET')) {
     const directly = prev !== undefined && NOUNISH.has(prev.pos);
     if (t.lower === 'that' && !directly) return null;
@@ -254,7 +258,7 @@ function opener(toks: readonly Tok[], i: number, main: readonly Tok[], afterComm
     return { kind: 'subordinate', head: -1, consume: 1, setting: 'where' };
   }
   if ((isParticipleForm(t) || ingBeforePhrase(toks, i)) && t.text === t.lower && !PREPOSITIONAL.has(t.lower) && i > 0
-    && (afterComma || (prev !== undefined && (NOUNISH.has(prev.pos) || ['him', 'her', 'them'].includes(prev.lower)))) && hasFinite()) {
+    && (afterComma || (prev !== undefined && (NOUNISH.has(prev.pos) || ['him', 'her', 'them'].includes(prev.lower)))) && hasFinite(main)) {
     if (['ADJ', 'NOUN'].includes(next.pos) && !afterComma) return null; // "parked cars", a modifier
     if (next.pos === 'PUNCT' && !afterComma) return null; // "in the middle left.": a place, not "left" the verb
     if (t.lower === 'left' && prev !== undefined && SIDES.has(prev.lower)) return null;
@@ -271,21 +275,20 @@ function opener(toks: readonly Tok[], i: number, main: readonly Tok[], afterComm
     if (w[0] === 'née' || w[0] === 'nee') return { kind: 'apposition', head: i - 1, consume: 2, paren: true, alias: 'nee' };
   }
   // Not a life span ("(born September 24, 1893 – April 6, 1966)"): naming.ts reads those.
-  const span = (): boolean => toks.slice(i, i + 14).some((x) => /^[–—]$/.test(x.text));
-  if (t.text === '(' && isParticipleForm(next) && i > 0 && !hasFinite() && !span()) {
+  if (t.text === '(' && isParticipleForm(next) && i > 0 && !hasFinite(main) && !spanAt(toks, i)) {
     // "Lanny Flaherty (born October 2, 1973) is ...": a parenthetical participle about the name before it.
     return { kind: 'participle', head: headBefore(toks, i), consume: 1, paren: true };
   }
-  if (t.lower === 'with' && afterComma && i > 0 && hasFinite()) return { kind: 'with', head: -1, consume: 1 };
+  if (t.lower === 'with' && afterComma && i > 0 && hasFinite(main)) return { kind: 'with', head: -1, consume: 1 };
   // "began his career with Internacional before moving to CSKA Moscow" -> "Carvalho moved to CSKA Moscow".
-  if ((t.lower === 'before' || t.lower === 'after') && i > 2 && isIngVerb(next) && hasFinite()) return { kind: 'participle', head: -2, consume: 1, past: true };
-  if (afterComma && isApposition(toks, i) && hasFinite()) return { kind: 'apposition', head: i - 2, consume: 0 };
+  if ((t.lower === 'before' || t.lower === 'after') && i > 2 && isIngVerb(next) && hasFinite(main)) return { kind: 'participle', head: -2, consume: 1, past: true };
+  if (afterComma && isApposition(toks, i) && hasFinite(main)) return { kind: 'apposition', head: i - 2, consume: 0 };
   const leading = i === 0 && ['when', 'while', 'once', 'whenever'].includes(t.lower); // tagged ADV at the start
   // "Lummis rose to fame in 2004 when he won ...": a fact of its own, at the main clause's year (clause-time.ts).
-  if (opensWhen(toks, i, afterComma) && hasFinite() && clauseStartsAt(toks, i + 1)) return { kind: 'subordinate', head: -1, consume: 1, setting: 'when' };
+  if (opensWhen(toks, i, afterComma) && hasFinite(main) && clauseStartsAt(toks, i + 1)) return { kind: 'subordinate', head: -1, consume: 1, setting: 'when' };
   // ", so I can use it as a cue": a result clause (tagged ADV) stands apart, so its own filters judge it.
   const result = t.lower === 'so' && afterComma && i > 0;
-  if ((SUBORDINATORS.has(t.lower) || leading) && (t.pos === 'SCONJ' || leading || result || (t.lower === 'as' && afterComma)) && (afterComma || i === 0 || hasFinite())) {
+  if ((SUBORDINATORS.has(t.lower) || leading) && (t.pos === 'SCONJ' || leading || result || (t.lower === 'as' && afterComma)) && (afterComma || i === 0 || hasFinite(main))) {
     if (t.lower === 'as' && (next.lower === 'well' || prev?.lower === 'such')) return null; // "as well as", "such as"
     if (t.lower === 'as' && (next.pos === 'VERB' || next.pos === 'ADJ' || next.pos === 'ADV')) {
       return { kind: 'subordinate', head: -1, consume: 1, skip: 'opinion or hedge' }; // "as evidenced by", "as seen"

@@ -136,18 +136,18 @@ export function verbAt(tokens: readonly Token[], i: number, afterRelative = fals
   }
   // "the tea set is", "street lights are": a noun directly before an auxiliary heads the subject.
   if (AUXILIARIES.has(next)) return null;
-  // The subject's copy only where its number decides: verbAt is tried at every word of every clause analysed.
-  const subject = (): Token[] => tokens.slice(0, i);
+  // The subject's copy (tokens.slice(0, i)) only where its number decides: verbAt is tried at every word of every
+  // clause analysed (and inline, not a closure made at each call: that was garbage at every word).
   const irregular = IRREGULAR_PAST.get(w);
   if (irregular !== undefined) {
     // put/cut/read/lay are present or past; a singular subject without -s means past.
-    const ambiguous = BASE_VERBS.has(w) && isPluralSubject(subject());
+    const ambiguous = BASE_VERBS.has(w) && isPluralSubject(tokens.slice(0, i));
     return verbInfo(i, 'main', w, ambiguous ? w : irregular, ambiguous ? 'Do' : 'Did');
   }
   if (/s$/.test(w) && w.length > 2 && (BASE_VERBS.has(sFormToBase(w)) || isVerbWord(w))) {
     return verbInfo(i, 'main', w, sFormToBase(w), 'Does');
   }
-  if (isVerbWord(w) && isPluralSubject(subject())) {
+  if (isVerbWord(w) && isPluralSubject(tokens.slice(0, i))) {
     return verbInfo(i, 'main', w, w, 'Do');
   }
   if (/ed$/.test(w) && w.length >= 4 && !NOT_PAST_ED.has(w) && !adjectiveBeforeBe(tokens, i)) {
