@@ -102,10 +102,12 @@ function analyzeUncached(ready: string): Clause | null {
       return build(tokens.slice(0, who), tokens.slice(who), verbInfo(1, verb.kind, verb.word, verb.base, verb.doWord, verb.fromRelative));
     }
     if ((PREPOSITIONS.has(first) || first === 'here') && verb.index + 1 < tokens.length) {
-      return { intro: [], subject, verb, rest: tokens.slice(verb.index + 1), locative: true, tokens, verbIndex: verb.index };
+      return { intro: tokens.slice(0, 0), subject, verb, rest: tokens.slice(verb.index + 1), locative: true, tokens, verbIndex: verb.index };
     }
   }
-  return build([], tokens, verb);
+  // An empty intro sliced from the tokens, not `[]`: a literal empty array has an elements kind (and so a V8 map) of
+  // its own, and code that met only one of the two deoptimised when the other came.
+  return build(tokens.slice(0, 0), tokens, verb);
 }
 
 function build(intro: Token[], body: Token[], verb: VerbInfo): Clause {
