@@ -1,7 +1,7 @@
 /** Clause analysis: find the subject, the finite verb and what follows, the frame every rule works in. */
 import { DISCOURSE_MARKERS, PREPOSITIONS } from './lexicon.js';
 import { expandContractions, normalizeText, stripTrailingPunct, tokenize, type Token } from './text.js';
-import { findVerb, type VerbInfo } from './verbs.js';
+import { findVerb, verbInfo, type VerbInfo } from './verbs.js';
 
 /** A declarative clause split around its finite verb. */
 export interface Clause {
@@ -99,18 +99,20 @@ function analyzeUncached(ready: string): Clause | null {
   if (INTRO_WORDS.has(first)) {
     // "In the top left there is a circle": the intro ends where "there" begins.
     const there = subject.findIndex((t, i) => i > 0 && t.word === 'there');
-    if (there > 0) return build(tokens.slice(0, there), tokens.slice(there), { ...verb, index: verb.index - there });
+    if (there > 0) return build(tokens.slice(0, there), tokens.slice(there), verbInfo(verb.index - there, verb.kind, verb.word, verb.base, verb.doWord, verb.fromRelative));
     // "In 2013 he transferred to Valencia", "Since then he has gone on to appear in ...": a person's pronoun right
     // before the verb is the subject, as "there" is.
     const who = verb.index - 1;
     if (who > 1 && ['he', 'she', 'they'].includes(subject[who]!.word) && /\d|^then$/.test(subject[who - 1]!.word)) {
-      return build(tokens.slice(0, who), tokens.slice(who), { ...verb, index: 1 });
+      return build(tokens.slice(0, who), tokens.slice(who), verbInfo(1, verb.kind, verb.word, verb.base, verb.doWord, verb.fromRelative));
     }
     if ((PREPOSITIONS.has(first) || first === 'here') && verb.index + 1 < tokens.length) {
-      return { intro: [], subject, verb, rest: tokens.slice(verb.index + 1), locative: true, tokens, verbIndex: verb.index };
+      return { intro: tokens.slice(0, 0), subject, verb, rest: tokens.slice(verb.index + 1), locative: true, tokens, verbIndex: verb.index };
     }
   }
-  return build([], tokens, verb);
+  // An empty intro sliced from the tokens, not `[]`: a literal empty array has an elements kind (and so a V8 map) of
+  // its own, and code that met only one of the two deoptimised when the other came.
+  return build(tokens.slice(0, 0), tokens, verb);
 }
 
 function build(intro: Token[], body: Token[], verb: VerbInfo): Clause {

@@ -5,7 +5,7 @@
  * large"). Built on wink's POS tags; each part keeps the character span of the text it came from.
  */
 import { flatMapOf, through } from './arrays.js';
-import type { Tok } from './nlp.js';
+import { retext, type Tok } from './nlp.js';
 import {
   careerStarter, frontedAs, pastAfterAnd, frontedBesides, frontedParticiple, fullName, isApposition, isFinite, isIngVerb, isParticipleForm, listCategory, PAST_ONLY, pastOfMain, perfectAux, RELATIVES,
 } from './person-clauses.js';
@@ -42,6 +42,17 @@ interface Draft {
   /** "appeared in X and releasing Y": after a career's start, a later "and -ing" is in the past too. */
   pastAnd?: boolean;
 }
+
+// Every draft with all its fields in one order, so all share one hidden class: fields added later and spread copies
+// each made a map of their own, and clauseParts' optimised code deoptimised on new answers that brought one.
+function draft(prefix: string, toks: Tok[], kind: Draft['kind'], o: Partial<Draft> = {}): Draft {
+  return {
+    prefix, toks, kind, skip: o.skip, plural: o.plural, paren: o.paren, lead: o.lead, attach: o.attach, time: o.time, place: o.place,
+    whom: o.whom, pastAnd: o.pastAnd,
+  };
+}
+// A part likewise, with `skip` and `attach` always there (undefined when not set).
+const part = (text: string, start: number, end: number, skip?: string, attach?: number): Part => ({ text, start, end, skip, attach });
 
 // Clauses of reason, concession, contrast and condition stand apart; time clauses ("since he was a child",
 // "when ...") qualify the main clause and stay in it, except in front of it or as an event of its own (clause-time.ts).
@@ -88,8 +99,8 @@ const PEOPLE = new Set(['he', 'she', 'they']);
 /** Cut a sentence's tokens into clause parts; the main clause comes first. */
 export function clauseParts(toks: readonly Tok[]): Part[] {
   const fronted = frontedParticiple(toks) ?? frontedBesides(toks) ?? frontedAs(toks);
-  if (fronted !== null) return [fronted.part, ...clauseParts(fronted.rest)];
-  const drafts: Draft[] = [{ prefix: '', toks: [], kind: 'main' }];
+  if (fronted !== null) return [part(fronted.part.text, fronted.part.start, fronted.part.end), ...clauseParts(fronted.rest)];
+  const drafts: Draft[] = [draft('', [], 'main')];
   let cur = 0;
   // The main clause being read: ", and the man is ..." starts a second one, with parts of its own.
   let home = 0;
@@ -103,7 +114,7 @@ export function clauseParts(toks: readonly Tok[]): Part[] {
       continue;
     }
     if (isComma(t) && next?.pos === 'CCONJ' && clauseStartsAt(toks, i + 2, true) && !drafts[cur]?.paren) {
-      drafts.push({ prefix: '', toks: [], kind: 'main' });
+      drafts.push(draft('', [], 'main'));
       home = cur = drafts.length - 1;
       i++;
       continue;
@@ -145,19 +156,18 @@ export function clauseParts(toks: readonly Tok[]): Part[] {
       // "..., having written many books" -> "Hedding has written many books", not "is having written".
       const having = op.kind === 'participle' && op.consume === 0 && t.lower === 'having' && (next?.pos === 'VERB' || /^[a-z]+ed$/.test(next?.text ?? ''));
       if (having) prefix = `${subject} ${plural ? 'have' : 'has'}`;
-      const lead = op.consume > 0 || having ? { lead: t } : {};
-      const draft: Draft = { prefix, toks: [], kind: op.kind, plural, ...(op.paren ? { paren: true } : {}), ...lead };
-      if (op.skip) draft.skip = op.skip;
-      if (op.setting === 'when') draft.time = yearOfMain(drafts[home]!.toks);
-      if (op.setting === 'where') draft.place = placeBefore(toks, i);
+      const d = draft(prefix, [], op.kind, { plural, paren: op.paren ? true : undefined, lead: op.consume > 0 || having ? t : undefined });
+      if (op.skip) d.skip = op.skip;
+      if (op.setting === 'when') d.time = yearOfMain(drafts[home]!.toks);
+      if (op.setting === 'where') d.place = placeBefore(toks, i);
       if (op.whom !== undefined) {
-        draft.whom = { prep: op.whom, antecedent: prefix };
-        draft.prefix = '';
+        d.whom = { prep: op.whom, antecedent: prefix };
+        d.prefix = '';
       }
-      if (op.kind === 'relative' && h) draft.attach = h.start;
-      if (op.kind === 'subordinate' && t.lower === 'because' && prev) draft.attach = prev.start;
-      if ((op.kind === 'relative' || op.kind === 'participle') && !h) draft.skip ??= 'comment on the scene';
-      drafts.push(draft);
+      if (op.kind === 'relative' && h) d.attach = h.start;
+      if (op.kind === 'subordinate' && t.lower === 'because' && prev) d.attach = prev.start;
+      if ((op.kind === 'relative' || op.kind === 'participle') && !h) d.skip ??= 'comment on the scene';
+      drafts.push(d);
       cur = drafts.length - 1;
       // An opener word ("which", "with") is dropped; a participle opens its own part and stays in it.
       if (op.consume === 0) {
@@ -167,12 +177,12 @@ export function clauseParts(toks: readonly Tok[]): Part[] {
         if (starter !== null || pastOfMain(op, t, h, drafts[home]!.toks)) {
           drafts[cur]!.prefix = starter ?? subject;
           drafts[cur]!.pastAnd = true;
-          drafts[cur]!.toks.push({ ...t, text: pastOfIng(t.lower), lower: pastOfIng(t.lower) });
+          drafts[cur]!.toks.push(retext(t, pastOfIng(t.lower), pastOfIng(t.lower)));
         } else if (!having) drafts[cur]!.toks.push(t);
       } else i += op.consume - 1;
       if (op.past && next !== undefined) {
         drafts[cur]!.prefix = pronounSubject(drafts[home]!.toks) ?? subject;
-        drafts[cur]!.toks.push({ ...next, text: pastOfIng(next.lower), lower: pastOfIng(next.lower) });
+        drafts[cur]!.toks.push(retext(next, pastOfIng(next.lower), pastOfIng(next.lower)));
         i++;
       }
       continue;
@@ -194,7 +204,7 @@ function nameIt(drafts: Draft[], toks: readonly Tok[]): void {
   const name = definite(toks, topic);
   for (const d of drafts) {
     if ((d.kind !== 'participle' && d.kind !== 'with') || d.prefix.toLowerCase().startsWith(`${name.toLowerCase()} `)) continue;
-    d.toks = d.toks.map((t, k) => (t.lower === 'it' && t.pos === 'PRON' && d.toks[k - 1]?.pos === 'ADP' ? { ...t, text: name, lower: name } : t));
+    d.toks = d.toks.map((t, k) => (t.lower === 'it' && t.pos === 'PRON' && d.toks[k - 1]?.pos === 'ADP' ? retext(t, name, name) : t));
   }
 }
 
@@ -243,15 +253,19 @@ interface Opener {
   whom?: string;
 }
 
+// Whether the main clause so far has a finite verb (or a verb of showing); a life span's dash in the 14 tokens from i.
+// Asked for by opener only in the branches that need them: opener runs at every token, and the main clause grows with
+// the sentence, so scanning it each time made a sentence's parts quadratic in its length. Module functions, not
+// closures made at each call of opener: each closure was garbage.
+const hasFinite = (main: readonly Tok[]): boolean => main.some((m) => isFinite(m) || PICTURE_VERBS.has(m.lower));
+const spanAt = (toks: readonly Tok[], i: number): boolean => toks.slice(i, i + 14).some((x) => /^[–—]$/.test(x.text));
+
 // Does a clause part open at token i? `afterComma` when a comma (or the sentence start) precedes it.
 function opener(toks: readonly Tok[], i: number, main: readonly Tok[], afterComma: boolean): Opener | null {
   const t = toks[i];
   const prev = toks[i - 1];
   const next = toks[i + 1];
   if (!t || !next) return null;
-  // Asked for only by the branches that need it: opener runs at every token, and the main clause grows with the
-  // sentence, so scanning it each time made a sentence's parts quadratic in its length.
-  const hasFinite = (): boolean => main.some((m) => isFinite(m) || PICTURE_VERBS.has(m.lower));
   if (RELATIVES.has(t.lower) && i > 0 && (t.pos === 'PRON' || t.pos === 'DET')) {
     const directly = prev !== undefined && NOUNISH.has(prev.pos);
     if (t.lower === 'that' && !directly) return null;
@@ -265,7 +279,7 @@ function opener(toks: readonly Tok[], i: number, main: readonly Tok[], afterComm
     return { kind: 'subordinate', head: -1, consume: 1, setting: 'where' };
   }
   if ((isParticipleForm(t) || ingBeforePhrase(toks, i)) && t.text === t.lower && !PREPOSITIONAL.has(t.lower) && i > 0
-    && (afterComma || (prev !== undefined && (NOUNISH.has(prev.pos) || ['him', 'her', 'them'].includes(prev.lower)))) && hasFinite()
+    && (afterComma || (prev !== undefined && (NOUNISH.has(prev.pos) || ['him', 'her', 'them'].includes(prev.lower)))) && hasFinite(main)
     && !(afterComma ? false : fronted(main))) {
     if (['ADJ', 'NOUN'].includes(next.pos) && !afterComma) return null; // "parked cars", a modifier
     if (next.pos === 'PUNCT' && !afterComma) return null; // "in the middle left.": a place, not "left" the verb
@@ -283,21 +297,20 @@ function opener(toks: readonly Tok[], i: number, main: readonly Tok[], afterComm
     if (w[0] === 'née' || w[0] === 'nee') return { kind: 'apposition', head: i - 1, consume: 2, paren: true, alias: 'nee' };
   }
   // Not a life span ("(born September 24, 1893 – April 6, 1966)"): naming.ts reads those.
-  const span = (): boolean => toks.slice(i, i + 14).some((x) => /^[–—]$/.test(x.text));
-  if (t.text === '(' && isParticipleForm(next) && i > 0 && !hasFinite() && !span()) {
+  if (t.text === '(' && isParticipleForm(next) && i > 0 && !hasFinite(main) && !spanAt(toks, i)) {
     // "Lanny Flaherty (born October 2, 1973) is ...": a parenthetical participle about the name before it.
     return { kind: 'participle', head: headBefore(toks, i), consume: 1, paren: true };
   }
-  if (t.lower === 'with' && afterComma && i > 0 && hasFinite()) return { kind: 'with', head: -1, consume: 1 };
+  if (t.lower === 'with' && afterComma && i > 0 && hasFinite(main)) return { kind: 'with', head: -1, consume: 1 };
   // "began his career with Internacional before moving to CSKA Moscow" -> "Carvalho moved to CSKA Moscow".
-  if ((t.lower === 'before' || t.lower === 'after') && i > 2 && isIngVerb(next) && hasFinite()) return { kind: 'participle', head: -2, consume: 1, past: true };
-  if (afterComma && isApposition(toks, i) && hasFinite()) return { kind: 'apposition', head: i - 2, consume: 0 };
+  if ((t.lower === 'before' || t.lower === 'after') && i > 2 && isIngVerb(next) && hasFinite(main)) return { kind: 'participle', head: -2, consume: 1, past: true };
+  if (afterComma && isApposition(toks, i) && hasFinite(main)) return { kind: 'apposition', head: i - 2, consume: 0 };
   const leading = i === 0 && ['when', 'while', 'once', 'whenever'].includes(t.lower); // tagged ADV at the start
   // "Lummis rose to fame in 2004 when he won ...": a fact of its own, at the main clause's year (clause-time.ts).
-  if (opensWhen(toks, i, afterComma) && hasFinite() && clauseStartsAt(toks, i + 1)) return { kind: 'subordinate', head: -1, consume: 1, setting: 'when' };
+  if (opensWhen(toks, i, afterComma) && hasFinite(main) && clauseStartsAt(toks, i + 1)) return { kind: 'subordinate', head: -1, consume: 1, setting: 'when' };
   // ", so I can use it as a cue": a result clause (tagged ADV) stands apart, so its own filters judge it.
   const result = t.lower === 'so' && afterComma && i > 0;
-  if ((SUBORDINATORS.has(t.lower) || leading) && (t.pos === 'SCONJ' || leading || result || (t.lower === 'as' && afterComma)) && (afterComma || i === 0 || hasFinite())) {
+  if ((SUBORDINATORS.has(t.lower) || leading) && (t.pos === 'SCONJ' || leading || result || (t.lower === 'as' && afterComma)) && (afterComma || i === 0 || hasFinite(main))) {
     if (t.lower === 'as' && (next.lower === 'well' || prev?.lower === 'such')) return null; // "as well as", "such as"
     if (t.lower === 'as' && (next.pos === 'VERB' || next.pos === 'ADJ' || next.pos === 'ADV')) {
       return { kind: 'subordinate', head: -1, consume: 1, skip: 'opinion or hedge' }; // "as evidenced by", "as seen"
@@ -333,17 +346,17 @@ function splitAdjectives(d: Draft): Draft[] {
     // fact about the thing, "the clock is large", as the issue's annotators wrote it.
     if (toks.slice(0, i).every((t) => !isFinite(t)) || toks.slice(0, i).some((t) => PICTURE_VERBS.has(t.lower) || t.lower === 'there')) {
       const subject = definite(toks, h);
-      const kept: Draft = { ...d, toks: [...toks.slice(0, i), ...toks.slice(j + 1)] };
-      const attrs: Draft[] = adjs.map((a) => ({ prefix: `${subject} ${be(pluralHead(toks[h]!))} ${a.text}`, toks: [a], kind: 'attribute' }));
+      const kept = draft(d.prefix, [...toks.slice(0, i), ...toks.slice(j + 1)], d.kind, d);
+      const attrs = adjs.map((a) => draft(`${subject} ${be(pluralHead(toks[h]!))} ${a.text}`, [a], 'attribute'));
       return [...splitAdjectives(kept), ...attrs];
     }
-    return flatMapOf(adjs, (a) => splitAdjectives({ ...d, toks: [...withArticle(toks.slice(0, i), a), a, ...toks.slice(j + 1)] }));
+    return flatMapOf(adjs, (a) => splitAdjectives(draft(d.prefix, [...withArticle(toks.slice(0, i), a), a, ...toks.slice(j + 1)], d.kind, d)));
   }
   return [d];
 }
 
-function build(draft: Draft): Part | null {
-  const d = draft.pastAnd ? { ...draft, toks: pastAfterAnd(draft.toks) } : draft;
+function build(given: Draft): Part | null {
+  const d = given.pastAnd ? draft(given.prefix, pastAfterAnd(given.toks), given.kind, given) : given;
   const first = d.toks[0];
   // The span ends at the last word: closing punctuation belongs to the sentence, not to one of its claims.
   let k = d.toks.length - 1;
@@ -358,10 +371,7 @@ function build(draft: Draft): Part | null {
   if (d.place && !d.toks.some(isComma)) body = `${d.place.charAt(0).toUpperCase()}${d.place.slice(1)}, ${body}`;
   const text = [datedPast(d.kind, d.toks, d.prefix, body), body].filter((s) => s !== '').join(' ').replace(/\s+/g, ' ').trim();
   if (!/[a-z]/i.test(text)) return null;
-  const part: Part = { text: text.charAt(0).toUpperCase() + text.slice(1), start: (d.lead ?? first).start, end: last.end };
-  if (d.skip) part.skip = d.skip;
-  if (d.attach !== undefined) part.attach = d.attach;
-  return part;
+  return part(text.charAt(0).toUpperCase() + text.slice(1), (d.lead ?? first).start, last.end, d.skip ? d.skip : undefined, d.attach);
 }
 
 // "standing on it" the tagger may read as a noun; an -ing word before a preposition or article is a verb.
@@ -376,7 +386,7 @@ function withNounsApart(d: Draft): Draft[] {
   const [a, and, b, next] = d.toks;
   if (d.kind !== 'with' || a?.pos !== 'NOUN' || and?.lower !== 'and' || b?.pos !== 'NOUN' || next === undefined || NOUNISH.has(next.pos)) return [d];
   const rest = d.toks.slice(3);
-  return [{ ...d, toks: [a, ...rest] }, { ...d, toks: [b, ...rest] }];
+  return [draft(d.prefix, [a, ...rest], d.kind, d), draft(d.prefix, [b, ...rest], d.kind, d)];
 }
 
 // ", with the skateboarder standing on it" -> "the skateboarder is standing on it";

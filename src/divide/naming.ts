@@ -6,7 +6,7 @@
  * words the tagger reads as proper nouns, so the shapes world's English ("a red circle in the middle") gives none.
  */
 import { flatMapOf } from './arrays.js';
-import type { Tok } from './nlp.js';
+import { retext, type Tok } from './nlp.js';
 import { NAME_PARTICLES, PREPOSITIONS } from './lexicon.js';
 import { articleFor } from './text.js';
 import { timedNounPhrase } from './time-np.js';
@@ -263,7 +263,7 @@ function lifeFacts(toks: readonly Tok[]): NamingFact[] {
     let sides = dash > 0 ? [inner.slice(0, dash), inner.slice(dash + 1)] : [];
     // "(1937-2010)" arrives as one token.
     const span = inner.length === 1 ? /^(\d{4})[–—-](\d{4})$/.exec(inner[0]!.text) : null;
-    if (span) sides = [[{ ...inner[0]!, text: span[1]! }], [{ ...inner[0]!, text: span[2]! }]];
+    if (span) sides = [[retext(inner[0]!, span[1]!, inner[0]!.lower)], [retext(inner[0]!, span[2]!, inner[0]!.lower)]];
     if (sides.length === 0 || !sides.every((x) => x.length <= 5 && x.some((t) => YEAR.test(t.text)) && x.every((t) => t.pos !== 'PUNCT' || t.text === ','))) continue;
     sides = sides.map((x) => (x[x.length - 1]?.text === ',' ? x.slice(0, -1) : x));
     let a = k - 1;

@@ -1,5 +1,5 @@
 /** Noun phrases in wink's tokens: heads, plurals, a definite name for a head, the subject of a copula. */
-import type { Tok } from './nlp.js';
+import { retext, type Tok } from './nlp.js';
 import { articleFor } from './text.js';
 
 /** Tags of noun heads. */
@@ -83,7 +83,7 @@ export function withArticle(before: Tok[], adj: Tok): Tok[] {
   if (!det || (det.lower !== 'a' && det.lower !== 'an')) return before;
   const want = articleFor(adj.text);
   const text = det.text.charAt(0) === 'A' ? want.charAt(0).toUpperCase() + want.slice(1) : want;
-  return [...before.slice(0, -1), { ...det, text, lower: text.toLowerCase() }];
+  return [...before.slice(0, -1), retext(det, text, text.toLowerCase())];
 }
 
 /** Tokens back to text, with their own spacing. */

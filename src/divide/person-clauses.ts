@@ -5,7 +5,7 @@
  * examples is about ("various luggage items, including ..., which are"). Split from clauses.ts, which calls them.
  */
 import { IRREGULAR_PAST, PARTICIPLES } from './lexicon.js';
-import type { Tok } from './nlp.js';
+import { retext, type Tok } from './nlp.js';
 import { isComma, pluralHead, textOf } from './noun-phrase.js';
 import { pastOfIng } from './verbs.js';
 
@@ -59,7 +59,7 @@ const STARTED = new Set(['began', 'started', 'launched', 'commenced', 'kicked'])
 
 /** "signed with Motown Records in 1993 and releasing her debut album": each "and -ing" in the past ("and released"). */
 export function pastAfterAnd(toks: readonly Tok[]): Tok[] {
-  return toks.map((x, k) => (k > 0 && toks[k - 1]!.lower === 'and' && isIngVerb(x) ? { ...x, text: pastOfIng(x.lower), lower: pastOfIng(x.lower) } : x));
+  return toks.map((x, k) => (k > 0 && toks[k - 1]!.lower === 'and' && isIngVerb(x) ? retext(x, pastOfIng(x.lower), pastOfIng(x.lower)) : x));
 }
 
 /**

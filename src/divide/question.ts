@@ -66,7 +66,7 @@ export function claimToQuestion(claim: string): string | null {
   let tail = clause.intro;
   if (clause.locative) {
     subject = clause.rest;
-    rest = [];
+    rest = clause.rest.slice(0, 0); // empty, with the tokens' elements kind (V8 map), not a literal []
     tail = clause.subject;
   }
   // "There is." or "The man can." states nothing: an auxiliary needs a complement.

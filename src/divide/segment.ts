@@ -1,5 +1,5 @@
 /** Sentences of an answer with their character spans, from wink's sentence boundaries plus line structure. */
-import { analyze, type Tok } from './nlp.js';
+import { analyze, retext, type Tok } from './nlp.js';
 
 /** One sentence: its exact text in the answer, its span and its tokens (bullet markers and line breaks removed). */
 export interface Sentence {
@@ -65,7 +65,7 @@ export function segmentSentences(answer: string): Sentence[] {
         }
       }
       // A line break inside a sentence (wrapped text) is a space between its words, never a join.
-      cur.push(space === t.space ? t : { ...t, space });
+      cur.push(space === t.space ? t : retext(t, t.text, t.lower, space));
       joinHyphen(cur, tokens[i + 1]);
     }
     push(answer, cur, out);

@@ -18,6 +18,15 @@ export interface VerbInfo {
   fromRelative?: boolean;
 }
 
+/**
+ * A verb found, as one literal in one field order (`fromRelative` always there): every VerbInfo then shares one
+ * hidden class, where spread copies (`{ ...verb, index }`) each had their own and sent V8's optimised rules back to
+ * the interpreter when one reached code that had not met it.
+ */
+export function verbInfo(index: number, kind: VerbInfo['kind'], word: string, base: string, doWord: VerbInfo['doWord'], fromRelative = false): VerbInfo {
+  return { index, kind, word, base, doWord, fromRelative };
+}
+
 /** Base form of a third-person singular verb ("watches" -> "watch", "carries" -> "carry"). */
 export function sFormToBase(word: string): string {
   const special: Record<string, string> = { has: 'have', does: 'do', goes: 'go', is: 'be' };
@@ -123,26 +132,26 @@ export function verbAt(tokens: readonly Token[], i: number, afterRelative = fals
   if (AUXILIARIES.has(w)) {
     if (NOUNLIKE_MODALS.has(w) && AUXILIARIES.has(next)) return null;
     if (w === 'may' && /^May/.test(tokens[i]?.raw ?? '')) return null; // "Anna May Wong", "May 2017": a name, a month
-    return { index: i, kind: 'aux', word: w, base: w, doWord: 'Do' };
+    return verbInfo(i, 'aux', w, w, 'Do');
   }
   // "the tea set is", "street lights are": a noun directly before an auxiliary heads the subject.
   if (AUXILIARIES.has(next)) return null;
-  // The subject's copy only where its number decides: verbAt is tried at every word of every clause analysed.
-  const subject = (): Token[] => tokens.slice(0, i);
+  // The subject's copy (tokens.slice(0, i)) only where its number decides: verbAt is tried at every word of every
+  // clause analysed (and inline, not a closure made at each call: that was garbage at every word).
   const irregular = IRREGULAR_PAST.get(w);
   if (irregular !== undefined) {
     // put/cut/read/lay are present or past; a singular subject without -s means past.
-    const ambiguous = BASE_VERBS.has(w) && isPluralSubject(subject());
-    return { index: i, kind: 'main', word: w, base: ambiguous ? w : irregular, doWord: ambiguous ? 'Do' : 'Did' };
+    const ambiguous = BASE_VERBS.has(w) && isPluralSubject(tokens.slice(0, i));
+    return verbInfo(i, 'main', w, ambiguous ? w : irregular, ambiguous ? 'Do' : 'Did');
   }
   if (/s$/.test(w) && w.length > 2 && (BASE_VERBS.has(sFormToBase(w)) || isVerbWord(w))) {
-    return { index: i, kind: 'main', word: w, base: sFormToBase(w), doWord: 'Does' };
+    return verbInfo(i, 'main', w, sFormToBase(w), 'Does');
   }
-  if (isVerbWord(w) && isPluralSubject(subject())) {
-    return { index: i, kind: 'main', word: w, base: w, doWord: 'Do' };
+  if (isVerbWord(w) && isPluralSubject(tokens.slice(0, i))) {
+    return verbInfo(i, 'main', w, w, 'Do');
   }
   if (/ed$/.test(w) && w.length >= 4 && !NOT_PAST_ED.has(w) && !adjectiveBeforeBe(tokens, i)) {
-    return { index: i, kind: 'main', word: w, base: edFormToBase(w), doWord: 'Did' };
+    return verbInfo(i, 'main', w, edFormToBase(w), 'Did');
   }
   return null;
 }
@@ -166,7 +175,7 @@ export function findVerb(tokens: readonly Token[], from = 1): VerbInfo | null {
     }
     return verb;
   }
-  return fallback ? { ...fallback, fromRelative: true } : null;
+  return fallback ? verbInfo(fallback.index, fallback.kind, fallback.word, fallback.base, fallback.doWord, true) : null;
 }
 
 /**
