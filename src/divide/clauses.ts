@@ -6,6 +6,7 @@
  */
 import { flatMapOf, through } from './arrays.js';
 import { retext, type Tok } from './nlp.js';
+import { draft, part, type Draft, type Part } from './clause-draft.js';
 import {
   careerStarter, frontedAs, pastAfterAnd, frontedBesides, frontedParticiple, fullName, isApposition, isFinite, isIngVerb, isParticipleForm, listCategory, PAST_ONLY, pastOfMain, perfectAux, RELATIVES,
 } from './person-clauses.js';
@@ -14,45 +15,7 @@ import { pastOfIng } from './verbs.js';
 import { whomAt, whomBody } from './whom.js';
 import { datedPast, fronted, opensWhen, placeBefore, pronounSubject, yearOfMain } from './clause-time.js';
 
-/** One clause part: a statement to divide further, and the span [start, end) of its source text in the answer. */
-export interface Part {
-  text: string;
-  start: number;
-  end: number;
-  /** Set when the part is known to say nothing checkable (a hedge participle, an evaluative comment). */
-  skip?: string;
-  /** Where a relative or "because" clause hangs: its antecedent's offset, or the word before "because". */
-  attach?: number;
-}
-
-interface Draft {
-  prefix: string;
-  toks: Tok[];
-  kind: 'main' | 'relative' | 'participle' | 'with' | 'subordinate' | 'attribute' | 'apposition';
-  skip?: string;
-  plural?: boolean;
-  paren?: boolean;
-  /** The dropped opener word ("which", "with"): the part's source text starts there. */
-  lead?: Tok;
-  attach?: number;
-  /** The main clause's year for a time clause after it ("in 2004"); the named place of a "where" clause. */
-  time?: string; place?: string;
-  /** A "whom" clause: its preposition ('' for none) and antecedent, put back in its place (whom.ts). */
-  whom?: { prep: string; antecedent: string };
-  /** "appeared in X and releasing Y": after a career's start, a later "and -ing" is in the past too. */
-  pastAnd?: boolean;
-}
-
-// Every draft with all its fields in one order, so all share one hidden class: fields added later and spread copies
-// each made a map of their own, and clauseParts' optimised code deoptimised on new answers that brought one.
-function draft(prefix: string, toks: Tok[], kind: Draft['kind'], o: Partial<Draft> = {}): Draft {
-  return {
-    prefix, toks, kind, skip: o.skip, plural: o.plural, paren: o.paren, lead: o.lead, attach: o.attach, time: o.time, place: o.place,
-    whom: o.whom, pastAnd: o.pastAnd,
-  };
-}
-// A part likewise, with `skip` and `attach` always there (undefined when not set).
-const part = (text: string, start: number, end: number, skip?: string, attach?: number): Part => ({ text, start, end, skip, attach });
+export type { Part } from './clause-draft.js';
 
 // Clauses of reason, concession, contrast and condition stand apart; time clauses ("since he was a child",
 // "when ...") qualify the main clause and stay in it, except in front of it or as an event of its own (clause-time.ts).
