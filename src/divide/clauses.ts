@@ -29,7 +29,7 @@ const COMMENT_PARTICIPLES = new Set([
 // Heads that name the picture itself: a phrase after "the image features ..." is about the object, not these.
 const PICTURE_NOUNS = new Set(['image', 'picture', 'photo', 'photograph', 'scene', 'view', 'shot', 'focus', 'setting']);
 // "top left", "middle left": the tagger reads "left" as the verb.
-const SIDES = new Set(['top', 'bottom', 'middle', 'center', 'centre', 'upper', 'lower', 'far', 'lower', 'the']);
+const SIDES = new Set(['top', 'bottom', 'middle', 'center', 'centre', 'upper', 'lower', 'far', 'the']);
 // Participles used as prepositions ("films including X"): they introduce items, not a clause.
 const PREPOSITIONAL = new Set(['during', 'including', 'featuring', 'following', 'regarding', 'concerning', 'excluding', 'according', 'depending', 'compared', 'given', 'based']);
 // Verbs of showing that the tagger often reads as plural nouns ("The image features a clock").
