@@ -37,6 +37,23 @@ export interface BenchOptions {
   log?: (msg: string) => void;
 }
 
+/**
+ * Runs `node <nodeArgs> <script> <args>` from the repository root and resolves with the JSON its stdout printed; a
+ * non-zero exit rejects with the end of its stderr, named by `name`. For a bench whose measurement needs a fresh
+ * process.
+ */
+export function jsonChild<T>(name: string, nodeArgs: string[], script: string, args: string[]): Promise<T> {
+  const proc = spawn(process.execPath, [...nodeArgs, script, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  proc.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+  proc.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+  return new Promise((resolve, reject) => {
+    proc.on('error', reject);
+    proc.on('close', (code) => (code === 0 ? resolve(JSON.parse(out) as T) : reject(new Error(`${name} child exited ${code}: ${err.slice(-2000)}`))));
+  });
+}
+
 /** A row with a target checked: `cmp` '>=' or '<='. */
 export function checked(name: string, value: number, unit: string, cmp: '>=' | '<=', bound: number, note?: string): Row {
   const shown = unit === '%' || unit === '×' ? `${bound}${unit}` : `${bound}${unit ? ' ' + unit : ''}`;

@@ -9,12 +9,11 @@
 //   other half of the set and on every other answer file (the other set, data/real-claims, the shapes world), and
 //   timed on one pass over one half; both halves in turn, old and new alternating, in several rounds. A round's rate is the whole set's answers over the CPU time of its two timed halves; the mean and
 //   the standard deviation over rounds are shown, and the new/old ratio is the mean of the rounds' ratios.
-import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { divideRules as divideNew } from '../../src/divide/rules.js';
 import { divideRules as divideOld } from '../study/divide-baseline/rules.js';
-import { checked, info, ROOT, round, type BenchOptions, type BenchResult, type Row } from './common.js';
+import { checked, info, jsonChild, ROOT, round, type BenchOptions, type BenchResult, type Row } from './common.js';
 
 type Divide = (answer: string, opts?: { question?: string }) => unknown;
 interface Item { answer: string; question?: string }
@@ -65,16 +64,7 @@ function warmFiles(file: string): string[] {
 // One fresh process: `rules` warmed on the other half of `file` and the other answer files, timed once on `half`.
 function child(rules: string, file: string, half: 0 | 1, warmCpu: number): Promise<ChildRun> {
   const script = path.join(ROOT, 'scripts', 'bench', 'divide-child.ts');
-  const args = ['--single-threaded', '--import', 'tsx', script, rules, file, String(half), String(warmCpu), ...warmFiles(file)];
-  const proc = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  proc.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
-  proc.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
-  return new Promise((resolve, reject) => {
-    proc.on('error', reject);
-    proc.on('close', (code) => (code === 0 ? resolve(JSON.parse(out) as ChildRun) : reject(new Error(`divide child exited ${code}: ${err.slice(-2000)}`))));
-  });
+  return jsonChild<ChildRun>('divide', ['--single-threaded', '--import', 'tsx'], script, [rules, file, String(half), String(warmCpu), ...warmFiles(file)]);
 }
 
 function meanSd(xs: readonly number[]): [number, number] {

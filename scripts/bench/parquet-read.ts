@@ -4,11 +4,10 @@
 // VmHWM. The rows cycle through the 200 dev images (small PNGs), so the image store ends with 200 files.
 //
 // --quick reads 1,000 vs 10,000 rows instead (the ratio of record is 10k vs 100k).
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { writeHfParquet } from '../../tests/helpers/hf-parquet.js';
-import { DEV_PROMPTS, ROOT, checked, info, round, tempDir, type BenchOptions, type BenchResult } from './common.js';
+import { DEV_PROMPTS, ROOT, checked, info, jsonChild, round, tempDir, type BenchOptions, type BenchResult } from './common.js';
 
 /** Settings of the Parquet reading bench. */
 export interface ParquetReadOptions extends BenchOptions {
@@ -37,15 +36,7 @@ async function writeDataSet(file: string, n: number): Promise<void> {
 }
 
 function readInChild(file: string, imagesDir: string): Promise<ChildResult> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts', 'bench', 'parquet-read-child.ts'), file, imagesDir], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
-  child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out) as ChildResult) : reject(new Error(`parquet-read child exited ${code}: ${err.slice(-2000)}`))));
-  });
+  return jsonChild<ChildResult>('parquet-read', ['--import', 'tsx'], path.join(ROOT, 'scripts', 'bench', 'parquet-read-child.ts'), [file, imagesDir]);
 }
 
 /** Runs figure 7. */
