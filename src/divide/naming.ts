@@ -155,10 +155,12 @@ function exampleFacts(toks: readonly Tok[]): NamingFact[] {
       item = [];
     };
     let quoted = false;
+    let commas = 0;
     // A colon before a capital is a title's ("Law & Order: Special Victims Unit"), not the end of the list.
     const subtitle = (j: number): boolean => toks[j]!.text === ':' && /^[A-Z0-9]/.test(toks[j + 1]?.text ?? '') && item.length > 0;
     for (; k < toks.length && (!['.', ';', ':', '!', '?'].includes(toks[k]!.text) || subtitle(k)); k++) {
       const t = toks[k]!;
+      if (t.text === ',') commas++;
       if (/^["“”]$/.test(t.text)) {
         const closes = quoted;
         quoted = t.text === '“' || (t.text === '"' && !quoted);
@@ -170,7 +172,7 @@ function exampleFacts(toks: readonly Tok[]): NamingFact[] {
         k -= 1;
         break;
       }
-      if ((t.text === ',' && !quoted) || (!quoted && (t.lower === 'and' || t.lower === 'or'))) flush();
+      if ((t.text === ',' && !quoted) || (!quoted && (t.lower === 'and' || t.lower === 'or') && !andInItem(toks, k, commas))) flush();
       else if (t.text === '(') {
         // "All In (2003)": a year or a note in brackets is not part of the name (and its length).
         const close = toks.findIndex((x, j) => j > k && x.text === ')');
@@ -183,6 +185,20 @@ function exampleFacts(toks: readonly Tok[]): NamingFact[] {
     i = k;
   }
   return out;
+}
+
+// "..., Blood In Blood Out, Tom and Huck and Home Fries": after a comma of the list, an "and" with another "and" after it
+// and no comma between is inside a title; only the last one ends the list. After ", and" (the list's), any "and"
+// before the next comma is a title's ("..., and Forecasting Love and Weather").
+function andInItem(toks: readonly Tok[], k: number, commas: number): boolean {
+  if (commas === 0 || toks[k]!.lower !== 'and' || toks[k - 1]?.text === ',') return false;
+  for (let j = k - 1; j > 0 && toks[j]!.text !== ','; j--) if (toks[j]!.lower === 'and' && toks[j - 1]?.text === ',') return true;
+  for (let j = k + 1; j < toks.length; j++) {
+    const x = toks[j]!.text;
+    if ([',', '.', ';', ':', '!', '?', '"', '“', '”'].includes(x)) return false;
+    if (toks[j]!.lower === 'and') return true;
+  }
+  return false;
 }
 
 // The words of one example at most: "Scientist Rids the World of the Evil Curse of the Vampires" has 11; over 10,

@@ -17,7 +17,7 @@ import { clauseParts, type Part } from './clauses.js';
 import { completeFromQuestion } from './context.js';
 import { contentSkipReason, isFragment, isInstruction, isPlaceOnly, sentenceSkipReason } from './filters.js';
 import { setVerbHints } from './lexicon.js';
-import { isPluralPhrase } from './list.js';
+import { andInLastItem, isPluralPhrase } from './list.js';
 import { definiteSubject, HEDGE_WORDS, inGuess } from './hedge-scope.js';
 import { exampleKind, namingFacts } from './naming.js';
 import { namePronouns } from './pronouns.js';
@@ -100,7 +100,7 @@ function listItems(list: string, most = 8): string[] | null {
   // '"Good Day," "You & I," and "Love Poem."': the comma or period inside a closing quote belongs to the list.
   const quoted = list.replace(/([,.])(["”])(?=\s|$)/g, '$2$1');
   // "and" or a comma inside a quoted title ("Sin and Punishment") does not split it.
-  const text = quoted.replace(/"[^"]*"/g, (q) => q.replace(/,/g, '\u0001').replace(/ and /g, ' \u0002 '));
+  const text = andInLastItem(quoted.replace(/"[^"]*"/g, (q) => q.replace(/,/g, '\u0001').replace(/ and /g, ' \u0002 ')));
   for (const raw of text.split(/\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+/).filter((y) => /[A-Za-z0-9]/.test(y))) {
     const x = raw.replace(/\u0001/g, ',').replace(/\u0002/g, 'and');
     if (/^\d+$/.test(x) && items.length > 0) items[items.length - 1] += `, ${x}`;
@@ -131,7 +131,9 @@ function withExamples(text: string): string[] {
   const named = (x: string): boolean => /^["“'‘]?[A-Z0-9]/.test(x) && exampleKind(category, x) !== null;
   // "appeared in a number of feature films, including X": X takes the place of "a number of feature films".
   const lead = pre.replace(/\b(?:an?\s+)?(?:number|variety|range|host|series|couple|lot|few|dozens|hundreds|one|some|several|many|most|all)\s+of\s+$/i, '');
-  return [`${m[1]}${m[2]}.`, ...items.map((x) => (named(x) ? `${lead}${x}.` : `${m[1]}${m[2]} ${m[3]} ${x}.`)), ...rest];
+  // A title with "and" inside ("Tom and Huck", kept whole by the list) in quotes, so the conjunction split keeps it.
+  const whole = (x: string): string => (/ and /.test(x) && !/^["“]/.test(x) ? `"${x}"` : x);
+  return [`${m[1]}${m[2]}.`, ...items.map((x) => (named(x) ? `${lead}${whole(x)}.` : `${m[1]}${m[2]} ${m[3]} ${x}.`)), ...rest];
 }
 
 // Long examples ("the Grand Prize at the 2013 Korea Drama Awards for his performance in ..."): apart only where a new

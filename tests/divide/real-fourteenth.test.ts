@@ -1,0 +1,17 @@
+// The rules divider on the dev sets (../shared/real-claims/, MIT): issue 29's fourteenth pass, each rule pinned on a
+// sentence from a dev set's first half (the "Tom and Huck" one is the known wrong pair the thirteenth pass left).
+import { describe, expect, it } from 'vitest';
+import { divideRules } from '../../src/divide/rules.js';
+
+const claims = (answer: string): string[] => divideRules(answer).claims.map((c) => c.claim);
+
+describe('divideRules on real English: the fourteenth pass', () => {
+  it('keeps a title with "and" inside whole in the last item of a list', () => {
+    const flaherty = claims("Flaherty has been active in the film industry since 1984 and has given memorable performances in movies such as Lonesome Dove, Natural Born Killers, Book of Shadows: Blair Witch 2, Signs, Winter People, Miller's Crossing, Blood In Blood Out, Tom and Huck and Home Fries[1][2][4][5].");
+    expect(flaherty).toEqual(expect.arrayContaining(['Tom and Huck is a movie.', 'Flaherty has given memorable performances in "Tom and Huck".', 'Flaherty has given memorable performances in Home Fries.']));
+    expect(flaherty.filter((c) => /^(?:Tom|Huck) is|in (?:Tom|Huck)\.$/.test(c))).toEqual([]);
+    const miki = claims('He was elected to the House of Representatives in 1947, and served in various cabinet positions, including Minister of Finance, Minister of Foreign Affairs, and Minister of International Trade and Industry.');
+    expect(miki).toContain('Minister of International Trade and Industry is a cabinet position.');
+    expect(miki.filter((c) => /^Industry is|in Industry\.$/.test(c))).toEqual([]);
+  });
+});
