@@ -11,6 +11,7 @@ import { leadInApart } from './lead-in.js';
 import { examplesApart } from './examples-apart.js';
 import { titleWhichApart } from './title-which.js';
 import { andObjectsApart } from './and-objects.js';
+import { andVerbApart, setAndVerbs } from './and-verb.js';
 import { includingAsApart } from './including-as.js';
 import { analyzeClause, clearClauseMemo, stripDiscourseMarkers } from './clause.js';
 import { clauseParts, type Part } from './clauses.js';
@@ -215,7 +216,7 @@ function claimsOf(raw: string, question: string | undefined): { pairs: Pair[]; r
   // An example's copy of the clause repeats the other conjuncts of the split; those are dropped. Repeats within one
   // piece stay: "There is a green star and a green star." is two stars.
   const pieces = through(includingAsApart(statement), asWellAsApart, knownApart, withExamples, possessivesApart, bothApart, yearsApart, asRolesApart).map((p) =>
-    once(through(splitClaims(p), hangingExampleApart, bornApart, rolesApart, nationalityApart, timeSpanApart, roleAsApart, rolesInApart, leadInApart, yearApart, examplesApart, titleWhichApart, andObjectsApart)).map(asExistence),
+    once(through(splitClaims(p), hangingExampleApart, bornApart, rolesApart, nationalityApart, timeSpanApart, roleAsApart, rolesInApart, leadInApart, yearApart, examplesApart, titleWhichApart, andObjectsApart, andVerbApart)).map(asExistence),
   );
   const repeats = (claim: string, k: number): boolean => pieces.slice(0, k).some((p) => p.includes(claim));
   return pairsOf(flatMapOf(pieces, (p, k) => p.filter((c) => !repeats(c, k))));
@@ -366,14 +367,18 @@ export function divideRules(answer: string, opts?: { question?: string }): Divid
   const question = typeof opts?.question === 'string' ? opts.question : undefined;
   const sentences = segmentSentences(answer);
   const verbs = new Set<string>();
+  const andVerbs = new Set<string>();
   for (const s of sentences) {
     // Only a verb with a subject before it: after "and" the tagger's guess ("genres and sounds") is too weak.
     s.tokens.forEach((t, k) => {
       const prev = s.tokens[k - 1]?.pos ?? '';
       if (t.pos === 'VERB' && !/(?:ing|ed)$/.test(t.lower) && ['NOUN', 'PROPN', 'PRON', 'ADV'].includes(prev)) verbs.add(t.lower);
+      // For long claims only (and-verb.ts): "... and peaked at", "... and now ranks among".
+      if (t.pos === 'VERB' && t.text === t.lower && (s.tokens[k - 1]?.lower === 'and' || (prev === 'ADV' && s.tokens[k - 2]?.lower === 'and'))) andVerbs.add(t.lower);
     });
   }
   setVerbHints(verbs);
+  setAndVerbs(andVerbs);
   setNameHints(nameHints(sentences));
   if (verbs.size > 0) clearClauseMemo();
   for (const sentence of sentences) {
@@ -385,6 +390,7 @@ export function divideRules(answer: string, opts?: { question?: string }): Divid
     }
   }
   setVerbHints(new Set());
+  setAndVerbs(new Set());
   if (verbs.size > 0) clearClauseMemo();
   // With the answer's names still known: "She attended ..." -> "Did Sedgwick attend ...?", not "Did sedgwick ...".
   namePronouns(answer, sentences, out.claims);

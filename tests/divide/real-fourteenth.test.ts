@@ -15,3 +15,17 @@ describe('divideRules on real English: the fourteenth pass', () => {
     expect(miki.filter((c) => /^Industry is|in Industry\.$/.test(c))).toEqual([]);
   });
 });
+
+describe('divideRules on biographies: a second predicate after "and" in a long claim', () => {
+  it('splits a past predicate after a past main verb, the name of an apposition its subject', () => {
+    const kerser = claims('His debut album, The Nebulizer, was released in 2011 and peaked at number 10 on the ARIA Charts.');
+    expect(kerser).toEqual(expect.arrayContaining(['His debut album, The Nebulizer, was released in 2011.', 'The Nebulizer peaked at number 10 on the ARIA Charts.']));
+    const rio = claims("Baltasar Corrada del Río was a Puerto Rican politician. He was an advocate for Puerto Rican self-determination and supported Puerto Rico's autonomy within the United States.");
+    expect(rio).toEqual(expect.arrayContaining(['Del Río was an advocate for Puerto Rican self-determination.', "Del Río supported Puerto Rico's autonomy within the United States."]));
+  });
+
+  it('leaves nouns after "and" where the tagger read no verb', () => {
+    const diamond = claims('Lisa Diamond is an American psychologist. She has written numerous books and articles on the topics of gender identity, homosexuality, transgenderism, and sexual health.');
+    expect(diamond.filter((c) => /^Diamond articles/.test(c))).toEqual([]);
+  });
+});
