@@ -8,7 +8,7 @@ import { flatMapOf, through } from './arrays.js';
 import { retext, type Tok } from './nlp.js';
 import { draft, part, type Draft, type Part } from './clause-draft.js';
 import {
-  careerStarter, frontedAs, pastAfterAnd, frontedBesides, frontedParticiple, fullName, isApposition, isFinite, isIngVerb, isParticipleForm, listCategory, PAST_ONLY, pastOfMain, perfectAux, RELATIVES,
+  careerStarter, frontedAs, pastAfterAnd, frontedBesides, frontedParticiple, fullName, isApposition, isFinite, isIngVerb, isParticipleForm, listCategory, PAST_ONLY, pastMain, pastOfMain, perfectAux, RELATIVES,
 } from './person-clauses.js';
 import { copulaSubject, definite, headBefore, isComma, NOUNISH, pluralHead, POSSESSIVES, textOf, withArticle } from './noun-phrase.js';
 import { pastOfIng } from './verbs.js';
@@ -103,7 +103,8 @@ export function clauseParts(toks: readonly Tok[]): Part[] {
         if (head >= 0) lastHead = head;
       }
       const h = toks[head];
-      const subject = h ? copulaSubject(toks, head, drafts[home]!.toks) ?? definite(toks, head) : '';
+      const named = h ? copulaSubject(toks, head, drafts[home]!.toks) : null;
+      const subject = h ? named ?? definite(toks, head) : '';
       const plural = h ? pluralHead(h) || / and /.test(subject) : false;
       let prefix = '';
       if (op.kind === 'relative') prefix = subject;
@@ -112,7 +113,10 @@ export function clauseParts(toks: readonly Tok[]): Part[] {
       if (op.kind === 'apposition') prefix = `${fullName(toks, head)} is`;
       if (op.alias !== undefined) prefix = `${fullName(toks, head)}${{ known: ' is also known as', real: '\'s real name is', nee: ' was born' }[op.alias]}`;
       const verb = op.consume === 0 ? t : next;
-      const past = verb !== undefined && PAST_ONLY.has(verb.lower);
+      // "Senecio was a prominent figure in Roman society, known for his military prowess": a person's participle is in
+      // the main clause's past ("Senecio was known for ..."), as the annotators wrote it.
+      const person = named !== null || h?.pos === 'PROPN' || ['he', 'she'].includes(h?.lower ?? '');
+      const past = verb !== undefined && (PAST_ONLY.has(verb.lower) || (op.kind === 'participle' && person && !/ing$/.test(verb.lower) && pastMain(drafts[home]!.toks)));
       if (op.kind === 'participle') prefix = `${subject} ${past ? (plural ? 'were' : 'was') : be(plural)}`;
       const perfect = op.kind === 'participle' && op.head === -2 && verb !== undefined ? perfectAux(drafts[home]!.toks, verb) : null;
       if (perfect !== null) prefix = `${subject} ${perfect}`;

@@ -29,3 +29,14 @@ describe('divideRules on biographies: a second predicate after "and" in a long c
     expect(diamond.filter((c) => /^Diamond articles/.test(c))).toEqual([]);
   });
 });
+
+describe('divideRules on biographies: a person\'s participle in the main clause\'s tense', () => {
+  it('writes "was known for" after a past main clause', () => {
+    const senecio = claims('Overall, Quintus Sosius Senecio was a prominent figure in Roman society, known for his military prowess, political acumen, and intellectual pursuits.');
+    expect(senecio).toEqual(expect.arrayContaining(['Quintus Sosius Senecio was known for his military prowess.', 'Quintus Sosius Senecio was known for his intellectual pursuits.']));
+    expect(senecio.filter((c) => / is known for/.test(c))).toEqual([]);
+    // A present main clause keeps the present.
+    expect(claims('Andrew Shue is an American actor best known for his role as Billy Campbell on the television series Melrose Place.'))
+      .toContain('Andrew Shue is best known for his role as Billy Campbell.');
+  });
+});
