@@ -40,3 +40,12 @@ describe('divideRules on biographies: a person\'s participle in the main clause\
       .toContain('Andrew Shue is best known for his role as Billy Campbell.');
   });
 });
+
+describe('divideRules on biographies: a title after its kind and a comma', () => {
+  it('names a title with a year in brackets after it, and a quoted title that opens with a pronoun', () => {
+    expect(claims('Varma first gained recognition for his crime drama, Shiva (1989), which won critical acclaim.')).toContain('Shiva is a crime drama.');
+    expect(claims('Cukor won Best Director for the 1964 romantic comedy, "My Fair Lady."')).toContain('My Fair Lady is a romantic comedy.');
+    // An order is the sentence's, not the kind's.
+    expect(claims('He directed his first film, Grumpy (1930), for Paramount in 1930.')).toContain('Grumpy is a film.');
+  });
+});
