@@ -19,14 +19,13 @@ import { completeFromQuestion } from './context.js';
 import { contentSkipReason, isFragment, isInstruction, isPlaceOnly, sentenceSkipReason } from './filters.js';
 import { setVerbHints } from './lexicon.js';
 import { andInLastItem, isPluralPhrase } from './list.js';
-import { definiteSubject, HEDGE_WORDS, inGuess } from './hedge-scope.js';
+import { HEDGE_WORDS, inGuess } from './hedge-scope.js';
 import { exampleKind, namingFacts } from './naming.js';
 import { namePronouns } from './pronouns.js';
 import { knownApart, nationalityApart, once, rolesApart } from './roles.js';
 import { claimToQuestion, setNameHints } from './question.js';
 import { namingQuestionOf } from './naming-question.js';
-import { salvageNouns } from './salvage.js';
-import type { Tok } from './nlp.js';
+import { salvagePart } from './salvage.js';
 import { segmentSentences, type Sentence } from './segment.js';
 import { WORKS } from './titles.js';
 import { articleFor, cleanWord, normalizeText, stripTrailingPunct } from './text.js';
@@ -238,22 +237,6 @@ function pairsOf(claims: readonly string[]): { pairs: Pair[]; reasons: string[] 
 // noun phrases still name things in the picture. World knowledge and narration are about something else.
 const SALVAGEABLE = new Set(['opinion or hedge', 'subjective', 'comment on the scene']);
 
-function salvage(s: Sentence, part: Part, hedged: boolean, out: DivideResult): void {
-  const known = new Set(flatMapOf(out.claims, (c) => c.claim.toLowerCase().match(/[a-z]+/g) ?? []));
-  let toks = s.tokens.filter((t) => t.start >= part.start && t.end <= part.end);
-  let presupposed: Tok[] = [];
-  if (hedged) {
-    const cut = toks.findIndex((t) => HEDGE_WORDS.test(t.lower));
-    // "I think ...", "It seems ...": the guess covers the whole sentence.
-    presupposed = cut < 0 ? [] : definiteSubject(toks);
-    toks = cut < 0 ? toks : toks.slice(0, cut);
-  }
-  for (const n of [...salvageNouns(toks, known), ...salvageNouns(presupposed, known)]) {
-    const q = claimToQuestion(n.claim);
-    if (q !== null) out.claims.push({ sentence: s.text, claim: n.claim, question: q, start: n.start, end: n.end });
-  }
-}
-
 // "The book is on the desk, possibly indicating that ...": the clause before the comma that precedes the hedge is
 // a fact of its own; keep it and drop only the rest. False when there is no such clause.
 function keepBeforeHedge(s: Sentence, part: Part, answer: string, question: string | undefined, out: DivideResult,
@@ -308,7 +291,7 @@ function divideSentence(s: Sentence, answer: string, question: string | undefine
     if (content.reason === 'opinion or hedge' && keepBeforeHedge(s, part, answer, question, out, dropped)) continue;
     if (content.reason !== null) {
       dropped.push({ sentence: source, reason: content.reason });
-      if (SALVAGEABLE.has(content.reason.replace(/ \(.*$/, ''))) salvage(s, part, content.reason === 'opinion or hedge', out);
+      if (SALVAGEABLE.has(content.reason.replace(/ \(.*$/, ''))) salvagePart(s, part, content.reason === 'opinion or hedge', out);
       continue;
     }
     for (const w of content.dropped) dropped.push({ sentence: w, reason: `subjective ("${w}")` });

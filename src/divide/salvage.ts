@@ -3,9 +3,23 @@
  * still says there is a giraffe and a long neck. Each concrete noun phrase becomes an existence claim, as the
  * annotators of real answers wrote them ("There is a neck."); speculation and evaluation stay dropped.
  */
+import { flatMapOf } from './arrays.js';
+import type { Part } from './clause-draft.js';
+import { definiteSubject, HEDGE_WORDS } from './hedge-scope.js';
 import { SUBJECTIVE_WORDS } from './lexicon.js';
 import type { Tok } from './nlp.js';
 import { pluralHead } from './noun-phrase.js';
+import { claimToQuestion } from './question.js';
+import type { Sentence } from './segment.js';
+
+/** A claim as the divider returns it. */
+interface SalvagedClaim {
+  sentence: string;
+  claim: string;
+  question: string;
+  start: number;
+  end: number;
+}
 
 /** An existence claim and the span of the noun phrase it came from. */
 export interface Salvaged {
@@ -53,4 +67,21 @@ export function salvageNouns(toks: readonly Tok[], known: Set<string>): Salvaged
     out.push({ claim: `There ${plural ? 'are' : 'is'} ${np}.`, start: toks[a]!.start, end: head.end, head: head.lower });
   }
   return out;
+}
+
+/** The existence claims a dropped part still gives, into `out` (rules.ts). */
+export function salvagePart(s: Sentence, part: Part, hedged: boolean, out: { claims: SalvagedClaim[] }): void {
+  const known = new Set(flatMapOf(out.claims, (c) => c.claim.toLowerCase().match(/[a-z]+/g) ?? []));
+  let toks = s.tokens.filter((t) => t.start >= part.start && t.end <= part.end);
+  let presupposed: Tok[] = [];
+  if (hedged) {
+    const cut = toks.findIndex((t) => HEDGE_WORDS.test(t.lower));
+    // "I think ...", "It seems ...": the guess covers the whole sentence.
+    presupposed = cut < 0 ? [] : definiteSubject(toks);
+    toks = cut < 0 ? toks : toks.slice(0, cut);
+  }
+  for (const n of [...salvageNouns(toks, known), ...salvageNouns(presupposed, known)]) {
+    const q = claimToQuestion(n.claim);
+    if (q !== null) out.claims.push({ sentence: s.text, claim: n.claim, question: q, start: n.start, end: n.end });
+  }
 }
