@@ -298,6 +298,9 @@ function divideSentence(s: Sentence, answer: string, question: string | undefine
     const { pairs, reasons } = claimsOf(content.text, question);
     for (const p of pairs) out.claims.push({ sentence: s.text, ...p, start: part.start, end: part.end });
     for (const reason of reasons) dropped.push({ sentence: source, reason });
+    // "The combination of the cat's colorful fur, the red velvet couch, and ... creates a visually appealing ...": an
+    // evaluation of the things it lists, which the picture shows as described ("The cat's fur is colorful.").
+    if (pairs.length === 0 && k === 0 && /^the combination of /i.test(part.text)) salvagePart(s, part, false, out, true);
   }
   if (out.claims.length > before) addNamingFacts(s, out, before);
   // A sentence that gave nothing is one skipped sentence, under its main clause's reason.

@@ -49,3 +49,12 @@ describe('divideRules on biographies: a title after its kind and a comma', () =>
     expect(claims('He directed his first film, Grumpy (1930), for Paramount in 1930.')).toContain('Grumpy is a film.');
   });
 });
+
+describe('divideRules on VLM answers: an evaluation of listed things keeps what it says of them', () => {
+  it('claims a new adjective of a thing the answer already named, and records the evaluation as dropped', () => {
+    const d = divideRules("The image features a red velvet couch with a cat lying on it. The cat is a calico cat, which means it has a mix of black, white, and orange fur. The combination of the cat's colorful fur, the red velvet couch, and the living room setting creates a visually appealing and inviting atmosphere.");
+    const last = d.claims.filter((c) => c.sentence.startsWith('The combination'));
+    expect(last.map((c) => c.claim)).toContain("The cat's fur is colorful.");
+    expect(d.skipped.some((s) => /creates a visually appealing/.test(s.sentence))).toBe(true);
+  });
+});
