@@ -128,7 +128,7 @@ export function clauseParts(toks: readonly Tok[]): Part[] {
       if (op.setting === 'when') d.time = yearOfMain(drafts[home]!.toks);
       if (op.setting === 'where') d.place = placeBefore(toks, i);
       if (op.whom !== undefined) {
-        d.whom = { prep: op.whom, antecedent: prefix };
+        d.whom = { prep: op.whom, antecedent: op.antecedent ?? prefix };
         d.prefix = '';
       }
       if (op.kind === 'relative' && h) d.attach = h.start;
@@ -218,6 +218,7 @@ interface Opener {
   /** A time clause after the main clause ("... when he won X") takes its year; ", where he won X" its place. */
   setting?: 'when' | 'where';
   whom?: string;
+  antecedent?: string;
 }
 
 // Whether the main clause so far has a finite verb (or a verb of showing); a life span's dash in the 14 tokens from i.
@@ -233,6 +234,8 @@ function opener(toks: readonly Tok[], i: number, main: readonly Tok[], afterComm
   const prev = toks[i - 1];
   const next = toks[i + 1];
   if (!t || !next) return null;
+  const whom = whomAt(toks, i);
+  if (whom !== null) return { kind: 'relative', head: headBefore(toks, isComma(prev) ? i - 1 : i), consume: whom.consume, whom: whom.prep, antecedent: whom.antecedent };
   if (RELATIVES.has(t.lower) && i > 0 && (t.pos === 'PRON' || t.pos === 'DET')) {
     const directly = prev !== undefined && NOUNISH.has(prev.pos);
     if (t.lower === 'that' && !directly) return null;
@@ -240,8 +243,6 @@ function opener(toks: readonly Tok[], i: number, main: readonly Tok[], afterComm
     if (!['AUX', 'VERB', 'ADV', 'PART'].includes(next.pos)) return null;
     return { kind: 'relative', head: listCategory(toks, i) ?? headBefore(toks, isComma(prev) ? i - 1 : i), consume: 1 };
   }
-  const whom = whomAt(toks, i);
-  if (whom !== null) return { kind: 'relative', head: headBefore(toks, isComma(prev) ? i - 1 : i), consume: whom.consume, whom: whom.prep };
   if (t.lower === 'where' && afterComma && i > 0 && ['DET', 'PRON', 'PROPN', 'NOUN', 'NUM'].includes(next.pos)) {
     return { kind: 'subordinate', head: -1, consume: 1, setting: 'where' };
   }

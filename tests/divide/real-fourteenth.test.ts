@@ -58,3 +58,17 @@ describe('divideRules on VLM answers: an evaluation of listed things keeps what 
     expect(d.skipped.some((s) => /creates a visually appealing/.test(s.sentence))).toBe(true);
   });
 });
+
+describe('divideRules on biographies: ", which he ..." after a name and its kind', () => {
+  it('puts the name back in the place "which" stands for', () => {
+    const kisser = claims('Andreas Kisser is a Brazilian musician. Kisser is best known as the lead guitarist for the metal band Sepultura, which he joined in 1987.');
+    expect(kisser).toEqual(expect.arrayContaining(['Kisser is best known as the lead guitarist for the metal band Sepultura.', 'Kisser joined Sepultura in 1987.']));
+    const haagensen = claims("Phellipe Haagensen is a Brazilian actor. Haagensen made his acting debut in Fernando Meirelles' 2002 film City of God, for which he won two awards for Best Supporting Actor.");
+    expect(haagensen).toContain('Haagensen won two awards for Best Supporting Actor for City of God.');
+  });
+
+  it('leaves "which" after a list or before "to" whole', () => {
+    const bin = claims('Osama bin Laden was a militant. Bin Laden later became the leader of al-Qaeda, which he used to launch a series of attacks against the United States.');
+    expect(bin.filter((c) => /used to launch al-Qaeda/.test(c))).toEqual([]);
+  });
+});
