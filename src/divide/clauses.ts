@@ -204,6 +204,10 @@ function resumes(toks: readonly Tok[], j: number, main: readonly Tok[]): boolean
   return clauseStartsAt(toks, j);
 }
 
+const LATER = new Set(['eventually', 'later', 'subsequently', 'ultimately', 'finally', 'notably']);
+const andNounAfter = (toks: readonly Tok[], i: number): boolean =>
+  toks.some((x, k) => k > i && isComma(x) && toks[k + 1]?.lower === 'and' && toks[k + 2]?.pos === 'DET');
+
 interface Opener {
   kind: Draft['kind'];
   /** Index of the antecedent's head; -1 none; -2 "the main clause's topic". */
@@ -272,6 +276,12 @@ function opener(toks: readonly Tok[], i: number, main: readonly Tok[], afterComm
   if (t.lower === 'with' && afterComma && i > 0 && hasFinite(main)) return { kind: 'with', head: -1, consume: 1 };
   // "began his career with Internacional before moving to CSKA Moscow" -> "Carvalho moved to CSKA Moscow".
   if ((t.lower === 'before' || t.lower === 'after') && i > 2 && isIngVerb(next) && hasFinite(main)) return { kind: 'participle', head: -2, consume: 1, past: true };
+  // "Zelma worked for X, eventually moving to Y" -> "Zelma moved to Y": after a past main clause, as "before moving".
+  // Not when ", and a ..." follows: that may be the main clause's ("was an officer ..., ultimately becoming X, and a
+  // negotiator").
+  if (afterComma && LATER.has(t.lower) && i > 2 && isIngVerb(next) && hasFinite(main) && pastMain(main) && !andNounAfter(toks, i)) {
+    return { kind: 'participle', head: -2, consume: 1, past: true };
+  }
   if (afterComma && isApposition(toks, i) && hasFinite(main)) return { kind: 'apposition', head: i - 2, consume: 0 };
   const leading = i === 0 && ['when', 'while', 'once', 'whenever'].includes(t.lower); // tagged ADV at the start
   // "Lummis rose to fame in 2004 when he won ...": a fact of its own, at the main clause's year (clause-time.ts).

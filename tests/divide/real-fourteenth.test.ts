@@ -72,3 +72,11 @@ describe('divideRules on biographies: ", which he ..." after a name and its kind
     expect(bin.filter((c) => /used to launch al-Qaeda/.test(c))).toEqual([]);
   });
 });
+
+describe('divideRules on biographies: ", eventually -ing" after a past main clause', () => {
+  it('is a past fact of the subject, as "before moving to" is', () => {
+    const zelma = claims('Zelma Wilson was an American civil servant. After college, Zelma worked for the Department of Health, Education, and Welfare, eventually moving to the Department of Labor in Washington, DC.');
+    expect(zelma).toContain('Zelma moved to the Department of Labor in Washington, DC.');
+    expect(zelma.filter((c) => /eventually moving/.test(c))).toEqual([]);
+  });
+});
