@@ -204,6 +204,15 @@ function resumes(toks: readonly Tok[], j: number, main: readonly Tok[]): boolean
   return clauseStartsAt(toks, j);
 }
 
+// "released eight studio albums with The Living End, which have charted in ...": a plural verb after ", which" goes
+// with the plural noun before the name, not with the name.
+function pluralAntecedent(toks: readonly Tok[], i: number): number | null {
+  const near = headBefore(toks, isComma(toks[i - 1]) ? i - 1 : i);
+  if (!['have', 'are', 'were'].includes(toks[i + 1]?.lower ?? '') || toks[near]?.pos !== 'PROPN' || /s$/.test(toks[near]!.lower)) return null;
+  for (let k = near - 1; k > 0 && k > near - 8; k--) if (toks[k]!.pos === 'NOUN' && pluralHead(toks[k]!)) return k;
+  return null;
+}
+
 const LATER = new Set(['eventually', 'later', 'subsequently', 'ultimately', 'finally', 'notably']);
 const andNounAfter = (toks: readonly Tok[], i: number): boolean =>
   toks.some((x, k) => k > i && isComma(x) && toks[k + 1]?.lower === 'and' && toks[k + 2]?.pos === 'DET');
@@ -245,7 +254,7 @@ function opener(toks: readonly Tok[], i: number, main: readonly Tok[], afterComm
     if (t.lower === 'that' && !directly) return null;
     if (!directly && !afterComma) return null;
     if (!['AUX', 'VERB', 'ADV', 'PART'].includes(next.pos)) return null;
-    return { kind: 'relative', head: listCategory(toks, i) ?? headBefore(toks, isComma(prev) ? i - 1 : i), consume: 1 };
+    return { kind: 'relative', head: listCategory(toks, i) ?? pluralAntecedent(toks, i) ?? headBefore(toks, isComma(prev) ? i - 1 : i), consume: 1 };
   }
   if (t.lower === 'where' && afterComma && i > 0 && ['DET', 'PRON', 'PROPN', 'NOUN', 'NUM'].includes(next.pos)) {
     return { kind: 'subordinate', head: -1, consume: 1, setting: 'where' };

@@ -80,3 +80,11 @@ describe('divideRules on biographies: ", eventually -ing" after a past main clau
     expect(zelma.filter((c) => /eventually moving/.test(c))).toEqual([]);
   });
 });
+
+describe('divideRules on biographies: a plural verb after ", which" finds a plural antecedent', () => {
+  it('reads "albums ... with The Living End, which have charted" as the albums having charted', () => {
+    const cheney = claims('Chris Cheney is an Australian musician. Cheney has released eight studio albums with The Living End, which have charted in Australia, the United States, and the United Kingdom.');
+    expect(cheney).toContain('The eight studio albums have charted in Australia.');
+    expect(cheney.filter((c) => /^End have/.test(c))).toEqual([]);
+  });
+});
