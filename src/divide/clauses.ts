@@ -11,6 +11,7 @@ import {
   careerStarter, frontedAs, pastAfterAnd, frontedBesides, frontedParticiple, fullName, isApposition, isFinite, isIngVerb, isParticipleForm, listCategory, PAST_ONLY, pastMain, pastOfMain, perfectAux, RELATIVES,
 } from './person-clauses.js';
 import { copulaSubject, definite, headBefore, isComma, NOUNISH, pluralHead, POSSESSIVES, textOf, withArticle } from './noun-phrase.js';
+import { PARTICIPLES } from './lexicon.js';
 import { pastOfIng } from './verbs.js';
 import { whomAt, whomBody } from './whom.js';
 import { datedPast, fronted, opensWhen, placeBefore, pronounSubject, yearOfMain } from './clause-time.js';
@@ -121,7 +122,8 @@ export function clauseParts(toks: readonly Tok[]): Part[] {
       const perfect = op.kind === 'participle' && op.head === -2 && verb !== undefined ? perfectAux(drafts[home]!.toks, verb) : null;
       if (perfect !== null) prefix = `${subject} ${perfect}`;
       // "..., having written many books" -> "Hedding has written many books", not "is having written".
-      const having = op.kind === 'participle' && op.consume === 0 && t.lower === 'having' && (next?.pos === 'VERB' || /^[a-z]+ed$/.test(next?.text ?? ''));
+      // Also an irregular participle the tagger reads as an adjective, and "been": "having taken part", "having been".
+      const having = op.kind === 'participle' && op.consume === 0 && t.lower === 'having' && (next?.pos === 'VERB' || /^[a-z]+ed$/.test(next?.text ?? '') || PARTICIPLES.has(next?.lower ?? '') || next?.lower === 'been');
       if (having) prefix = `${subject} ${plural ? 'have' : 'has'}`;
       const d = draft(prefix, [], op.kind, { plural, paren: op.paren ? true : undefined, lead: op.consume > 0 || having ? t : undefined });
       if (op.skip) d.skip = op.skip;

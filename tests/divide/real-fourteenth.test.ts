@@ -88,3 +88,11 @@ describe('divideRules on biographies: a plural verb after ", which" finds a plur
     expect(cheney.filter((c) => /^End have/.test(c))).toEqual([]);
   });
 });
+
+describe('divideRules on biographies: ", having taken part" and ", having been"', () => {
+  it('gives the perfect, not "is having"', () => {
+    const wendy = claims('Wendy is a South Korean singer. She is also a skilled dancer, having taken part in several dance projects.');
+    expect(wendy).toContain('Wendy has taken part in several dance projects.');
+    expect(wendy.filter((c) => /is having/.test(c))).toEqual([]);
+  });
+});
