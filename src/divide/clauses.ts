@@ -265,6 +265,8 @@ function opener(toks: readonly Tok[], i: number, main: readonly Tok[], afterComm
     && (afterComma || (prev !== undefined && (NOUNISH.has(prev.pos) || ['him', 'her', 'them'].includes(prev.lower)))) && hasFinite(main)
     && !(afterComma ? false : fronted(main))) {
     if (['ADJ', 'NOUN'].includes(next.pos) && !afterComma) return null; // "parked cars", a modifier
+    // "Krenz resigned his post", "his father founded the China Inland Mission": a past verb with an object.
+    if (!afterComma && !/ing$/.test(t.lower) && (/^(?:his|her|their|its|it)$/.test(next.lower) || (next.pos === 'DET' && prev?.pos === 'PROPN'))) return null;
     if (next.pos === 'PUNCT' && !afterComma) return null; // "in the middle left.": a place, not "left" the verb
     if (t.lower === 'left' && prev !== undefined && SIDES.has(prev.lower)) return null;
     const skip = HEDGE_PARTICIPLES.has(t.lower) ? 'opinion or hedge' : COMMENT_PARTICIPLES.has(t.lower) ? 'comment on the scene' : undefined;

@@ -96,3 +96,11 @@ describe('divideRules on biographies: ", having taken part" and ", having been"'
     expect(wendy.filter((c) => /is having/.test(c))).toEqual([]);
   });
 });
+
+describe('divideRules on biographies: a past verb with an object after a name is no participle', () => {
+  it('keeps "Krenz resigned his post" a clause of its own', () => {
+    const krenz = claims('Egon Krenz is a former East German politician. After just over a month in office, the GDR ceased to exist and Krenz resigned his post.');
+    expect(krenz).toContain('Krenz resigned his post.');
+    expect(krenz.filter((c) => /(?:is|was) resigned|and Krenz\.$/.test(c))).toEqual([]);
+  });
+});
