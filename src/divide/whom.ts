@@ -23,11 +23,10 @@ export function whomAt(toks: readonly Tok[], i: number): { prep: string; consume
   // "He joined Sepultura in 1987."; "the 2002 film City of God, for which he won two awards ..."). A "which" with
   // its own verb next is a subject relative (clauses.ts).
   // Only after a name that follows its kind ("the rock band The Living End", "club Troyes"), which the clause is about.
-  const name = isComma(toks[i - 1]) ? namedAfterKind(toks, i - 1) : null;
-  if (name === null) return null;
-  if (t.lower === 'which' && pronounClause(toks, i + 1)) return { prep: '', consume: 1, antecedent: name };
-  if (WHICH_PREPOSITIONS.has(t.lower) && toks[i + 1]?.lower === 'which' && pronounClause(toks, i + 2)) return { prep: t.lower, consume: 2, antecedent: name };
-  return null;
+  const which = t.lower === 'which' ? 1 : WHICH_PREPOSITIONS.has(t.lower) && toks[i + 1]?.lower === 'which' ? 2 : 0;
+  if (which === 0 || !isComma(toks[i - 1]) || !pronounClause(toks, i + which)) return null;
+  const name = namedAfterKind(toks, i - 1);
+  return name === null ? null : { prep: which === 2 ? t.lower : '', consume: which, antecedent: name };
 }
 
 const WHICH_PREPOSITIONS = new Set(['for', 'in', 'with', 'at', 'on']);
