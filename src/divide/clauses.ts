@@ -8,9 +8,10 @@ import { flatMapOf, through } from './arrays.js';
 import { retext, type Tok } from './nlp.js';
 import { draft, part, type Draft, type Part } from './clause-draft.js';
 import {
-  careerStarter, frontedAs, pastAfterAnd, frontedBesides, frontedParticiple, fullName, isApposition, isFinite, isIngVerb, isParticipleForm, listCategory, PAST_ONLY, pastOfMain, perfectAux, RELATIVES,
+  careerStarter, frontedAs, pastAfterAnd, frontedBesides, frontedParticiple, fullName, isApposition, isFinite, isIngVerb, isParticipleForm, listCategory, PAST_ONLY, pastMain, pastOfMain, perfectAux, RELATIVES,
 } from './person-clauses.js';
 import { copulaSubject, definite, headBefore, isComma, NOUNISH, pluralHead, POSSESSIVES, textOf, withArticle } from './noun-phrase.js';
+import { PARTICIPLES } from './lexicon.js';
 import { pastOfIng } from './verbs.js';
 import { whomAt, whomBody } from './whom.js';
 import { datedPast, fronted, opensWhen, placeBefore, pronounSubject, yearOfMain } from './clause-time.js';
@@ -103,7 +104,8 @@ export function clauseParts(toks: readonly Tok[]): Part[] {
         if (head >= 0) lastHead = head;
       }
       const h = toks[head];
-      const subject = h ? copulaSubject(toks, head, drafts[home]!.toks) ?? definite(toks, head) : '';
+      const named = h ? copulaSubject(toks, head, drafts[home]!.toks) : null;
+      const subject = h ? named ?? definite(toks, head) : '';
       const plural = h ? pluralHead(h) || / and /.test(subject) : false;
       let prefix = '';
       if (op.kind === 'relative') prefix = subject;
@@ -112,19 +114,23 @@ export function clauseParts(toks: readonly Tok[]): Part[] {
       if (op.kind === 'apposition') prefix = `${fullName(toks, head)} is`;
       if (op.alias !== undefined) prefix = `${fullName(toks, head)}${{ known: ' is also known as', real: '\'s real name is', nee: ' was born' }[op.alias]}`;
       const verb = op.consume === 0 ? t : next;
-      const past = verb !== undefined && PAST_ONLY.has(verb.lower);
+      // "Senecio was a prominent figure in Roman society, known for his military prowess": a person's participle is in
+      // the main clause's past ("Senecio was known for ..."), as the annotators wrote it.
+      const person = named !== null || h?.pos === 'PROPN' || ['he', 'she'].includes(h?.lower ?? '');
+      const past = verb !== undefined && (PAST_ONLY.has(verb.lower) || (op.kind === 'participle' && person && !/ing$/.test(verb.lower) && pastMain(drafts[home]!.toks)));
       if (op.kind === 'participle') prefix = `${subject} ${past ? (plural ? 'were' : 'was') : be(plural)}`;
       const perfect = op.kind === 'participle' && op.head === -2 && verb !== undefined ? perfectAux(drafts[home]!.toks, verb) : null;
       if (perfect !== null) prefix = `${subject} ${perfect}`;
       // "..., having written many books" -> "Hedding has written many books", not "is having written".
-      const having = op.kind === 'participle' && op.consume === 0 && t.lower === 'having' && (next?.pos === 'VERB' || /^[a-z]+ed$/.test(next?.text ?? ''));
+      // Also an irregular participle the tagger reads as an adjective, and "been": "having taken part", "having been".
+      const having = op.kind === 'participle' && op.consume === 0 && t.lower === 'having' && (next?.pos === 'VERB' || /^[a-z]+ed$/.test(next?.text ?? '') || PARTICIPLES.has(next?.lower ?? '') || next?.lower === 'been');
       if (having) prefix = `${subject} ${plural ? 'have' : 'has'}`;
       const d = draft(prefix, [], op.kind, { plural, paren: op.paren ? true : undefined, lead: op.consume > 0 || having ? t : undefined });
       if (op.skip) d.skip = op.skip;
       if (op.setting === 'when') d.time = yearOfMain(drafts[home]!.toks);
       if (op.setting === 'where') d.place = placeBefore(toks, i);
       if (op.whom !== undefined) {
-        d.whom = { prep: op.whom, antecedent: prefix };
+        d.whom = { prep: op.whom, antecedent: op.antecedent ?? prefix };
         d.prefix = '';
       }
       if (op.kind === 'relative' && h) d.attach = h.start;
@@ -200,6 +206,19 @@ function resumes(toks: readonly Tok[], j: number, main: readonly Tok[]): boolean
   return clauseStartsAt(toks, j);
 }
 
+// "released eight studio albums with The Living End, which have charted in ...": a plural verb after ", which" goes
+// with the plural noun before the name, not with the name.
+function pluralAntecedent(toks: readonly Tok[], i: number): number | null {
+  const near = headBefore(toks, isComma(toks[i - 1]) ? i - 1 : i);
+  if (!['have', 'are', 'were'].includes(toks[i + 1]?.lower ?? '') || toks[near]?.pos !== 'PROPN' || /s$/.test(toks[near]!.lower)) return null;
+  for (let k = near - 1; k > 0 && k > near - 8; k--) if (toks[k]!.pos === 'NOUN' && pluralHead(toks[k]!)) return k;
+  return null;
+}
+
+const LATER = new Set(['eventually', 'later', 'subsequently', 'ultimately', 'finally', 'notably']);
+const andNounAfter = (toks: readonly Tok[], i: number): boolean =>
+  toks.some((x, k) => k > i && isComma(x) && toks[k + 1]?.lower === 'and' && toks[k + 2]?.pos === 'DET');
+
 interface Opener {
   kind: Draft['kind'];
   /** Index of the antecedent's head; -1 none; -2 "the main clause's topic". */
@@ -214,6 +233,7 @@ interface Opener {
   /** A time clause after the main clause ("... when he won X") takes its year; ", where he won X" its place. */
   setting?: 'when' | 'where';
   whom?: string;
+  antecedent?: string;
 }
 
 // Whether the main clause so far has a finite verb (or a verb of showing); a life span's dash in the 14 tokens from i.
@@ -229,15 +249,15 @@ function opener(toks: readonly Tok[], i: number, main: readonly Tok[], afterComm
   const prev = toks[i - 1];
   const next = toks[i + 1];
   if (!t || !next) return null;
+  const whom = whomAt(toks, i);
+  if (whom !== null) return { kind: 'relative', head: headBefore(toks, isComma(prev) ? i - 1 : i), consume: whom.consume, whom: whom.prep, antecedent: whom.antecedent };
   if (RELATIVES.has(t.lower) && i > 0 && (t.pos === 'PRON' || t.pos === 'DET')) {
     const directly = prev !== undefined && NOUNISH.has(prev.pos);
     if (t.lower === 'that' && !directly) return null;
     if (!directly && !afterComma) return null;
     if (!['AUX', 'VERB', 'ADV', 'PART'].includes(next.pos)) return null;
-    return { kind: 'relative', head: listCategory(toks, i) ?? headBefore(toks, isComma(prev) ? i - 1 : i), consume: 1 };
+    return { kind: 'relative', head: listCategory(toks, i) ?? pluralAntecedent(toks, i) ?? headBefore(toks, isComma(prev) ? i - 1 : i), consume: 1 };
   }
-  const whom = whomAt(toks, i);
-  if (whom !== null) return { kind: 'relative', head: headBefore(toks, isComma(prev) ? i - 1 : i), consume: whom.consume, whom: whom.prep };
   if (t.lower === 'where' && afterComma && i > 0 && ['DET', 'PRON', 'PROPN', 'NOUN', 'NUM'].includes(next.pos)) {
     return { kind: 'subordinate', head: -1, consume: 1, setting: 'where' };
   }
@@ -245,6 +265,8 @@ function opener(toks: readonly Tok[], i: number, main: readonly Tok[], afterComm
     && (afterComma || (prev !== undefined && (NOUNISH.has(prev.pos) || ['him', 'her', 'them'].includes(prev.lower)))) && hasFinite(main)
     && !(afterComma ? false : fronted(main))) {
     if (['ADJ', 'NOUN'].includes(next.pos) && !afterComma) return null; // "parked cars", a modifier
+    // "Krenz resigned his post", "his father founded the China Inland Mission": a past verb with an object.
+    if (!afterComma && !/ing$/.test(t.lower) && (/^(?:his|her|their|its|it)$/.test(next.lower) || (next.pos === 'DET' && prev?.pos === 'PROPN'))) return null;
     if (next.pos === 'PUNCT' && !afterComma) return null; // "in the middle left.": a place, not "left" the verb
     if (t.lower === 'left' && prev !== undefined && SIDES.has(prev.lower)) return null;
     const skip = HEDGE_PARTICIPLES.has(t.lower) ? 'opinion or hedge' : COMMENT_PARTICIPLES.has(t.lower) ? 'comment on the scene' : undefined;
@@ -267,6 +289,12 @@ function opener(toks: readonly Tok[], i: number, main: readonly Tok[], afterComm
   if (t.lower === 'with' && afterComma && i > 0 && hasFinite(main)) return { kind: 'with', head: -1, consume: 1 };
   // "began his career with Internacional before moving to CSKA Moscow" -> "Carvalho moved to CSKA Moscow".
   if ((t.lower === 'before' || t.lower === 'after') && i > 2 && isIngVerb(next) && hasFinite(main)) return { kind: 'participle', head: -2, consume: 1, past: true };
+  // "Zelma worked for X, eventually moving to Y" -> "Zelma moved to Y": after a past main clause, as "before moving".
+  // Not when ", and a ..." follows: that may be the main clause's ("was an officer ..., ultimately becoming X, and a
+  // negotiator").
+  if (afterComma && LATER.has(t.lower) && i > 2 && isIngVerb(next) && hasFinite(main) && pastMain(main) && !andNounAfter(toks, i)) {
+    return { kind: 'participle', head: -2, consume: 1, past: true };
+  }
   if (afterComma && isApposition(toks, i) && hasFinite(main)) return { kind: 'apposition', head: i - 2, consume: 0 };
   const leading = i === 0 && ['when', 'while', 'once', 'whenever'].includes(t.lower); // tagged ADV at the start
   // "Lummis rose to fame in 2004 when he won ...": a fact of its own, at the main clause's year (clause-time.ts).

@@ -84,3 +84,16 @@ export function agreeBe(original: string, item: readonly string[]): string {
   const word = past ? (plural ? 'were' : 'was') : plural ? 'are' : 'is';
   return /^[A-Z]/.test(original) ? word.charAt(0).toUpperCase() + word.slice(1) : word;
 }
+
+// "..., Blood In Blood Out, Tom and Huck and Home Fries": in a comma list one "and" of the last item joins the list
+// (the one right after the comma, else the last); another is inside a title ("..., and Forecasting Love and Weather").
+export function andInLastItem(list: string): string {
+  const comma = list.lastIndexOf(',');
+  if (comma < 0) return list;
+  const tail = list.slice(comma);
+  const ands = tail.match(/ and /g)?.length ?? 0;
+  if (ands < 2) return list;
+  const oxford = /^,\s*and /.test(tail);
+  let k = 0;
+  return list.slice(0, comma) + tail.replace(/ and /g, (a) => ((oxford ? k++ > 0 : k++ < ands - 1) ? ' \u0002 ' : a));
+}

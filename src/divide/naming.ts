@@ -108,8 +108,12 @@ function kindFacts(toks: readonly Tok[]): NamingFact[] {
     // Forgotten." (after a comma only when the title ends the clause).
     const comma = toks[k]!.text === ',' ? 1 : 0;
     const title = titleAt(toks, k + comma);
-    if (title === null || title.toks.length > 10 || title.toks[0]!.pos === 'PRON' || toks[title.next]?.lower === "'s") continue;
-    if (comma === 1 && !/^[.,;]?$/.test(toks[title.next]?.text ?? '')) continue;
+    // A quoted title may open with a pronoun ('the romantic comedy, "My Fair Lady."').
+    const quoted = /^["“]$/.test(toks[k + comma]!.text) && (WORKS.test(noun.lower) || noun.lower === 'comedy');
+    if (title === null || title.toks.length > 10 || (title.toks[0]!.pos === 'PRON' && !quoted) || toks[title.next]?.lower === "'s") continue;
+    // "his crime drama, Shiva (1989), which ...": a year in brackets may follow the title.
+    const year = toks[title.next]?.text === '(' && /^\d{4}$/.test(toks[title.next + 1]?.text ?? '') && toks[title.next + 2]?.text === ')';
+    if (comma === 1 && !/^[.,;]?$/.test(toks[title.next]?.text ?? '') && !year) continue;
     // A title's first word may be any word ("That Night", "One Direction") when a name's word follows it, or after
     // a kind of work when the title ends the phrase ("the American film Fast Five.", "the film series Tora-san.").
     const named = title.toks[0]!.pos === 'PROPN' || title.toks[1]?.pos === 'PROPN' || /^["“']$/.test(toks[k]!.text) ||
@@ -119,7 +123,9 @@ function kindFacts(toks: readonly Tok[]): NamingFact[] {
     // "Italian Serie A club Bologna", "Ligue 1 club Troyes": a league's letter or number is in the kind.
     const league = (j: number): boolean => /^(?:[A-Z]|\d)$/.test(toks[j]!.text) && toks[j - 1]?.pos === 'PROPN';
     while (m > 0 && m > k - 6 && (['ADJ', 'NOUN', 'PROPN'].includes(toks[m - 1]!.pos) || league(m - 1))) m--;
-    const kind = singularOf(words(toks.slice(m, k)));
+    let kind = singularOf(words(toks.slice(m, k)));
+    // "his first film, Grumpy (1930)", "two further albums, King (2013)": an order is the sentence's, not the kind's.
+    if (year) kind = kind.replace(/^(?:first|second|third|further|other|next|last|latest|later|earlier|previous) /, '');
     const last = title.toks[title.toks.length - 1]!;
     out.push({ claim: `${words(title.toks)} is ${articleFor(kind)} ${kind}.`, start: toks[m]!.start, end: last.end });
     k = title.next;
@@ -155,10 +161,12 @@ function exampleFacts(toks: readonly Tok[]): NamingFact[] {
       item = [];
     };
     let quoted = false;
+    let commas = 0;
     // A colon before a capital is a title's ("Law & Order: Special Victims Unit"), not the end of the list.
     const subtitle = (j: number): boolean => toks[j]!.text === ':' && /^[A-Z0-9]/.test(toks[j + 1]?.text ?? '') && item.length > 0;
     for (; k < toks.length && (!['.', ';', ':', '!', '?'].includes(toks[k]!.text) || subtitle(k)); k++) {
       const t = toks[k]!;
+      if (t.text === ',') commas++;
       if (/^["“”]$/.test(t.text)) {
         const closes = quoted;
         quoted = t.text === '“' || (t.text === '"' && !quoted);
@@ -170,7 +178,7 @@ function exampleFacts(toks: readonly Tok[]): NamingFact[] {
         k -= 1;
         break;
       }
-      if ((t.text === ',' && !quoted) || (!quoted && (t.lower === 'and' || t.lower === 'or'))) flush();
+      if ((t.text === ',' && !quoted) || (!quoted && (t.lower === 'and' || t.lower === 'or') && !andInItem(toks, k, commas))) flush();
       else if (t.text === '(') {
         // "All In (2003)": a year or a note in brackets is not part of the name (and its length).
         const close = toks.findIndex((x, j) => j > k && x.text === ')');
@@ -183,6 +191,20 @@ function exampleFacts(toks: readonly Tok[]): NamingFact[] {
     i = k;
   }
   return out;
+}
+
+// "..., Blood In Blood Out, Tom and Huck and Home Fries": after a comma of the list, an "and" with another "and" after it
+// and no comma between is inside a title; only the last one ends the list. After ", and" (the list's), any "and"
+// before the next comma is a title's ("..., and Forecasting Love and Weather").
+function andInItem(toks: readonly Tok[], k: number, commas: number): boolean {
+  if (commas === 0 || toks[k]!.lower !== 'and' || toks[k - 1]?.text === ',') return false;
+  for (let j = k - 1; j > 0 && toks[j]!.text !== ','; j--) if (toks[j]!.lower === 'and' && toks[j - 1]?.text === ',') return true;
+  for (let j = k + 1; j < toks.length; j++) {
+    const x = toks[j]!.text;
+    if ([',', '.', ';', ':', '!', '?', '"', '“', '”'].includes(x)) return false;
+    if (toks[j]!.lower === 'and') return true;
+  }
+  return false;
 }
 
 // The words of one example at most: "Scientist Rids the World of the Evil Curse of the Vampires" has 11; over 10,

@@ -34,6 +34,11 @@ export function perfectAux(main: readonly Tok[], verb: Tok): string | null {
 export function pastOfMain(op: { kind: string; head: number; skip?: string }, t: Tok, head: Tok | undefined, main: readonly Tok[]): boolean {
   if (op.kind !== 'participle' || op.head !== -2 || op.skip !== undefined || !isIngVerb(t) || head === undefined) return false;
   if (head.pos !== 'PROPN' && !['he', 'she'].includes(head.lower)) return false;
+  return pastMain(main);
+}
+
+/** Whether the main clause's finite verb is in the past tense ("was", "had", "moved", "won"). */
+export function pastMain(main: readonly Tok[]): boolean {
   const verb = main.find((x) => x.text === x.lower && isFinite(x));
   return verb !== undefined && (['was', 'were', 'had'].includes(verb.lower) || (verb.pos === 'VERB' && (/ed$/.test(verb.lower) || IRREGULAR_PAST.has(verb.lower))));
 }

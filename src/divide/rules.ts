@@ -11,21 +11,21 @@ import { leadInApart } from './lead-in.js';
 import { examplesApart } from './examples-apart.js';
 import { titleWhichApart } from './title-which.js';
 import { andObjectsApart } from './and-objects.js';
+import { andVerbApart, setAndVerbs } from './and-verb.js';
 import { includingAsApart } from './including-as.js';
 import { analyzeClause, clearClauseMemo, stripDiscourseMarkers } from './clause.js';
 import { clauseParts, type Part } from './clauses.js';
 import { completeFromQuestion } from './context.js';
 import { contentSkipReason, isFragment, isInstruction, isPlaceOnly, sentenceSkipReason } from './filters.js';
 import { setVerbHints } from './lexicon.js';
-import { isPluralPhrase } from './list.js';
-import { definiteSubject, HEDGE_WORDS, inGuess } from './hedge-scope.js';
+import { andInLastItem, isPluralPhrase } from './list.js';
+import { HEDGE_WORDS, inGuess } from './hedge-scope.js';
 import { exampleKind, namingFacts } from './naming.js';
 import { namePronouns } from './pronouns.js';
 import { knownApart, nationalityApart, once, rolesApart } from './roles.js';
 import { claimToQuestion, setNameHints } from './question.js';
 import { namingQuestionOf } from './naming-question.js';
-import { salvageNouns } from './salvage.js';
-import type { Tok } from './nlp.js';
+import { salvagePart } from './salvage.js';
 import { segmentSentences, type Sentence } from './segment.js';
 import { WORKS } from './titles.js';
 import { articleFor, cleanWord, normalizeText, stripTrailingPunct } from './text.js';
@@ -100,7 +100,7 @@ function listItems(list: string, most = 8): string[] | null {
   // '"Good Day," "You & I," and "Love Poem."': the comma or period inside a closing quote belongs to the list.
   const quoted = list.replace(/([,.])(["”])(?=\s|$)/g, '$2$1');
   // "and" or a comma inside a quoted title ("Sin and Punishment") does not split it.
-  const text = quoted.replace(/"[^"]*"/g, (q) => q.replace(/,/g, '\u0001').replace(/ and /g, ' \u0002 '));
+  const text = andInLastItem(quoted.replace(/"[^"]*"/g, (q) => q.replace(/,/g, '\u0001').replace(/ and /g, ' \u0002 ')));
   for (const raw of text.split(/\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+/).filter((y) => /[A-Za-z0-9]/.test(y))) {
     const x = raw.replace(/\u0001/g, ',').replace(/\u0002/g, 'and');
     if (/^\d+$/.test(x) && items.length > 0) items[items.length - 1] += `, ${x}`;
@@ -131,7 +131,9 @@ function withExamples(text: string): string[] {
   const named = (x: string): boolean => /^["“'‘]?[A-Z0-9]/.test(x) && exampleKind(category, x) !== null;
   // "appeared in a number of feature films, including X": X takes the place of "a number of feature films".
   const lead = pre.replace(/\b(?:an?\s+)?(?:number|variety|range|host|series|couple|lot|few|dozens|hundreds|one|some|several|many|most|all)\s+of\s+$/i, '');
-  return [`${m[1]}${m[2]}.`, ...items.map((x) => (named(x) ? `${lead}${x}.` : `${m[1]}${m[2]} ${m[3]} ${x}.`)), ...rest];
+  // A title with "and" inside ("Tom and Huck", kept whole by the list) in quotes, so the conjunction split keeps it.
+  const whole = (x: string): string => (/ and /.test(x) && !/^["“]/.test(x) ? `"${x}"` : x);
+  return [`${m[1]}${m[2]}.`, ...items.map((x) => (named(x) ? `${lead}${whole(x)}.` : `${m[1]}${m[2]} ${m[3]} ${x}.`)), ...rest];
 }
 
 // Long examples ("the Grand Prize at the 2013 Korea Drama Awards for his performance in ..."): apart only where a new
@@ -213,7 +215,7 @@ function claimsOf(raw: string, question: string | undefined): { pairs: Pair[]; r
   // An example's copy of the clause repeats the other conjuncts of the split; those are dropped. Repeats within one
   // piece stay: "There is a green star and a green star." is two stars.
   const pieces = through(includingAsApart(statement), asWellAsApart, knownApart, withExamples, possessivesApart, bothApart, yearsApart, asRolesApart).map((p) =>
-    once(through(splitClaims(p), hangingExampleApart, bornApart, rolesApart, nationalityApart, timeSpanApart, roleAsApart, rolesInApart, leadInApart, yearApart, examplesApart, titleWhichApart, andObjectsApart)).map(asExistence),
+    once(through(splitClaims(p), hangingExampleApart, bornApart, rolesApart, nationalityApart, timeSpanApart, roleAsApart, rolesInApart, leadInApart, yearApart, examplesApart, titleWhichApart, andObjectsApart, andVerbApart)).map(asExistence),
   );
   const repeats = (claim: string, k: number): boolean => pieces.slice(0, k).some((p) => p.includes(claim));
   return pairsOf(flatMapOf(pieces, (p, k) => p.filter((c) => !repeats(c, k))));
@@ -234,22 +236,6 @@ function pairsOf(claims: readonly string[]): { pairs: Pair[]; reasons: string[] 
 // Dropped for what they add (a guess, a judgement, a comment), not for what they are about: their concrete
 // noun phrases still name things in the picture. World knowledge and narration are about something else.
 const SALVAGEABLE = new Set(['opinion or hedge', 'subjective', 'comment on the scene']);
-
-function salvage(s: Sentence, part: Part, hedged: boolean, out: DivideResult): void {
-  const known = new Set(flatMapOf(out.claims, (c) => c.claim.toLowerCase().match(/[a-z]+/g) ?? []));
-  let toks = s.tokens.filter((t) => t.start >= part.start && t.end <= part.end);
-  let presupposed: Tok[] = [];
-  if (hedged) {
-    const cut = toks.findIndex((t) => HEDGE_WORDS.test(t.lower));
-    // "I think ...", "It seems ...": the guess covers the whole sentence.
-    presupposed = cut < 0 ? [] : definiteSubject(toks);
-    toks = cut < 0 ? toks : toks.slice(0, cut);
-  }
-  for (const n of [...salvageNouns(toks, known), ...salvageNouns(presupposed, known)]) {
-    const q = claimToQuestion(n.claim);
-    if (q !== null) out.claims.push({ sentence: s.text, claim: n.claim, question: q, start: n.start, end: n.end });
-  }
-}
 
 // "The book is on the desk, possibly indicating that ...": the clause before the comma that precedes the hedge is
 // a fact of its own; keep it and drop only the rest. False when there is no such clause.
@@ -305,13 +291,16 @@ function divideSentence(s: Sentence, answer: string, question: string | undefine
     if (content.reason === 'opinion or hedge' && keepBeforeHedge(s, part, answer, question, out, dropped)) continue;
     if (content.reason !== null) {
       dropped.push({ sentence: source, reason: content.reason });
-      if (SALVAGEABLE.has(content.reason.replace(/ \(.*$/, ''))) salvage(s, part, content.reason === 'opinion or hedge', out);
+      if (SALVAGEABLE.has(content.reason.replace(/ \(.*$/, ''))) salvagePart(s, part, content.reason === 'opinion or hedge', out);
       continue;
     }
     for (const w of content.dropped) dropped.push({ sentence: w, reason: `subjective ("${w}")` });
     const { pairs, reasons } = claimsOf(content.text, question);
     for (const p of pairs) out.claims.push({ sentence: s.text, ...p, start: part.start, end: part.end });
     for (const reason of reasons) dropped.push({ sentence: source, reason });
+    // "The combination of the cat's colorful fur, the red velvet couch, and ... creates a visually appealing ...": an
+    // evaluation of the things it lists, which the picture shows as described ("The cat's fur is colorful.").
+    if (pairs.length === 0 && k === 0 && /^the combination of /i.test(part.text)) salvagePart(s, part, false, out, true);
   }
   if (out.claims.length > before) addNamingFacts(s, out, before);
   // A sentence that gave nothing is one skipped sentence, under its main clause's reason.
@@ -364,14 +353,18 @@ export function divideRules(answer: string, opts?: { question?: string }): Divid
   const question = typeof opts?.question === 'string' ? opts.question : undefined;
   const sentences = segmentSentences(answer);
   const verbs = new Set<string>();
+  const andVerbs = new Set<string>();
   for (const s of sentences) {
     // Only a verb with a subject before it: after "and" the tagger's guess ("genres and sounds") is too weak.
     s.tokens.forEach((t, k) => {
       const prev = s.tokens[k - 1]?.pos ?? '';
       if (t.pos === 'VERB' && !/(?:ing|ed)$/.test(t.lower) && ['NOUN', 'PROPN', 'PRON', 'ADV'].includes(prev)) verbs.add(t.lower);
+      // For long claims only (and-verb.ts): "... and peaked at", "... and now ranks among".
+      if (t.pos === 'VERB' && t.text === t.lower && (s.tokens[k - 1]?.lower === 'and' || (prev === 'ADV' && s.tokens[k - 2]?.lower === 'and'))) andVerbs.add(t.lower);
     });
   }
   setVerbHints(verbs);
+  setAndVerbs(andVerbs);
   setNameHints(nameHints(sentences));
   if (verbs.size > 0) clearClauseMemo();
   for (const sentence of sentences) {
@@ -383,6 +376,7 @@ export function divideRules(answer: string, opts?: { question?: string }): Divid
     }
   }
   setVerbHints(new Set());
+  setAndVerbs(new Set());
   if (verbs.size > 0) clearClauseMemo();
   // With the answer's names still known: "She attended ..." -> "Did Sedgwick attend ...?", not "Did sedgwick ...".
   namePronouns(answer, sentences, out.claims);

@@ -3,9 +3,23 @@
  * still says there is a giraffe and a long neck. Each concrete noun phrase becomes an existence claim, as the
  * annotators of real answers wrote them ("There is a neck."); speculation and evaluation stay dropped.
  */
+import { flatMapOf } from './arrays.js';
+import type { Part } from './clause-draft.js';
+import { definiteSubject, HEDGE_WORDS } from './hedge-scope.js';
 import { SUBJECTIVE_WORDS } from './lexicon.js';
 import type { Tok } from './nlp.js';
 import { pluralHead } from './noun-phrase.js';
+import { claimToQuestion } from './question.js';
+import type { Sentence } from './segment.js';
+
+/** A claim as the divider returns it. */
+interface SalvagedClaim {
+  sentence: string;
+  claim: string;
+  question: string;
+  start: number;
+  end: number;
+}
 
 /** An existence claim and the span of the noun phrase it came from. */
 export interface Salvaged {
@@ -28,8 +42,12 @@ const ABSTRACT = new Set(`
 `.split(/\s+/).filter(Boolean));
 const QUANTIFIERS = new Set(['a', 'an', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'several', 'many', 'some']);
 
-/** Existence claims for the concrete noun phrases among `toks` whose heads `known` does not already hold. */
-export function salvageNouns(toks: readonly Tok[], known: Set<string>): Salvaged[] {
+/**
+ * Existence claims for the concrete noun phrases among `toks` whose heads `known` does not already hold; with
+ * `attributes`, a known head's adjective no claim has yet is a claim of its own ("the cat's colorful fur" -> "The
+ * cat's fur is colorful.").
+ */
+export function salvageNouns(toks: readonly Tok[], known: Set<string>, attributes = false): Salvaged[] {
   const out: Salvaged[] = [];
   for (let i = 0; i < toks.length; i++) {
     const t = toks[i]!;
@@ -39,11 +57,15 @@ export function salvageNouns(toks: readonly Tok[], known: Set<string>): Salvaged
     const head = toks[h]!;
     const from = i;
     i = h;
-    if (toks.slice(from, h + 1).some((x) => ABSTRACT.has(x.lower)) || known.has(head.lower) || head.lower.length < 3) continue;
+    if (toks.slice(from, h + 1).some((x) => ABSTRACT.has(x.lower)) || head.lower.length < 3) continue;
     // Adjectives in front, minus evaluations ("a beautiful red car" -> "a red car").
     let a = from;
     while (toks[a - 1]?.pos === 'ADJ') a--;
     const adjs = toks.slice(a, from).filter((x) => !SUBJECTIVE_WORDS.has(x.lower)).map((x) => x.lower);
+    if (known.has(head.lower)) {
+      if (attributes) out.push(...attributeClaims(toks, a, from, h, adjs, known));
+      continue;
+    }
     const det = toks[a - 1];
     const plural = pluralHead(head);
     const quantity = det && (QUANTIFIERS.has(det.lower) || det.pos === 'NUM') ? det.lower : plural ? '' : 'a';
@@ -53,4 +75,42 @@ export function salvageNouns(toks: readonly Tok[], known: Set<string>): Salvaged
     out.push({ claim: `There ${plural ? 'are' : 'is'} ${np}.`, start: toks[a]!.start, end: head.end, head: head.lower });
   }
   return out;
+}
+
+// "the cat's colorful fur": each new adjective of a known head, with the head's possessor ("The cat's fur is colorful.").
+function attributeClaims(toks: readonly Tok[], a: number, from: number, h: number, adjs: readonly string[], known: Set<string>): Salvaged[] {
+  const owner = toks[a - 1]?.text === "'s" && toks[a - 2]?.pos === 'NOUN' ? `${toks[a - 2]!.lower}'s ` : '';
+  const head = toks[h]!;
+  const np = `${owner}${toks.slice(from, h + 1).map((x) => x.lower).join(' ')}`;
+  const out: Salvaged[] = [];
+  for (const adj of adjs.filter((x) => !known.has(x))) {
+    known.add(adj);
+    out.push({ claim: `The ${np} ${pluralHead(head) ? 'are' : 'is'} ${adj}.`, start: toks[owner ? a - 2 : a]!.start, end: head.end, head: head.lower });
+  }
+  return out;
+}
+
+/**
+ * The existence claims a dropped part still gives, into `out` (rules.ts). With `listed`, the part lists things an
+ * evaluation is about ("The combination of the cat's colorful fur, the red velvet couch"): up to its verb, their new
+ * adjectives are claims too.
+ */
+export function salvagePart(s: Sentence, part: Part, hedged: boolean, out: { claims: SalvagedClaim[] }, listed = false): void {
+  const known = new Set(flatMapOf(out.claims, (c) => c.claim.toLowerCase().match(/[a-z]+/g) ?? []));
+  let toks = s.tokens.filter((t) => t.start >= part.start && t.end <= part.end);
+  if (listed) {
+    const verb = toks.findIndex((t) => t.pos === 'VERB' || t.pos === 'AUX');
+    if (verb >= 0) toks = toks.slice(0, verb);
+  }
+  let presupposed: Tok[] = [];
+  if (hedged) {
+    const cut = toks.findIndex((t) => HEDGE_WORDS.test(t.lower));
+    // "I think ...", "It seems ...": the guess covers the whole sentence.
+    presupposed = cut < 0 ? [] : definiteSubject(toks);
+    toks = cut < 0 ? toks : toks.slice(0, cut);
+  }
+  for (const n of [...salvageNouns(toks, known, listed), ...salvageNouns(presupposed, known)]) {
+    const q = claimToQuestion(n.claim);
+    if (q !== null) out.claims.push({ sentence: s.text, claim: n.claim, question: q, start: n.start, end: n.end });
+  }
 }
