@@ -1,0 +1,21 @@
+// The rules divider on the dev sets (../shared/real-claims/, MIT): issue 29's fifteenth pass, on the precision of
+// claims (the study's suspect claims, scripts/study/divide-real.ts), each rule pinned on a sentence from a dev set's
+// first half.
+import { describe, expect, it } from 'vitest';
+import { divideRules } from '../../src/divide/rules.js';
+
+const claims = (answer: string): string[] => divideRules(answer).claims.map((c) => c.claim);
+
+describe('divideRules on real English: the fifteenth pass', () => {
+  it('salvages no span of time as a thing ("a good night\'s sleep", "the age of five years")', () => {
+    const cat = claims("Firstly, the couch provides a soft, comfortable surface for the cat to rest on, which is essential for a good night's sleep.");
+    expect(cat).toContain('The couch provides a soft surface for the cat to rest on.');
+    expect(cat).not.toContain('There is a good night.');
+    const calico = claims('The cat is a calico cat, which means it has a mix of black, white, and orange fur.');
+    expect(calico).toContain('There is an orange fur.');
+    expect(calico).not.toContain('There is a mix.');
+    const medina = claims('Lina Medina (born September 23, 1933) is a Peruvian woman who became the youngest confirmed mother in history, giving birth at the age of five years, seven months, and 21 days.');
+    expect(medina).toContain('Lina Medina became the youngest confirmed mother in history.');
+    expect(medina.filter((c) => /^There (?:is|are) (?:an age|five years|seven months|21 days)\.$/.test(c))).toEqual([]);
+  });
+});
