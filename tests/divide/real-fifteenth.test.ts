@@ -18,4 +18,12 @@ describe('divideRules on real English: the fifteenth pass', () => {
     expect(medina).toContain('Lina Medina became the youngest confirmed mother in history.');
     expect(medina.filter((c) => /^There (?:is|are) (?:an age|five years|seven months|21 days)\.$/.test(c))).toEqual([]);
   });
+
+  it('keeps ", and" + noun + "shows" in a list of nouns (the tagger reads "variety shows" as a clause)', () => {
+    const iu = claims('IU is a multi-talented artist, having starred in numerous dramas, films, and variety shows.');
+    expect(iu).toEqual(['IU is a multi-talented artist.', 'IU has starred in numerous dramas, films, and variety shows.']);
+    const zamfir = claims('He has released more than 20 albums, many of which have been international successes, and his music has been featured in film soundtracks, commercials, and TV shows around the world.');
+    expect(zamfir).toContain('His music has been featured in film soundtracks, commercials, and TV shows around the world.');
+    expect(zamfir.filter((c) => /commercials\.$|^TV shows/.test(c))).toEqual([]);
+  });
 });
