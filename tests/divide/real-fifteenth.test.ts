@@ -26,4 +26,9 @@ describe('divideRules on real English: the fifteenth pass', () => {
     expect(zamfir).toContain('His music has been featured in film soundtracks, commercials, and TV shows around the world.');
     expect(zamfir.filter((c) => /commercials\.$|^TV shows/.test(c))).toEqual([]);
   });
+
+  it('keeps two prepositions that share one object together ("on and off the field")', () => {
+    const houghton = claims('He has a passion for the game of rugby league and is a hard worker on and off the field.');
+    expect(houghton).toEqual(['He has a passion for the game of rugby league.', 'He is a hard worker on and off the field.']);
+  });
 });
