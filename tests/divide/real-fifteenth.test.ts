@@ -31,4 +31,10 @@ describe('divideRules on real English: the fifteenth pass', () => {
     const houghton = claims('He has a passion for the game of rugby league and is a hard worker on and off the field.');
     expect(houghton).toEqual(['He has a passion for the game of rugby league.', 'He is a hard worker on and off the field.']);
   });
+
+  it('takes the quoted title of a listed "name on \"Title\"" where the category is a kind of work', () => {
+    const gibson = claims('He is best known for his roles in soap operas, including his portrayal of Joe Kelly on "General Hospital" and Ben Gibson on "Knots Landing."');
+    expect(gibson).toEqual(expect.arrayContaining(['General Hospital is a soap opera.', 'Knots Landing is a soap opera.']));
+    expect(gibson.filter((c) => /onKnots|Gibson on Knots Landing is/.test(c))).toEqual([]);
+  });
 });
