@@ -55,9 +55,11 @@ export function illFormed(question: string): boolean {
 // Suspect claims: a mechanical check of a claim's wording, so precision can be counted and not tuned by eye. A claim
 // is suspect when one of these holds (a claim counts once; its first class is tallied):
 //  - `dangling`: its last word is a lower-case preposition, conjunction or determiner ("Houghton is a hard worker on.")
-//    and the claim has no relative word or "to VERB PREP" end that may strand a preposition ("... for the cat to rest
-//    on"); or it ends in ", x" or ", x y" (lower-case, not led by such a word) after a lower-case word, with no
-//    "and"/"or" anywhere ("... in film soundtracks, commercials.");
+//    and the claim has no relative word, "where" or "to (be) WORD PREP" end that may strand a preposition ("... for the
+//    cat to rest on", "... to be cautious about"); or it ends in ", x" or ", x y" (lower-case, not led by such a word) after a lower-case word, with no
+//    "and"/"or" anywhere ("... in film soundtracks, commercials."; not two adjectives after a determiner or a
+//    preposition, "a tart, citrusy note"); or it ends in "her" where its sentence goes on after those words with a
+//    lower-case word ("Khan finished her." from "Khan finished her schooling at ...");
 //  - `fragment`: its first word is one or two letters, not a short English word and not a word of the answer (a name
 //    cut short; "Ji Sung", "IU" and "Gerardo Fernandez Fe"'s "Fe" are words of their answers and are not suspect);
 //  - `foreign word`: a content word (normWord, not a study stop word) that the answer has in no form and that is not one
@@ -93,18 +95,25 @@ const sameWord = (a: string, b: string): boolean => {
   return k >= 3 && Math.min(a.length, b.length) - k <= 2;
 };
 /** The suspect class of a claim (see above), or null. `answerWords`: answerWordSet(answer). */
-export function suspectClass(claim: string, answerWords: Set<string>): string | null {
+export function suspectClass(claim: string, answerWords: Set<string>, sentence?: string): string | null {
   const body = claim.trim().replace(/[.!?]+$/, '');
   const words = body.split(/\s+/);
   const last = words[words.length - 1] ?? '';
   // A preposition may end a clause that moved its object ("a surface for the cat to rest on", "those she cares about").
-  const stranded = /\b(?:which|that|whom|who|whose|those|what)\b/i.test(body) || /\bto \S+ \S+$/.test(body);
+  const stranded = /\b(?:which|that|whom|who|whose|those|what|where)\b/i.test(body) || /\bto (?:be )?\S+ \S+$/.test(body);
   const tail = body.split(',');
   const after = (tail[tail.length - 1] ?? '').trim();
   const before = (tail[tail.length - 2] ?? '').trim().split(/\s+/).pop() ?? '';
+  // Coordinate adjectives are no list: "a tart, citrusy note", "of round, black glasses".
+  const beforeWords = (tail[tail.length - 2] ?? '').trim().split(/\s+/);
+  const adjectives = after.includes(' ') && DANGLING.has((beforeWords[beforeWords.length - 2] ?? '').toLowerCase());
   const listEnd = tail.length > 1 && /^[a-z][a-z-]*(?: [a-z][a-z-]*)?$/.test(after) && !DANGLING.has(after.split(' ')[0]!) &&
-    /^[a-z-]+$/.test(before) && !/\b(?:and|or)\b/.test(body);
-  if ((DANGLING.has(last) && !stranded) || listEnd) return 'dangling';
+    /^[a-z-]+$/.test(before) && !/\b(?:and|or)\b/.test(body) && !adjectives;
+  // Cut after "her" where the sentence goes on with a lower-case word ("Khan finished her." from "Khan finished her
+  // schooling at ..."): "her" ends good claims too ("... several challenges for her."), so only where it was cut.
+  const herAt = last === 'her' && sentence !== undefined ? sentence.indexOf(`${words.slice(-2).join(' ')} `) : -1;
+  const cutHer = herAt >= 0 && /[a-z]/.test(sentence?.[herAt + words.slice(-2).join(' ').length + 1] ?? '');
+  if ((DANGLING.has(last) && !stranded) || listEnd || cutHer) return 'dangling';
   const first = words[0] ?? '';
   if (/^[A-Za-z]{1,2}$/.test(first) && !SHORT_WORDS.has(first.toLowerCase()) && !answerWords.has(normWord(first))) return 'fragment';
   for (const raw of words) {
@@ -179,7 +188,7 @@ function measure(items: Item[], divide: Divide): Figures {
     long += d.claims.filter((c) => c.claim.trim().split(/\s+/).length > 15).length;
     const answerWords = answerWordSet(it.answer);
     for (const c of d.claims) {
-      const k = suspectClass(c.claim, answerWords);
+      const k = suspectClass(c.claim, answerWords, c.sentence);
       if (k !== null) {
         suspect++;
         suspectBy[k] = (suspectBy[k] ?? 0) + 1;
