@@ -10,7 +10,7 @@ import { draft, part, type Draft, type Part } from './clause-draft.js';
 import {
   careerStarter, frontedAs, pastAfterAnd, frontedBesides, frontedParticiple, fullName, isApposition, isFinite, isIngVerb, isParticipleForm, listCategory, PAST_ONLY, pastMain, pastOfMain, perfectAux, RELATIVES,
 } from './person-clauses.js';
-import { copulaSubject, definite, headBefore, isComma, NOUNISH, pluralHead, POSSESSIVES, textOf, withArticle } from './noun-phrase.js';
+import { copulaSubject, definite, headBefore, herObject, isComma, NOUNISH, pluralHead, POSSESSIVES, textOf, withArticle } from './noun-phrase.js';
 import { PARTICIPLES } from './lexicon.js';
 import { listNounAfterAnd } from './list-noun.js';
 import { pastOfIng } from './verbs.js';
@@ -263,7 +263,7 @@ function opener(toks: readonly Tok[], i: number, main: readonly Tok[], afterComm
     return { kind: 'subordinate', head: -1, consume: 1, setting: 'where' };
   }
   if ((isParticipleForm(t) || ingBeforePhrase(toks, i)) && t.text === t.lower && !PREPOSITIONAL.has(t.lower) && i > 0
-    && (afterComma || (prev !== undefined && (NOUNISH.has(prev.pos) || ['him', 'her', 'them'].includes(prev.lower)))) && hasFinite(main)
+    && (afterComma || (prev !== undefined && (NOUNISH.has(prev.pos) || ['him', 'them'].includes(prev.lower) || herObject(prev, t)))) && hasFinite(main)
     && !(afterComma ? false : fronted(main))) {
     if (['ADJ', 'NOUN'].includes(next.pos) && !afterComma) return null; // "parked cars", a modifier
     // "Krenz resigned his post", "his father founded the China Inland Mission": a past verb with an object.

@@ -37,4 +37,12 @@ describe('divideRules on real English: the fifteenth pass', () => {
     expect(gibson).toEqual(expect.arrayContaining(['General Hospital is a soap opera.', 'Knots Landing is a soap opera.']));
     expect(gibson.filter((c) => /onKnots|Gibson on Knots Landing is/.test(c))).toEqual([]);
   });
+
+  it('reads an -ing word after "her" as a gerund, not a participle with "her" as its subject', () => {
+    const perez = claims('Her death was widely believed to be related to her reporting on drug trafficking and corruption in Veracruz, and it sparked outrage and protests.');
+    expect(perez).toContain('Her death was widely believed to be related to her reporting on drug trafficking and corruption in Veracruz.');
+    expect(perez.filter((c) => / her\.$|is reporting/.test(c))).toEqual([]);
+    const barboza = claims('She is currently living in Rio de Janeiro and continuing her acting and singing career.');
+    expect(barboza.filter((c) => / her\.$/.test(c))).toEqual([]);
+  });
 });
