@@ -150,7 +150,7 @@ interface Figures {
   answers: number; with_facts: number; claims_per_answer: number; facts_per_answer: number | null; ratio: number | null;
   coverable: number | null; covered: number | null; coverage: number | null;
   /** Coverage with stop words matched before the plural fold too (see contentWords). */
-  coverage_stop_before_fold: number | null; claims: number; long_claims: number;
+  coverage_stop_before_fold: number | null; claims: number; long_claims: number; long_claims_count: number;
   sentences: number; sentences_no_claim: number; skipped_share: number;
   /** The share among statements only: headings, code, instructions, questions and exclamations not counted. */
   skipped_statements_share: number; skipped_by_reason: Record<string, number>;
@@ -235,7 +235,7 @@ function measure(items: Item[], divide: Divide): Figures {
     coverable: withFacts ? coverable : null, covered: withFacts ? covered : null,
     coverage: withFacts && coverable ? r(covered / coverable) : null,
     coverage_stop_before_fold: withFacts && coverable2 ? r(covered2 / coverable2) : null,
-    claims, long_claims: claims ? r(long / claims) : 0, sentences, sentences_no_claim: noClaim,
+    claims, long_claims: claims ? r(long / claims) : 0, long_claims_count: long, sentences, sentences_no_claim: noClaim,
     skipped_share: sentences ? r(noClaim / sentences) : 0,
     skipped_statements_share: sentences > forms ? r((noClaim - forms) / (sentences - forms)) : 0, skipped_by_reason: byReason, dropped_parts_by_reason: dropped,
     questions, ill_formed: questions ? r(ill / questions, 4) : 0, ill_formed_examples: illEx,

@@ -3,6 +3,7 @@
 // first half.
 import { describe, expect, it } from 'vitest';
 import { divideRules } from '../../src/divide/rules.js';
+import { answerWordSet, suspectClass } from '../../scripts/study/divide-real.js';
 
 const claims = (answer: string): string[] => divideRules(answer).claims.map((c) => c.claim);
 
@@ -44,5 +45,25 @@ describe('divideRules on real English: the fifteenth pass', () => {
     expect(perez.filter((c) => / her\.$|is reporting/.test(c))).toEqual([]);
     const barboza = claims('She is currently living in Rio de Janeiro and continuing her acting and singing career.');
     expect(barboza.filter((c) => / her\.$/.test(c))).toEqual([]);
+  });
+});
+
+describe('the study\'s suspect claims', () => {
+  const words = answerWordSet('He has a passion for rugby and is a hard worker on and off the field. Gerardo Fernandez Fe (1966) founded it, leading the group after a good night\'s sleep.');
+  it('flags a dangling end, a comma list without "and", a cut name, a word the answer lacks and an empty existence', () => {
+    expect(suspectClass('Houghton is a hard worker on.', words)).toBe('dangling');
+    expect(suspectClass('His music has been featured in film soundtracks, commercials.', words)).toBe('dangling');
+    expect(suspectClass('Khan finished her.', words, 'Khan finished her schooling at Thanamandi.')).toBe('dangling');
+    expect(suspectClass('Ge founded it.', words)).toBe('fragment');
+    expect(suspectClass('Ben Gibson onKnots Landing is a soap opera.', words)).toBe('foreign word');
+    expect(suspectClass('There is a good night.', words)).toBe('empty existence');
+  });
+  it('passes well-formed claims, stranded prepositions, coordinate adjectives and inflected or template words', () => {
+    const couch = 'The couch provides a soft, comfortable surface for the cat to rest on.';
+    expect(suspectClass('The couch provides a soft surface for the cat to rest on.', answerWordSet(couch), couch)).toBeNull();
+    expect(suspectClass('The mangosteen has a tart, citrusy note.', answerWordSet('The mangosteen has a tart, citrusy note.'))).toBeNull();
+    expect(suspectClass('Fe led the group.', words)).toBeNull();
+    expect(suspectClass('Fe was born in 1966.', words)).toBeNull();
+    expect(suspectClass('This environment presents several challenges for her.', answerWordSet('This environment presents several challenges for her.'), 'This environment presents several challenges for her.')).toBeNull();
   });
 });
