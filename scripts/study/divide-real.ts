@@ -52,6 +52,92 @@ export function illFormed(question: string): boolean {
   return !AUX.has(words[0] ?? '') || SUBORD.has(words[1] ?? '') || !question.trim().endsWith('?');
 }
 
+// Suspect claims: a mechanical check of a claim's wording, so precision can be counted and not tuned by eye. A claim
+// is suspect when one of these holds (a claim counts once; its first class is tallied):
+//  - `dangling`: its last word is a lower-case preposition, conjunction or determiner ("Houghton is a hard worker on.")
+//    and the claim has no relative word, "where" or "to (be) WORD PREP" end that may strand a preposition ("... for the
+//    cat to rest on", "... to be cautious about"); or it ends in ", x" or ", x y" (lower-case, not led by such a word) after a lower-case word, with no
+//    "and"/"or" anywhere ("... in film soundtracks, commercials."; not two adjectives after a determiner or a
+//    preposition, "a tart, citrusy note"); or it ends in "her" where its sentence goes on after those words with a
+//    lower-case word ("Khan finished her." from "Khan finished her schooling at ...");
+//  - `fragment`: its first word is one or two letters, not a short English word and not a word of the answer (a name
+//    cut short; "Ji Sung", "IU" and "Gerardo Fernandez Fe"'s "Fe" are words of their answers and are not suspect);
+//  - `foreign word`: a content word (normWord, not a study stop word) that the answer has in no form and that is not one
+//    of the divider's own template words (SUSPECT_TEMPLATE: "born", "released", "movie", ...). Forms: the answer's
+//    words whole and split at punctuation; two words match when equal, when they share a prefix of at least 3
+//    letters that leaves at most 2 letters of the shorter ("moved"/"moving"), when equal once "ied" is "y" and one
+//    ending ing/ed/es/e is cut ("studied"/"studying"), or by a short list of irregular past forms ("became"/"become");
+//  - `empty existence`: "There is/are" with at most four more words, the last one a lower-case abstract or time word
+//    ("There is a good night.", "There are many years.").
+// It does not catch: a well-formed claim that says the wrong thing ("Welbourn was also other buildings in the area."
+// has all its words in the answer), a wrong pronoun resolution, a wrong subject carried over from another sentence,
+// a verb made finite with the wrong tense, a claim cut before an object that is not a preposition's ("He won the.").
+const DANGLING = new Set(('of in on at to for with by from into about than like under during through between against ' +
+  'among without within upon and or but nor the a an every each his its their our my your').split(' '));
+const SHORT_WORDS = new Set('a an as at be by do go he if in is it me my no of on or so to up us we'.split(' '));
+export const SUSPECT_TEMPLATE = new Set(('there i wa are ha have had a an at in on from until since born died ' +
+  'released movie film year position').split(' '));
+const IRREGULAR: Record<string, string> = { became: 'become', left: 'leave', took: 'take', led: 'lead',
+  won: 'win', went: 'going', made: 'make', broke: 'break', lost: 'lose', grew: 'grow', fought: 'fight', wrote: 'write', began: 'begin',
+  gave: 'give', held: 'hold', met: 'meet', sang: 'sing', taught: 'teach', built: 'build', spent: 'spend', kept: 'keep',
+  brought: 'bring', found: 'find', told: 'tell', sold: 'sell', came: 'come', ran: 'run', drew: 'draw', chose: 'choose',
+  rose: 'rise' };
+const stem = (w: string): string => w.replace(/ied$/, 'y').replace(/(?:ing|ed|es|e)$/, '');
+const ABSTRACT = new Set(('time day night morning afternoon evening moment year week way lot kind sort type part sense ' +
+  'feeling atmosphere mood idea fact thing something nothing anything example variety number range mix combination ' +
+  'presence use focus emphasis touch hint look').split(' '));
+const sameWord = (a: string, b: string): boolean => {
+  if (a === b || stem(a) === stem(b)) return true;
+  const ia = IRREGULAR[a], ib = IRREGULAR[b];
+  if ((ia !== undefined && sameWord(ia, b)) || (ib !== undefined && sameWord(a, ib))) return true;
+  let k = 0;
+  while (k < a.length && k < b.length && a[k] === b[k]) k++;
+  return k >= 3 && Math.min(a.length, b.length) - k <= 2;
+};
+/** The suspect class of a claim (see above), or null. `answerWords`: answerWordSet(answer). */
+export function suspectClass(claim: string, answerWords: Set<string>, sentence?: string): string | null {
+  const body = claim.trim().replace(/[.!?]+$/, '');
+  const words = body.split(/\s+/);
+  const last = words[words.length - 1] ?? '';
+  // A preposition may end a clause that moved its object ("a surface for the cat to rest on", "those she cares about").
+  const stranded = /\b(?:which|that|whom|who|whose|those|what|where)\b/i.test(body) || /\bto (?:be )?\S+ \S+$/.test(body);
+  const tail = body.split(',');
+  const after = (tail[tail.length - 1] ?? '').trim();
+  const before = (tail[tail.length - 2] ?? '').trim().split(/\s+/).pop() ?? '';
+  // Coordinate adjectives are no list: "a tart, citrusy note", "of round, black glasses".
+  const beforeWords = (tail[tail.length - 2] ?? '').trim().split(/\s+/);
+  const adjectives = after.includes(' ') && DANGLING.has((beforeWords[beforeWords.length - 2] ?? '').toLowerCase());
+  const listEnd = tail.length > 1 && /^[a-z][a-z-]*(?: [a-z][a-z-]*)?$/.test(after) && !DANGLING.has(after.split(' ')[0]!) &&
+    /^[a-z-]+$/.test(before) && !/\b(?:and|or)\b/.test(body) && !adjectives;
+  // Cut after "her" where the sentence goes on with a lower-case word ("Khan finished her." from "Khan finished her
+  // schooling at ..."): "her" ends good claims too ("... several challenges for her."), so only where it was cut.
+  const herAt = last === 'her' && sentence !== undefined ? sentence.indexOf(`${words.slice(-2).join(' ')} `) : -1;
+  const cutHer = herAt >= 0 && /[a-z]/.test(sentence?.[herAt + words.slice(-2).join(' ').length + 1] ?? '');
+  if ((DANGLING.has(last) && !stranded) || listEnd || cutHer) return 'dangling';
+  const first = words[0] ?? '';
+  if (/^[A-Za-z]{1,2}$/.test(first) && !SHORT_WORDS.has(first.toLowerCase()) && !answerWords.has(normWord(first))) return 'fragment';
+  for (const raw of words) {
+    const w = normWord(raw);
+    if (w === '' || STOP.has(w) || SUSPECT_TEMPLATE.has(w) || answerWords.has(w)) continue;
+    const parts = raw.split(/[^A-Za-z0-9]+/).map(normWord).filter((x) => x !== '');
+    if (parts.length > 1 && parts.every((x) => answerWords.has(x))) continue;
+    if (![...answerWords].some((a) => sameWord(w, a))) return 'foreign word';
+  }
+  const m = /^There (?:is|are)\s+(?:\S+\s+){0,3}?([a-z]+)$/.exec(body);
+  if (m && ABSTRACT.has(normWord(m[1] ?? ''))) return 'empty existence';
+  return null;
+}
+/** The answer's words for suspectClass: each whitespace word normalised whole, and each of its parts at punctuation. */
+export function answerWordSet(answer: string): Set<string> {
+  const out = new Set<string>();
+  for (const raw of answer.split(/\s+/)) {
+    out.add(normWord(raw));
+    for (const p of raw.split(/[^A-Za-z0-9]+/)) out.add(normWord(p));
+  }
+  out.delete('');
+  return out;
+}
+
 function readSet(file: string): Item[] {
   return readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l, i) => {
     const o = JSON.parse(l) as Partial<Item>;
@@ -64,11 +150,13 @@ interface Figures {
   answers: number; with_facts: number; claims_per_answer: number; facts_per_answer: number | null; ratio: number | null;
   coverable: number | null; covered: number | null; coverage: number | null;
   /** Coverage with stop words matched before the plural fold too (see contentWords). */
-  coverage_stop_before_fold: number | null; claims: number; long_claims: number;
+  coverage_stop_before_fold: number | null; claims: number; long_claims: number; long_claims_count: number;
   sentences: number; sentences_no_claim: number; skipped_share: number;
   /** The share among statements only: headings, code, instructions, questions and exclamations not counted. */
   skipped_statements_share: number; skipped_by_reason: Record<string, number>;
   dropped_parts_by_reason: Record<string, number>; questions: number; ill_formed: number; ill_formed_examples: string[];
+  /** Suspect claims (see suspectClass): count, share of claims, by class, the first 10. */
+  suspect: number; suspect_share: number; suspect_by_class: Record<string, number>; suspect_examples: string[];
   answers_per_s: number;
 }
 
@@ -91,11 +179,21 @@ function measure(items: Item[], divide: Divide): Figures {
   const byReason: Record<string, number> = {};
   const dropped: Record<string, number> = {};
   const illEx: string[] = [];
+  let suspect = 0;
+  const suspectBy: Record<string, number> = {};
+  const suspectEx: string[] = [];
   items.forEach((it, i) => {
     const d = divs[i]!;
     claims += d.claims.length;
     long += d.claims.filter((c) => c.claim.trim().split(/\s+/).length > 15).length;
+    const answerWords = answerWordSet(it.answer);
     for (const c of d.claims) {
+      const k = suspectClass(c.claim, answerWords, c.sentence);
+      if (k !== null) {
+        suspect++;
+        suspectBy[k] = (suspectBy[k] ?? 0) + 1;
+        if (suspectEx.length < 10) suspectEx.push(`${k}: ${c.claim}`);
+      }
       questions++;
       if (illFormed(c.question)) { ill++; if (illEx.length < 8) illEx.push(c.question); }
     }
@@ -137,10 +235,11 @@ function measure(items: Item[], divide: Divide): Figures {
     coverable: withFacts ? coverable : null, covered: withFacts ? covered : null,
     coverage: withFacts && coverable ? r(covered / coverable) : null,
     coverage_stop_before_fold: withFacts && coverable2 ? r(covered2 / coverable2) : null,
-    claims, long_claims: claims ? r(long / claims) : 0, sentences, sentences_no_claim: noClaim,
+    claims, long_claims: claims ? r(long / claims) : 0, long_claims_count: long, sentences, sentences_no_claim: noClaim,
     skipped_share: sentences ? r(noClaim / sentences) : 0,
     skipped_statements_share: sentences > forms ? r((noClaim - forms) / (sentences - forms)) : 0, skipped_by_reason: byReason, dropped_parts_by_reason: dropped,
     questions, ill_formed: questions ? r(ill / questions, 4) : 0, ill_formed_examples: illEx,
+    suspect, suspect_share: claims ? r(suspect / claims, 4) : 0, suspect_by_class: suspectBy, suspect_examples: suspectEx,
     answers_per_s: Math.round(items.length / secs),
   };
 }
@@ -164,7 +263,7 @@ const pct = (x: number | null): string => (x === null ? '-' : `${(x * 100).toFix
 function row(set: string, part: string, who: string, f: Figures): string {
   const cols = [set, part, who, String(f.answers), f.claims_per_answer.toFixed(2), f.facts_per_answer?.toFixed(2) ?? '-',
     f.ratio === null ? '-' : `${f.ratio.toFixed(2)}x`, pct(f.coverage), pct(f.coverage_stop_before_fold), pct(f.long_claims), pct(f.skipped_share), pct(f.skipped_statements_share),
-    pct(f.ill_formed), String(f.answers_per_s)];
+    pct(f.ill_formed), `${f.suspect} (${pct(f.suspect_share)})`, String(f.answers_per_s)];
   return cols.join(' | ');
 }
 
@@ -174,7 +273,7 @@ function main(): void {
   const outFile = path.resolve(ROOT, outIdx >= 0 ? args[outIdx + 1] ?? '' : 'data/study/divide-real.json');
   const dividers: [string, Divide][] = [['old', divideOld], ['new', divideNew]];
   const result: Record<string, Record<string, Record<string, Figures>>> = {};
-  const lines = ['set | part | divider | answers | claims/ans | facts/ans | claims:facts | coverage | coverage (stop words before fold) | >15 words | sentences skipped | statements skipped | ill-formed q | answers/s', '---|---|---|---|---|---|---|---|---|---|---|---|---|---'];
+  const lines = ['set | part | divider | answers | claims/ans | facts/ans | claims:facts | coverage | coverage (stop words before fold) | >15 words | sentences skipped | statements skipped | ill-formed q | suspect claims | answers/s', '---|---|---|---|---|---|---|---|---|---|---|---|---|---|---'];
   for (const s of sets()) {
     const items = readSet(s.file);
     const half = Math.ceil(items.length / 2);
@@ -193,6 +292,10 @@ function main(): void {
   for (const [name, r] of Object.entries(result)) {
     const f = r.all?.new;
     if (f) process.stdout.write(`  ${name}: ${JSON.stringify(f.skipped_by_reason)}; parts dropped from kept sentences: ${JSON.stringify(f.dropped_parts_by_reason)}\n`);
+  }
+  process.stdout.write('\nsuspect claims by class (new; first half, second half):\n');
+  for (const [name, r] of Object.entries(result)) {
+    process.stdout.write(`  ${name}: ${JSON.stringify(r['first half']?.new?.suspect_by_class)}; ${JSON.stringify(r['second half']?.new?.suspect_by_class)}\n`);
   }
   mkdirSync(path.dirname(outFile), { recursive: true });
   writeFileSync(outFile, `${JSON.stringify({ note: 'answers/s: answers per CPU second of one thread after a warm-up pass, on a machine shared with other jobs', sets: result }, null, 1)}\n`);

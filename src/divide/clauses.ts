@@ -10,8 +10,9 @@ import { draft, part, type Draft, type Part } from './clause-draft.js';
 import {
   careerStarter, frontedAs, pastAfterAnd, frontedBesides, frontedParticiple, fullName, isApposition, isFinite, isIngVerb, isParticipleForm, listCategory, PAST_ONLY, pastMain, pastOfMain, perfectAux, RELATIVES,
 } from './person-clauses.js';
-import { copulaSubject, definite, headBefore, isComma, NOUNISH, pluralHead, POSSESSIVES, textOf, withArticle } from './noun-phrase.js';
+import { copulaSubject, definite, headBefore, herObject, isComma, NOUNISH, pluralHead, POSSESSIVES, textOf, withArticle } from './noun-phrase.js';
 import { PARTICIPLES } from './lexicon.js';
+import { listNounAfterAnd } from './list-noun.js';
 import { pastOfIng } from './verbs.js';
 import { whomAt, whomBody } from './whom.js';
 import { datedPast, fronted, opensWhen, placeBefore, pronounSubject, yearOfMain } from './clause-time.js';
@@ -77,7 +78,7 @@ export function clauseParts(toks: readonly Tok[]): Part[] {
       cur = home;
       continue;
     }
-    if (isComma(t) && next?.pos === 'CCONJ' && clauseStartsAt(toks, i + 2, true) && !drafts[cur]?.paren) {
+    if (isComma(t) && next?.pos === 'CCONJ' && clauseStartsAt(toks, i + 2, true) && !drafts[cur]?.paren && !listNounAfterAnd(toks, i)) {
       drafts.push(draft('', [], 'main'));
       home = cur = drafts.length - 1;
       i++;
@@ -87,7 +88,7 @@ export function clauseParts(toks: readonly Tok[]): Part[] {
       if (cur !== home) {
         // A comma ends a clause part only where the main clause resumes or a new part opens; otherwise it is
         // inside the part ("topics related to the Bible, Jewish tradition, and spirituality").
-        if (resumes(toks, i + 1, drafts[home]!.toks)) cur = home;
+        if (resumes(toks, i + 1, drafts[home]!.toks) && !listNounAfterAnd(toks, i)) cur = home;
         else drafts[cur]!.toks.push(t);
         continue;
       }
@@ -262,7 +263,7 @@ function opener(toks: readonly Tok[], i: number, main: readonly Tok[], afterComm
     return { kind: 'subordinate', head: -1, consume: 1, setting: 'where' };
   }
   if ((isParticipleForm(t) || ingBeforePhrase(toks, i)) && t.text === t.lower && !PREPOSITIONAL.has(t.lower) && i > 0
-    && (afterComma || (prev !== undefined && (NOUNISH.has(prev.pos) || ['him', 'her', 'them'].includes(prev.lower)))) && hasFinite(main)
+    && (afterComma || (prev !== undefined && (NOUNISH.has(prev.pos) || ['him', 'them'].includes(prev.lower) || herObject(prev, t)))) && hasFinite(main)
     && !(afterComma ? false : fronted(main))) {
     if (['ADJ', 'NOUN'].includes(next.pos) && !afterComma) return null; // "parked cars", a modifier
     // "Krenz resigned his post", "his father founded the China Inland Mission": a past verb with an object.

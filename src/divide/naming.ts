@@ -6,6 +6,7 @@
  * words the tagger reads as proper nouns, so the shapes world's English ("a red circle in the middle") gives none.
  */
 import { flatMapOf } from './arrays.js';
+import { titledItem } from './item-title.js';
 import { retext, type Tok } from './nlp.js';
 import { NAME_PARTICLES, PREPOSITIONS } from './lexicon.js';
 import { articleFor } from './text.js';
@@ -153,7 +154,7 @@ function exampleFacts(toks: readonly Tok[]): NamingFact[] {
     let k = i + (such ? 2 : 1);
     let item: Tok[] = [];
     const flush = (): void => {
-      item = item.filter((t) => !/^["“”]$/.test(t.text)); // a title's quotes, split by the list's commas
+      item = titledItem(item, category).filter((t) => !/^["“”]$/.test(t.text)); // a title's quotes, split by the list's commas
       while (item.length > 0 && /^[,.]$/.test(item[item.length - 1]!.text)) item.pop();
       const fits = item.length <= 10 || (item.length <= MAX_TITLE && item.every((t) => /^[A-Z]/.test(t.text) || TITLE_INNER.has(t.lower)));
       const kind = item.length > 0 && fits ? exampleKind(category, words(item)) : null;

@@ -96,3 +96,12 @@ export function textOf(toks: readonly Tok[]): string {
   return out;
 }
 
+/**
+ * "seen her nominated for ...": "her" and a participle after it, the participle's subject. Not an -ing word: "her"
+ * is then the possessive of a gerund ("related to her reporting on drug trafficking", "finished her schooling at
+ * Thanamandi", "continuing her acting and singing career"), which had given "Khan finished her." and "Khan is
+ * schooling at Thanamandi.".
+ */
+export function herObject(prev: Tok, t: Tok): boolean {
+  return prev.lower === 'her' && !/ing$/.test(t.lower);
+}

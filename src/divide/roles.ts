@@ -1,6 +1,7 @@
 /** A person's roles and nationality as facts of their own, as FActScore's annotators wrote them. */
 import { NAME_PARTICLES, PREPOSITIONS } from './lexicon.js';
 import { articleFor } from './text.js';
+import { hasPrepPair } from './prep-pair.js';
 
 // "Lanny Flaherty is an American actor, director and producer." -> ... is an American actor. / ... is a director. /
 // ... is a producer.: each role is a fact, as FActScore's annotators wrote them. A named or pronoun subject only, and
@@ -32,6 +33,8 @@ export function rolesApart(claim: string): string[] {
   if (!m || m[1] === undefined || m[4] === undefined || /^(?:There|It|This|That|These|Those|They)$/.test(m[1])) return [claim];
   // A fixed pair is one role: "a track and field athlete".
   if (/\b(?:track and field|rhythm and blues|rock and roll|drum and bass|song and dance)\b/i.test(m[4])) return [claim];
+  // Two prepositions share one object: "a hard worker on and off the field" (prep-pair.ts).
+  if (hasPrepPair(m[4])) return [claim];
   // The last role's own phrase is not split: "an architect, urban planner, and professor of Architecture and Urban
   // Planning at the University of Florence" -> the professor's "of ... at ..." whole.
   const tail = /\s(?:of|at|for|in|with|from|on)\s(?![^,]*\s(?:and|or)\s+(?:an?|the)\s)[^,]*$/.exec(m[4]);

@@ -29,7 +29,8 @@ export interface Salvaged {
   head: string;
 }
 
-// Heads that name no visible thing: the picture, its qualities, or abstractions.
+// Heads that name no visible thing: the picture, its qualities, abstractions, or spans of time ("a good night's
+// sleep" gave "There is a good night.", "at the age of five years" "There are five years.").
 const ABSTRACT = new Set(`
   image picture photo photograph scene view shot focus setting composition atmosphere ambiance mood sense feeling
   presence combination moment experience excitement thrill joy fun beauty enthusiasm determination progress skill
@@ -38,7 +39,8 @@ const ABSTRACT = new Set(`
   security warmth softness texture variety number lot lots part kind type sort form level amount use effect
   impression appearance element elements aspect aspects detail details overall glimpse contrast touch pop
   opportunity chance possibility source sign signs indication evidence behavior behaviour habit habits care love
-  relaxation leisure adventure connection relationship bond celebration occasion event
+  relaxation leisure adventure connection relationship bond celebration occasion event mix
+  days night nights week weeks month months year years hour hours minute minutes decade decades century age
 `.split(/\s+/).filter(Boolean));
 const QUANTIFIERS = new Set(['a', 'an', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'several', 'many', 'some']);
 
