@@ -59,7 +59,13 @@ export class LlavaModel implements LlavaParts {
   /** Opens a model folder offline; throws naming the folder and the file when something is missing. */
   static async load(dir: string, opts: LoadOptions = {}): Promise<LlavaModel> {
     const info = inspectLlavaFolder(dir);
-    const session_options = opts.threads ? { intraOpNumThreads: opts.threads, interOpNumThreads: 1 } : {};
+    // onnxruntime's intra-op threads spin while they wait for work by default: with more than one thread per worker
+    // (--workers below the core count) the spinning threads took cores from the work itself. Not spinning: `rlaifv run
+    // --limit 10 --workers 1` on 2 cores 2.1 -> 1.4 s of CPU and 1.4 -> 1.1 s of wall time (docs/testing.md). With one
+    // thread per worker (the default) there is no intra-op thread to spin, so nothing changes there.
+    const session_options = opts.threads
+      ? { intraOpNumThreads: opts.threads, interOpNumThreads: 1, extra: { session: { intra_op: { allow_spinning: '0' } } } }
+      : {};
     try {
       const processor = await AutoProcessor.from_pretrained(info.dir, { local_files_only: true });
       const model = await LlavaForConditionalGeneration.from_pretrained(info.dir, {
