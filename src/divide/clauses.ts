@@ -15,6 +15,7 @@ import { PARTICIPLES } from './lexicon.js';
 import { listNounAfterAnd } from './list-noun.js';
 import { pastOfIng } from './verbs.js';
 import { whomAt, whomBody } from './whom.js';
+import { be, ingBeforePhrase, withClause, withNounsApart } from './with-clause.js';
 import { datedPast, fronted, opensWhen, placeBefore, pronounSubject, yearOfMain } from './clause-time.js';
 
 export type { Part } from './clause-draft.js';
@@ -58,7 +59,6 @@ function mainTopic(toks: readonly Tok[], full: readonly Tok[]): number {
   return h;
 }
 
-const be = (plural: boolean): string => (plural ? 'are' : 'is');
 const PEOPLE = new Set(['he', 'she', 'they']);
 
 /** Cut a sentence's tokens into clause parts; the main clause comes first. */
@@ -364,36 +364,4 @@ function build(given: Draft): Part | null {
   const text = [datedPast(d.kind, d.toks, d.prefix, body), body].filter((s) => s !== '').join(' ').replace(/\s+/g, ' ').trim();
   if (!/[a-z]/i.test(text)) return null;
   return part(text.charAt(0).toUpperCase() + text.slice(1), (d.lead ?? first).start, last.end, d.skip ? d.skip : undefined, d.attach);
-}
-
-// "standing on it" the tagger may read as a noun; an -ing word before a preposition or article is a verb.
-function ingBeforePhrase(toks: readonly Tok[], j: number): boolean {
-  const t = toks[j];
-  return t !== undefined && t.text.endsWith('ing') && /^[a-z]+ing$/.test(t.text) && ['ADP', 'DET', 'ADV', 'PART'].includes(toks[j + 1]?.pos ?? '');
-}
-
-// ", with trees and greenery surrounding the road": two bare nouns share what follows, so each is a fact of its own
-// ("There is greenery surrounding the road."); with a determiner the phrase may be one thing ("a cup and saucer").
-function withNounsApart(d: Draft): Draft[] {
-  const [a, and, b, next] = d.toks;
-  if (d.kind !== 'with' || a?.pos !== 'NOUN' || and?.lower !== 'and' || b?.pos !== 'NOUN' || next === undefined || NOUNISH.has(next.pos)) return [d];
-  const rest = d.toks.slice(3);
-  return [draft(d.prefix, [a, ...rest], d.kind, d), draft(d.prefix, [b, ...rest], d.kind, d)];
-}
-
-// ", with the skateboarder standing on it" -> "the skateboarder is standing on it";
-// ", with a parking meter next to it" -> "there is a parking meter next to it".
-function withClause(toks: readonly Tok[]): string {
-  let h = toks.findIndex((t) => NOUNISH.has(t.pos) || (t.pos === 'PRON' && !POSSESSIVES.has(t.lower) && t.lower !== 'it'));
-  while (h >= 0 && NOUNISH.has(toks[h + 1]?.pos ?? '') && !ingBeforePhrase(toks, h + 1)) h++;
-  const head = toks[h];
-  const all = textOf(toks).replace(/[,;\s]+$/, '');
-  if (!head) return all;
-  const plural = pluralHead(head);
-  const after = toks[h + 1];
-  if (after && (isParticipleForm(after) || ingBeforePhrase(toks, h + 1) || after.pos === 'ADJ')) {
-    const rest = after.lower === 'being' ? toks.slice(h + 2) : toks.slice(h + 1); // "with X being Y" -> "X is Y"
-    return `${textOf(toks.slice(0, h + 1))} ${be(plural)} ${textOf(rest)}`;
-  }
-  return `there ${be(plural)} ${all}`;
 }

@@ -1,0 +1,41 @@
+// The "with" parts of a clause (", with a parking meter next to it", ", with trees and greenery surrounding the road")
+// and the -ing test they share with the clause cutter (clauses.ts).
+import type { Tok } from './nlp.js';
+import { draft, type Draft } from './clause-draft.js';
+import { isParticipleForm } from './person-clauses.js';
+import { NOUNISH, pluralHead, POSSESSIVES, textOf } from './noun-phrase.js';
+
+/** "is" or "are". */
+export const be = (plural: boolean): string => (plural ? 'are' : 'is');
+
+// "standing on it" the tagger may read as a noun; an -ing word before a preposition or article is a verb.
+export function ingBeforePhrase(toks: readonly Tok[], j: number): boolean {
+  const t = toks[j];
+  return t !== undefined && t.text.endsWith('ing') && /^[a-z]+ing$/.test(t.text) && ['ADP', 'DET', 'ADV', 'PART'].includes(toks[j + 1]?.pos ?? '');
+}
+
+// ", with trees and greenery surrounding the road": two bare nouns share what follows, so each is a fact of its own
+// ("There is greenery surrounding the road."); with a determiner the phrase may be one thing ("a cup and saucer").
+export function withNounsApart(d: Draft): Draft[] {
+  const [a, and, b, next] = d.toks;
+  if (d.kind !== 'with' || a?.pos !== 'NOUN' || and?.lower !== 'and' || b?.pos !== 'NOUN' || next === undefined || NOUNISH.has(next.pos)) return [d];
+  const rest = d.toks.slice(3);
+  return [draft(d.prefix, [a, ...rest], d.kind, d), draft(d.prefix, [b, ...rest], d.kind, d)];
+}
+
+// ", with the skateboarder standing on it" -> "the skateboarder is standing on it";
+// ", with a parking meter next to it" -> "there is a parking meter next to it".
+export function withClause(toks: readonly Tok[]): string {
+  let h = toks.findIndex((t) => NOUNISH.has(t.pos) || (t.pos === 'PRON' && !POSSESSIVES.has(t.lower) && t.lower !== 'it'));
+  while (h >= 0 && NOUNISH.has(toks[h + 1]?.pos ?? '') && !ingBeforePhrase(toks, h + 1)) h++;
+  const head = toks[h];
+  const all = textOf(toks).replace(/[,;\s]+$/, '');
+  if (!head) return all;
+  const plural = pluralHead(head);
+  const after = toks[h + 1];
+  if (after && (isParticipleForm(after) || ingBeforePhrase(toks, h + 1) || after.pos === 'ADJ')) {
+    const rest = after.lower === 'being' ? toks.slice(h + 2) : toks.slice(h + 1); // "with X being Y" -> "X is Y"
+    return `${textOf(toks.slice(0, h + 1))} ${be(plural)} ${textOf(rest)}`;
+  }
+  return `there ${be(plural)} ${all}`;
+}
