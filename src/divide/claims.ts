@@ -5,7 +5,7 @@ import {
   AUXILIARIES, AUX_ADVERBS, BE_FORMS, DETERMINERS, isVerbWord, NAME_PARTICLES, NOT_PAST_ED, PARTICIPLES, PREPOSITIONS, PRONOUNS,
 } from './lexicon.js';
 import { agreeBe, isPluralPhrase, isSplittableList, segmentList } from './list.js';
-import { listItemsBefore } from './list-noun.js';
+import { listItemsBefore, shortItemsBefore } from './list-noun.js';
 import {
   capitalize, cleanWord, expandContractions, fixArticles, joinTokens, normalizeText, stripTrailingPunct, tokenize,
   type Token,
@@ -95,8 +95,12 @@ function splitClauses(text: string, depth: number): string[] {
     if (!joiner && !afterComma) continue;
     const right = tokens.slice(joiner ? k + 1 : k);
     if (!isIndependentClause(right)) continue;
-    const rc = joiner && afterComma ? analyzeClause(joinTokens(right)) : null;
-    if (rc && listItemsBefore(tokens.map((t) => t.raw), k, rc.verbIndex, rc.tokens[rc.verbIndex]?.word ?? '')) continue;
+    if (joiner && afterComma) {
+      // The right side is analysed only after a short comma list (list-noun.ts), not at every ", and".
+      const raws = tokens.map((t) => t.raw);
+      const rc = shortItemsBefore(raws, k) ? analyzeClause(joinTokens(right)) : null;
+      if (rc && listItemsBefore(raws, k, rc.verbIndex, rc.tokens[rc.verbIndex]?.word ?? '')) continue;
+    }
     const left = joinTokens(tokens.slice(0, k));
     return [left, ...splitClauses(joinTokens(right), depth + 1)];
   }

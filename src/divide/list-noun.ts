@@ -26,7 +26,11 @@ export function listNounAfterAnd(toks: readonly Tok[], i: number): boolean {
  * whose right side is one or two words and a verb in -s at `verbAt` (of the right side) continues the list.
  */
 export function listItemsBefore(raws: readonly string[], k: number, rightVerbAt: number, rightVerb: string): boolean {
+  return shortItemsBefore(raws, k) && rightVerbAt >= 1 && rightVerbAt <= 2 && /[^s]s$/.test(rightVerb);
+}
+
+/** The left side of that test alone: the cut at `k` follows a comma list of one- or two-word items. */
+export function shortItemsBefore(raws: readonly string[], k: number): boolean {
   const item = (n: number): boolean => /^[a-z][a-z-]*,$/.test(raws[k - n] ?? '');
-  const shortItem = item(1) && (item(2) || (/,$/.test(raws[k - 3] ?? '') && /^[a-z]+$/i.test(raws[k - 2] ?? '')));
-  return shortItem && rightVerbAt >= 1 && rightVerbAt <= 2 && /[^s]s$/.test(rightVerb);
+  return item(1) && (item(2) || (/,$/.test(raws[k - 3] ?? '') && /^[a-z]+$/i.test(raws[k - 2] ?? '')));
 }

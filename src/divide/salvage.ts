@@ -60,6 +60,8 @@ export function salvageNouns(toks: readonly Tok[], known: Set<string>, attribute
     const from = i;
     i = h;
     if (toks.slice(from, h + 1).some((x) => ABSTRACT.has(x.lower)) || head.lower.length < 3) continue;
+    // A head already claimed gives nothing more, unless its new adjectives are asked for (below).
+    if (!attributes && known.has(head.lower)) continue;
     // Adjectives in front, minus evaluations ("a beautiful red car" -> "a red car").
     let a = from;
     while (toks[a - 1]?.pos === 'ADJ') a--;
