@@ -29,23 +29,14 @@ import { salvagePart } from './salvage.js';
 import { segmentSentences, type Sentence } from './segment.js';
 import { WORKS } from './titles.js';
 import { articleFor, cleanWord, normalizeText, stripTrailingPunct } from './text.js';
+import type { DividedClaim } from './divided.js';
 
 /** Claim -> yes/no question, re-exported so callers need only this module. */
 export { claimToQuestion } from './question.js';
 /** Text -> sentences, re-exported so callers need only this module. */
 export { splitSentences } from './sentences.js';
 
-/**
- * One atomic claim, the sentence it came from and its yes/no question; `start`/`end` are character offsets into
- * the answer given to `divideRules`, covering the source text of the claim (`answer.slice(start, end)`).
- */
-export interface DividedClaim {
-  sentence: string;
-  claim: string;
-  question: string;
-  start: number;
-  end: number;
-}
+export type { DividedClaim } from './divided.js';
 
 /** Claims in answer order, and the sentences (or parts of sentences) that yielded none, with the reason. */
 export interface DivideResult {

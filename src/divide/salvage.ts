@@ -5,21 +5,13 @@
  */
 import { flatMapOf } from './arrays.js';
 import type { Part } from './clause-draft.js';
+import type { DividedClaim } from './divided.js';
 import { definiteSubject, HEDGE_WORDS } from './hedge-scope.js';
 import { SUBJECTIVE_WORDS } from './lexicon.js';
 import type { Tok } from './nlp.js';
 import { pluralHead } from './noun-phrase.js';
 import { claimToQuestion } from './question.js';
 import type { Sentence } from './segment.js';
-
-/** A claim as the divider returns it. */
-interface SalvagedClaim {
-  sentence: string;
-  claim: string;
-  question: string;
-  start: number;
-  end: number;
-}
 
 /** An existence claim and the span of the noun phrase it came from. */
 export interface Salvaged {
@@ -99,7 +91,7 @@ function attributeClaims(toks: readonly Tok[], a: number, from: number, h: numbe
  * evaluation is about ("The combination of the cat's colorful fur, the red velvet couch"): up to its verb, their new
  * adjectives are claims too.
  */
-export function salvagePart(s: Sentence, part: Part, hedged: boolean, out: { claims: SalvagedClaim[] }, listed = false): void {
+export function salvagePart(s: Sentence, part: Part, hedged: boolean, out: { claims: DividedClaim[] }, listed = false): void {
   const known = new Set(flatMapOf(out.claims, (c) => c.claim.toLowerCase().match(/[a-z]+/g) ?? []));
   let toks = s.tokens.filter((t) => t.start >= part.start && t.end <= part.end);
   if (listed) {
