@@ -1,0 +1,28 @@
+// The rules divider on the dev sets (../shared/real-claims/, MIT): issue 29's sixteenth pass, on the biographies' claims
+// over 15 words, each rule pinned on a sentence from the biographies' first half.
+import { describe, expect, it } from 'vitest';
+import { divideRules } from '../../src/divide/rules.js';
+
+const claims = (answer: string): string[] => divideRules(answer).claims.map((c) => c.claim);
+
+describe('divideRules on real English: the sixteenth pass', () => {
+  it('splits a preposition said again after "and" into one claim per phrase', () => {
+    const massey = claims('She was appointed to the Football League in 2010 and to the Premier League in 2019.');
+    expect(massey).toEqual(['She was appointed to the Football League in 2010.', 'She was appointed to the Premier League in 2019.']);
+    const cukor = claims('Cukor was known for his ability to bring out the best in his actors and for his strong sense of visual style.');
+    expect(cukor).toEqual(['Cukor was known for his ability to bring out the best in his actors.', 'Cukor was known for his strong sense of visual style.']);
+    const rivera = claims('He is a graduate of the University of San Carlos in Guatemala, and of Georgetown University Law Center in Washington, DC.');
+    expect(rivera).toEqual(expect.arrayContaining(['He is a graduate of the University of San Carlos in Guatemala.', 'He is a graduate of Georgetown University Law Center in Washington, DC.']));
+    // The order word goes with neither claim alone.
+    const neumann = claims('Neumann served as a partner in his own law firm and later as a senior lawyer for the Australian government.');
+    expect(neumann).toEqual(['Neumann served as a partner in his own law firm.', 'Neumann served as a senior lawyer for the Australian government.']);
+  });
+
+  it('leaves a preposition said twice before "and", an infinitive\'s "to" and a relation whole', () => {
+    // Which "in" the second phrase replaces is not known: "in various teams" or "in the United States".
+    const hacker = 'Hacker has played in various minor league teams in the United States and in Japan.';
+    expect(claims(hacker)).toEqual([hacker]);
+    const wardere = claims('She has worked to educate communities about the dangers of FGM and to promote its elimination.');
+    expect(wardere).toHaveLength(1);
+  });
+});
