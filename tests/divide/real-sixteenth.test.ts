@@ -25,4 +25,22 @@ describe('divideRules on real English: the sixteenth pass', () => {
     const wardere = claims('She has worked to educate communities about the dangers of FGM and to promote its elimination.');
     expect(wardere).toHaveLength(1);
   });
+
+  it('splits a list of three or more names or titles after a preposition, titles with lower-case words too', () => {
+    const flaherty = claims("Flaherty has also appeared in Without a Trace, The West Wing, CSI: NY and Grey's Anatomy.");
+    expect(flaherty).toEqual(expect.arrayContaining(['Flaherty has also appeared in Without a Trace.', 'Flaherty has also appeared in CSI: NY.', "Flaherty has also appeared in Grey's Anatomy."]));
+    expect(flaherty.filter((c) => c.split(' ').length > 15)).toEqual([]);
+    const memovic = claims('Memović has played for several teams in Bosnia and Herzegovina, Serbia and Montenegro, and the United States.');
+    expect(memovic).toEqual(expect.arrayContaining(['Memović has played for several teams in Bosnia and Herzegovina.', 'Memović has played for several teams in Serbia and Montenegro.', 'Memović has played for several teams in the United States.']));
+    const massey = claims("Massey-Ellis has also refereed at the Women's FA Cup Final, the UEFA Women's Champions League and international matches.");
+    expect(massey).toContain('Massey-Ellis has also refereed at international matches.');
+  });
+
+  it('leaves one name\'s own list, a place with its region and a date whole', () => {
+    const neumann = 'Neumann has also served as a member of the Joint Standing Committee on Foreign Affairs, Defence and Trade.';
+    expect(claims(neumann)).toEqual([neumann]);
+    const eton = 'Waldegrave was educated at Eton College and Balliol College, Oxford.';
+    expect(claims(eton).filter((c) => /at Oxford\.$/.test(c))).toEqual([]);
+    expect(claims('Her father worked for the Atchison, Topeka and Santa Fe Railway.')).toContain('Her father worked for the Atchison, Topeka and Santa Fe Railway.');
+  });
 });
