@@ -121,7 +121,9 @@ function withExamples(text: string): string[] {
   const [pre, category] = timedSplit(`${m[1]}${m[2]}`) ?? [m[1], m[2]];
   // A named example takes the category's place ("has appeared in The Big Easy."), as the annotators wrote it: what
   // it is comes apart from the naming facts ("The Big Easy is a film."). Others keep the category, which says it.
-  const named = (x: string): boolean => /^["“'‘]?[A-Z0-9]/.test(x) && exampleKind(category, x) !== null;
+  // "festivals such as the Toronto International Film Festival": a name with its article too (exampleKind checks it),
+  // not after two categories ("honors for his many expeditions and explorations including the Gold Humboldt Medal").
+  const named = (x: string): boolean => (/^["“'‘]?[A-Z0-9]/.test(x) || (/^the [A-Z0-9]/.test(x) && !/ and /.test(category))) && exampleKind(category, x) !== null;
   // "appeared in a number of feature films, including X": X takes the place of "a number of feature films".
   const lead = pre.replace(/\b(?:an?\s+)?(?:number|variety|range|host|series|couple|lot|few|dozens|hundreds|one|some|several|many|most|all)\s+of\s+$/i, '');
   // A title with "and" inside ("Tom and Huck", kept whole by the list) in quotes, so the conjunction split keeps it.

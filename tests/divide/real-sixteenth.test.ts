@@ -43,4 +43,16 @@ describe('divideRules on real English: the sixteenth pass', () => {
     expect(claims(eton).filter((c) => /at Oxford\.$/.test(c))).toEqual([]);
     expect(claims('Her father worked for the Atchison, Topeka and Santa Fe Railway.')).toContain('Her father worked for the Atchison, Topeka and Santa Fe Railway.');
   });
+
+  it('puts a named example with its article in its category\'s place ("festivals such as the Toronto ...")', () => {
+    const films = claims('His short films and documentaries have been shown at international film festivals such as the Toronto International Film Festival and the International Documentary Festival of Amsterdam.');
+    expect(films).toEqual(expect.arrayContaining([
+      'His short films and documentaries have been shown at the Toronto International Film Festival.',
+      'The Toronto International Film Festival is an international film festival.',
+    ]));
+    expect(films.filter((c) => c.split(' ').length > 15)).toEqual([]);
+    // Not after two categories: the Gold Humboldt Medal is one of the honors, not of the explorations.
+    const harrer = claims('Harrer received numerous honors for his many expeditions and explorations including the Gold Humboldt Medal and the Explorers Club Medal.');
+    expect(harrer).not.toContain('Harrer received numerous honors for the Gold Humboldt Medal.');
+  });
 });
