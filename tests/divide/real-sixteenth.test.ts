@@ -55,4 +55,16 @@ describe('divideRules on real English: the sixteenth pass', () => {
     const harrer = claims('Harrer received numerous honors for his many expeditions and explorations including the Gold Humboldt Medal and the Explorers Club Medal.');
     expect(harrer).not.toContain('Harrer received numerous honors for the Gold Humboldt Medal.');
   });
+
+  it('dates the head of a long claim\'s object, not the whole of it ("Smith was Chairman from 2007.")', () => {
+    const smith = claims('Smith was Chairman of the Committee of Inquiry into the Scottish Parliament Building Project from 2007 to 2008.');
+    expect(smith).toEqual(expect.arrayContaining([
+      'Smith was Chairman of the Committee of Inquiry into the Scottish Parliament Building Project.', 'Smith was Chairman from 2007.', 'Smith was Chairman until 2008.',
+    ]));
+    const donovan = claims('James B. Donovan served as the General Counsel of the United States Department of Justice from 1957 to 1961.');
+    expect(donovan).toEqual(expect.arrayContaining(['James B. Donovan served as the General Counsel from 1957.', 'James B. Donovan served as the General Counsel until 1961.']));
+    // A short claim keeps its object whole with the years, and two roles are not cut to one.
+    expect(claims('Diaz served as Governor of Occidental Mindoro from 1998 to 2001.')).toContain('Diaz served as Governor of Occidental Mindoro from 1998.');
+    expect(claims('Letwin served as Chancellor of the Duchy of Lancaster and Minister for Government Policy from 2019 to 2020.').filter((c) => /^Letwin served as Chancellor from/.test(c))).toEqual([]);
+  });
 });
