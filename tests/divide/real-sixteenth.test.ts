@@ -67,4 +67,16 @@ describe('divideRules on real English: the sixteenth pass', () => {
     expect(claims('Diaz served as Governor of Occidental Mindoro from 1998 to 2001.')).toContain('Diaz served as Governor of Occidental Mindoro from 1998.');
     expect(claims('Letwin served as Chancellor of the Duchy of Lancaster and Minister for Government Policy from 2019 to 2020.').filter((c) => /^Letwin served as Chancellor from/.test(c))).toEqual([]);
   });
+
+  it('splits a possessive said again after "and" into one claim per noun phrase', () => {
+    expect(claims('Gasalla is known for his exaggerated, over-the-top comedic style and his ability to adapt to any comic situation.')).toEqual([
+      'Gasalla is known for his exaggerated, over-the-top comedic style.', 'Gasalla is known for his ability to adapt to any comic situation.',
+    ]);
+    expect(claims("Fonseca's work is often characterized by his use of stone and his interest in pre-Columbian and other ancient forms of art.")).toEqual([
+      "Fonseca's work is often characterized by his use of stone.", "Fonseca's work is often characterized by his interest in pre-Columbian and other ancient forms of art.",
+    ]);
+    // A list of three with one possessive said twice is left to the list rules.
+    const donovan = claims('Donovan is also remembered for his involvement in the Nuremberg Trials, the creation of the International Refugee Organization, and his successful defense of accused Nazi war criminal Adolf Eichmann.');
+    expect(donovan).not.toContain('Donovan is also remembered for his involvement in the Nuremberg Trials, the creation of the International Refugee Organization.');
+  });
 });
