@@ -1,5 +1,5 @@
 /**
- * A possessive said again after "and": "Gasalla is known for his exaggerated, over-the-top comedic style and his
+ * A possessive (or "the") said again after "and": "Gasalla is known for his exaggerated, over-the-top comedic style and his
  * ability to adapt to any comic situation", "Fonseca's work is often characterized by his use of stone and his
  * interest in pre-Columbian and other ancient forms of art". The two noun phrases are two facts with the same verb,
  * as FActScore's annotators wrote them ("Gasalla is known for his ability to adapt to any comic situation."): the
@@ -8,9 +8,10 @@
  * Where both claims would still be over 15 words, the claim stays whole.
  */
 import { analyzeClause } from './clause.js';
+import { PREPOSITIONS } from './lexicon.js';
 
-const AND_POSSESSIVE = / and (?:also )?(?:his|her|their|its) /;
-const POSSESSIVES = new Set(['his', 'her', 'their', 'its']);
+const AND_POSSESSIVE = / and (?:also )?(?:his|her|their|its|the) /;
+const POSSESSIVES = new Set(['his', 'her', 'their', 'its', 'the']);
 const LONG = 15;
 const RELATIONAL = /\b(?:between|among|amongst|both|either|neither|together|respectively)\b/i;
 
@@ -35,6 +36,11 @@ export function possessiveRepeatApart(claim: string): string[] {
     for (let x = i; x < j - 1; x++) if (/,$/.test(words[x]!) && !(x === i + 1 && /^[a-z][a-z-]*,$/.test(words[x]!))) listed = true;
     // "the viewer's perspective, their appreciation for art, and their feelings": the possessive opens a list's item.
     if (listed || /,$/.test(words[i - 1]!)) continue;
+    // "the": a plain noun phrase or name first ("the television series Otoko wa Tsurai yo and the film series
+    // Tora-san"); with a phrase in it the second may be its object's ("the British Army in Germany and the Middle East").
+    // Nor "and the other ...", nor ", and the hike to the top is ...": another clause.
+    if (p === 'the' && (/,$/.test(words[j - 1]!) || /^(?:other|others|rest|latter|former|same|first|second|last)$/.test(words[k + 1]!) || words.slice(k).some((w) => /^(?:is|are|was|were|has|have|had)$/.test(w)))) continue;
+    if (p === 'the' && words.slice(i + 1, j).some((w, n) => PREPOSITIONS.has(w) && !(w === 'of' && /^[A-Z]/.test(words[i + n]!) && /^[A-Z]/.test(words[i + n + 2] ?? '')))) continue;
     const first = `${words.slice(0, j).join(' ').replace(/,$/, '')}.`;
     const second = `${[...words.slice(0, i), ...words.slice(k)].join(' ')}.`;
     // Two long claims where there was one only moves the length ("The rabbit, with its speed and adaptability, spoke

@@ -79,4 +79,16 @@ describe('divideRules on real English: the sixteenth pass', () => {
     const donovan = claims('Donovan is also remembered for his involvement in the Nuremberg Trials, the creation of the International Refugee Organization, and his successful defense of accused Nazi war criminal Adolf Eichmann.');
     expect(donovan).not.toContain('Donovan is also remembered for his involvement in the Nuremberg Trials, the creation of the International Refugee Organization.');
   });
+
+  it('splits "the" said again after "and" where the first noun phrase has no phrase in it', () => {
+    expect(claims('Toyoko Tokiwa is best known for starring in the television series Otoko wa Tsurai yo and the film series Tora-san.')).toEqual(expect.arrayContaining([
+      'Toyoko Tokiwa is best known for starring in the television series Otoko wa Tsurai yo.', 'Toyoko Tokiwa is best known for starring in the film series Tora-san.',
+    ]));
+    expect(claims('Díaz has also represented Venezuela at the World Championships and the Olympic Games in the heptathlon.')).toEqual([
+      'Díaz has also represented Venezuela at the World Championships.', 'Díaz has also represented Venezuela at the Olympic Games in the heptathlon.',
+    ]);
+    // "the Middle East" is the object of "in", like Germany, not a second army.
+    expect(claims('Waldegrave served in the British Army in Germany and the Middle East.')).not.toContain('Waldegrave served in the Middle East.');
+    expect(claims('Khan has written several books on the history and culture of South Asia and the Middle East.')).not.toContain('Khan has written several books on the Middle East.');
+  });
 });
