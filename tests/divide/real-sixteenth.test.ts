@@ -2,6 +2,7 @@
 // over 15 words, each rule pinned on a sentence from the biographies' first half.
 import { describe, expect, it } from 'vitest';
 import { divideRules } from '../../src/divide/rules.js';
+import { endAppositionApart } from '../../src/divide/end-apposition.js';
 
 const claims = (answer: string): string[] => divideRules(answer).claims.map((c) => c.claim);
 
@@ -90,5 +91,18 @@ describe('divideRules on real English: the sixteenth pass', () => {
     // "the Middle East" is the object of "in", like Germany, not a second army.
     expect(claims('Waldegrave served in the British Army in Germany and the Middle East.')).not.toContain('Waldegrave served in the Middle East.');
     expect(claims('Khan has written several books on the history and culture of South Asia and the Middle East.')).not.toContain('Khan has written several books on the Middle East.');
+  });
+
+  it('says what a name is from the apposition that ends a claim', () => {
+    expect(claims('Maneka Gandhi has founded many organisations like People for Animals, the nation\'s largest animal welfare organisation.'))
+      .toEqual(expect.arrayContaining(["People for Animals is the nation's largest animal welfare organisation."]));
+    expect(claims('Taylor was the son of James Hudson Taylor, the founder of the China Inland Mission (CIM).')).toEqual(expect.arrayContaining([
+      'Taylor was the son of James Hudson Taylor.', 'James Hudson Taylor was the founder of the China Inland Mission (CIM).',
+    ]));
+    // Not an item of a list, nor a name with a number ("WTAM 1100, a popular talk show" is the show).
+    const boseman = "Boseman received multiple accolades during his two-decade career, including two Screen Actors Guild Awards, a Golden Globe Award, a Critics' Choice Movie Award.";
+    expect(endAppositionApart(boseman)).toEqual([boseman]);
+    expect(endAppositionApart("Boseman received a Golden Globe Award, a Critics' Choice Movie Award.")).toHaveLength(1);
+    expect(claims('Trivisonno is currently the host of the "Mike Trivisonno Show" on WTAM 1100, a popular talk show.').filter((c) => /^WTAM 1100 is/.test(c))).toEqual([]);
   });
 });
