@@ -15,6 +15,7 @@ import { prepRepeatApart } from './prep-repeat.js';
 import { possessiveRepeatApart } from './possessive-repeat.js';
 import { nameListApart } from './name-list.js';
 import { endAppositionApart } from './end-apposition.js';
+import { sequenceApart } from './sequence.js';
 import { andVerbApart, setAndVerbs } from './and-verb.js';
 import { includingAsApart } from './including-as.js';
 import { analyzeClause, clearClauseMemo, stripDiscourseMarkers } from './clause.js';
@@ -212,7 +213,7 @@ function claimsOf(raw: string, question: string | undefined): { pairs: Pair[]; r
   // An example's copy of the clause repeats the other conjuncts of the split; those are dropped. Repeats within one
   // piece stay: "There is a green star and a green star." is two stars.
   const pieces = through(includingAsApart(statement), asWellAsApart, knownApart, withExamples, possessivesApart, bothApart, yearsApart, asRolesApart).map((p) =>
-    once(through(splitClaims(p), prepRepeatApart, possessiveRepeatApart, hangingExampleApart, bornApart, rolesApart, nationalityApart, timeSpanApart, roleAsApart, rolesInApart, leadInApart, yearApart, examplesApart, titleWhichApart, nameListApart, endAppositionApart, andObjectsApart, andVerbApart)).map(asExistence),
+    once(through(splitClaims(p), sequenceApart, prepRepeatApart, possessiveRepeatApart, hangingExampleApart, bornApart, rolesApart, nationalityApart, timeSpanApart, roleAsApart, rolesInApart, leadInApart, yearApart, examplesApart, titleWhichApart, nameListApart, endAppositionApart, andObjectsApart, andVerbApart)).map(asExistence),
   );
   const repeats = (claim: string, k: number): boolean => pieces.slice(0, k).some((p) => p.includes(claim));
   return pairsOf(flatMapOf(pieces, (p, k) => p.filter((c) => !repeats(c, k))));

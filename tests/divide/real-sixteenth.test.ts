@@ -105,4 +105,13 @@ describe('divideRules on real English: the sixteenth pass', () => {
     expect(endAppositionApart("Boseman received a Golden Globe Award, a Critics' Choice Movie Award.")).toHaveLength(1);
     expect(claims('Trivisonno is currently the host of the "Mike Trivisonno Show" on WTAM 1100, a popular talk show.').filter((c) => /^WTAM 1100 is/.test(c))).toEqual([]);
   });
+
+  it('gives each step of "first ... and then ..." a claim of its own', () => {
+    expect(claims('Valli was married twice, first to actor Charles Farrell and then to writer-director Dr. James W. Runciman.')).toEqual(expect.arrayContaining([
+      'Valli was married twice.', 'Valli was married first to actor Charles Farrell.', 'Valli was married then to writer-director Dr. James W. Runciman.',
+    ]));
+    expect(claims("Taylor later returned to China as a missionary himself, first as a teacher in the CIM's schools and later as a medical missionary.")).toEqual(expect.arrayContaining([
+      'Taylor later returned to China as a missionary himself.', "Taylor later returned to China first as a teacher in the CIM's schools.", 'Taylor later returned to China as a medical missionary.',
+    ]));
+  });
 });
