@@ -11,6 +11,11 @@ import { leadInApart } from './lead-in.js';
 import { examplesApart } from './examples-apart.js';
 import { titleWhichApart } from './title-which.js';
 import { andObjectsApart } from './and-objects.js';
+import { prepRepeatApart } from './prep-repeat.js';
+import { possessiveRepeatApart } from './possessive-repeat.js';
+import { nameListApart } from './name-list.js';
+import { endAppositionApart } from './end-apposition.js';
+import { sequenceApart } from './sequence.js';
 import { andVerbApart, setAndVerbs } from './and-verb.js';
 import { includingAsApart } from './including-as.js';
 import { analyzeClause, clearClauseMemo, stripDiscourseMarkers } from './clause.js';
@@ -119,7 +124,9 @@ function withExamples(text: string): string[] {
   const [pre, category] = timedSplit(`${m[1]}${m[2]}`) ?? [m[1], m[2]];
   // A named example takes the category's place ("has appeared in The Big Easy."), as the annotators wrote it: what
   // it is comes apart from the naming facts ("The Big Easy is a film."). Others keep the category, which says it.
-  const named = (x: string): boolean => /^["“'‘]?[A-Z0-9]/.test(x) && exampleKind(category, x) !== null;
+  // "festivals such as the Toronto International Film Festival": a name with its article too (exampleKind checks it),
+  // not after two categories ("honors for his many expeditions and explorations including the Gold Humboldt Medal").
+  const named = (x: string): boolean => (/^["“'‘]?[A-Z0-9]/.test(x) || (/^the [A-Z0-9]/.test(x) && !/ and /.test(category))) && exampleKind(category, x) !== null;
   // "appeared in a number of feature films, including X": X takes the place of "a number of feature films".
   const lead = pre.replace(/\b(?:an?\s+)?(?:number|variety|range|host|series|couple|lot|few|dozens|hundreds|one|some|several|many|most|all)\s+of\s+$/i, '');
   // A title with "and" inside ("Tom and Huck", kept whole by the list) in quotes, so the conjunction split keeps it.
@@ -206,7 +213,7 @@ function claimsOf(raw: string, question: string | undefined): { pairs: Pair[]; r
   // An example's copy of the clause repeats the other conjuncts of the split; those are dropped. Repeats within one
   // piece stay: "There is a green star and a green star." is two stars.
   const pieces = through(includingAsApart(statement), asWellAsApart, knownApart, withExamples, possessivesApart, bothApart, yearsApart, asRolesApart).map((p) =>
-    once(through(splitClaims(p), hangingExampleApart, bornApart, rolesApart, nationalityApart, timeSpanApart, roleAsApart, rolesInApart, leadInApart, yearApart, examplesApart, titleWhichApart, andObjectsApart, andVerbApart)).map(asExistence),
+    once(through(splitClaims(p), sequenceApart, prepRepeatApart, possessiveRepeatApart, hangingExampleApart, bornApart, rolesApart, nationalityApart, timeSpanApart, roleAsApart, rolesInApart, leadInApart, yearApart, examplesApart, titleWhichApart, nameListApart, endAppositionApart, andObjectsApart, andVerbApart)).map(asExistence),
   );
   const repeats = (claim: string, k: number): boolean => pieces.slice(0, k).some((p) => p.includes(claim));
   return pairsOf(flatMapOf(pieces, (p, k) => p.filter((c) => !repeats(c, k))));

@@ -2,8 +2,15 @@
  * "Diaz served as Governor of Occidental Mindoro from 1998 to 2001.": what someone did, when it began and when it
  * ended are facts apart ("Diaz served as Governor of Occidental Mindoro.", "... from 1998.", "... until 2001."), as
  * FActScore's annotators wrote them (in the first half of the dev biographies 29 facts end "from YEAR" and 57 "until"
- * or "to YEAR"; 16 keep the span whole).
+ * or "to YEAR"; 16 keep the span whole). In a long claim the dated facts keep the verb and the head of its object or
+ * first phrase ("Smith was Chairman of the Committee of Inquiry into the Scottish Parliament Building Project from 2007
+ * to 2008" -> "Smith was Chairman from 2007."), as the annotators wrote them ("He was Chairman from 2007."); the claim
+ * without the span keeps the whole object.
  */
+import { analyzeClause } from './clause.js';
+import { AUX_ADVERBS, AUXILIARIES, PREPOSITIONS } from './lexicon.js';
+
+const LONG = 15;
 
 // One span of years after the fact: "from 1998 to 2001", "from 1984-2005", "from 1989–90", "between 1990 and 1995".
 const SPAN = /^(.+?),?\s+(?:from|between)\s+(\d{4})\s*(?:to|until|and|-|–)\s*(\d{4}|\d{2})\b(.*)\.$/;
@@ -18,5 +25,26 @@ export function timeSpanApart(claim: string): string[] {
   if (SPAN.test(`${rest}.`) || /\d{4}/.test(what) || Number(until) < Number(from) || !/\s/.test(what)) return [claim];
   // "Zamfir Arbore lived between 1866 and 1923.": with nothing but a verb before it, the span is the fact.
   if (/\s[a-z]+ed$/.test(what)) return [claim];
-  return [`${what}${rest}.`, `${what} from ${from}.`, `${what} until ${until}.`];
+  const dated = `${what} from ${from}.`.split(' ').length > LONG && rest === '' ? headOf(what) ?? what : what;
+  return [`${what}${rest}.`, `${dated} from ${from}.`, `${dated} until ${until}.`];
+}
+
+// The subject, the verb and its object (or first phrase) cut before the next preposition: "James B. Donovan served as
+// the General Counsel"; null where the object is a coordination ("Chancellor of X and Minister for Y") or empty.
+function headOf(what: string): string | null {
+  const clause = analyzeClause(`${what}.`);
+  if (clause === null || clause.intro.length > 0 || clause.locative || clause.verb.fromRelative) return null;
+  const toks = clause.tokens;
+  let k = clause.verbIndex + 1;
+  while (k < toks.length && (AUXILIARIES.has(toks[k]!.word) || AUX_ADVERBS.has(toks[k]!.word) || toks[k]!.word === 'been')) k++;
+  if (k < toks.length && /(?:ed|en)$/.test(toks[k]!.word) && toks[k]!.raw === toks[k]!.word) k++;
+  // "served as the General Counsel", "played in Major League Baseball (MLB)": the phrase's object is the head.
+  const start = k < toks.length && (PREPOSITIONS.has(toks[k]!.word) || toks[k]!.word === 'as') ? k + 1 : k;
+  let e = start;
+  // "Member of Parliament": "of" between two capitals stays inside a name.
+  const cap = (j: number): boolean => /^[A-Z]/.test(toks[j]?.raw ?? '');
+  const inName = (j: number): boolean => toks[j]!.word === 'of' && cap(j - 1) && cap(j + 1);
+  while (e < toks.length && (inName(e) || (!PREPOSITIONS.has(toks[e]!.word) && !/^(?:as|and|or|who|which)$/.test(toks[e]!.word))) && !/,$/.test(toks[e - 1]?.raw ?? '')) e++;
+  if (e <= start || e >= toks.length || toks.slice(start).some((t) => t.word === 'and')) return null;
+  return toks.slice(0, e).map((t) => t.raw).join(' ').replace(/,$/, '');
 }

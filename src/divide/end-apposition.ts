@@ -1,0 +1,28 @@
+/**
+ * An apposition that ends a claim, after a name: "Moynahan is the mother of a son with Tom Brady, the quarterback for
+ * the New England Patriots." says what Tom Brady is, a fact of its own ("Tom Brady is the quarterback for the New
+ * England Patriots."), as FActScore's annotators wrote them ("People for Animals is the nation's largest animal
+ * welfare organisation."); the claim goes on without it. The name is the run of capitalised words (with "of", "for",
+ * "and", "de" inside) before the comma, two words at least or one led by "the", with no digit ("on WTAM 1100, a
+ * popular talk show" names the show, not the station). The apposition is a noun phrase led by "the", "a" or "an",
+ * with no comma, verb or relative word in it, and no comma before the name.
+ */
+const END = /^(.+?\b)((?:the )?[A-Z][\w'’.-]*(?: (?:[A-Z][\w'’.-]*|of|for|and|de|la|von|van|\([A-Z]+\)))*), ((?:the|a|an) [^,]+)\.$/;
+const NOT_NP = /\b(?:who|which|that|where|when|whose|is|are|was|were|has|have|had|will|would)\b/;
+
+/** The claim without its closing apposition and what the name is; the claim alone otherwise. */
+export function endAppositionApart(claim: string): string[] {
+  if (!claim.includes(', ')) return [claim];
+  const m = END.exec(claim);
+  if (m === null) return [claim];
+  const [, main = '', rawName = '', np = ''] = m;
+  const name = rawName.replace(/^the /, 'The ');
+  const words = name.split(' ');
+  if (/\d/.test(name) || NOT_NP.test(np) || (words.length < 2 && !rawName.startsWith('the ')) || /\b(?:of|for|and|de|la|von|van)$/.test(name)) return [claim];
+  // A name that opens the claim is its subject, an apposition of another kind (naming.ts); a comma before the name
+  // may make it a list's item ("two Screen Actors Guild Awards, a Golden Globe Award, a Critics' Choice Movie Award").
+  // "a Golden Globe Award, a Critics' Choice Movie Award": after "a" the capitals name a kind, not one thing.
+  if (main.trim() === '' || main.includes(',') || /\b(?:a|an)\s$/i.test(main)) return [claim];
+  const be = /\b(?:was|were)\b/.test(main) ? 'was' : 'is';
+  return [`${main}${rawName}.`, `${name} ${be} ${np}.`];
+}
