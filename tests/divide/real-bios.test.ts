@@ -40,7 +40,7 @@ describe('divideRules on biographies: words that looked like something else', ()
     expect(c).toEqual([
       'Throughout his long and distinguished career, Santana has released over 30 studio albums.',
       'Santana has won 10 Grammy Awards.',
-      'Santana collaborated with some of the world\'s most renowned musicians.',
+      'Santana has collaborated with some of the world\'s most renowned musicians.',
     ]);
   });
 
