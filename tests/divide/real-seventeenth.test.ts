@@ -22,4 +22,10 @@ describe('divideRules on real English: the seventeenth pass', () => {
     const band = claims('The band has featured members of Brujeria, Fear Factory, Sepultura, Sadistic Intent, Possessed, Ministry and Static-X.');
     expect(band.some((c) => c.startsWith('The band has Possessed'))).toBe(false);
   });
+
+  it('keeps an adverb in -ly with the adjective of an example\'s kind', () => {
+    const ikaruga = claims('The company has developed many critically acclaimed games, including "Ikaruga", "Radiant Silvergun", and "Sin and Punishment".');
+    expect(ikaruga).toContain('Ikaruga is a critically acclaimed game.');
+    expect(ikaruga).not.toContain('Ikaruga is an acclaimed game.');
+  });
 });
