@@ -28,4 +28,12 @@ describe('divideRules on real English: the seventeenth pass', () => {
     expect(ikaruga).toContain('Ikaruga is a critically acclaimed game.');
     expect(ikaruga).not.toContain('Ikaruga is an acclaimed game.');
   });
+
+  it('reads an -ing word and a bare noun in a possessive\'s list as an item, not a participle phrase', () => {
+    const fernandinho = claims('He is known for his physicality, tackling ability, and passing range, and is widely regarded as one of the best defensive midfielders in the world.');
+    expect(fernandinho).toEqual(expect.arrayContaining(['He is known for his tackling ability.', 'He is known for his passing range.']));
+    expect(fernandinho).not.toContain('He is tackling ability.');
+    // A participle phrase after a comma stays one.
+    expect(claims('He made his debut in 1990, playing for the reserves.')).toContain('He played for the reserves.');
+  });
 });
