@@ -1,5 +1,4 @@
 /** Split one sentence into atomic claims: clauses, conjoined predicates and listed objects. */
-import { adjectivePair } from './adjective-pair.js';
 import { flatMapOf } from './arrays.js';
 import { analyzeClause, stripDiscourseMarkers, type Clause } from './clause.js';
 import {
@@ -242,7 +241,7 @@ function trySplit(clause: Clause, g: number, depth: number): string[] | null {
       const but = prevTok?.word === 'but' && !pred.slice(0, j).some((t) => INNER_CLAUSE.has(t.word));
       const boundary = prevTok?.word === 'and' || but || (hasAnd && /,$/.test(prevTok?.raw ?? ''));
       const afterVerb = prevTok?.word === 'and' && isParticiple(pred[j - 2]?.word ?? '');
-      if (boundary && !adjectivePair(pred, j) && startsVerbPhrase(subject, pred.slice(j), mainIsBe, beNominal, born, afterVerb)) cuts.push(j);
+      if (boundary && startsVerbPhrase(subject, pred.slice(j), mainIsBe, beNominal, born, afterVerb)) cuts.push(j);
     }
   }
   let mainPred = trimJoiners(pred.slice(0, cuts[0] ?? pred.length));
