@@ -6,6 +6,7 @@ import {
 } from './lexicon.js';
 import { agreeBe, isPluralPhrase, isSplittableList, segmentList } from './list.js';
 import { listItemsBefore, shortItemsBefore } from './list-noun.js';
+import { perfectCarry } from './perfect-carry.js';
 import {
   capitalize, cleanWord, expandContractions, fixArticles, joinTokens, normalizeText, stripTrailingPunct, tokenize,
   type Token,
@@ -255,7 +256,8 @@ function trySplit(clause: Clause, g: number, depth: number): string[] | null {
     // A past verb with a determined object is active ("was robbed at a car wash but survived the incident"); not
     // with "a" ("was made a Dame Commander").
     const active = (DETERMINERS.has(seg[1]?.word ?? '') && !['a', 'an'].includes(seg[1]?.word ?? '')) || OBJECT_POSSESSIVES.has(seg[1]?.word ?? '');
-    const be = passive !== null && PARTICIPLE_FIRST(seg) && !active && !(born && !PREPOSITIONS.has(seg[1]?.word ?? '') && seg[1]?.word !== 'up') ? `${passive} ` : perfect !== '' && isParticiple(seg[0]?.word ?? '') ? perfect : '';
+    const be = passive !== null && PARTICIPLE_FIRST(seg) && !active && !(born && !PREPOSITIONS.has(seg[1]?.word ?? '') && seg[1]?.word !== 'up') ? `${passive} ` : perfect !== '' && isParticiple(seg[0]?.word ?? '') ? perfect
+      : perfectCarry(tokens.slice(verbIndex, g), seg, isParticiple);
     // "Santana ... and by 1965 had formed the band" -> "Santana had formed the band by 1965.", as a claim says it.
     const time = leadingTime(seg);
     const body = time > 0 ? `${joinTokens(seg.slice(time))} ${joinTokens(seg.slice(0, time))}` : joinTokens(seg);

@@ -147,6 +147,9 @@ function exampleFacts(toks: readonly Tok[]): NamingFact[] {
     // The tagger may read a plural head before "such as" as a verb ("television shows such as").
     if (toks[c - 1]?.pos === 'VERB' && /[^s]s$/.test(toks[c - 1]!.lower) && ['NOUN', 'ADP', 'DET', 'ADJ'].includes(toks[c - 2]?.pos ?? '')) c--;
     while (c > 0 && c > end - 6 && ['ADJ', 'NOUN', 'PROPN', 'NUM'].includes(toks[c - 1]!.pos)) c--;
+    // "many critically acclaimed games": an adverb in -ly before the kind's adjective is the kind's ("Ikaruga is a
+    // critically acclaimed game.", as the annotators wrote it; "an acclaimed game" says less than the sentence).
+    if (c < end && toks[c]!.pos === 'ADJ' && toks[c - 1]?.pos === 'ADV' && /^[a-z]{4,}ly$/.test(toks[c - 1]!.text)) c--;
     if (c === end) continue;
     // "the minimalist sculptors of the 1960s, including Carl Andre": the examples are of the sculptors (time-np.ts).
     const timed = timedNounPhrase(toks.slice(0, end).map((t) => t.lower));
