@@ -65,7 +65,8 @@ export default defineConfig({
           include: E2E,
           // As unit: one process per worker for all its files, so each worker imports transformers.js, zod, the store
           // and the test server once, not once per file (28 of its files: 138 s -> 104 s of CPU, docs/testing.md). A
-          // file restores what it sets in process.env and closes its own pools, servers and browsers in afterAll.
+          // file restores what it sets in process.env and closes its own servers and browsers, and any pool it made
+          // itself, in afterAll; its rounds and test servers run in the process's shared pool (tests/helpers/file-pool.ts).
           isolate: false,
           testTimeout: 300_000,
           hookTimeout: 300_000,

@@ -15,6 +15,7 @@ import { runRound } from '../../src/pipeline/round.js';
 import { STAGES } from '../../src/domain.js';
 import { openDb, roundStats } from '../../src/store/index.js';
 import { sampleSeed } from '../../src/stages/generate.js';
+import { sharedPool } from '../helpers/file-pool.js';
 
 const SUFFIX = ' Please answer yes or no.';
 
@@ -59,7 +60,7 @@ function pairsOf(file: string): string[] {
 
 let srv: TestServer;
 beforeAll(async () => {
-  srv = await TestServer.start({ mimic: 'vllm', workers: 2 });
+  srv = await TestServer.start({ mimic: 'vllm', pool: sharedPool(2) });
 });
 afterAll(async () => {
   await srv?.close();

@@ -9,6 +9,7 @@ import { LABELER, tempDir } from '../helpers/paths.js';
 import { runNode, type CliResult } from '../helpers/run-cli.js';
 import { TestServer } from '../../scripts/mimic/openai-server.js';
 import { latestSchemaVersion, openDb } from '../../src/store/index.js';
+import { sharedPool } from '../helpers/file-pool.js';
 
 interface Row {
   check: string;
@@ -76,7 +77,7 @@ const find = (r: Report, check: string, status?: Row['status']) => r.checks.filt
 
 beforeAll(async () => {
   dir = tempDir('rlaifv-doctor-');
-  server = await TestServer.start({ mimic: 'vllm', workers: 1 });
+  server = await TestServer.start({ mimic: 'vllm', pool: sharedPool(1) });
   strict = await TestServer.start({ mimic: 'vllm', pool: server.pool, apiKey: KEY, maxLogprobs: 5 });
   goodDb = path.join(dir, 'good.sqlite');
   openDb(goodDb).close(); // a real store: migrated to this build's schema, WAL

@@ -7,11 +7,12 @@ import { writeFileSync } from 'node:fs';
 import { runDoctor } from '../../src/doctor/index.js';
 import { TestServer } from '../../scripts/mimic/openai-server.js';
 import { tempDir } from '../helpers/paths.js';
+import { sharedPool } from '../helpers/file-pool.js';
 
 let good: TestServer;
 let bad: TestServer;
 beforeAll(async () => {
-  good = await TestServer.start({ mimic: 'vllm', workers: 1 });
+  good = await TestServer.start({ mimic: 'vllm', pool: sharedPool(1) });
   bad = await TestServer.start({ mimic: 'sglang', workers: 1, pool: good.pool });
 });
 afterAll(async () => {

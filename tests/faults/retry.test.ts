@@ -18,7 +18,7 @@ let srv: TestServer;
 // One pool for the file's ten rounds (their rules divider runs in it), instead of a pool each.
 const pool = filePool();
 beforeAll(async () => {
-  srv = await TestServer.start({ mimic: 'vllm', workers: 2 });
+  srv = await TestServer.start({ mimic: 'vllm', pool: pool() });
 });
 afterAll(async () => {
   await srv?.close();

@@ -7,6 +7,7 @@ import type { Config } from '../../src/config/schema.js';
 import { latestRound, openDb, type Db, type RoundRow } from '../../src/store/index.js';
 import { runRound } from '../../src/pipeline/round.js';
 import type { WorkerPool } from '../../src/backends/local/pool.js';
+import { sharedPool } from './file-pool.js';
 import { STAGES } from '../../src/domain.js';
 import { ROOT, tempDir } from './paths.js';
 import { cachedFolder, cacheKey, copyRound, roundCacheDir } from './round-cache.js';
@@ -17,7 +18,7 @@ import { cachedFolder, cacheKey, copyRound, roundCacheDir } from './round-cache.
  * each caller gets its own copy of the file, equal to what its own run would have written (the stored config names the
  * caller's file). `fresh: true` makes it for real every time: for a test of the round's making (counts, determinism).
  * A round on a served backend, on prompts outside the committed data or into an existing file is always made for real.
- * `pool`: a worker pool to make it in (a file's shared one, tests/helpers/file-pool.ts), left open; absent: its own.
+ * `pool`: a worker pool to make it in, left open; absent: the test process's shared pool (tests/helpers/file-pool.ts).
  */
 export async function runDemoRound(
   opts: { limit: number; seed?: number; overrides?: ConfigOverrides; edit?: (c: Config) => void; dbFile?: string; fresh?: boolean; pool?: WorkerPool },
@@ -31,11 +32,11 @@ export async function runDemoRound(
   const config = configFor(file);
   const cache = opts.fresh || existsSync(file) || !cacheable(config) ? null : roundCacheDir();
   if (!cache) {
-    const { round } = await runRound(config, { choice: 'latest', stages: STAGES, limit: opts.limit, pool: opts.pool });
+    const { round } = await runRound(config, { choice: 'latest', stages: STAGES, limit: opts.limit, pool: opts.pool ?? sharedPool(2) });
     return { db: openDb(file), round, config, file };
   }
   const folder = await cachedFolder(cache, cacheKey({ limit: opts.limit, config: { ...config, db: '' } }), async (built) => {
-    await runRound(configFor(built), { choice: 'latest', stages: STAGES, limit: opts.limit, pool: opts.pool });
+    await runRound(configFor(built), { choice: 'latest', stages: STAGES, limit: opts.limit, pool: opts.pool ?? sharedPool(2) });
   });
   copyRound(folder, file);
   const db = openDb(file);

@@ -13,6 +13,7 @@ import { OpenAIGenerator } from '../../src/backends/openai/index.js';
 import type { GenerateRequest } from '../../src/backends/types.js';
 import type { Turn } from '../../src/domain.js';
 import type { OpenAIBackend } from '../../src/config/schema.js';
+import { sharedPool } from '../helpers/file-pool.js';
 
 const MULTITURN = path.join(ROOT, 'data', 'shapes', 'multiturn');
 const first = JSON.parse(readFileSync(path.join(MULTITURN, 'prompts.jsonl'), 'utf8').split('\n')[1]!) as {
@@ -70,11 +71,10 @@ describe('the remote policy sends every turn', () => {
   let srv: TestServer;
   let pool: WorkerPool;
   beforeAll(async () => {
-    srv = await TestServer.start({ mimic: 'vllm', workers: 1 });
-    pool = new WorkerPool(1);
+    srv = await TestServer.start({ mimic: 'vllm', pool: sharedPool(1) });
+    pool = sharedPool(1);
   });
   afterAll(async () => {
-    await pool?.close();
     await srv?.close();
   });
 

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { TestServer } from '../../scripts/mimic/openai-server.js';
 import { DEV, serverBackend } from '../helpers/paths.js';
 import { post, testServer } from './helpers.js';
+import { sharedPool } from '../helpers/file-pool.js';
 
 interface DevPrompt {
   image: string;
@@ -27,7 +28,7 @@ const items = prompts.slice(0, 12).flatMap((p, i) =>
 
 let labeler: TestServer;
 beforeAll(async () => {
-  labeler = await TestServer.start({ mimic: 'vllm', workers: 1 });
+  labeler = await TestServer.start({ mimic: 'vllm', pool: sharedPool(1) });
 });
 afterAll(() => labeler.close());
 

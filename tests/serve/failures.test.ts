@@ -8,6 +8,7 @@ import { TestServer } from '../../scripts/mimic/openai-server.js';
 import { serverBackend } from '../helpers/paths.js';
 import type { RewardServer } from '../../src/serve/server.js';
 import { IMG, post, QUESTION, RIGHT, testServer, WRONG } from './helpers.js';
+import { sharedPool } from '../helpers/file-pool.js';
 
 /** A port on 127.0.0.1 where nothing listens. */
 async function deadPort(): Promise<number> {
@@ -44,7 +45,7 @@ describe('failures', () => {
     expect(performance.now() - t0).toBeGreaterThan(1000);
     await server.close();
     // The labeler is back (served this time): the same answers, stored once, are scored.
-    const labeler = await TestServer.start({ mimic: 'vllm', workers: 1 });
+    const labeler = await TestServer.start({ mimic: 'vllm', pool: sharedPool(1) });
     open.push(labeler);
     const again = await testServer((c) => (c.label.backend = serverBackend(labeler.url, 'shapes-labeler')), { db });
     open.push(again.server);

@@ -8,6 +8,7 @@ import type { Config } from '../../src/config/schema.js';
 import { startServer, type RewardServer, type StartOptions } from '../../src/serve/server.js';
 import { DEV, tempDir } from '../helpers/paths.js';
 import { CLI } from '../helpers/run-cli.js';
+import { sharedPool } from '../helpers/file-pool.js';
 
 /** Starts a reward server; `edit` changes the config first. */
 export async function testServer(
@@ -18,7 +19,7 @@ export async function testServer(
   const { config } = loadConfig(undefined, { db, workers: 1 });
   config.serve.image_root = DEV;
   edit?.(config);
-  const server = await startServer(config, { port: 0, ...(opts.host ? { host: opts.host } : {}), ...(opts.verdicts ? { verdicts: opts.verdicts } : {}) });
+  const server = await startServer(config, { port: 0, pool: sharedPool(1), ...(opts.host ? { host: opts.host } : {}), ...(opts.verdicts ? { verdicts: opts.verdicts } : {}) });
   return { server, config, db };
 }
 

@@ -9,6 +9,7 @@ import { VLM_TOOL_PROMPT } from '../../src/config/schema.js';
 import { parseTruth } from '../../src/shapes/index.js';
 import { DEFAULT_MODELS, LISTER, TestServer } from '../../scripts/mimic/openai-server.js';
 import { DEV, serverBackend } from '../helpers/paths.js';
+import { sharedPool } from '../helpers/file-pool.js';
 
 describe('knowledgeFromText', () => {
   it('reads a detailed description: one object per sentence, the whole-image count agreeing', () => {
@@ -44,7 +45,7 @@ describe('the vlm tool on a served model (test server stand-in)', () => {
   let srv: TestServer;
   const rows = readFileSync(path.join(DEV, 'prompts.jsonl'), 'utf8').trim().split('\n').slice(0, 12).map((l) => JSON.parse(l) as { image: string; meta: { truth: unknown } });
   beforeAll(async () => {
-    srv = await TestServer.start({ mimic: 'vllm', workers: 2, models: { ...DEFAULT_MODELS, ...LISTER } });
+    srv = await TestServer.start({ mimic: 'vllm', pool: sharedPool(2), models: { ...DEFAULT_MODELS, ...LISTER } });
   });
   afterAll(async () => srv?.close());
 
