@@ -7,20 +7,18 @@
  * first phrase has no comma list in it ("his involvement in X, the creation of Y, and his defense of Z" stays whole).
  * Where both claims would still be over 15 words, the claim stays whole.
  */
-import { analyzeClause } from './clause.js';
 import { PREPOSITIONS } from './lexicon.js';
+import { repeatClause } from './prep-repeat.js';
 
 const AND_POSSESSIVE = / and (?:also )?(?:his|her|their|its|the) /;
 const POSSESSIVES = new Set(['his', 'her', 'their', 'its', 'the']);
 const LONG = 15;
-const RELATIONAL = /\b(?:between|among|amongst|both|either|neither|together|respectively)\b/i;
 
 /** The claim with one claim per possessive's noun phrase, or the claim alone. */
 export function possessiveRepeatApart(claim: string): string[] {
-  if (!AND_POSSESSIVE.test(claim) || RELATIONAL.test(claim)) return [claim];
-  const words = claim.replace(/\.$/, '').split(' ');
-  const clause = analyzeClause(claim);
-  if (clause === null || clause.intro.length > 0 || clause.locative || clause.verb.fromRelative || clause.tokens.length !== words.length) return [claim];
+  const found = repeatClause(claim, AND_POSSESSIVE);
+  if (found === null) return [claim];
+  const { words, clause } = found;
   for (let j = clause.verbIndex + 2; j < words.length - 2; j++) {
     if (words[j] !== 'and') continue;
     const k = words[j + 1] === 'also' ? j + 2 : j + 1;

@@ -18,12 +18,24 @@ const AND_PREP = / and (?:(?:also|later|then|again|subsequently) )?(?:in|at|for|
 const OBJECT = /^(?:the|an?|his|her|their|its|[A-Z0-9"“].*)$/;
 const YEAR = /^(?:(?:the )?(?:1[5-9]|20)\d\ds?|\d+)$/;
 
-/** The claim with one claim per repeated preposition's phrase, or the claim alone. */
-export function prepRepeatApart(claim: string): string[] {
-  if (!AND_PREP.test(claim) || RELATIONAL.test(claim)) return [claim];
+/**
+ * A claim's words and main clause when a word said again after "and" may split it (`trigger`, this file's and
+ * possessive-repeat.ts's): no relational word, and a plain clause (no fronted phrase, not locative, not from a
+ * relative) whose tokens are the claim's words; else null.
+ */
+export function repeatClause(claim: string, trigger: RegExp): { words: string[]; clause: NonNullable<ReturnType<typeof analyzeClause>> } | null {
+  if (!trigger.test(claim) || RELATIONAL.test(claim)) return null;
   const words = claim.replace(/\.$/, '').split(' ');
   const clause = analyzeClause(claim);
-  if (clause === null || clause.intro.length > 0 || clause.locative || clause.verb.fromRelative || clause.tokens.length !== words.length) return [claim];
+  if (clause === null || clause.intro.length > 0 || clause.locative || clause.verb.fromRelative || clause.tokens.length !== words.length) return null;
+  return { words, clause };
+}
+
+/** The claim with one claim per repeated preposition's phrase, or the claim alone. */
+export function prepRepeatApart(claim: string): string[] {
+  const found = repeatClause(claim, AND_PREP);
+  if (found === null) return [claim];
+  const { words, clause } = found;
   for (let j = clause.verbIndex + 2; j < words.length - 2; j++) {
     if (words[j] !== 'and') continue;
     const k = ADVERB.has(words[j + 1]!) ? j + 2 : j + 1;
