@@ -1,6 +1,6 @@
 /** Split one sentence into atomic claims: clauses, conjoined predicates and listed objects. */
 import { flatMapOf } from './arrays.js';
-import { analyzeClause, stripDiscourseMarkers, type Clause } from './clause.js';
+import { analyzeClause, plainClause, stripDiscourseMarkers, type Clause } from './clause.js';
 import {
   AUXILIARIES, AUX_ADVERBS, BE_FORMS, DETERMINERS, isVerbWord, NAME_PARTICLES, NOT_PAST_ED, PARTICIPLES, PREPOSITIONS, PRONOUNS,
 } from './lexicon.js';
@@ -77,8 +77,8 @@ function isIndependentClause(tokens: readonly Token[]): boolean {
   const first = tokens[0];
   if (!first || tokens.length < 2) return false;
   if (!DETERMINERS.has(first.word) && !PRONOUNS.has(first.word) && !/^[A-Z]/.test(first.raw)) return false;
-  const c = analyzeClause(joinTokens(tokens));
-  if (c === null || c.verb.fromRelative || c.intro.length > 0 || c.locative || c.verbIndex > 8) return false;
+  const c = plainClause(joinTokens(tokens));
+  if (c === null || c.verbIndex > 8) return false;
   // A capitalised "verb" is a title's word (", and True Lies"), not a new clause's.
   if (/^[A-Z]/.test(c.tokens[c.verbIndex]?.raw ?? '')) return false;
   // A subject spanning "and" or a comma means the cut fell inside a list ("a star, and the man holds ...").

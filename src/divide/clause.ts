@@ -59,6 +59,16 @@ export function clearClauseMemo(): void {
   prepared.clear();
 }
 
+/**
+ * A plain main clause: its analysis when it has a finite verb, no fronted phrase, is not locative ("On the table is
+ * ...") and its verb is not a relative clause's; else null. The guard of the rules that rebuild a claim around its
+ * verb (year-apart.ts, time-spans.ts, sequence.ts, prep-repeat.ts, claims.ts).
+ */
+export function plainClause(text: string): Clause | null {
+  const c = analyzeClause(text);
+  return c === null || c.intro.length > 0 || c.locative || c.verb.fromRelative ? null : c;
+}
+
 /** Split a declarative clause around its finite verb; null when no finite verb is found. */
 export function analyzeClause(text: string): Clause | null {
   const hit = memo.get(text);

@@ -8,7 +8,7 @@
  * and Y"), nor where either phrase's object is a bare year ("in the band in 2001 and in 2005": the year goes with the
  * band).
  */
-import { analyzeClause } from './clause.js';
+import { plainClause, type Clause } from './clause.js';
 import { PREPOSITIONS } from './lexicon.js';
 
 const PREP = new Set(['in', 'at', 'for', 'to', 'of', 'on', 'from', 'as', 'with', 'by', 'under']);
@@ -23,11 +23,11 @@ const YEAR = /^(?:(?:the )?(?:1[5-9]|20)\d\ds?|\d+)$/;
  * possessive-repeat.ts's): no relational word, and a plain clause (no fronted phrase, not locative, not from a
  * relative) whose tokens are the claim's words; else null.
  */
-export function repeatClause(claim: string, trigger: RegExp): { words: string[]; clause: NonNullable<ReturnType<typeof analyzeClause>> } | null {
+export function repeatClause(claim: string, trigger: RegExp): { words: string[]; clause: Clause } | null {
   if (!trigger.test(claim) || RELATIONAL.test(claim)) return null;
   const words = claim.replace(/\.$/, '').split(' ');
-  const clause = analyzeClause(claim);
-  if (clause === null || clause.intro.length > 0 || clause.locative || clause.verb.fromRelative || clause.tokens.length !== words.length) return null;
+  const clause = plainClause(claim);
+  if (clause === null || clause.tokens.length !== words.length) return null;
   return { words, clause };
 }
 

@@ -7,7 +7,7 @@
  * "Taylor later returned to China as a medical missionary."), as the annotators wrote the steps ("He returned to
  * China as a teacher.").
  */
-import { analyzeClause } from './clause.js';
+import { plainClause } from './clause.js';
 import { AUX_ADVERBS, AUXILIARIES } from './lexicon.js';
 
 const STEPS = /^(.+?), first (as|to|in|at|for|with|on) (.+?),? and (then|later|subsequently) \2 (.+)\.$/;
@@ -18,8 +18,8 @@ export function sequenceApart(claim: string): string[] {
   const m = STEPS.exec(claim);
   if (m === null) return [claim];
   const [, head = '', p = '', one = '', order = '', two = ''] = m;
-  const clause = analyzeClause(`${head}.`);
-  if (clause === null || clause.intro.length > 0 || clause.locative || clause.verb.fromRelative) return [claim];
+  const clause = plainClause(`${head}.`);
+  if (clause === null) return [claim];
   const toks = clause.tokens;
   let e = clause.verbIndex + 1;
   while (e < toks.length && (AUXILIARIES.has(toks[e]!.word) || AUX_ADVERBS.has(toks[e]!.word) || toks[e]!.word === 'been' || /(?:ed|en)$/.test(toks[e]!.word))) e++;

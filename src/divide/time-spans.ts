@@ -7,7 +7,7 @@
  * to 2008" -> "Smith was Chairman from 2007."), as the annotators wrote them ("He was Chairman from 2007."); the claim
  * without the span keeps the whole object.
  */
-import { analyzeClause } from './clause.js';
+import { plainClause } from './clause.js';
 import { AUX_ADVERBS, AUXILIARIES, PREPOSITIONS } from './lexicon.js';
 
 const LONG = 15;
@@ -32,8 +32,8 @@ export function timeSpanApart(claim: string): string[] {
 // The subject, the verb and its object (or first phrase) cut before the next preposition: "James B. Donovan served as
 // the General Counsel"; null where the object is a coordination ("Chancellor of X and Minister for Y") or empty.
 function headOf(what: string): string | null {
-  const clause = analyzeClause(`${what}.`);
-  if (clause === null || clause.intro.length > 0 || clause.locative || clause.verb.fromRelative) return null;
+  const clause = plainClause(`${what}.`);
+  if (clause === null) return null;
   const toks = clause.tokens;
   let k = clause.verbIndex + 1;
   while (k < toks.length && (AUXILIARIES.has(toks[k]!.word) || AUX_ADVERBS.has(toks[k]!.word) || toks[k]!.word === 'been')) k++;

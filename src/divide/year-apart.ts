@@ -4,7 +4,7 @@
  * claim goes on without it, as FActScore's annotators wrote it ("He received his Ph.D. in 2001.", "She received the
  * MBE in 2018.").
  */
-import { analyzeClause } from './clause.js';
+import { plainClause } from './clause.js';
 import { AUX_ADVERBS, AUXILIARIES, BE_FORMS, DETERMINERS, PREPOSITIONS } from './lexicon.js';
 
 // " in 1980", " in October 2002", " in the 1950s" inside a claim, with what goes on after it.
@@ -22,8 +22,8 @@ export function yearApart(claim: string): string[] {
   const [before, year, after] = [m[1], m[2], m[3]];
   // A clause or list around the year: the year may be any part's ("when they won the UEFA Cup in 1999").
   if (/,|\b(?:when|which|who|where|while|and|since|until|between)\b/.test(before) || (after !== '' && !/^ (?:for|with|at|by|from|as) /.test(after))) return [claim];
-  const clause = analyzeClause(before);
-  if (clause === null || clause.intro.length > 0 || clause.locative || clause.verb.fromRelative) return [claim];
+  const clause = plainClause(before);
+  if (clause === null) return [claim];
   const toks = clause.tokens;
   let k = clause.verbIndex + 1;
   while (k < toks.length && (AUXILIARIES.has(toks[k]!.word) || AUX_ADVERBS.has(toks[k]!.word) || /(?:ed|en)$/.test(toks[k]!.word))) k++;
