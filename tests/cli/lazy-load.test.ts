@@ -137,6 +137,18 @@ describe.concurrent('the built CLI loads only what the invoked command needs', (
     expect(clientsIn(r.urls).filter((u) => !u.includes('/node_modules/piscina/'))).toEqual([]);
   });
 
+  test('a rerun that finds its round done starts no worker thread; the run that did the work started them', async () => {
+    const db = path.join(dir, 'rerun.sqlite');
+    const args = ['run', '--db', db, '--limit', '1', '--samples', '2', '--workers', '2', '--quiet'];
+    const worker = (urls: string[]) => urls.filter((u) => u.endsWith('/node_modules/piscina/dist/worker.js'));
+    const first = await loaded('rerun-first', args);
+    expect(first.code, first.stderr).toBe(0);
+    expect(worker(first.urls)).toHaveLength(1);
+    const again = await loaded('rerun-again', args);
+    expect(again.code, again.stderr).toBe(0);
+    expect(worker(again.urls)).toEqual([]);
+  });
+
   test('an unknown command is still told apart from a near one', async () => {
     const r = await loaded('unknown', ['stat']);
     expect(r.code).toBe(2);

@@ -52,7 +52,11 @@ async function deadline(p: Promise<boolean>, ms: number): Promise<boolean> {
  * life, as before leases existed.
  */
 export class WorkerPool {
-  private readonly pool: Piscina;
+  /** Made at the first task: a command that finds nothing to do (a rerun, a refused input) starts no thread. */
+  private piscina: Piscina | null = null;
+  /** Set by the first close(): later calls share it, and no task is taken after it. */
+  private closing: Promise<void> | null = null;
+  private readonly atomics: 'sync' | 'disabled';
   readonly size: PoolSize;
   /** Leased model folders: how many leases each has, and the folder's stamp when it was last leased. */
   private readonly leases = new Map<string, { count: number; stamp: string }>();
@@ -70,20 +74,33 @@ export class WorkerPool {
       throw new Error(`Worker script ${WORKER} is missing: run \`npm run build\` first.`);
     }
     this.size = poolSize(workers);
-    this.pool = new Piscina({
+    this.atomics = opts.atomics ?? 'disabled';
+  }
+
+  /** The piscina pool, made (with all its threads) on first use. */
+  private get pool(): Piscina {
+    this.piscina ??= new Piscina({
       filename: WORKER,
       minThreads: this.size.workers,
       maxThreads: this.size.workers,
       // Queue depth: enough to keep every worker busy without holding the whole round in memory.
       maxQueue: this.size.workers * 64,
       idleTimeout: 60_000,
-      atomics: opts.atomics ?? 'disabled',
+      atomics: this.atomics,
       workerData: { trace: this.trace },
     });
+    return this.piscina;
+  }
+
+  /** Whether the pool's threads were started (by its first task). */
+  get started(): boolean {
+    return this.piscina !== null;
   }
 
   /** Runs one task on a worker. */
   run<T>(task: WorkerTask): Promise<T> {
+    // As piscina refuses a task once its pool is closing (and a closed pool is never made again).
+    if (this.closing) return Promise.reject(new Error('the worker pool is closing'));
     // Sent also when empty: a worker then drops what it loaded under leases that have all ended.
     const live = Object.fromEntries([...this.leases].map(([dir, l]) => [dir, l.stamp]));
     const p = this.pool.run({ ...task, live }) as Promise<T>;
@@ -127,10 +144,18 @@ export class WorkerPool {
    * doing, so a run goes on instead of hanging at the end of a round. A task still running after TASK_WAIT_MS is
    * stopped with its worker (and a line says so).
    */
-  async close(): Promise<void> {
+  close(): Promise<void> {
+    this.closing ??= this.stop();
+    return this.closing;
+  }
+
+  private async stop(): Promise<void> {
+    const piscina = this.piscina;
+    // Never used: no thread was started, so there is nothing to stop.
+    if (!piscina) return;
     const closeAt = Date.now() - this.trace.start;
     // Listened to before destroy() (which listens too), so every worker's exit time is known.
-    const exits = this.pool.threads.map((w) => {
+    const exits = piscina.threads.map((w) => {
       const e: WorkerExit & { worker: typeof w; elu: ReturnType<typeof w.performance.eventLoopUtilization> } = {
         id: w.threadId, exitMs: null, busy: null, teardown: null, worker: w, elu: w.performance.eventLoopUtilization(),
       };
@@ -140,7 +165,7 @@ export class WorkerPool {
     await this.endTasks();
     // Exit times count from here, when the workers are told to stop.
     const t0 = performance.now();
-    const destroyed = this.pool.destroy().then(() => false);
+    const destroyed = piscina.destroy().then(() => false);
     let timedOut = await deadline(destroyed, CLOSE_TIMEOUT_MS);
     // The deadline and the workers' exits both reach this thread through its event loop, and libuv runs due timers
     // before it polls: a thread blocked past the deadline (a long synchronous step, a long GC) meets the deadline first,
@@ -158,7 +183,7 @@ export class WorkerPool {
     }
     const lines = exitLines(this.trace, closeAt, exits);
     if (timedOut) {
-      for (const t of this.pool.threads) {
+      for (const t of piscina.threads) {
         t.unref();
         void t.terminate().catch(() => {});
       }
