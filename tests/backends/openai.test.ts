@@ -2,10 +2,9 @@
 // in-process, whole rounds through HTTP, every injected fault retried or recorded, mistakes stopped with clear errors.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { TestServer } from '../../scripts/mimic/openai-server.js';
-import { DEV, LABELER, POLICY, ROOT, TEST, serverBackend, tempDir, testQuestions } from '../helpers/paths.js';
+import { DEV, LABELER, POLICY, TEST, serverBackend, tempDir, testQuestions } from '../helpers/paths.js';
 import { WorkerPool } from '../../src/backends/local/pool.js';
 import { LocalGenerator, LocalLabeler } from '../../src/backends/local/index.js';
 import { OpenAIGenerator, OpenAILabeler } from '../../src/backends/openai/index.js';
@@ -16,6 +15,7 @@ import { STAGES } from '../../src/domain.js';
 import { openDb, roundStats } from '../../src/store/index.js';
 import { sampleSeed } from '../../src/stages/generate.js';
 import { sharedPool } from '../helpers/file-pool.js';
+import { runNode } from '../helpers/run-cli.js';
 
 const SUFFIX = ' Please answer yes or no.';
 
@@ -186,14 +186,8 @@ describe('a whole round through HTTP', () => {
 });
 
 describe('the rlaifv command on servers', () => {
-  const CLI = path.join(ROOT, 'dist', 'cli', 'main.js');
-  const run = (...args: string[]) =>
-    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      // Asynchronous: the server answering it lives in this process.
-      execFile('node', [CLI, ...args], { encoding: 'utf8' }, (err, stdout, stderr) =>
-        resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }),
-      );
-    });
+  // Asynchronous: the server answering it lives in this process.
+  const run = (...args: string[]) => runNode(args);
 
   test('run --config with all three roles remote, then stats --json shows the usage', async () => {
     const dir = tempDir();

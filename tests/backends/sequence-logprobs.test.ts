@@ -2,7 +2,6 @@
 // DPO (its own functions, on the same ONNX weights loaded back into PyTorch), batched equal to one by one, and an
 // answer the model would never give below its own greedy answer.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { LlavaModel, readImage } from '../../src/backends/local/llava.js';
@@ -12,6 +11,7 @@ import { WorkerPool } from '../../src/backends/local/pool.js';
 import type { SequenceLogprob } from '../../src/backends/types.js';
 import type { Turn } from '../../src/domain.js';
 import { POLICY, ROOT, TEST } from '../helpers/paths.js';
+import { pythonSync } from '../helpers/python.js';
 
 interface Row {
   id: string;
@@ -32,12 +32,8 @@ type Item = { image: string; question: string; history: Turn[]; answers: string[
 
 /** The reference: dpo.py's functions in Python on the folder's weights (tests/helpers/dpo-logps.py). */
 function dpoReference(items: Item[]): SequenceLogprob[][] {
-  const r = spawnSync('/usr/bin/python3', [path.join(ROOT, 'tests', 'helpers', 'dpo-logps.py')], {
-    input: JSON.stringify({ model: POLICY, items }),
-    encoding: 'utf8',
-  });
-  if (r.status !== 0) throw new Error(`dpo-logps.py failed (${r.status}): ${r.stderr}`);
-  return JSON.parse(r.stdout) as SequenceLogprob[][];
+  const out = pythonSync([path.join(ROOT, 'tests', 'helpers', 'dpo-logps.py')], { input: JSON.stringify({ model: POLICY, items }) });
+  return JSON.parse(out) as SequenceLogprob[][];
 }
 
 const close = (a: number, b: number, rel: number) => Math.abs(a - b) <= rel * Math.max(1, Math.abs(b));

@@ -1,10 +1,9 @@
 // The built `rlaifv` command end to end: a small round, then `stats --json`.
 import { describe, expect, test } from 'vitest';
-import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { tempDir } from '../helpers/paths.js';
-import { CLI, runCliSync } from '../helpers/run-cli.js';
+import { runCliSync } from '../helpers/run-cli.js';
 
 const rlaifv = (...args: string[]) => runCliSync(args, { cwd: tempDir() });
 
@@ -15,7 +14,9 @@ describe('rlaifv CLI', () => {
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/round 1 \(done\)/);
     for (const stage of ['generate', 'divide', 'label', 'score', 'pair']) expect(run.stdout).toMatch(new RegExp(`\\n  ${stage}\\s`));
-    const stats = JSON.parse(execFileSync('node', [CLI, 'stats', '--db', db, '--json'], { encoding: 'utf8' }));
+    const s = rlaifv('stats', '--db', db, '--json');
+    expect(s.status, s.stderr).toBe(0);
+    const stats = JSON.parse(s.stdout);
     for (const k of ['round', 'prompts', 'candidates', 'claims', 'questions', 'labeled', 'rejected_claims', 'pairs', 'pairs_after_balance', 'failures']) {
       expect(stats).toHaveProperty(k);
     }

@@ -1,6 +1,5 @@
 // `rlaifv eval` on real rounds: the tiny models, a real SQLite file, the built CLI code in a child process.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { spawnSync } from 'node:child_process';
 import { copyFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../../src/config/load.js';
@@ -9,20 +8,11 @@ import { openDb, roundStats, type Db, type RoundRow } from '../../src/store/inde
 import { checkStatement, parseTruth } from '../../src/shapes/index.js';
 import { EvalRefusal, evaluateRound, loadEvalRound, resolveEvalRound, type EvalReport } from '../../src/eval/index.js';
 import { runDemoRound } from '../helpers/round.js';
-import { DEV, ROOT, tempDir } from '../helpers/paths.js';
+import { DEV, tempDir } from '../helpers/paths.js';
+import { runCliSync } from '../helpers/run-cli.js';
 
-// The built `eval` command inside a program made the way src/cli/main.ts makes it (same exit-code mapping).
-const ENTRY = `
-import { Command } from 'commander';
-import { registerEval } from './dist/cli/eval.js';
-import { exitCodeOf } from './dist/errors.js';
-const program = new Command().name('rlaifv').showHelpAfterError();
-registerEval(program);
-program.parseAsync(process.argv.slice(1), { from: 'user' }).catch((e) => {
-  process.stderr.write('rlaifv: ' + e.message + '\\n');
-  process.exit(exitCodeOf(e));
-});`;
-const rlaifv = (...args: string[]) => spawnSync('node', ['--input-type=module', '-e', ENTRY, ...args], { cwd: ROOT, encoding: 'utf8' });
+// The built command (it loads only the eval command's module).
+const rlaifv = (...args: string[]) => runCliSync(args);
 
 describe('rlaifv eval on a real round', () => {
   let db: Db;

@@ -1,5 +1,5 @@
 // Runs the real Python (Debian's torch) as a child process without blocking the test process.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { ROOT } from './paths.js';
 
@@ -28,4 +28,18 @@ export function python(script: string, args: string[], env: NodeJS.ProcessEnv = 
     p.on('error', reject);
     p.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/**
+ * Runs Debian's `/usr/bin/python3 <args>` and waits for it, blocking this process (only where no server in this
+ * process must answer meanwhile); throws with its stderr unless it exits 0, else returns its stdout. `input` is
+ * written to its stdin. Debian's is the one with torch: a `python3` found first on PATH may be a version manager's
+ * without it, and dpo.py's switch to Debian's (debian_python.py) cannot re-run a `-c` program.
+ * Example: `pythonSync(['-c', 'print(1)'], { cwd: SHAPES })`.
+ */
+export function pythonSync(args: string[], opts: { cwd?: string; input?: string } = {}): string {
+  const r = spawnSync('/usr/bin/python3', args, { cwd: opts.cwd, input: opts.input, encoding: 'utf8', maxBuffer: 64 << 20 });
+  if (r.error) throw r.error;
+  if (r.status !== 0) throw new Error(`/usr/bin/python3 ${args.join(' ').slice(0, 200)} failed (${r.status ?? r.signal}): ${r.stderr}`);
+  return r.stdout;
 }

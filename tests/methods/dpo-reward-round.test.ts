@@ -2,18 +2,17 @@
 // its reference, each answer's reward stored with both log-probs, and the round's pairs ranked by it.
 import { beforeAll, describe, expect, test } from 'vitest';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
 import { ConfigError } from '../../src/config/load.js';
 import { pull } from '../../src/export/pull.js';
 import { LocalSequenceScorer } from '../../src/backends/local/index.js';
 import { runDemoRound } from '../helpers/round.js';
-import { ROOT, tempDir } from '../helpers/paths.js';
+import { POLICY, tempDir } from '../helpers/paths.js';
 import { filePool } from '../helpers/file-pool.js';
+import { DPO, pythonSync } from '../helpers/python.js';
 
 // One worker pool for both rounds and the scorers here (tests/helpers/file-pool.ts).
 const pool = filePool();
 
-const POLICY = path.join(ROOT, 'models', 'shapes-policy');
 let checkpoint: string;
 
 beforeAll(async () => {
@@ -25,7 +24,7 @@ beforeAll(async () => {
   await pull(db, { consumer: 't', rounds: 'all', format: 'trl', out: pairs }, file);
   db.close();
   checkpoint = path.join(tempDir(), 'ckpt');
-  execFileSync('python3', [path.join(ROOT, 'scripts', 'shapes', 'dpo.py'), '--pairs', pairs, '--policy', POLICY, '--out', checkpoint, '--max-steps', '4', '--lr', '1e-3'], { stdio: 'pipe' });
+  pythonSync([DPO, '--pairs', pairs, '--policy', POLICY, '--out', checkpoint, '--max-steps', '4', '--lr', '1e-3']);
 });
 
 describe('dpo-reward rounds', () => {

@@ -1,15 +1,13 @@
 // The shapes trainer reads rlaifv's claim spans, which count UTF-16 code units (JavaScript string indices), while
 // Python's strings count code points: after an emoji the two differ, and a span must still cut the same text.
-import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { pythonSync } from '../helpers/python.js';
 
 const SHAPES = path.resolve(import.meta.dirname, '../../scripts/shapes');
 
 function py(code: string): string {
-  const r = spawnSync('/usr/bin/python3', ['-c', code], { cwd: SHAPES, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(r.stderr);
-  return r.stdout.trim();
+  return pythonSync(['-c', code], { cwd: SHAPES }).trim();
 }
 
 describe('dpo.py claim spans', () => {

@@ -1,6 +1,5 @@
 // Shards: each slice runs into its own store; merging them gives exactly the store an unsharded run gives.
 import { beforeAll, describe, expect, test } from 'vitest';
-import { execFileSync, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { loadConfig } from '../../src/config/load.js';
@@ -9,7 +8,7 @@ import { STAGES } from '../../src/domain.js';
 import { mergeStores } from '../../src/pipeline/merge.js';
 import { openDb, parseShard, shardOf } from '../../src/store/index.js';
 import { tempDir } from '../helpers/paths.js';
-import { CLI } from '../helpers/run-cli.js';
+import { runCliSync } from '../helpers/run-cli.js';
 import { filePool } from '../helpers/file-pool.js';
 
 // One worker pool for every round here (tests/helpers/file-pool.ts).
@@ -153,12 +152,13 @@ describe('shards', () => {
 
   test('--shard is checked, and merge works from the command line', () => {
     expect(() => parseShard('3/3')).toThrow('--shard must be i/n with 0 ≤ i < n');
-    const bad = spawnSync('node', [CLI, 'run', '--shard', '1/0', '--db', path.join(tempDir(), 'x.sqlite')], { encoding: 'utf8' });
+    const bad = runCliSync(['run', '--shard', '1/0', '--db', path.join(tempDir(), 'x.sqlite')]);
     expect(bad.status).not.toBe(0);
     expect(bad.stderr).toMatch(/--shard must be i\/n with 0 ≤ i < n/);
     const target = path.join(tempDir(), 'cli.sqlite');
-    const out = execFileSync('node', [CLI, 'merge', '--into', target, ...shardFiles], { encoding: 'utf8' });
-    expect(out).toMatch(/round 1 \(done\): shards 0\/3, 1\/3, 2\/3 \(complete\); 12 prompts, 12 paired/);
+    const merged = runCliSync(['merge', '--into', target, ...shardFiles]);
+    expect(merged.status, merged.stderr).toBe(0);
+    expect(merged.stdout).toMatch(/round 1 \(done\): shards 0\/3, 1\/3, 2\/3 \(complete\); 12 prompts, 12 paired/);
     expect(snapshot(target)).toEqual(snapshot(whole));
   });
 });
