@@ -149,6 +149,18 @@ describe.concurrent('the built CLI loads only what the invoked command needs', (
     expect(worker(again.urls)).toEqual([]);
   });
 
+  test('doctor probing served models sends the package\'s image as it is: no image decoder is loaded', async () => {
+    const dead = { base_urls: ['http://127.0.0.1:9'], max_retries: 0 };
+    writeFileSync(path.join(dir, 'remote.json'), JSON.stringify({
+      generate: { temperature: 0, backend: { type: 'openai', model: 'shapes-policy', ...dead } },
+      label: { backend: { type: 'openai', model: 'shapes-labeler', ...dead } },
+    }));
+    const r = await loaded('doctor-remote', ['doctor', '--config', path.join(dir, 'remote.json'), '--db', path.join(dir, 'doctor.sqlite')]);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toMatch(/fail\s+label endpoint\s+http:\/\/127\.0\.0\.1:9: not reachable/);
+    expect(r.urls.filter((u) => u.includes('/node_modules/sharp/'))).toEqual([]);
+  });
+
   test('an unknown command is still told apart from a near one', async () => {
     const r = await loaded('unknown', ['stat']);
     expect(r.code).toBe(2);

@@ -3,7 +3,6 @@
 // shown: every text that leaves a probe is redacted).
 import OpenAI from 'openai';
 import path from 'node:path';
-import sharp from 'sharp';
 import { PACKAGE_ROOT } from '../../config/load.js';
 import type { LlmDividerBackend, OpenAIBackend } from '../../config/schema.js';
 import { imageUrl } from '../../backends/openai/images.js';
@@ -27,6 +26,8 @@ export async function probeImage(): Promise<string> {
   try {
     return await imageUrl(PROBE_IMAGE);
   } catch {
+    // sharp is loaded here only: a doctor run whose probes find the package's image never pays its start-up.
+    const sharp = (await import('sharp')).default;
     const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#808080' } }).png().toBuffer();
     return `data:image/png;base64,${png.toString('base64')}`;
   }
