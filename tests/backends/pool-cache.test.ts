@@ -77,3 +77,19 @@ describe('a shared worker pool', () => {
     expect((await pool.run<{ claims: unknown[] }[]>({ kind: 'divide', items: [{ question: 'q', answer: 'There is a red circle.' }], maxWords: null }))).toHaveLength(1);
   });
 });
+
+describe('a pool\'s threads', () => {
+  test('start at its first task; a pool closed unused started none and refuses a task sent after its close', async () => {
+    const unused = new WorkerPool(2);
+    expect(unused.started).toBe(false);
+    await Promise.all([unused.close(), unused.close()]);
+    expect(unused.started).toBe(false);
+    await expect(unused.run({ kind: 'cached' })).rejects.toThrow('the worker pool is closing');
+    expect(unused.started).toBe(false);
+    const used = new WorkerPool(1);
+    await used.run<CachedModels>({ kind: 'cached' });
+    expect(used.started).toBe(true);
+    await used.close();
+    await expect(used.run({ kind: 'cached' })).rejects.toThrow('the worker pool is closing');
+  });
+});
