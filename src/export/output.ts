@@ -2,7 +2,6 @@
 // every byte counted and hashed so a delivery records exactly what it wrote.
 import { createHash } from 'node:crypto';
 import { fsyncSync, readFileSync, writeSync } from 'node:fs';
-import { ByteWriter, parquetWriteRows } from 'hyparquet-writer';
 import type { ExportPair } from '../store/deliveries.js';
 import type { Container, Format } from './formats.js';
 import { ExportInputError } from './errors.js';
@@ -113,25 +112,29 @@ function fixEmptyRowGroups(bytes: Uint8Array): void {
   throw new Error('Parquet writer: the footer of an empty file has an unexpected layout (row_groups not found).');
 }
 
-/** hyparquet-writer's writer, flushing each finished row group to an Output. */
-class OutputWriter extends ByteWriter {
-  constructor(
-    private readonly out: Output,
-    private readonly isEmpty: () => boolean,
-  ) {
-    super(1 << 20);
-  }
+/**
+ * hyparquet-writer's writer, flushing each finished row group to an Output, with its row writer. The library (and
+ * hyparquet under it, about 120 modules) is loaded here only, so a pull or export to JSONL or JSON never loads it.
+ */
+async function parquetWriter(out: Output, isEmpty: () => boolean) {
+  const { ByteWriter, parquetWriteRows } = await import('hyparquet-writer');
+  class OutputWriter extends ByteWriter {
+    constructor() {
+      super(1 << 20);
+    }
 
-  flush(): Promise<void> {
-    const b = this.getBytes().slice();
-    this.index = 0;
-    return this.out.write(b);
-  }
+    flush(): Promise<void> {
+      const b = this.getBytes().slice();
+      this.index = 0;
+      return out.write(b);
+    }
 
-  override finish(): Promise<void> {
-    if (this.isEmpty()) fixEmptyRowGroups(this.getBytes());
-    return this.flush();
+    override finish(): Promise<void> {
+      if (isEmpty()) fixEmptyRowGroups(this.getBytes());
+      return this.flush();
+    }
   }
+  return { writer: new OutputWriter(), parquetWriteRows };
 }
 
 /**
@@ -163,8 +166,9 @@ async function write(rows: Iterable<ExportPair>, format: Format, container: Cont
         yield pq!.row(p, lastImage.bytes);
       }
     }
+    const { writer, parquetWriteRows } = await parquetWriter(out, () => ids.length === 0);
     await parquetWriteRows({
-      writer: new OutputWriter(out, () => ids.length === 0),
+      writer,
       rows: parquetRows(),
       columns: pq.columns.map((name) => ({ name })),
       schema: pq.schema,
