@@ -1,7 +1,10 @@
 // The teacher's turn of a feedback conversation (FIRE's student/teacher layout, InterFeedback's detailed and simple
 // feedback), built from a provider's verdicts on an answer's claims. Pure: no model, no store.
 import { hashSeed, createRng } from './rng.js';
-import { parseStatement, renderStatement, type QuantifiedStatement, type Statement } from '../shapes/index.js';
+// From the two modules it needs, not the shapes index: that brings the truth's zod schema to every command importing
+// this one (`rlaifv export`, through export/fire.ts).
+import { parseStatement } from '../shapes/parse.js';
+import { renderStatement, type QuantifiedStatement, type Statement } from '../shapes/statement.js';
 import type { Turn } from '../domain.js';
 import type { FeedbackLevel } from './feedback-levels.js';
 

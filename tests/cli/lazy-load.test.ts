@@ -137,7 +137,7 @@ describe.concurrent('the built CLI loads only what the invoked command needs', (
     expect(clientsIn(r.urls).filter((u) => !u.includes('/node_modules/piscina/'))).toEqual([]);
   });
 
-  test('a rerun that finds its round done starts no worker thread (the run that did the work started them); a JSONL pull of its pairs loads no Parquet writer', async () => {
+  test('a rerun that finds its round done starts no worker thread (the run that did the work started them); a JSONL pull or export of its pairs loads no Parquet writer', async () => {
     const db = path.join(dir, 'rerun.sqlite');
     const args = ['run', '--db', db, '--limit', '1', '--samples', '2', '--workers', '2', '--quiet'];
     const worker = (urls: string[]) => urls.filter((u) => u.endsWith('/node_modules/piscina/dist/worker.js'));
@@ -152,6 +152,10 @@ describe.concurrent('the built CLI loads only what the invoked command needs', (
     expect(pull.code, pull.stderr).toBe(0);
     expect(pull.stdout + pull.stderr).toMatch(/pulled \d+ new pairs/);
     expect(pull.urls.filter((u) => u.includes('/node_modules/hyparquet'))).toEqual([]);
+    // Exported as JSONL: neither the Parquet writer nor the shapes world's truth schema (zod).
+    const exp = await loaded('export-jsonl', ['export', '--round', '1', '--db', db, '--format', 'trl', '--out', path.join(dir, 'export.jsonl')]);
+    expect(exp.code, exp.stderr).toBe(0);
+    expect(exp.urls.filter((u) => u.includes('/node_modules/hyparquet') || u.includes('/node_modules/zod/'))).toEqual([]);
   });
 
   test('doctor probing served models sends the package\'s image as it is: no image decoder is loaded', async () => {
