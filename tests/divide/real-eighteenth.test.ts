@@ -20,3 +20,22 @@ describe('divideRules on real English: the eighteenth pass', () => {
     expect(sanchez).not.toContain('The Game Plan is a TV series.');
   });
 });
+
+describe('divideRules on real English: two roles with their own phrases (the eighteenth pass)', () => {
+  it('splits "serves as A of X and B of Y" into one claim per role (second half)', () => {
+    const smith = claims('Lord Smith serves as Chancellor of the University of Strathclyde and Chair of the British Business Bank.');
+    expect(smith).toEqual(expect.arrayContaining(['Lord Smith serves as Chancellor of the University of Strathclyde.', 'Lord Smith serves as Chair of the British Business Bank.']));
+    const walker = claims('Walker was also chair of the Roberto Clemente Foundation and Goodwill Ambassador for Major League Baseball.');
+    expect(walker).toEqual(expect.arrayContaining(['Walker was also chair of the Roberto Clemente Foundation.', 'Walker was also Goodwill Ambassador for Major League Baseball.']));
+  });
+
+  it('keeps each role\'s own span whole with it (first half)', () => {
+    const waldegrave = claims('Waldegrave also served as Chancellor of the Duchy of Lancaster from 1990 to 1992 and Chief Secretary to the Treasury from 1992 to 1994.');
+    expect(waldegrave).toEqual(expect.arrayContaining(['Waldegrave also served as Chancellor of the Duchy of Lancaster from 1990 to 1992.', 'Waldegrave also served as Chief Secretary to the Treasury from 1992 to 1994.']));
+  });
+
+  it('leaves one role whose name goes on across "and" whole', () => {
+    const gandhi = claims('Gandhi has also served as the Minister of State for Social Justice and Empowerment in the past.');
+    expect(gandhi.some((c) => c.includes('served as Empowerment'))).toBe(false);
+  });
+});
