@@ -39,3 +39,22 @@ describe('divideRules on real English: two roles with their own phrases (the eig
     expect(gandhi.some((c) => c.includes('served as Empowerment'))).toBe(false);
   });
 });
+
+describe('divideRules on real English: a date that ends a long claim (the eighteenth pass)', () => {
+  it('states a day ("on October 16, 2016") or a start ("since 2021") with the verb and its object (second half)', () => {
+    const jose = claims('José Sánchez del Río was canonized as a saint by the Catholic Church on October 16, 2016.');
+    expect(jose).toEqual(expect.arrayContaining(['José Sánchez del Río was canonized as a saint by the Catholic Church.', 'José Sánchez del Río was canonized as a saint on October 16, 2016.']));
+    const lujan = claims('Ben Ray Luján has served as the junior United States senator from New Mexico since 2021.');
+    expect(lujan).toEqual(expect.arrayContaining(['Ben Ray Luján has served as the junior United States senator since 2021.']));
+  });
+
+  it('keeps a verb\'s first phrase with the year where the verb has no object (second half)', () => {
+    const foppert = claims('Foppert was traded to the Seattle Mariners along with Yorvit Torrealba in exchange for Randy Winn in 2005.');
+    expect(foppert).toContain('Foppert was traded to the Seattle Mariners in 2005.');
+  });
+
+  it('leaves a date that may bound a ranking with it (first half)', () => {
+    const oneill = claims('O\'Neill was also the first driver to win the BTCC in a rear-wheel drive car since 1996.');
+    expect(oneill).not.toContain('O\'Neill was also the first driver since 1996.');
+  });
+});
