@@ -15,7 +15,7 @@ const LONG = 15;
 const LEAD = /^(?:in|after|before|during|following|throughout|from|upon|prior to|over|at the age of|by|between)\s/i;
 const NOT_LEAD = /^(?:in addition|in recognition|in (?:his|her|their) (?:role|capacity|position)|by then|from then on|over time|in this|in that|in the process)\b/i;
 // Words that end the verb's object: another phrase, a clause or a list goes on.
-const OBJECT_END = new Set([...PREPOSITIONS, 'to', 'and', 'or', 'but', 'which', 'who', 'whom', 'whose', 'where', 'when', 'while', 'as', 'that', 'because', 'such', 'including', 'then', 'after', 'before', 'during', 'since', 'until']);
+const OBJECT_END = new Set([...PREPOSITIONS, 'to', 'and', 'or', 'but', 'which', 'who', 'whom', 'whose', 'where', 'when', 'while', 'as', 'that', 'because', 'due', 'such', 'including', 'then', 'after', 'before', 'during', 'since', 'until']);
 OBJECT_END.delete('of');
 // Past participles that end in neither -ed nor -en ("was cast in the lead role").
 const IRREGULAR = /^(?:cast|put|set|hit|made|won|held|told|sold|found|built|brought|bought|taught|thought|led|left|met|kept|sent|spent|shot|struck|sung|begun|become|done|gone|seen|heard|paid|laid|run|hung|dealt|meant|felt|lost|known|shown|grown|drawn|born)$/;
@@ -38,7 +38,10 @@ export function leadInApart(claim: string): string[] {
   // The object runs to the first word that opens another phrase or clause ("of" belongs to it); a verb with no
   // object takes its first phrase instead ("was inducted into the National Inventors Hall of Fame in 2007").
   const first = toks[k]?.word ?? '';
-  if (first === '' || first === 'to' || first === 'on') return [claim];
+  // "to" opens a phrase before an article or a name ("was elected to the Kenyan parliament", "moved to Los Angeles"),
+  // an infinitive otherwise ("was elected to succeed him").
+  const toPhrase = first === 'to' && (DETERMINERS.has(toks[k + 1]?.word ?? '') || /^[A-Z]/.test(toks[k + 1]?.raw ?? ''));
+  if (first === '' || (first === 'to' && !toPhrase) || first === 'on') return [claim];
   // After the verb: its object, or its first phrase ("as a clerk"); a clause or coordination ("hosted or starred",
   // "revealed that ...") leaves the claim whole.
   const phraseFirst = PREPOSITIONS.has(first) || first === 'as';
@@ -65,12 +68,15 @@ export function leadInApart(claim: string): string[] {
   if (comma < 0) return [claim];
   const phrase = claim.slice(0, comma);
   const rest = claim.slice(comma + 1).trim();
-  const words = toks.slice(intro.length, e).map((t) => t.raw).join(' ').replace(/[,;:]$/, '').replace(/,(["”])$/, '$1');
-  if ((words.match(/["“”]/g) ?? []).length % 2 === 1) return [claim];
-  const core = `${words.charAt(0).toUpperCase()}${words.slice(1)}`;
-  const dated = `${core} ${phrase.charAt(0).toLowerCase()}${phrase.slice(1)}.`;
-  const body = `${rest.charAt(0).toUpperCase()}${rest.slice(1)}`;
+  const dated = datedFact(toks.slice(intro.length, e), phrase);
   // The dated fact must be short itself, or the split only moved the length.
-  if (dated.split(' ').length > LONG) return [claim];
-  return [body, dated];
+  if (dated === null || dated.split(' ').length > LONG) return [claim];
+  return [`${rest.charAt(0).toUpperCase()}${rest.slice(1)}`, dated];
+}
+
+// The verb with its object and the fronted phrase after them, or null where a quotation would be cut open.
+function datedFact(toks: readonly { raw: string }[], phrase: string): string | null {
+  const words = toks.map((t) => t.raw).join(' ').replace(/[,;:]$/, '').replace(/,(["”])$/, '$1');
+  if ((words.match(/["“”]/g) ?? []).length % 2 === 1) return null;
+  return `${words.charAt(0).toUpperCase()}${words.slice(1)} ${phrase.charAt(0).toLowerCase()}${phrase.slice(1)}.`;
 }

@@ -58,3 +58,19 @@ describe('divideRules on real English: a date that ends a long claim (the eighte
     expect(oneill).not.toContain('O\'Neill was also the first driver since 1996.');
   });
 });
+
+describe('divideRules on real English: a fronted phrase before "to" and a place (the eighteenth pass)', () => {
+  it('reads "to" before an article or a name as the verb\'s phrase (second half)', () => {
+    const itote = claims('After the end of the Mau Mau rebellion, Itote was elected to the Kenyan parliament in 1969.');
+    expect(itote).toEqual(expect.arrayContaining(['Itote was elected to the Kenyan parliament in 1969.', 'Itote was elected to the Kenyan parliament after the end of the Mau Mau rebellion.']));
+    const casali = claims('In 1967, Casali moved to Los Angeles where she met Roberto Alfredo Vincenzo Casali, an Italian computer engineer, at a ski-club.');
+    expect(casali).toContain('Casali moved to Los Angeles in 1967.');
+  });
+
+  it('leaves an infinitive and a reason out of the dated fact', () => {
+    const krenz = claims("After Honecker's fall from power in October 1989, Krenz was elected to succeed him as the leader of the SED.");
+    expect(krenz.some((c) => c.startsWith('Krenz was elected to succeed him after'))).toBe(false);
+    const icardi = claims("In terms of his football career, Icardi has been compared to Samuel Eto'o due to his playing style as a forward.");
+    expect(icardi).toContain("Icardi has been compared to Samuel Eto'o in terms of his football career.");
+  });
+});
