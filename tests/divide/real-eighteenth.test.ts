@@ -74,3 +74,18 @@ describe('divideRules on real English: a fronted phrase before "to" and a place 
     expect(icardi).toContain("Icardi has been compared to Samuel Eto'o in terms of his football career.");
   });
 });
+
+describe('divideRules on real English: a second predicate after "and" (the eighteenth pass)', () => {
+  // and-verb.ts reads the tagger's verbs of the whole answer: each test divides its sentence within its own answer.
+  it('reads "and often V" and "and V bare-noun" after a name as the subject\'s second predicate (second half)', () => {
+    const clemente = claims('Clemente had first shown interest in baseball early in life and often played against neighboring barrios.');
+    expect(clemente).toEqual(expect.arrayContaining(['Clemente had first shown interest in baseball early in life.', 'Clemente often played against neighboring barrios.']));
+    const miki = claims('Takeo Miki was a Japanese politician. He was a member of the Liberal Democratic Party (LDP) and entered politics after World War II.');
+    expect(miki).toEqual(expect.arrayContaining(['Miki was a member of the Liberal Democratic Party (LDP).', 'Miki entered politics after World War II.']));
+  });
+
+  it('leaves a predicate of another subject\'s clause alone (second half)', () => {
+    const wong = claims('She worked during an era when East Asian Americans were cast in a negative light and often played by non-East Asian actors.');
+    expect(wong.some((c) => /^(?:She|Wong) often played by/.test(c))).toBe(false);
+  });
+});
