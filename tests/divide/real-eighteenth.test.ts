@@ -89,3 +89,17 @@ describe('divideRules on real English: a second predicate after "and" (the eight
     expect(wong.some((c) => /^(?:She|Wong) often played by/.test(c))).toBe(false);
   });
 });
+
+describe('divideRules on real English: a temporal participle (the eighteenth pass)', () => {
+  it('states what the subject did "while"/"after" doing apart, and keeps when with the main clause (second half)', () => {
+    const welbourn = claims('Welbourn developed an interest in vascular surgery while working as a registrar at St Mary\'s Hospital, London.');
+    expect(welbourn).toEqual(expect.arrayContaining(['Welbourn developed an interest in vascular surgery while working as a registrar.', 'Welbourn worked as a registrar at St Mary\'s Hospital, London.']));
+    const dennison = claims('Julian Dennison made his acting debut in Shopping before being cast in Waititi\'s film Hunt for the Wilderpeople.');
+    expect(dennison).toContain('Julian Dennison was cast in Waititi\'s film Hunt for the Wilderpeople.');
+  });
+
+  it('leaves the claim whole where the relation itself is long (second half)', () => {
+    const letwin = claims('Letwin was elected as a member of the Conservative Party, but sat as an independent after having the whip.');
+    expect(letwin).not.toContain('Letwin had the whip.');
+  });
+});
