@@ -103,3 +103,12 @@ describe('divideRules on real English: a temporal participle (the eighteenth pas
     expect(letwin).not.toContain('Letwin had the whip.');
   });
 });
+
+describe('divideRules on real English: a "whose" clause after a name (the eighteenth pass)', () => {
+  it('states the "whose" fact apart and lets the roles split (second half)', () => {
+    const iu = claims('IU, whose real name is Lee Ji-eun, is a South Korean singer-songwriter, record producer, and actress.');
+    expect(iu).toEqual(expect.arrayContaining(['IU\'s real name is Lee Ji-eun.', 'IU is South Korean.', 'IU is a record producer.', 'IU is an actress.']));
+    const vieira = claims('Joey D. Vieira, whose real name is Joseph Douglas Vieira, was born on April 8, 1944, in the United States.');
+    expect(vieira).toEqual(expect.arrayContaining(['Joey D. Vieira\'s real name is Joseph Douglas Vieira.', 'Joey D. Vieira was born on April 8, 1944.']));
+  });
+});
