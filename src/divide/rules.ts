@@ -8,6 +8,7 @@ import { timeSpanApart } from './time-spans.js';
 import { rolePairsApart } from './role-pairs.js';
 import { whileIngApart } from './while-ing.js';
 import { whoseApart } from './whose-apart.js';
+import { plainExamples } from './plain-examples.js';
 import { timedSplit } from './time-np.js';
 import { yearApart } from './year-apart.js';
 import { leadInApart } from './lead-in.js';
@@ -113,7 +114,7 @@ function listItems(list: string, most = 8): string[] | null {
 function withExamples(text: string): string[] {
   // A counted category after a verb first: "received numerous awards for his work, including the Gold Medal" is
   // "received the Gold Medal", not "... for the Gold Medal".
-  const counted = countedExamples(text);
+  const counted = countedExamples(text) ?? plainExamples(text, listItems);
   if (counted !== null) return counted;
   // Without its key words EXAMPLES cannot match: skip its backtracking ".*" (most statements).
   const m = EXAMPLE_WORDS.test(text) ? EXAMPLES.exec(text) : null;

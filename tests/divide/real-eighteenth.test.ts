@@ -112,3 +112,16 @@ describe('divideRules on real English: a "whose" clause after a name (the eighte
     expect(vieira).toEqual(expect.arrayContaining(['Joey D. Vieira\'s real name is Joseph Douglas Vieira.', 'Joey D. Vieira was born on April 8, 1944.']));
   });
 });
+
+describe('divideRules on real English: named examples of a plain plural object (the eighteenth pass)', () => {
+  it('makes each named example an object of "has V-ed" (second half)', () => {
+    const sanchez = claims('She has supported organizations such as St. Jude Children\'s Research Hospital, The National Alliance on Mental Illness, and The National Foundation for Autism Research.');
+    expect(sanchez).toEqual(expect.arrayContaining(['She has supported organizations.', 'She has supported St. Jude Children\'s Research Hospital.', 'She has supported The National Foundation for Autism Research.']));
+  });
+
+  it('leaves an adjective before the category and a title that goes on alone', () => {
+    expect(claims('Burrell has also performed with renowned artists such as Stevie Wonder and Chaka Khan.')).not.toContain('Burrell has also performed with renowned Stevie Wonder.');
+    const anushka = claims('She has produced critically acclaimed projects such as "NH10", "Phillauri", and "Pari" under her production company, Clean Slate Films.');
+    expect(anushka).not.toContain('She has produced Clean Slate Films.');
+  });
+});
