@@ -125,3 +125,15 @@ describe('divideRules on real English: named examples of a plain plural object (
     expect(anushka).not.toContain('She has produced Clean Slate Films.');
   });
 });
+
+describe('divideRules on real English: a named agent and the phrase after it (the eighteenth pass)', () => {
+  it('states the passive with its agent and with its phrase apart (second half)', () => {
+    const heywardBey = claims('Heyward-Bey was selected by the Oakland Raiders in the first round of the 2009 NFL Draft.');
+    expect(heywardBey).toEqual(expect.arrayContaining(['Heyward-Bey was selected by the Oakland Raiders.', 'Heyward-Bey was selected in the first round of the 2009 NFL Draft.']));
+  });
+
+  it('leaves an agent that is no name whole', () => {
+    const claim = 'The program was founded by the head of the department of history in 2001 with a large grant.';
+    expect(claims(claim)).not.toContain('The program was founded by the head.');
+  });
+});
