@@ -137,3 +137,15 @@ describe('divideRules on real English: a named agent and the phrase after it (th
     expect(claims(claim)).not.toContain('The program was founded by the head.');
   });
 });
+
+describe('divideRules on real English: a closing apposition after a quoted title or before a place (the eighteenth pass)', () => {
+  it('reads the comma inside a closing quote as the apposition\'s (second half)', () => {
+    const waititi = claims('Waititi won the Academy Award for Best Adapted Screenplay for his film "Jojo Rabbit," a satirical black comedy-drama.');
+    expect(waititi).toEqual(expect.arrayContaining(['Waititi won the Academy Award for Best Adapted Screenplay for his film "Jojo Rabbit".', 'Jojo Rabbit is a satirical black comedy-drama.']));
+  });
+
+  it('lets the apposition end in a place after a comma (second half)', () => {
+    const oboh = claims('Samuel Oboh is a Canadian architect. He is an alumnus of Ahmadu Bello University, a federal government research university in Zaria, Nigeria[3].');
+    expect(oboh).toEqual(expect.arrayContaining(['Oboh is an alumnus of Ahmadu Bello University.', 'Ahmadu Bello University is a federal government research university in Zaria, Nigeria.']));
+  });
+});
