@@ -149,3 +149,17 @@ describe('divideRules on real English: a closing apposition after a quoted title
     expect(oboh).toEqual(expect.arrayContaining(['Oboh is an alumnus of Ahmadu Bello University.', 'Ahmadu Bello University is a federal government research university in Zaria, Nigeria.']));
   });
 });
+
+describe('divideRules on real English: phrases after a date and a comma (the eighteenth pass)', () => {
+  it('states the event at its date and with each phrase after it (second half)', () => {
+    const garrincha = claims('Garrincha died on January 20, 1983, from cirrhosis of the liver, at the age of 49.');
+    expect(garrincha).toEqual(expect.arrayContaining(['Garrincha died on January 20, 1983.', 'Garrincha died from cirrhosis of the liver.', 'Garrincha died at the age of 49.']));
+    const rami = claims('Rami began his international career with France on August 11, 2010, in a friendly match against Norway.');
+    expect(rami).toContain('Rami began his international career with France in a friendly match against Norway.');
+  });
+
+  it('leaves a phrase that holds a clause whole', () => {
+    const claim = 'Smith retired from professional football on June 30, 2020, after he was injured in a match against Norway.';
+    expect(claims(claim)).not.toContain('Smith retired from professional football after he was injured in a match against Norway.');
+  });
+});
