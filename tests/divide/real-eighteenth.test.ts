@@ -163,3 +163,17 @@ describe('divideRules on real English: phrases after a date and a comma (the eig
     expect(claims(claim)).not.toContain('Smith retired from professional football after he was injured in a match against Norway.');
   });
 });
+
+describe('divideRules on real English: "In addition to X," as a fronted phrase (the eighteenth pass)', () => {
+  it('keeps the other fact with the verb and its object, and the body without it (second half)', () => {
+    const sabatini = claims('In addition to her Grand Slam victories, Sabatini won a silver medal at the 1988 Olympics in Seoul.');
+    expect(sabatini).toEqual(expect.arrayContaining(['Sabatini won a silver medal at the 1988 Olympics in Seoul.', 'Sabatini won a silver medal in addition to her Grand Slam victories.']));
+  });
+
+  it('leaves a body with its own list or an object that needs its infinitive whole', () => {
+    const ronaldo = claims('In addition to his career statistics, Ronaldo was known for his ability to inspire his teammates.');
+    expect(ronaldo).not.toContain('Ronaldo was known for his ability in addition to his career statistics.');
+    const malinowitz = claims('In addition to his work on the Talmud, Malinowitz also edited other Jewish texts, including commentaries on the Torah and prayer books.');
+    expect(malinowitz.some((c) => c.includes('texts, including'))).toBe(false);
+  });
+});
