@@ -12,7 +12,7 @@ import { AUX_ADVERBS, AUXILIARIES, DETERMINERS, PREPOSITIONS } from './lexicon.j
 const LONG = 15;
 // The fronted phrases that date or place an event. Not "As a member of ..." (a role), "With CSKA" (a team), "In
 // addition to ..." (another fact), "Since then" (a reference back), "Today"/"As of ..." (a state, not an event).
-const LEAD = /^(?:in|after|before|during|following|throughout|from|upon|prior to|over|at the age of|by|between|apart from|aside from|besides)\s/i;
+const LEAD = /^(?:in|after|before|during|following|throughout|from|upon|prior to|over|at the age of|by|between|apart from|aside from|besides|at the)\s/i;
 const NOT_LEAD = /^(?:in recognition|in (?:his|her|their) (?:role|capacity|position)|by then|from then on|over time|in this|in that|in the process)\b/i;
 // Words that end the verb's object: another phrase, a clause or a list goes on.
 const OBJECT_END = new Set([...PREPOSITIONS, 'to', 'and', 'or', 'but', 'which', 'who', 'whom', 'whose', 'where', 'when', 'while', 'as', 'that', 'because', 'due', 'such', 'including', 'then', 'after', 'before', 'during', 'since', 'until']);
@@ -66,7 +66,7 @@ export function leadInApart(claim: string): string[] {
   // true alone: the claim stays whole.
   const stop = toks[e]?.word ?? '';
   const last = toks[e - 1]!.word;
-  if (e <= k + (phraseFirst ? 1 : 0) || /^(?:and|or|but)$/.test(stop) || /^(?:role|part|first|only|last)$/.test(last) || (stop === 'to' && (toks.slice(k, e).some((t) => /^(?:first|only|last|one|able|chance|opportunity)$/.test(t.word)) || (another && !DETERMINERS.has(toks[e + 1]?.word ?? '') && !/^[A-Z0-9]/.test(toks[e + 1]?.raw ?? ''))))) return [claim];
+  if (e <= k + (phraseFirst ? 1 : 0) || /^(?:and|or|but)$/.test(stop) || /^(?:role|part|first|only|last)$/.test(last) || (stop === 'to' && (toks.slice(k, e).some((t) => /^(?:first|only|last|one|able|chance|opportunity)$/.test(t.word)) || ((another || /ing$/.test(last)) && !DETERMINERS.has(toks[e + 1]?.word ?? '') && !/^[A-Z0-9]/.test(toks[e + 1]?.raw ?? ''))))) return [claim];
   if (/^(?:it|there|this|that)$/.test(subject[0]!.word)) return [claim];
   // The phrase and the body as the claim spells them: the intro ends at the claim's first comma.
   const comma = claim.indexOf(',');

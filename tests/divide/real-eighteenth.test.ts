@@ -177,3 +177,15 @@ describe('divideRules on real English: "In addition to X," as a fronted phrase (
     expect(malinowitz.some((c) => c.includes('texts, including'))).toBe(false);
   });
 });
+
+describe('divideRules on real English: "At the X," as a fronted phrase (the eighteenth pass)', () => {
+  it('states where with the verb and its object (second half)', () => {
+    const kumar = claims('At the 2014 Asian Para Games, Kumar won the gold medal in the high jump (T42).');
+    expect(kumar).toEqual(expect.arrayContaining(['Kumar won the gold medal in the high jump (T42).', 'Kumar won the gold medal at the 2014 Asian Para Games.']));
+  });
+
+  it('leaves a verb whose infinitive is its object whole (second half)', () => {
+    const heywardBey = claims('At the University of Maryland, Heyward-Bey is helping to develop the next generation of football players.');
+    expect(heywardBey).not.toContain('Heyward-Bey is helping at the University of Maryland.');
+  });
+});
