@@ -189,3 +189,15 @@ describe('divideRules on real English: "At the X," as a fronted phrase (the eigh
     expect(heywardBey).not.toContain('Heyward-Bey is helping at the University of Maryland.');
   });
 });
+
+describe('divideRules on real English: an award and what it was for (the eighteenth pass)', () => {
+  it('states the award with its own phrase, and its name with what it was for (second half)', () => {
+    const varma = claims('Varma has won the National Film Award for Best Feature Film in Hindi for his film Shool.');
+    expect(varma).toEqual(expect.arrayContaining(['Varma has won the National Film Award for Best Feature Film in Hindi.', 'Varma has won the National Film Award for his film Shool.']));
+  });
+
+  it('leaves an award named with its event whole (second half)', () => {
+    const cha = claims('Cha Seung-won has won the Grand Prize at the 2013 Korea Drama Awards for his performance in "The Greatest Love."');
+    expect(cha).not.toContain('Cha Seung-won has won the Grand Prize at the 2013 Korea Drama Awards.');
+  });
+});
