@@ -12,6 +12,7 @@ import { plainExamples } from './plain-examples.js';
 import { passiveByApart } from './passive-by.js';
 import { dateCommaApart } from './date-comma.js';
 import { awardForApart } from './award-for.js';
+import { playsAsApart } from './plays-as.js';
 import { timedSplit } from './time-np.js';
 import { yearApart } from './year-apart.js';
 import { leadInApart } from './lead-in.js';
@@ -220,7 +221,7 @@ function claimsOf(raw: string, question: string | undefined): { pairs: Pair[]; r
   // An example's copy of the clause repeats the other conjuncts of the split; those are dropped. Repeats within one
   // piece stay: "There is a green star and a green star." is two stars.
   const pieces = through(includingAsApart(statement), asWellAsApart, knownApart, withExamples, possessivesApart, bothApart, yearsApart, asRolesApart).map((p) =>
-    once(through(splitClaims(p), whoseApart, sequenceApart, prepRepeatApart, possessiveRepeatApart, hangingExampleApart, bornApart, rolesApart, nationalityApart, timeSpanApart, rolePairsApart, roleAsApart, rolesInApart, leadInApart, dateCommaApart, yearApart, awardForApart, examplesApart, titleWhichApart, nameListApart, endAppositionApart, andObjectsApart, andVerbApart, whileIngApart, passiveByApart)).map(asExistence),
+    once(through(splitClaims(p), whoseApart, sequenceApart, prepRepeatApart, possessiveRepeatApart, hangingExampleApart, bornApart, rolesApart, nationalityApart, timeSpanApart, rolePairsApart, roleAsApart, rolesInApart, leadInApart, dateCommaApart, yearApart, awardForApart, playsAsApart, examplesApart, titleWhichApart, nameListApart, endAppositionApart, andObjectsApart, andVerbApart, whileIngApart, passiveByApart)).map(asExistence),
   );
   const repeats = (claim: string, k: number): boolean => pieces.slice(0, k).some((p) => p.includes(claim));
   return pairsOf(flatMapOf(pieces, (p, k) => p.filter((c) => !repeats(c, k))));

@@ -201,3 +201,15 @@ describe('divideRules on real English: an award and what it was for (the eightee
     expect(cha).not.toContain('Cha Seung-won has won the Grand Prize at the 2013 Korea Drama Awards.');
   });
 });
+
+describe('divideRules on real English: a position and a team (the eighteenth pass)', () => {
+  it('states the position and the team apart (second half)', () => {
+    const rivera = claims('Luis Guillermo Rivera Martinez played as an attacking midfielder for Emelec in the Ecuadorian Football League.');
+    expect(rivera).toEqual(expect.arrayContaining(['Luis Guillermo Rivera Martinez played as an attacking midfielder.', 'Luis Guillermo Rivera Martinez played for Emelec in the Ecuadorian Football League.']));
+  });
+
+  it('leaves a team followed by another predicate whole (second half)', () => {
+    const salah = claims('Mohamed Salah Hamed Mahrous Ghaly plays as a forward for Premier League club Liverpool and captains the Egypt national team.');
+    expect(salah).not.toContain('Mohamed Salah Hamed Mahrous Ghaly plays for Premier League club Liverpool and captains the Egypt national team.');
+  });
+});
