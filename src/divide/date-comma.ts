@@ -13,7 +13,7 @@ const DATED = new RegExp(String.raw`^([^,]+?) (${DATE}), (${PHRASE}(?:, ${PHRASE
 
 /** The event at its date and with each phrase after it; the claim alone otherwise. */
 export function dateCommaApart(claim: string): string[] {
-  if (claim.split(' ').length <= LONG || !claim.includes(', ')) return [claim];
+  if (!claim.includes(', ') || !/\d, /.test(claim) || claim.split(' ').length <= LONG) return [claim];
   const m = DATED.exec(claim);
   if (m === null || m[1] === undefined || m[2] === undefined || m[3] === undefined || !/\s/.test(m[1])) return [claim];
   const phrases = m[3].split(', ');

@@ -17,8 +17,9 @@ const NOT_VERB = /^(?:morning|evening|nothing|something|anything|everything|duri
 
 /** The claim without its temporal participle and the participle as the subject's own past fact; the claim alone otherwise. */
 export function whileIngApart(claim: string, i = 0, all: readonly string[] = []): string[] {
-  if (claim.split(' ').length <= LONG) return [claim];
+  if (!claim.includes('ing ')) return [claim];
   const m = TEMPORAL.exec(claim);
+  if (m === null || claim.split(' ').length <= LONG) return [claim];
   if (m === null || m[1] === undefined || m[2] === undefined || NOT_VERB.test(m[2])) return [claim];
   const main = claim.slice(0, m.index).replace(/,$/, '');
   let rest = claim.slice(m.index + m[0].length).replace(/\.$/, '');
