@@ -11,7 +11,7 @@ import { DETERMINERS, IRREGULAR_PAST, PREPOSITIONS, PRONOUNS } from './lexicon.j
 import { claimToQuestion } from './question.js';
 
 const LONG = 15;
-const ADVERB = /^(?:now|later|also|then|currently|subsequently|still|eventually|soon|[a-z]+ly)$/;
+const ADVERB = /^(?:now|later|also|then|currently|subsequently|still|eventually|soon|often|even|never|always|[a-z]+ly)$/;
 const PAST_VERB = /^(?:was|were|had|did)$|ed$/;
 
 let andVerbs: ReadonlySet<string> = new Set();
@@ -37,7 +37,13 @@ export function andVerbApart(claim: string): string[] {
     if (PRONOUNS.has(words[j + 1]!)) return [claim];
     const k = ADVERB.test(words[j + 1]!) && andVerbs.has(words[j + 2]!) ? j + 2 : j + 1;
     const w = words[k]!;
-    if (!andVerbs.has(w) || k >= words.length - 1 || w.includes('-') || !(objectStart(words[k + 1]!) || /^\d/.test(words[k + 2] ?? ''))) continue;
+    if (!andVerbs.has(w) || k >= words.length - 1 || w.includes('-')) continue;
+    // A bare noun after the verb ("and entered politics") only where the first predicate ends in a name or a number,
+    // not in an adjective ("a skilled and dedicated lawyer"), and no clause of another subject opened before "and"
+    // ("until they withdrew support for Israel and withdrew ...").
+    const subordinate = words.slice(clause.verbIndex + 1, j).some((x) => /^(?:until|when|while|because|although|though|where|which|who|that)$/.test(x));
+    const bare = /^[a-z]+$/.test(words[k + 1]!) && /^(?:[A-Z]|\(|\d)|\)$/.test(words[j - 1]!) && (/ed$/.test(w) || IRREGULAR_PAST.has(w));
+    if (subordinate || !(objectStart(words[k + 1]!) || /^\d/.test(words[k + 2] ?? '') || bare)) continue;
     // "was released in 2011 and peaked at ...": a past verb after a past main verb ("is sliced into strips and cooked
     // until" is one passive); "is signed to X and competes in Y": a third-person verb after a present one.
     const past = /ed$/.test(w) || IRREGULAR_PAST.has(w);

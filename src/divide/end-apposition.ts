@@ -7,18 +7,23 @@
  * popular talk show" names the show, not the station). The apposition is a noun phrase led by "the", "a" or "an",
  * with no comma, verb or relative word in it, and no comma before the name.
  */
-const END = /^(.+?\b)((?:the )?[A-Z][\w'’.-]*(?: (?:[A-Z][\w'’.-]*|of|for|and|de|la|von|van|\([A-Z]+\)))*), ((?:the|a|an) [^,]+)\.$/;
+// The name may be a quoted title with the comma inside its quotes ('his film "Jojo Rabbit," a satirical ...'); the
+// apposition may end in a place after a comma ("a federal government research university in Zaria, Nigeria").
+const END = /^(.+?\b|.+? )((?:the )?[A-Z][\w'’.-]*(?: (?:[A-Z][\w'’.-]*|of|for|and|de|la|von|van|\([A-Z]+\)))*,|["“][A-Z][^"“”,]*,["”]) ((?:the|a|an) [^,]+(?:, [A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*)*)?)\.$/;
 const NOT_NP = /\b(?:who|which|that|where|when|whose|is|are|was|were|has|have|had|will|would)\b/;
 
 /** The claim without its closing apposition and what the name is; the claim alone otherwise. */
 export function endAppositionApart(claim: string): string[] {
-  if (!claim.includes(', ')) return [claim];
+  if (!claim.includes(', ') && !/,["”] /.test(claim)) return [claim];
   const m = END.exec(claim);
   if (m === null) return [claim];
-  const [, main = '', rawName = '', np = ''] = m;
-  const name = rawName.replace(/^the /, 'The ');
+  const [, main = '', nameComma = '', np = ''] = m;
+  // The comma after the name, or inside its closing quote: '"Jojo Rabbit,"' is the title "Jojo Rabbit".
+  const quoted = /^["“]/.test(nameComma);
+  const rawName = quoted ? `"${nameComma.slice(1, -2)}"` : nameComma.slice(0, -1);
+  const name = quoted ? nameComma.slice(1, -2) : rawName.replace(/^the /, 'The ');
   const words = name.split(' ');
-  if (/\d/.test(name) || NOT_NP.test(np) || (words.length < 2 && !rawName.startsWith('the ')) || /\b(?:of|for|and|de|la|von|van)$/.test(name)) return [claim];
+  if (/\d/.test(name) || NOT_NP.test(np) || (words.length < 2 && !rawName.startsWith('the ') && !quoted) || /\b(?:of|for|and|de|la|von|van)$/.test(name)) return [claim];
   // A name that opens the claim is its subject, an apposition of another kind (naming.ts); a comma before the name
   // may make it a list's item ("two Screen Actors Guild Awards, a Golden Globe Award, a Critics' Choice Movie Award").
   // "a Golden Globe Award, a Critics' Choice Movie Award": after "a" the capitals name a kind, not one thing.

@@ -12,10 +12,10 @@ import { AUX_ADVERBS, AUXILIARIES, DETERMINERS, PREPOSITIONS } from './lexicon.j
 const LONG = 15;
 // The fronted phrases that date or place an event. Not "As a member of ..." (a role), "With CSKA" (a team), "In
 // addition to ..." (another fact), "Since then" (a reference back), "Today"/"As of ..." (a state, not an event).
-const LEAD = /^(?:in|after|before|during|following|throughout|from|upon|prior to|over|at the age of|by|between)\s/i;
-const NOT_LEAD = /^(?:in addition|in recognition|in (?:his|her|their) (?:role|capacity|position)|by then|from then on|over time|in this|in that|in the process)\b/i;
+const LEAD = /^(?:in|after|before|during|following|throughout|from|upon|prior to|over|at the age of|by|between|apart from|aside from|besides|at the)\s/i;
+const NOT_LEAD = /^(?:in recognition|in (?:his|her|their) (?:role|capacity|position)|by then|from then on|over time|in this|in that|in the process)\b/i;
 // Words that end the verb's object: another phrase, a clause or a list goes on.
-const OBJECT_END = new Set([...PREPOSITIONS, 'to', 'and', 'or', 'but', 'which', 'who', 'whom', 'whose', 'where', 'when', 'while', 'as', 'that', 'because', 'such', 'including', 'then', 'after', 'before', 'during', 'since', 'until']);
+const OBJECT_END = new Set([...PREPOSITIONS, 'to', 'and', 'or', 'but', 'which', 'who', 'whom', 'whose', 'where', 'when', 'while', 'as', 'that', 'because', 'due', 'such', 'including', 'then', 'after', 'before', 'during', 'since', 'until']);
 OBJECT_END.delete('of');
 // Past participles that end in neither -ed nor -en ("was cast in the lead role").
 const IRREGULAR = /^(?:cast|put|set|hit|made|won|held|told|sold|found|built|brought|bought|taught|thought|led|left|met|kept|sent|spent|shot|struck|sung|begun|become|done|gone|seen|heard|paid|laid|run|hung|dealt|meant|felt|lost|known|shown|grown|drawn|born)$/;
@@ -26,6 +26,11 @@ export function leadInApart(claim: string): string[] {
   const clause = analyzeClause(claim);
   if (clause === null || clause.intro.length === 0 || clause.locative || clause.verb.fromRelative) return [claim];
   const { intro, subject } = clause;
+  // "In addition to his radio work, ...", "Besides ...": another fact, kept with the verb and its object as a time is.
+  // Its body must be a plain clause: a list or clause after a comma ("..., including ...") is split before this rule
+  // runs only when no such phrase leads the claim.
+  const another = /^(?:in addition to|apart from|aside from|besides)\s/i.test(claim);
+  if (another && /,.*(?:,|\bsuch as\b|\bincluding\b)/.test(claim)) return [claim];
   // One fronted phrase and a short subject that names someone or something: "In March 2002, during Operation
   // Anaconda, Furlong ..." has two phrases; "the tragedy of ..." is no agent.
   if (subject.length === 0 || subject.length > 5 || subject.some((t) => /,$/.test(t.raw)) || !/^(?:[A-Z]|he$|she$|they$|it$)/.test(subject[0]!.raw)) return [claim];
@@ -38,7 +43,10 @@ export function leadInApart(claim: string): string[] {
   // The object runs to the first word that opens another phrase or clause ("of" belongs to it); a verb with no
   // object takes its first phrase instead ("was inducted into the National Inventors Hall of Fame in 2007").
   const first = toks[k]?.word ?? '';
-  if (first === '' || first === 'to' || first === 'on') return [claim];
+  // "to" opens a phrase before an article or a name ("was elected to the Kenyan parliament", "moved to Los Angeles"),
+  // an infinitive otherwise ("was elected to succeed him").
+  const toPhrase = first === 'to' && (DETERMINERS.has(toks[k + 1]?.word ?? '') || /^[A-Z]/.test(toks[k + 1]?.raw ?? ''));
+  if (first === '' || (first === 'to' && !toPhrase) || first === 'on') return [claim];
   // After the verb: its object, or its first phrase ("as a clerk"); a clause or coordination ("hosted or starred",
   // "revealed that ...") leaves the claim whole.
   const phraseFirst = PREPOSITIONS.has(first) || first === 'as';
@@ -58,19 +66,22 @@ export function leadInApart(claim: string): string[] {
   // true alone: the claim stays whole.
   const stop = toks[e]?.word ?? '';
   const last = toks[e - 1]!.word;
-  if (e <= k + (phraseFirst ? 1 : 0) || /^(?:and|or|but)$/.test(stop) || /^(?:role|part|first|only|last)$/.test(last) || (stop === 'to' && toks.slice(k, e).some((t) => /^(?:first|only|last|one|able|chance|opportunity)$/.test(t.word)))) return [claim];
+  if (e <= k + (phraseFirst ? 1 : 0) || /^(?:and|or|but)$/.test(stop) || /^(?:role|part|first|only|last)$/.test(last) || (stop === 'to' && (toks.slice(k, e).some((t) => /^(?:first|only|last|one|able|chance|opportunity)$/.test(t.word)) || ((another || /ing$/.test(last)) && !DETERMINERS.has(toks[e + 1]?.word ?? '') && !/^[A-Z0-9]/.test(toks[e + 1]?.raw ?? ''))))) return [claim];
   if (/^(?:it|there|this|that)$/.test(subject[0]!.word)) return [claim];
   // The phrase and the body as the claim spells them: the intro ends at the claim's first comma.
   const comma = claim.indexOf(',');
   if (comma < 0) return [claim];
   const phrase = claim.slice(0, comma);
   const rest = claim.slice(comma + 1).trim();
-  const words = toks.slice(intro.length, e).map((t) => t.raw).join(' ').replace(/[,;:]$/, '').replace(/,(["”])$/, '$1');
-  if ((words.match(/["“”]/g) ?? []).length % 2 === 1) return [claim];
-  const core = `${words.charAt(0).toUpperCase()}${words.slice(1)}`;
-  const dated = `${core} ${phrase.charAt(0).toLowerCase()}${phrase.slice(1)}.`;
-  const body = `${rest.charAt(0).toUpperCase()}${rest.slice(1)}`;
+  const dated = datedFact(toks.slice(intro.length, e), phrase);
   // The dated fact must be short itself, or the split only moved the length.
-  if (dated.split(' ').length > LONG) return [claim];
-  return [body, dated];
+  if (dated === null || dated.split(' ').length > LONG) return [claim];
+  return [`${rest.charAt(0).toUpperCase()}${rest.slice(1)}`, dated];
+}
+
+// The verb with its object and the fronted phrase after them, or null where a quotation would be cut open.
+function datedFact(toks: readonly { raw: string }[], phrase: string): string | null {
+  const words = toks.map((t) => t.raw).join(' ').replace(/[,;:]$/, '').replace(/,(["”])$/, '$1');
+  if ((words.match(/["“”]/g) ?? []).length % 2 === 1) return null;
+  return `${words.charAt(0).toUpperCase()}${words.slice(1)} ${phrase.charAt(0).toLowerCase()}${phrase.slice(1)}.`;
 }

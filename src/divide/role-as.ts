@@ -34,9 +34,10 @@ export function roleAsApart(claim: string): string[] {
 // role in The Lord of the Rings.", "... for his role in 300.", as the annotators wrote each title (the naming facts
 // say what each title is: "300 is a film."). Titles must be plainly listed: two or more, each capitalised, at most
 // one "and" in the list ("The Liar and His Lover and When the Devil ..." is ambiguous), none opening with a pronoun
+// (an abbreviation may name the kind: "the TV series A and B")
 // ("I Love You, Beth Cooper" has a comma inside).
-const ROLES_IN = /^(.*\bknown for (?:his|her|their) )(roles|performances|appearances) in the ((?:\d{4}s? )?(?:[a-z]+ ){0,2}(?:films?|series|dramas?|movies?|shows?|sitcoms?)) (.+?)\.?$/;
-const KIND_LEAD = /^the ((?:\d{4}s? )?(?:[a-z]+ ){0,2}(?:films?|series|dramas?|movies?|shows?|sitcoms?)) /;
+const ROLES_IN = /^(.*\bknown for (?:his|her|their) )(roles|performances|appearances) in the ((?:\d{4}s? )?(?:(?:[a-z]+|[A-Z]{2,4}) ){0,2}(?:films?|series|dramas?|movies?|shows?|sitcoms?)) (.+?)\.?$/;
+const KIND_LEAD = /^the ((?:\d{4}s? )?(?:(?:[a-z]+|[A-Z]{2,4}) ){0,2}(?:films?|series|dramas?|movies?|shows?|sitcoms?)) /;
 
 /** One claim per title of "known for his roles in the films A, B and C"; the claim alone otherwise. */
 export function rolesInApart(claim: string): string[] {
@@ -49,10 +50,13 @@ export function rolesInApart(claim: string): string[] {
     if (own?.[1] !== undefined) kind = own[1];
     return { title: x.replace(KIND_LEAD, '').trim(), kind: singularOf(kind) };
   });
-  const plain = (x: string): boolean => /^["“]?[A-Z0-9]/.test(x) && x.split(/\s+/).length <= 8 && !/^["“]?(?:I|You|We|He|She|They|His|Her|Their|My|Your|When)\b/.test(x);
+  const plain = (x: string): boolean => /^["“]?[A-Z0-9]/.test(x) && x.split(/\s+/).length <= 8 && (x.match(/["“”]/g) ?? []).length === (/^["“]/.test(x) ? 2 : 0) && !/^["“]?(?:I|You|We|He|She|They|His|Her|Their|My|Your|When)\b/.test(x);
+  // A title quoted whole or not at all: "Without the films \"Rush Hour 2\"" is a garbled list, not a title.
   if (items.length < 2 || !items.every((x) => plain(x.title))) return [claim];
   const one = m[2].replace(/s$/, '');
   // What each title is, too: the naming facts miss titles with a number ("300", "Airport 1975"); the same fact
   // from both is asked once.
-  return [...items.map((x) => `${m[1]}${one} in ${x.title}.`), ...items.map((x) => `${x.title} is ${articleFor(x.kind)} ${x.kind}.`)];
+  // A quoted title the naming facts name already, with its own span ("Kingdom is a TV series.").
+  const named = items.filter((x) => !/^["“]/.test(x.title));
+  return [...items.map((x) => `${m[1]}${one} in ${x.title}.`), ...named.map((x) => `${x.title} is ${articleFor(x.kind)} ${x.kind}.`)];
 }

@@ -5,6 +5,14 @@ import { splitClaims } from './claims.js';
 import { hangingExampleApart, listedSubjectApart } from './example-items.js';
 import { roleAsApart, rolesInApart } from './role-as.js';
 import { timeSpanApart } from './time-spans.js';
+import { rolePairsApart } from './role-pairs.js';
+import { whileIngApart } from './while-ing.js';
+import { whoseApart } from './whose-apart.js';
+import { plainExamples } from './plain-examples.js';
+import { passiveByApart } from './passive-by.js';
+import { dateCommaApart } from './date-comma.js';
+import { awardForApart } from './award-for.js';
+import { playsAsApart } from './plays-as.js';
 import { timedSplit } from './time-np.js';
 import { yearApart } from './year-apart.js';
 import { leadInApart } from './lead-in.js';
@@ -110,7 +118,7 @@ function listItems(list: string, most = 8): string[] | null {
 function withExamples(text: string): string[] {
   // A counted category after a verb first: "received numerous awards for his work, including the Gold Medal" is
   // "received the Gold Medal", not "... for the Gold Medal".
-  const counted = countedExamples(text);
+  const counted = countedExamples(text) ?? plainExamples(text, listItems);
   if (counted !== null) return counted;
   // Without its key words EXAMPLES cannot match: skip its backtracking ".*" (most statements).
   const m = EXAMPLE_WORDS.test(text) ? EXAMPLES.exec(text) : null;
@@ -213,7 +221,7 @@ function claimsOf(raw: string, question: string | undefined): { pairs: Pair[]; r
   // An example's copy of the clause repeats the other conjuncts of the split; those are dropped. Repeats within one
   // piece stay: "There is a green star and a green star." is two stars.
   const pieces = through(includingAsApart(statement), asWellAsApart, knownApart, withExamples, possessivesApart, bothApart, yearsApart, asRolesApart).map((p) =>
-    once(through(splitClaims(p), sequenceApart, prepRepeatApart, possessiveRepeatApart, hangingExampleApart, bornApart, rolesApart, nationalityApart, timeSpanApart, roleAsApart, rolesInApart, leadInApart, yearApart, examplesApart, titleWhichApart, nameListApart, endAppositionApart, andObjectsApart, andVerbApart)).map(asExistence),
+    once(through(splitClaims(p), whoseApart, sequenceApart, prepRepeatApart, possessiveRepeatApart, hangingExampleApart, bornApart, rolesApart, nationalityApart, timeSpanApart, rolePairsApart, roleAsApart, rolesInApart, leadInApart, dateCommaApart, yearApart, awardForApart, playsAsApart, examplesApart, titleWhichApart, nameListApart, endAppositionApart, andObjectsApart, andVerbApart, whileIngApart, passiveByApart)).map(asExistence),
   );
   const repeats = (claim: string, k: number): boolean => pieces.slice(0, k).some((p) => p.includes(claim));
   return pairsOf(flatMapOf(pieces, (p, k) => p.filter((c) => !repeats(c, k))));

@@ -11,15 +11,28 @@ import { AUX_ADVERBS, AUXILIARIES, BE_FORMS, DETERMINERS, PREPOSITIONS } from '.
 const IN_YEAR = /^(.+?) in ((?:the )?(?:(?:January|February|March|April|May|June|July|August|September|October|November|December) )?(?:1[5-9]|20)\d\ds?)\b(.*)\.$/;
 
 const LONG = 12;
+// Over this many words a claim is long (the study's measure): there a date that ends it may be "on" a day or "since"
+// a year too, and a verb with no object keeps its first phrase ("was traded to the Seattle Mariners in 2005").
+const VERY_LONG = 15;
+const MONTH = '(?:January|February|March|April|May|June|July|August|September|October|November|December)';
+const DATE_END = new RegExp(String.raw`^(.+?) ((?:on ${MONTH} \d{1,2}, |since (?:${MONTH} )?)(?:1[5-9]|20)\d\d)\.$`);
 
 /** The claim without its year and the verb with its object in that year; the claim alone when that says nothing new. */
 export function yearApart(claim: string): string[] {
   // A short claim keeps its year: the annotators wrote "He represented Belgium in the Olympics in 2004." whole; a
   // long one, with more adjuncts than the year, is where they wrote the year with the verb and its object alone.
-  if (!/ in (?:the )?[A-Z1-2]/.test(claim) || claim.split(' ').length <= LONG) return [claim];
-  const m = IN_YEAR.exec(claim);
-  if (m === null || m[1] === undefined || m[2] === undefined || m[3] === undefined) return [claim];
-  const [before, year, after] = [m[1], m[2], m[3]];
+  // Cheap tests first (every claim passes here): a year "in" it or a date at its end.
+  const hasIn = / in (?:the )?[A-Z1-2]/.test(claim);
+  if (!hasIn && !/\d\.$/.test(claim)) return [claim];
+  const n = claim.split(' ').length;
+  if (n <= LONG) return [claim];
+  const veryLong = n > VERY_LONG;
+  const inYear = hasIn ? IN_YEAR.exec(claim) : null;
+  const m = inYear ?? (veryLong && /\d\.$/.test(claim) ? DATE_END.exec(claim) : null);
+  if (m === null || m[1] === undefined || m[2] === undefined || m[3] === undefined && inYear !== null) return [claim];
+  const [before, year, after] = [m[1], inYear === null ? m[2] : `in ${m[2]}`, m[3] ?? ''];
+  // "the first driver to win the BTCC ... since 1996": the date may bound the ranking, not the verb.
+  if (inYear === null && /\b(?:first|only|last|most|best|[a-z]+est)\b/.test(before)) return [claim];
   // A clause or list around the year: the year may be any part's ("when they won the UEFA Cup in 1999").
   if (/,|\b(?:when|which|who|where|while|and|since|until|between)\b/.test(before) || (after !== '' && !/^ (?:for|with|at|by|from|as) /.test(after))) return [claim];
   const clause = plainClause(before);
@@ -27,8 +40,13 @@ export function yearApart(claim: string): string[] {
   const toks = clause.tokens;
   let k = clause.verbIndex + 1;
   while (k < toks.length && (AUXILIARIES.has(toks[k]!.word) || AUX_ADVERBS.has(toks[k]!.word) || /(?:ed|en)$/.test(toks[k]!.word))) k++;
-  // No object ("went on to win ...", "was drafted by ..."): nothing to state the year of alone.
-  if (k >= toks.length || PREPOSITIONS.has(toks[k]!.word) || toks[k]!.word === 'to') return [claim];
+  // No object ("went on to win ...", "was drafted by ..."): nothing to state the year of alone, but in a long claim
+  // the verb's first phrase ("was nominated for an AACTA Award for Best Lead Actor ... in 1999" -> "... was nominated
+  // for an AACTA Award in 1999.").
+  if (k >= toks.length || PREPOSITIONS.has(toks[k]!.word) || toks[k]!.word === 'to') {
+    const phrase = veryLong && after === '' ? firstPhrase(toks, k) : null;
+    return phrase === null ? [claim] : [`${before}.`, `${phrase} ${year}.`];
+  }
   // A copula's predicate that is no noun phrase ("is best known for ...", "was instrumental in ...") says nothing
   // of its own in a year; "is the recipient of the Arjuna Award" does.
   let main = k - 1;
@@ -43,5 +61,18 @@ export function yearApart(claim: string): string[] {
   const gerund = /ing$/.test(toks[e + 1]?.word ?? '') && DETERMINERS.has(toks[e + 2]?.word ?? '');
   if (gerund || /^(?:role|part)$/.test(toks[e - 1]!.word)) return [claim];
   const core = toks.slice(0, e).map((t) => t.raw).join(' ');
-  return [`${before}${after}.`, `${core} in ${year}.`];
+  return [`${before}${after}.`, `${core} ${year}.`];
+}
+
+// The subject, the verb and its first phrase, cut before the next phrase ("of" belongs to it); null where the phrase
+// is all there is, opens an infinitive ("rose to fame", "went on to win"), or needs what follows it ("a role in").
+function firstPhrase(toks: readonly { word: string; raw: string }[], k: number): string | null {
+  if (k >= toks.length || !PREPOSITIONS.has(toks[k]!.word)) return null;
+  const next = toks[k + 1];
+  if (next === undefined || (toks[k]!.word === 'to' && !DETERMINERS.has(next.word) && !/^[A-Z0-9]/.test(next.raw))) return null;
+  let e = k + 1;
+  while (e < toks.length && !/^(?:as|and|or|who|which|where|when|while|after|before|during|since|until|because)$/.test(toks[e]!.word) && !(PREPOSITIONS.has(toks[e]!.word) && toks[e]!.word !== 'of') && !/[,;:]$/.test(toks[e - 1]!.raw)) e++;
+  if (e <= k + 1 || e >= toks.length || /^(?:role|part|one|some|many|most|all|each|number)$/.test(toks[e - 1]!.word)) return null;
+  const out = toks.slice(0, e).map((t) => t.raw).join(' ');
+  return (out.match(/["“”]/g) ?? []).length % 2 === 0 ? out : null;
 }
