@@ -6,7 +6,7 @@
  * theater productions", "political and cultural development"), nor after "to" (a verb may follow it), nor where an
  * item has its own determiner ("his use of stone and his interest in ..."), nor where a part would still be long.
  */
-const LONG = 15;
+import { isLong } from './long.js';
 const PAIR = /^(.*\b(?:of|on|in|about|for|with|from|against|between) )([a-z][\w'-]*(?: [a-z][\w'-]*){0,2}) and ([A-Za-z][\w'-]*(?: [a-z][\w'-]*){0,2})((?: (?:in|at|from|during|since|throughout|across) [^,]*)?)\.$/;
 const DETERMINERS = /^(?:the|a|an|his|her|their|its|this|that|these|those|some|many|several|numerous|various|most|more|other|both|each|every)\b/;
 // An item of one word with an adjective's or a gerund's ending modifies what follows the pair.
@@ -15,7 +15,7 @@ const MODIFIER = /(?:al|ous|ive|ful|ant|ent|able|ible|less|ary|ory|ish|ing|ed|es
 /** The claim split into one claim per object, or the claim alone. */
 export function andObjectsApart(claim: string): string[] {
   // The cheap test first: most claims have no " and " (the word count splits the string).
-  if (!claim.includes(' and ') || claim.split(' ').length <= LONG) return [claim];
+  if (!claim.includes(' and ') || !isLong(claim)) return [claim];
   const m = PAIR.exec(claim);
   if (m === null) return [claim];
   const [, pre = '', a = '', b = '', post = ''] = m;
@@ -26,5 +26,5 @@ export function andObjectsApart(claim: string): string[] {
   if (/\bbetween $/.test(pre)) return [claim];
   const out = [`${pre}${a}${post}.`, `${pre}${b}${post}.`];
   // Two long claims where there was one only moves the length: the pair stays for a rule that cuts elsewhere.
-  return out.every((c) => c.split(' ').length <= LONG) ? out : [claim];
+  return out.every((c) => !isLong(c)) ? out : [claim];
 }

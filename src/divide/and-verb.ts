@@ -9,8 +9,8 @@
 import { analyzeClause } from './clause.js';
 import { DETERMINERS, IRREGULAR_PAST, PREPOSITIONS, PRONOUNS } from './lexicon.js';
 import { claimToQuestion } from './question.js';
+import { isLong } from './long.js';
 
-const LONG = 15;
 const ADVERB = /^(?:now|later|also|then|currently|subsequently|still|eventually|soon|often|even|never|always|[a-z]+ly)$/;
 const PAST_VERB = /^(?:was|were|had|did)$|ed$/;
 
@@ -23,7 +23,7 @@ export function setAndVerbs(words: ReadonlySet<string>): void {
 
 /** The claim's two predicates apart, or the claim alone. */
 export function andVerbApart(claim: string): string[] {
-  if (andVerbs.size === 0 || !claim.includes(' and ') || claim.split(' ').length <= LONG) return [claim];
+  if (andVerbs.size === 0 || !claim.includes(' and ') || !isLong(claim)) return [claim];
   const clause = analyzeClause(claim);
   const words = claim.replace(/\.$/, '').split(' ');
   if (clause === null || clause.intro.length > 0 || clause.subject.length === 0 || clause.tokens.length !== words.length) return [claim];

@@ -5,13 +5,14 @@
  * FActScore's annotators wrote them ("He won the award for his role in The Boys."). The award keeps its head (its name
  * before its own phrase) in the second claim; a claim that would still be long stays whole.
  */
-const LONG = 15;
+import { isLong } from './long.js';
+
 const AWARD_VERB = String.raw`(?:(?:has |have |had )?(?:also )?(?:won|received|earned)|(?:was|were|has been|have been) (?:also )?(?:awarded|nominated for|honored with|honoured with))`;
 const AWARD_FOR = new RegExp(String.raw`^([A-Z][^,]*? ${AWARD_VERB}) ((?:the|a|an|[A-Z])[^,]*?) for (his|her|their) ((?:role|roles|performance|portrayal|work|album|film|movie|appearance|book|novel|song|single)\b[^,]*)\.$`);
 
 /** The award with its own phrase, and its head with what it was for; the claim alone otherwise. */
 export function awardForApart(claim: string): string[] {
-  if (!claim.includes(' for ') || claim.split(' ').length <= LONG) return [claim];
+  if (!claim.includes(' for ') || !isLong(claim)) return [claim];
   const m = AWARD_FOR.exec(claim);
   if (m === null || m[1] === undefined || m[2] === undefined || m[3] === undefined || m[4] === undefined) return [claim];
   const [head, award, whose, what] = [m[1], m[2], m[3], m[4]];
@@ -20,6 +21,6 @@ export function awardForApart(claim: string): string[] {
   const reason = `${head} ${name} for ${whose} ${what}.`;
   // An award given at an event is named with it ("the Grand Prize at the 2013 Korea Drama Awards"): the annotators
   // wrote such a claim whole, so it stays whole.
-  if (reason.split(' ').length > LONG || /\b(?:and|or)\b/.test(what) || / at /.test(award)) return [claim];
+  if (isLong(reason) || /\b(?:and|or)\b/.test(what) || / at /.test(award)) return [claim];
   return [`${head} ${award}.`, reason];
 }

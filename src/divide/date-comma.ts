@@ -4,7 +4,8 @@
  * "Sakamoto passed away in the crash of Japan Airlines Flight 123."; "Garrincha died from cirrhosis of the liver.",
  * "Garrincha died at the age of 49."), as FActScore's annotators wrote them.
  */
-const LONG = 15;
+import { isLong } from './long.js';
+
 const MONTH = '(?:January|February|March|April|May|June|July|August|September|October|November|December)';
 // The date: "on August 12, 1985", "on 12 August 1985", "in 1985", "in March 1985".
 const DATE = String.raw`(?:on ${MONTH} \d{1,2}(?:st|nd|rd|th)?, \d{4}|on \d{1,2} ${MONTH} \d{4}|in (?:${MONTH} )?\d{4})`;
@@ -13,7 +14,7 @@ const DATED = new RegExp(String.raw`^([^,]+?) (${DATE}), (${PHRASE}(?:, ${PHRASE
 
 /** The event at its date and with each phrase after it; the claim alone otherwise. */
 export function dateCommaApart(claim: string): string[] {
-  if (!claim.includes(', ') || !/\d, /.test(claim) || claim.split(' ').length <= LONG) return [claim];
+  if (!claim.includes(', ') || !/\d, /.test(claim) || !isLong(claim)) return [claim];
   const m = DATED.exec(claim);
   if (m === null || m[1] === undefined || m[2] === undefined || m[3] === undefined || !/\s/.test(m[1])) return [claim];
   const phrases = m[3].split(', ');

@@ -6,9 +6,9 @@
  * place ("Flaherty has also appeared in Without a Trace, The West Wing, CSI: NY and Grey's Anatomy."), as the
  * annotators wrote them ("He has appeared in Without a Trace.").
  */
+import { isLong } from './long.js';
 
 // Over this many words a claim is long (the study's measure); shorter ones were left whole on purpose.
-const LONG = 15;
 // The category's first word: a quantifier, an article or a possessive.
 const CATEGORY_START = /^(?:numerous|several|many|various|multiple|other|some|all|a|an|the|his|her|their|its|over|more|dozens|hundreds|\d+|[A-Z][\w'’.-]*['’]s)$/;
 // Inside a category only "of" and "and" may join words ("a number of positions in X" has its own phrase).
@@ -17,7 +17,7 @@ const PREPOSITION = /^(?:in|on|at|for|from|with|by|to|as|about|around|across|int
 
 /** The claim's category and its examples apart; the claim alone when it has no such shape. */
 export function examplesApart(claim: string): string[] {
-  if (claim.split(' ').length <= LONG) return [claim];
+  if (!isLong(claim)) return [claim];
   const m = /^(.+?),?\s+(?:including|such as)\s+(.+?)\.?$/.exec(claim);
   if (m === null || m[1] === undefined || m[2] === undefined) return [claim];
   const [head, examples] = [m[1], m[2]];

@@ -7,9 +7,9 @@
  */
 import { analyzeClause } from './clause.js';
 import { AUX_ADVERBS, AUXILIARIES, DETERMINERS, PREPOSITIONS } from './lexicon.js';
+import { isLong } from './long.js';
 
 // Over this many words a claim is long (the study's measure); shorter ones keep their phrase, as annotators did.
-const LONG = 15;
 // The fronted phrases that date or place an event. Not "As a member of ..." (a role), "With CSKA" (a team), "In
 // addition to ..." (another fact), "Since then" (a reference back), "Today"/"As of ..." (a state, not an event).
 const LEAD = /^(?:in|after|before|during|following|throughout|from|upon|prior to|over|at the age of|by|between|apart from|aside from|besides|at the)\s/i;
@@ -22,7 +22,7 @@ const IRREGULAR = /^(?:cast|put|set|hit|made|won|held|told|sold|found|built|brou
 
 /** The claim without its fronted phrase and the verb with its object in that phrase; the claim alone otherwise. */
 export function leadInApart(claim: string): string[] {
-  if (!LEAD.test(claim) || NOT_LEAD.test(claim) || claim.split(' ').length <= LONG) return [claim];
+  if (!LEAD.test(claim) || NOT_LEAD.test(claim) || !isLong(claim)) return [claim];
   const clause = analyzeClause(claim);
   if (clause === null || clause.intro.length === 0 || clause.locative || clause.verb.fromRelative) return [claim];
   const { intro, subject } = clause;
@@ -75,7 +75,7 @@ export function leadInApart(claim: string): string[] {
   const rest = claim.slice(comma + 1).trim();
   const dated = datedFact(toks.slice(intro.length, e), phrase);
   // The dated fact must be short itself, or the split only moved the length.
-  if (dated === null || dated.split(' ').length > LONG) return [claim];
+  if (dated === null || isLong(dated)) return [claim];
   return [`${rest.charAt(0).toUpperCase()}${rest.slice(1)}`, dated];
 }
 

@@ -5,13 +5,14 @@
  * was drafted by the San Francisco Giants.", "He was drafted in the second round."). The agent must be a name, so
  * the phrase after it cannot be its own ("by the head of the department in 2001" stays whole).
  */
-const LONG = 15;
+import { isLong } from './long.js';
+
 const NAME = String.raw`(?:the )?(?:[A-Z][\w.'’-]*)(?: [A-Z][\w.'’-]*){0,5}`;
 const PASSIVE = new RegExp(String.raw`^([A-Z][^,]*? (?:was|were|has been|had been|have been) (?:[a-z]+ly )?[a-z]+(?:ed|en|wn)) by (${NAME}) ((?:in|at|on|during|for|after|from|as) .+)\.$`);
 
 /** The passive with its agent and with the phrase after the agent; the claim alone otherwise. */
 export function passiveByApart(claim: string): string[] {
-  if (!claim.includes(' by ') || claim.split(' ').length <= LONG) return [claim];
+  if (!claim.includes(' by ') || !isLong(claim)) return [claim];
   const m = PASSIVE.exec(claim);
   if (m === null || m[1] === undefined || m[2] === undefined || m[3] === undefined) return [claim];
   // A second clause or list after the agent: the phrase may not be the verb's alone.

@@ -4,12 +4,13 @@
  * "... played for Emelec in the Ecuadorian Football League."), as FActScore's annotators wrote them ("He plays as a
  * striker.", "He plays for Paris Saint-Germain."). A named team only, on claims over 15 words.
  */
-const LONG = 15;
+import { isLong } from './long.js';
+
 const PLAYS_AS = /^([A-Z][^,]*?\b(?:plays|played))((?: [^,]*?)?) (as (?:an?|the) [a-z][\w-]*(?: [a-z][\w-]*){0,2}) for ((?:the )?[A-Z].*)\.$/;
 
 /** The position and the team apart; the claim alone otherwise. */
 export function playsAsApart(claim: string): string[] {
-  if (!claim.includes(' as ') || claim.split(' ').length <= LONG) return [claim];
+  if (!claim.includes(' as ') || !isLong(claim)) return [claim];
   const m = PLAYS_AS.exec(claim);
   if (m === null || m[1] === undefined || m[3] === undefined || m[4] === undefined) return [claim];
   // "... for Premier League club Liverpool and captains the Egypt national team": another predicate follows.

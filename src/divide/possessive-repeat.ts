@@ -9,10 +9,10 @@
  */
 import { PREPOSITIONS } from './lexicon.js';
 import { repeatClause } from './prep-repeat.js';
+import { isLong } from './long.js';
 
 const AND_POSSESSIVE = / and (?:also )?(?:his|her|their|its|the) /;
 const POSSESSIVES = new Set(['his', 'her', 'their', 'its', 'the']);
-const LONG = 15;
 
 /** The claim with one claim per possessive's noun phrase, or the claim alone. */
 export function possessiveRepeatApart(claim: string): string[] {
@@ -43,7 +43,7 @@ export function possessiveRepeatApart(claim: string): string[] {
     const second = `${[...words.slice(0, i), ...words.slice(k)].join(' ')}.`;
     // Two long claims where there was one only moves the length ("The rabbit, with its speed and adaptability, spoke
     // of its daring escapes ... and its exploration of ..."): the pair stays for a rule that cuts elsewhere.
-    if (first.split(' ').length > LONG && second.split(' ').length > LONG) return [claim];
+    if (isLong(first) && isLong(second)) return [claim];
     return [first, ...possessiveRepeatApart(second)];
   }
   return [claim];

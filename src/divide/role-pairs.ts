@@ -6,8 +6,7 @@
  * ("was also chair of X and Goodwill Ambassador for Y"), on long claims only.
  */
 import { PREPOSITIONS } from './lexicon.js';
-
-const LONG = 15;
+import { isLong } from './long.js';
 
 // The subject (a name or a pronoun, no comma) and the verb that names a role: a copula or "serve as".
 const HEAD = /^((?:[A-Z][\p{L}\p{M}'’.-]*|of|de|del|da|van|von|bin)(?: (?:[A-Z][\p{L}\p{M}'’.-]*|of|de|del|da|van|von|bin)){0,5}|He|She) ((?:(?:has|had|have|is|was) )?(?:also |currently |later |previously )?(?:serves|served|serving) as|(?:is|was|has been|had been|became)(?: also)?) (.+)$/u;
@@ -24,7 +23,7 @@ const TIME_TAIL = /^(.*?)((?:,? (?:from|since|until|between|during|in) (?:(?:the
 
 /** One claim per role of "served as A of X and B of Y"; the claim alone otherwise. */
 export function rolePairsApart(claim: string): string[] {
-  if (!claim.includes(' and ') || claim.split(' ').length <= LONG) return [claim];
+  if (!claim.includes(' and ') || !isLong(claim)) return [claim];
   const h = HEAD.exec(claim);
   if (h === null || h[1] === undefined || h[2] === undefined || h[3] === undefined) return [claim];
   const p = PAIR.exec(h[3]);

@@ -9,8 +9,7 @@
  */
 import { plainClause } from './clause.js';
 import { AUX_ADVERBS, AUXILIARIES, PREPOSITIONS } from './lexicon.js';
-
-const LONG = 15;
+import { isLong } from './long.js';
 
 // One span of years after the fact: "from 1998 to 2001", "from 1984-2005", "from 1989–90", "between 1990 and 1995".
 const SPAN = /^(.+?),?\s+(?:from|between)\s+(\d{4})\s*(?:to|until|and|-|–)\s*(\d{4}|\d{2})\b(.*)\.$/;
@@ -25,7 +24,7 @@ export function timeSpanApart(claim: string): string[] {
   if (SPAN.test(`${rest}.`) || /\d{4}/.test(what) || Number(until) < Number(from) || !/\s/.test(what)) return [claim];
   // "Zamfir Arbore lived between 1866 and 1923.": with nothing but a verb before it, the span is the fact.
   if (/\s[a-z]+ed$/.test(what)) return [claim];
-  const dated = `${what} from ${from}.`.split(' ').length > LONG && rest === '' ? headOf(what) ?? what : what;
+  const dated = isLong(`${what} from ${from}.`) && rest === '' ? headOf(what) ?? what : what;
   return [`${what}${rest}.`, `${dated} from ${from}.`, `${dated} until ${until}.`];
 }
 

@@ -6,14 +6,14 @@
  */
 
 import { claimToQuestion } from './question.js';
+import { isLong } from './long.js';
 
 // Over this many words a claim is long (the study's measure).
-const LONG = 15;
 const TITLE_WHICH = /^(.+?\s)["“]([^"“”]+?),?["”],?\s+which\s+((?:is|was|are|were|has|had|peaked|propelled|combines|chronicles|reached|became|topped|won|features|tells)\b.+?)\.?$/;
 
 /** The claim up to its quoted title and the title's relative clause as a claim of its own; the claim otherwise. */
 export function titleWhichApart(claim: string): string[] {
-  if (!claim.includes('which') || claim.split(' ').length <= LONG) return [claim];
+  if (!claim.includes('which') || !isLong(claim)) return [claim];
   const m = TITLE_WHICH.exec(claim);
   if (m === null || m[1] === undefined || m[2] === undefined || m[3] === undefined) return [claim];
   // "propelled them", "chronicles her ...": the clause's pronouns are the claim's subject's; kept as written.

@@ -9,8 +9,8 @@
 import { IRREGULAR_PAST, PREPOSITIONS } from './lexicon.js';
 import { plainClause } from './clause.js';
 import { pastOfIng } from './verbs.js';
+import { isLong } from './long.js';
 
-const LONG = 15;
 const TEMPORAL = / (while|after|before) ([a-z]+ing) /;
 // -ing words that are no verb after "after"/"before" ("after morning practice").
 const NOT_VERB = /^(?:morning|evening|nothing|something|anything|everything|during|spring|king|wedding|ceiling|string|thing|bring|sing|ring|wing|sling)$/;
@@ -19,7 +19,7 @@ const NOT_VERB = /^(?:morning|evening|nothing|something|anything|everything|duri
 export function whileIngApart(claim: string, i = 0, all: readonly string[] = []): string[] {
   if (!claim.includes('ing ')) return [claim];
   const m = TEMPORAL.exec(claim);
-  if (m === null || claim.split(' ').length <= LONG) return [claim];
+  if (m === null || !isLong(claim)) return [claim];
   if (m === null || m[1] === undefined || m[2] === undefined || NOT_VERB.test(m[2])) return [claim];
   const main = claim.slice(0, m.index).replace(/,$/, '');
   let rest = claim.slice(m.index + m[0].length).replace(/\.$/, '');
@@ -45,9 +45,9 @@ export function whileIngApart(claim: string, i = 0, all: readonly string[] = [])
     past = pastOfIng(m[2]);
   }
   // The participle's own clause ends the claim: no second clause after it ("while ..., he ...").
-  if (/,\s*(?:he|she|they|it|and|but)\b/i.test(rest) || rest.split(' ').length < 1) return [claim];
+  if (/,\s*(?:he|she|they|it|and|but)\b/i.test(rest)) return [claim];
   // Where the relation itself is long, the claim stays whole: no part of it is dropped to make a claim short.
-  if (linked.split(' ').length > LONG) return [claim];
+  if (isLong(linked)) return [claim];
   // "Silva retired ... after playing for a variety of clubs in Brazil / in Greece / in England": the relation once.
   const said = all.slice(0, i).some((c) => c.startsWith(linked));
   return said ? [`${subject} ${past} ${rest}.`] : [`${linked.replace(/,$/, '')}.`, `${subject} ${past} ${rest}.`];

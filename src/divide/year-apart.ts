@@ -6,14 +6,12 @@
  */
 import { plainClause } from './clause.js';
 import { AUX_ADVERBS, AUXILIARIES, BE_FORMS, DETERMINERS, PREPOSITIONS } from './lexicon.js';
+import { LONG_CLAIM_WORDS, spaceWords } from './long.js';
 
 // " in 1980", " in October 2002", " in the 1950s" inside a claim, with what goes on after it.
 const IN_YEAR = /^(.+?) in ((?:the )?(?:(?:January|February|March|April|May|June|July|August|September|October|November|December) )?(?:1[5-9]|20)\d\ds?)\b(.*)\.$/;
 
 const LONG = 12;
-// Over this many words a claim is long (the study's measure): there a date that ends it may be "on" a day or "since"
-// a year too, and a verb with no object keeps its first phrase ("was traded to the Seattle Mariners in 2005").
-const VERY_LONG = 15;
 const MONTH = '(?:January|February|March|April|May|June|July|August|September|October|November|December)';
 const DATE_END = new RegExp(String.raw`^(.+?) ((?:on ${MONTH} \d{1,2}, |since (?:${MONTH} )?)(?:1[5-9]|20)\d\d)\.$`);
 
@@ -24,9 +22,11 @@ export function yearApart(claim: string): string[] {
   // Cheap tests first (every claim passes here): a year "in" it or a date at its end.
   const hasIn = / in (?:the )?[A-Z1-2]/.test(claim);
   if (!hasIn && !/\d\.$/.test(claim)) return [claim];
-  const n = claim.split(' ').length;
+  const n = spaceWords(claim);
   if (n <= LONG) return [claim];
-  const veryLong = n > VERY_LONG;
+  // A long claim (the study's measure): there a date that ends it may be "on" a day or "since" a year too, and a verb
+  // with no object keeps its first phrase ("was traded to the Seattle Mariners in 2005").
+  const veryLong = n > LONG_CLAIM_WORDS;
   const inYear = hasIn ? IN_YEAR.exec(claim) : null;
   const m = inYear ?? (veryLong && /\d\.$/.test(claim) ? DATE_END.exec(claim) : null);
   if (m === null || m[1] === undefined || m[2] === undefined || m[3] === undefined && inYear !== null) return [claim];
