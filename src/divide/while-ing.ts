@@ -19,8 +19,7 @@ const NOT_VERB = /^(?:morning|evening|nothing|something|anything|everything|duri
 export function whileIngApart(claim: string, i = 0, all: readonly string[] = []): string[] {
   if (!claim.includes('ing ')) return [claim];
   const m = TEMPORAL.exec(claim);
-  if (m === null || !isLong(claim)) return [claim];
-  if (m === null || m[1] === undefined || m[2] === undefined || NOT_VERB.test(m[2])) return [claim];
+  if (m === null || !isLong(claim) || m[1] === undefined || m[2] === undefined || NOT_VERB.test(m[2])) return [claim];
   const main = claim.slice(0, m.index).replace(/,$/, '');
   let rest = claim.slice(m.index + m[0].length).replace(/\.$/, '');
   // The main clause keeps when it happened, with the participle cut before its next phrase ("Clemente died tragically
