@@ -11,6 +11,7 @@ import { OpenAIGenerator, OpenAILabeler } from '../../src/backends/openai/index.
 import { loadConfig } from '../../src/config/load.js';
 import type { Config } from '../../src/config/schema.js';
 import { runRound } from '../../src/pipeline/round.js';
+import type { Progress } from '../../src/progress.js';
 import { STAGES } from '../../src/domain.js';
 import { openDb, roundStats } from '../../src/store/index.js';
 import { sampleSeed } from '../../src/stages/generate.js';
@@ -55,6 +56,36 @@ function pairsOf(file: string): string[] {
     ).map((r) => r.k);
   } finally {
     db.close();
+  }
+}
+
+/** A Progress that keeps every stage event with its time, for a stalled round's failure message. */
+function progressRecorder(): { progress: Progress; lines: string[] } {
+  const t0 = Date.now();
+  const lines: string[] = [];
+  const at = (s: string) => lines.push(`${((Date.now() - t0) / 1000).toFixed(1)} s ${s}`);
+  const progress = (lane: string): Progress => ({
+    start: (stage, total) => at(`${stage} start ${total}`),
+    tick: () => {},
+    done: () => at(`${lane} done`),
+    log: (m) => at(m),
+    lane: (stage) => progress(stage),
+    through: (n) => at(`${lane} through +${n}`),
+    finish: () => at(`${lane} finished`),
+  });
+  return { progress: progress('round'), lines };
+}
+
+/** `p`, or a failure naming what `state()` shows when `p` has not settled within `ms`. */
+async function bounded<T>(p: Promise<T>, ms: number, state: () => unknown): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const stall = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`still running after ${ms / 1000} s: ${JSON.stringify(state(), null, 1)}`)), ms);
+  });
+  try {
+    return await Promise.race([p, stall]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -155,6 +186,7 @@ describe('a whole round through HTTP', () => {
   test('with every kind of fault injected, each is retried and the pairs equal the fault-free run', async () => {
     const file = path.join(tempDir(), 'faulty.sqlite');
     const before = { ...srv.stats.injected };
+    const recorder = progressRecorder();
     srv.inject({ kind: '429', times: 2, retryAfter: 1, model: 'shapes-policy' });
     srv.inject({ kind: '500', times: 3, model: 'shapes-policy' });
     srv.inject({ kind: 'drop', times: 2, model: 'shapes-policy' });
@@ -164,12 +196,19 @@ describe('a whole round through HTTP', () => {
     srv.inject({ kind: 'nologprobs', times: 3, model: 'shapes-labeler' });
     srv.inject({ kind: '500', times: 2, model: 'shapes-labeler' });
     srv.inject({ kind: 'hang', times: 1, model: 'shapes-labeler' });
-    await runRound(
-      remoteConfig(file, srv.url, (c) => {
-        // A short timeout so the hung request is given up on and retried quickly.
-        (c.label.backend as { timeout_ms: number }).timeout_ms = 3000;
-      }),
-      { choice: 'next', stages: STAGES, limit: 6 },
+    // The round takes about 5 s. Once, in a whole-suite run, it did not end within the project's 300 s limit, and that
+    // failure said no more than "timed out": a round still going after 120 s now fails with what the stages and the
+    // server were doing (docs/testing.md, "A stalled fault round").
+    await bounded(
+      runRound(
+        remoteConfig(file, srv.url, (c) => {
+          // A short timeout so the hung request is given up on and retried quickly.
+          (c.label.backend as { timeout_ms: number }).timeout_ms = 3000;
+        }),
+        { choice: 'next', stages: STAGES, limit: 6, progress: recorder.progress },
+      ),
+      120_000,
+      () => ({ stages: recorder.lines.slice(-12), server: { requests: srv.stats.requests, served: srv.stats.served, byModel: srv.stats.byModel, injected: srv.stats.injected, peakActive: srv.stats.peakActive }, faultsLeft: srv.faults.filter((f) => f.times > 0), handles: process.getActiveResourcesInfo() }),
     );
     const injected = Object.fromEntries(Object.entries(srv.stats.injected).map(([k, v]) => [k, v - (before[k] ?? 0)]));
     expect(injected).toEqual({ '429': 2, '500': 5, drop: 2, malformed: 2, short: 2, garbage: 1, nologprobs: 3, hang: 1 });
