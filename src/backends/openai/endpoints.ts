@@ -34,6 +34,8 @@ export class EndpointPool {
   private readonly waiters: Waiter[] = [];
   private readonly apiKey: string | null;
   private wakeTimer: NodeJS.Timeout | null = null;
+  /** When the wake timer fires (Date.now() milliseconds), while one is set. */
+  private wakeAt = 0;
   /** Once a mistake retrying cannot fix is seen, every other request fails with it at once. */
   private fatal: FatalBackendError | null = null;
   /** Whether any request has succeeded, and refusals that named no reason of the item's own before one did. */
@@ -99,7 +101,8 @@ export class EndpointPool {
       }
       await new Promise<void>((resolve) => {
         this.waiters.push(resolve);
-        this.scheduleWake();
+        // Not scheduleWake(): a slot may be free (the rest ended after pick looked): then the head waiters go now.
+        this.wakeSome();
       });
       const f = this.pick(key);
       if (f) {
@@ -123,25 +126,34 @@ export class EndpointPool {
     }
   }
 
-  /** Wakes waiters when a resting endpoint comes back (nothing else would wake them if every endpoint rests). */
-  private scheduleWake(): void {
-    if (this.wakeTimer) return;
-    const now = Date.now();
-    const resting = this.endpoints.filter((e) => e.restUntil > now).map((e) => e.restUntil);
-    if (resting.length === 0) return;
+  /**
+   * Wakes waiters when the first resting endpoint comes back (nothing else would wake them if every endpoint rests).
+   * A timer set for a later rest's end is set again for an earlier one: an endpoint that rests for minutes (its rest
+   * doubles while it keeps failing) must not hold the waiters after another one is back.
+   */
+  private scheduleWake(now: number): void {
+    let at = Infinity;
+    for (const e of this.endpoints) if (!e.stopped && e.restUntil > now && e.restUntil < at) at = e.restUntil;
+    if (at === Infinity) return;
+    if (this.wakeTimer) {
+      if (this.wakeAt <= at) return;
+      clearTimeout(this.wakeTimer);
+    }
+    this.wakeAt = at;
     this.wakeTimer = setTimeout(() => {
       this.wakeTimer = null;
       this.wakeSome();
-    }, Math.max(1, Math.min(...resting) - now));
+    }, Math.max(1, at - now));
     // Not unref'd: while requests wait for a resting endpoint, this timer is what keeps the process alive.
   }
 
   private wakeSome(): void {
     let free = 0;
     const now = Date.now();
-    for (const e of this.endpoints) if (e.restUntil <= now) free += Math.max(0, this.settings.max_in_flight - e.inFlight);
+    for (const e of this.endpoints) if (e.restUntil <= now && !e.stopped) free += Math.max(0, this.settings.max_in_flight - e.inFlight);
     while (free-- > 0 && this.waiters.length) this.waiters.shift()!();
-    if (this.waiters.length) this.scheduleWake();
+    // The same `now`: an endpoint this call saw resting gets its timer, whenever the clock's ms ticks over.
+    if (this.waiters.length) this.scheduleWake(now);
   }
 
   private release(e: Endpoint, ok: boolean): void {
