@@ -158,6 +158,23 @@ describe.concurrent('the built CLI loads only what the invoked command needs', (
     expect(exp.urls.filter((u) => u.includes('/node_modules/hyparquet') || u.includes('/node_modules/zod/'))).toEqual([]);
   });
 
+  test('worker threads that only divide (a claims preview with the rules divider) load wink-nlp but no model runtime: neither transformers.js, onnxruntime nor sharp', async () => {
+    const answers = path.join(dir, 'answers.jsonl');
+    writeFileSync(answers, [
+      { id: 'a', answer: 'The image features a large, old-fashioned clock mounted on a brick wall.' },
+      { id: 'b', answer: 'A man in a red shirt is riding a bicycle next to a parked car.' },
+    ].map((l) => JSON.stringify(l)).join('\n') + '\n');
+    writeFileSync(path.join(dir, 'two-workers.json'), JSON.stringify({ workers: 2 }));
+    const r = await loaded('claims-rules', ['claims', '--in', answers, '--config', path.join(dir, 'two-workers.json'), '--out', path.join(dir, 'claims.jsonl')]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/divided 2 of 2 lines with the rules divider/);
+    expect(readFileSync(path.join(dir, 'claims.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).claims.length > 0)).toEqual([true, true]);
+    // The divider ran in the pool's threads: its language model was loaded there, and the model code was not.
+    expect(r.urls.filter((u) => u.endsWith('/node_modules/piscina/dist/worker.js'))).toHaveLength(1);
+    expect(r.urls.filter((u) => u.includes('/node_modules/wink-nlp/'))).not.toEqual([]);
+    expect(r.urls.filter((u) => ['/node_modules/@huggingface/transformers/', '/node_modules/onnxruntime-node/', '/node_modules/sharp/'].some((h) => u.includes(h)))).toEqual([]);
+  });
+
   test('doctor probing served models sends the package\'s image as it is: no image decoder is loaded', async () => {
     const dead = { base_urls: ['http://127.0.0.1:9'], max_retries: 0 };
     writeFileSync(path.join(dir, 'remote.json'), JSON.stringify({

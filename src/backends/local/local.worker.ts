@@ -1,5 +1,5 @@
 // Piscina entry point: CPU work only (model inference, dividing). Never touches the store.
-import { LlavaModel, readImage, type Sample } from './llava.js';
+import type { LlavaModel, Sample } from './llava.js';
 import { topIndices, yesNoFromLogits, yesNoTokenIds } from '../../feedback/yes-no.js';
 import { divideRules } from '../../divide/rules.js';
 import { cutWords } from '../../feedback/words.js';
@@ -50,6 +50,11 @@ export interface TopResult {
 // Each thread loads a model once and keeps it while it is used. `stamp` is the folder's stamp when it was loaded under
 // a pool's lease (null: loaded with no lease, kept for the thread's life).
 const models = new Map<string, { stamp: string | null; model: Promise<LlavaModel> }>();
+// The model code (transformers.js, onnxruntime, sharp), imported at the thread's first model task: a thread that only
+// divides (the rules divider beside served models, `rlaifv claims`) never loads it.
+let llava: Promise<typeof import('./llava.js')> | undefined;
+const llavaModule = () => (llava ??= import('./llava.js'));
+const readImage = async (file: string) => (await llavaModule()).readImage(file);
 const yesNoIds = new Map<string, { yes: number[]; no: number[] }>();
 // The leases of the task being run (piscina runs one task at a time per thread).
 let live: Live | undefined;
@@ -82,7 +87,7 @@ function model(dir: string, threads: number): Promise<LlavaModel> {
     e = undefined;
   }
   if (!e) {
-    const m = LlavaModel.load(dir, { threads });
+    const m = llavaModule().then(({ LlavaModel }) => LlavaModel.load(dir, { threads }));
     e = { stamp: want, model: m };
     models.set(dir, e);
     m.catch(() => {
