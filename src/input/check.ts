@@ -33,6 +33,11 @@ export interface InputOptions {
   imagesDir: string;
   /** Read the file as LLaVA-style conversations (src/input/llava.ts) whatever its rows look like. */
   format?: 'prompts' | 'llava';
+  /**
+   * An image the store already holds, by id, with the size it was checked at (a resumed round, a loop's next round):
+   * its bytes are not decoded again, only held to the limits (see checkImage).
+   */
+  known?: (id: string) => { width: number; height: number; bytes: number } | undefined;
 }
 
 /** Limits on what a prompt may bring. */
@@ -146,6 +151,15 @@ export async function checkImage(spec: string, baseDir: string, limits: InputLim
     timeoutMs: limits.fetch_timeout_ms,
     retries: limits.fetch_retries,
   });
+  // Bytes the store holds as they are were checked whole when first stored: decoding them again (a 640x480 JPEG: about
+  // 22 ms, its hash 0.15 ms) would be paid by every resumed round and every loop round for every image. The limits,
+  // which may have changed since, still apply; an image stored normalized (a BMP, a turned photo) has another id and is
+  // checked as new.
+  const id = imageId(src.bytes);
+  const k = opts.known?.(id);
+  if (k && k.bytes === src.bytes.length && src.bytes.length <= limits.max_image_bytes && k.width * k.height <= limits.max_image_pixels) {
+    return { id, path: src.file, width: k.width, height: k.height, bytes: k.bytes };
+  }
   const img = await checkImageBytes(src.bytes, src.shown, limits);
   const file = img.normalized ? await saveImageBytes(opts.imagesDir, img.bytes, img.format) : src.file;
   return { id: imageId(img.bytes), path: file, width: img.width, height: img.height, bytes: img.bytes.length };

@@ -9,6 +9,8 @@ export interface ReaderOptions {
   imagesDir: string;
   /** Column names where a data set's differ from image / question / id. */
   columns?: { image?: string; question?: string; id?: string };
+  /** Images the store already holds (InputOptions.known): the JSONL and LLaVA readers do not decode them again. */
+  known?: (id: string) => { width: number; height: number; bytes: number } | undefined;
 }
 
 /** A whole input file cannot be read (missing, not Parquet, a column missing): the CLI exits 2, whatever on_error. */

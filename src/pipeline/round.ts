@@ -6,6 +6,7 @@ import { InputError } from '../errors.js';
 import {
   addRoundPrompt,
   createRound,
+  getImage,
   getRound,
   latestRound,
   putFailures,
@@ -111,6 +112,7 @@ export async function ingestPrompts(
   const input = readInput(config.prompts, config.input_format, config.limits, {
     imagesDir: imageStoreDir(config.db),
     columns: config.input_columns,
+    known: (id) => getImage(db, id),
   });
   for await (const r of input) {
     if (opts.limit !== undefined && n >= opts.limit) break;
@@ -124,7 +126,12 @@ export async function ingestPrompts(
     const p = r.prompt;
     // The ordinal is the prompt's place in the whole input, so merged shards keep the input order.
     const ordinal = n++;
-    if (opts.shard && shardOf(p.id, opts.shard.count) !== opts.shard.index) continue;
+    // At the limit, stop before the reader reads (and checks the image of) one line more.
+    const full = opts.limit !== undefined && n >= opts.limit;
+    if (opts.shard && shardOf(p.id, opts.shard.count) !== opts.shard.index) {
+      if (full) break;
+      continue;
+    }
     mine++;
     batch.push(() => {
       // A prompt id already used with other content is refused before anything of it (its image too) is stored.
@@ -151,6 +158,7 @@ export async function ingestPrompts(
       addRoundPrompt(db, round.id, p.id, ordinal);
     });
     if (batch.length >= 256) flush();
+    if (full) break;
   }
   flush();
   return { prompts: mine, problems };

@@ -137,7 +137,7 @@ describe.concurrent('the built CLI loads only what the invoked command needs', (
     expect(clientsIn(r.urls).filter((u) => !u.includes('/node_modules/piscina/'))).toEqual([]);
   });
 
-  test('a rerun that finds its round done starts no worker thread (the run that did the work started them); a JSONL pull or export of its pairs loads no Parquet writer', async () => {
+  test('a rerun that finds its round done starts no worker thread (the run that did the work started them) and loads no image decoder (its images are stored); a JSONL pull or export of its pairs loads no Parquet writer', async () => {
     const db = path.join(dir, 'rerun.sqlite');
     const args = ['run', '--db', db, '--limit', '1', '--samples', '2', '--workers', '2', '--quiet'];
     const worker = (urls: string[]) => urls.filter((u) => u.endsWith('/node_modules/piscina/dist/worker.js'));
@@ -147,6 +147,8 @@ describe.concurrent('the built CLI loads only what the invoked command needs', (
     const again = await loaded('rerun-again', args);
     expect(again.code, again.stderr).toBe(0);
     expect(worker(again.urls)).toEqual([]);
+    expect(first.urls.filter((u) => u.includes('/node_modules/sharp/'))).not.toEqual([]);
+    expect(again.urls.filter((u) => u.includes('/node_modules/sharp/'))).toEqual([]);
     // Its pairs pulled as JSONL: the Parquet writer (hyparquet-writer and hyparquet) is not loaded.
     const pull = await loaded('pull-jsonl', ['pull', '--consumer', 'lazy', '--db', db, '--format', 'trl', '--out', path.join(dir, 'pairs.jsonl')]);
     expect(pull.code, pull.stderr).toBe(0);
