@@ -33,12 +33,15 @@ export interface InputOptions {
   imagesDir: string;
   /** Read the file as LLaVA-style conversations (src/input/llava.ts) whatever its rows look like. */
   format?: 'prompts' | 'llava';
-  /**
-   * An image the store already holds, by id, with the size it was checked at (a resumed round, a loop's next round):
-   * its bytes are not decoded again, only held to the limits (see checkImage).
-   */
-  known?: (id: string) => { width: number; height: number; bytes: number } | undefined;
+  /** Images the store already holds: their bytes are not decoded again, only held to the limits (see checkImage). */
+  known?: KnownImages;
 }
+
+/**
+ * The store's image of an id, with the size it was checked at when first stored (a resumed round, a loop's next
+ * round), or undefined.
+ */
+export type KnownImages = (id: string) => { width: number; height: number; bytes: number } | undefined;
 
 /** Limits on what a prompt may bring. */
 export interface InputLimits {

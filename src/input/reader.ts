@@ -1,5 +1,6 @@
 // What every input reader takes and the error a whole unreadable input file raises.
 import { InputError } from '../errors.js';
+import type { KnownImages } from './check.js';
 
 // The list lives in config/ (its schema validates input_format); readers take it from there.
 
@@ -10,7 +11,7 @@ export interface ReaderOptions {
   /** Column names where a data set's differ from image / question / id. */
   columns?: { image?: string; question?: string; id?: string };
   /** Images the store already holds (InputOptions.known): the JSONL and LLaVA readers do not decode them again. */
-  known?: (id: string) => { width: number; height: number; bytes: number } | undefined;
+  known?: KnownImages;
 }
 
 /** A whole input file cannot be read (missing, not Parquet, a column missing): the CLI exits 2, whatever on_error. */

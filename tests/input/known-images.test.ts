@@ -4,13 +4,13 @@
 import { describe, expect, test } from 'vitest';
 import { copyFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import type { KnownImages } from '../../src/input/check.js';
 import { readPrompts } from '../../src/input/prompts.js';
 import { DEV, tempDir } from '../helpers/paths.js';
 
 const limits = { max_image_bytes: 1_000_000, max_image_pixels: 10_000, max_question_chars: 200, fetch_timeout_ms: 5000, fetch_retries: 1 };
-type Known = (id: string) => { width: number; height: number; bytes: number } | undefined;
 
-async function one(file: string, known?: Known, l = limits) {
+async function one(file: string, known?: KnownImages, l = limits) {
   const imagesDir = path.join(tempDir(), 'images');
   for await (const r of readPrompts(file, l, { imagesDir, ...(known ? { known } : {}) })) return r;
   throw new Error('no line read');
