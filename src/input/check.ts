@@ -41,7 +41,7 @@ export interface InputOptions {
  * The store's image of an id, with the size it was checked at when first stored (a resumed round, a loop's next
  * round), or undefined.
  */
-export type KnownImages = (id: string) => { width: number; height: number; bytes: number } | undefined;
+export type KnownImages = (id: string) => { width: number; height: number; bytes: number; path?: string } | undefined;
 
 /** Limits on what a prompt may bring. */
 export interface InputLimits {

@@ -66,7 +66,7 @@ export async function* readParquetPrompts(
     throw new InputFileError(`${file} is not a readable Parquet file (${(e as Error).message})`);
   }
   const cols = resolveColumns(file, meta, opts?.columns ?? {}, parquetSchema);
-  const ctx = { dir: path.dirname(path.resolve(file)), limits, imagesDir: opts?.imagesDir, cols };
+  const ctx = { dir: path.dirname(path.resolve(file)), limits, imagesDir: opts?.imagesDir, known: opts?.known, cols };
   let start = 0;
   for (const [g, group] of meta.row_groups.entries()) {
     const end = start + Number(group.num_rows);

@@ -10,7 +10,7 @@ export interface ReaderOptions {
   imagesDir: string;
   /** Column names where a data set's differ from image / question / id. */
   columns?: { image?: string; question?: string; id?: string };
-  /** Images the store already holds (InputOptions.known): the JSONL and LLaVA readers do not decode them again. */
+  /** Images the store already holds (InputOptions.known): no reader decodes them again. */
   known?: KnownImages;
 }
 

@@ -24,7 +24,7 @@ export async function* readRlaifvPrompts(
   } catch {
     throw new InputFileError(`Prompts file ${file} does not exist.`);
   }
-  const ctx = { dir: path.dirname(path.resolve(file)), limits, imagesDir: opts?.imagesDir, cols: { ...DEFAULT_COLUMNS, ...opts?.columns } };
+  const ctx = { dir: path.dirname(path.resolve(file)), limits, imagesDir: opts?.imagesDir, known: opts?.known, cols: { ...DEFAULT_COLUMNS, ...opts?.columns } };
   const rl = readline.createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });
   let n = 0;
   for await (const text of rl) {
