@@ -166,7 +166,9 @@ export const HEDGE_PATTERNS: readonly RegExp[] = [
   /^(?:i|we)\s+(?:think|believe|feel|guess|suppose|assume|suspect|imagine|would say|'d say)\b/i,
   /^(?:in my (?:opinion|view)|personally|to me|from my perspective)\b/i,
   /^it\s+(?:seems|appears|looks)\b/i,
-  /\b(?:seems?|seemingly|appears? to|looks? like|might|may|perhaps|maybe|probably|possibly|presumably|likely|unlikely)\b/i,
+  // "seems" as "appears": a hedge only before "to" (APPEARANCE in filters.ts lets "The girl seems to be smiling" through,
+  // a thing's look) or alone ("It seems so").
+  /\b(?:seems? to|seems?(?! be\b)|seemingly|appears? to|looks? like|might|may|perhaps|maybe|probably|possibly|presumably|likely|unlikely)\b/i,
   /\bcould (?:be|have been)\b/i,
   /\b(?:not sure|unsure|unclear|hard to (?:say|tell)|difficult to (?:say|tell|determine))\b/i,
   /\b(?:cannot determine|can't tell|cannot tell)\b/i,

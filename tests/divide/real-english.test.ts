@@ -49,6 +49,17 @@ describe('divideRules on real English: atomic claims', () => {
     expect(d.skipped).toEqual([{ sentence: 'her pose suggests that she is enjoying the rain or is excited about the umbrella', reason: 'opinion or hedge' }]);
   });
 
+  it('keeps a thing\'s look with "seems to" as with "appears to"; "it seems", "seems like" and a bare "seems" stay guesses', () => {
+    // LLaVA-Bench-wild (Bard): "She seems to be looking at the viewer ..." was dropped as a hedge, where the same
+    // sentence with "appears to" gave its claim.
+    expect(claims('The man seems to be wearing a red hat.')).toEqual(['The man seems to be wearing a red hat.']);
+    expect(claims('The man appears to be wearing a red hat.')).toEqual(['The man appears to be wearing a red hat.']);
+    expect(claims('They are all smiling and seem to be enjoying themselves.')).toEqual(['They are all smiling.', 'They seem to be enjoying themselves.']);
+    for (const guess of ['It seems to be raining.', 'This seems to be a kitchen.', 'The dog seems happy.', 'The weather seems like summer.']) {
+      expect(divideRules(guess).skipped, guess).toEqual([{ sentence: guess, reason: 'opinion or hedge' }]);
+    }
+  });
+
   it('splits comma-joined adjectives on an object into one copy of the clause each, keeping its other words', () => {
     // FActScore dev: the annotators wrote "He has written about social issues." and so on.
     expect(claims('He has written extensively about social, political and economic issues in Canada.')).toEqual([
