@@ -147,7 +147,9 @@ export function verbAt(tokens: readonly Token[], i: number, afterRelative = fals
   if (/s$/.test(w) && w.length > 2 && (BASE_VERBS.has(sFormToBase(w)) || isVerbWord(w))) {
     return verbInfo(i, 'main', w, sFormToBase(w), 'Does');
   }
-  if (isVerbWord(w) && isPluralSubject(tokens.slice(0, i))) {
+  // "There appear to be two dogs": after a lone "there" the verb agrees with what follows "to be", so its plain form
+  // is finite as well ("There seem to be", as "There appears to be").
+  if (isVerbWord(w) && (isPluralSubject(tokens.slice(0, i)) || (i === 1 && prev === 'there' && next === 'to'))) {
     return verbInfo(i, 'main', w, w, 'Do');
   }
   if (/ed$/.test(w) && w.length >= 4 && !NOT_PAST_ED.has(w) && !adjectiveBeforeBe(tokens, i)) {

@@ -60,6 +60,18 @@ describe('divideRules on real English: atomic claims', () => {
     }
   });
 
+  it('reads "There appear to be two dogs" as "There appears to be a dog": a claim, not "no finite verb"', () => {
+    for (const [text, question] of [
+      ['There appear to be two dogs on the grass.', 'Do there appear to be two dogs on the grass?'],
+      ['There seem to be several people in the background.', 'Do there seem to be several people in the background?'],
+      ['There appears to be a dog on the grass.', 'Does there appear to be a dog on the grass?'],
+    ]) {
+      const d = divideRules(text!);
+      expect(d.claims.map((c) => [c.claim, c.question]), text).toEqual([[text, question]]);
+      expect(d.skipped).toEqual([]);
+    }
+  });
+
   it('splits comma-joined adjectives on an object into one copy of the clause each, keeping its other words', () => {
     // FActScore dev: the annotators wrote "He has written about social issues." and so on.
     expect(claims('He has written extensively about social, political and economic issues in Canada.')).toEqual([
