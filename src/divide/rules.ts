@@ -39,6 +39,7 @@ import { knownApart, nationalityApart, once, rolesApart } from './roles.js';
 import { claimToQuestion, setNameHints } from './question.js';
 import { namingQuestionOf } from './naming-question.js';
 import { salvagePart } from './salvage.js';
+import { isPlainPart, standsBeforeHedge, withoutHedgedAppositions } from './hedged-apposition.js';
 import { segmentSentences, type Sentence } from './segment.js';
 import { WORKS } from './titles.js';
 import { articleFor, cleanWord, normalizeText, stripTrailingPunct } from './text.js';
@@ -251,9 +252,9 @@ function keepBeforeHedge(s: Sentence, part: Part, answer: string, question: stri
   const hedge = toks.findIndex((t) => HEDGE_WORDS.test(t.lower));
   let comma = -1;
   for (let k = 0; k < hedge; k++) if (toks[k]!.text === ',') comma = k;
-  if (hedge <= 0 || comma <= 0 || part.text !== answer.slice(part.start, part.end).trim()) return false;
+  if (hedge <= 0 || comma <= 0 || !isPlainPart(part, answer)) return false;
+  if (!standsBeforeHedge(toks, comma)) return false;
   const left = toks.slice(0, comma);
-  if (!left.some((t) => t.pos === 'AUX' || t.pos === 'VERB')) return false;
   const text = answer.slice(left[0]!.start, left[left.length - 1]!.end);
   if (contentSkipReason(text).reason !== null) return false;
   const { pairs } = claimsOf(text, question);
@@ -280,10 +281,10 @@ function divideSentence(s: Sentence, answer: string, question: string | undefine
     if (formReason !== 'empty') out.skipped.push({ sentence: s.text, reason: formReason });
     return;
   }
-  const parts: Part[] = clauseParts(s.tokens);
+  const dropped: { sentence: string; reason: string }[] = [];
+  const parts: Part[] = withoutHedgedAppositions(clauseParts(s.tokens), s.tokens, answer, dropped);
   const whole = parts.length === 1;
   const before = out.claims.length;
-  const dropped: { sentence: string; reason: string }[] = [];
   const contents = parts.map((p) => (p.skip === undefined ? contentSkipReason(p.text) : { reason: p.skip, text: p.text, dropped: [] }));
   const guessed = inGuess(parts, contents.map((c) => c.reason === 'opinion or hedge'), s.tokens);
   for (const [k, part] of parts.entries()) {

@@ -72,6 +72,31 @@ describe('divideRules on real English: atomic claims', () => {
     }
   });
 
+  it('drops a guess in an apposition and keeps its clause; not where the guess is hung on or the commas are a list\'s', () => {
+    const dog = divideRules('A dog, possibly a golden retriever, is lying on the grass.');
+    expect(dog.claims.map((c) => c.claim)).toEqual(['A dog is lying on the grass.']);
+    expect(dog.skipped).toEqual([{ sentence: 'possibly a golden retriever', reason: 'opinion or hedge' }]);
+    // LLaVA-1.5 on LLaVA-Bench-wild (the third set).
+    expect(claims('The mountain is situated near a body of water, possibly an ocean, and is surrounded by a sandy beach.'))
+      .toEqual(['The mountain is situated near a body of water.', 'The mountain is surrounded by a sandy beach.']);
+    expect(claims('The image features a small dog lying on a wooden floor, possibly a deck, with a caption above it.'))
+      .toContain('The small dog is lying on a wooden floor.');
+    // "which" hangs on the guess: nothing is claimed of the llama.
+    const llama = claims('The logo also includes a small figure of a red animal, possibly a llama, which is positioned in the middle of the flames.');
+    expect(llama.filter((c) => /llama/i.test(c))).toEqual([]);
+    expect(claims('There is a cat, possibly a kitten, a dog and a bird.').filter((c) => /kitten/.test(c))).toEqual([]);
+  });
+
+  it('keeps the clause before a hedge\'s comma in a sentence of one part, where that clause stands on its own', () => {
+    const book = divideRules('The book is on the desk, possibly indicating that someone was reading.');
+    expect(book.claims.map((c) => c.claim)).toEqual(['The book is on the desk.']);
+    expect(book.skipped).toEqual([{ sentence: 'possibly indicating that someone was reading', reason: 'opinion or hedge' }]);
+    expect(claims('The man is standing next to a building, likely a church.')).toEqual(['The man is standing next to a building.']);
+    // A subordinate clause alone, and a list cut before its hedged last item, are no claims.
+    expect(claims('If someone were to recommend a new flavor or topping to the dish, they might suggest adding chili flakes.').filter((c) => /^If\b/.test(c))).toEqual([]);
+    expect(claims('His personality can be described as confident, stylish, and possibly intellectual.').filter((c) => /stylish/.test(c))).toEqual([]);
+  });
+
   it('splits comma-joined adjectives on an object into one copy of the clause each, keeping its other words', () => {
     // FActScore dev: the annotators wrote "He has written about social issues." and so on.
     expect(claims('He has written extensively about social, political and economic issues in Canada.')).toEqual([
