@@ -63,9 +63,14 @@ const INFERENCE = /\b(?:suggest|indicate|impl(?:y|ie)|signif(?:y|ie)|demonstrate
 // Speculation and advice, not sight: "could cause", "potentially", "must be cautious", "it is essential to".
 const SPECULATION = /\b(?:could|potentially|must)\b|^it\s+is\s+(?:essential|important|crucial|necessary|advisable|recommended)\b/i;
 
+// What is seen where ("Several birds can be seen flying", "Trees are visible.") is about this picture, whatever its
+// subject's form; "can be seen as" is a reading of it.
+const SEEN = /\b(?:can|could)\s+be\s+(?:seen|spotted|observed|noticed)\b(?!\s+as\b)|\b(?:is|are)\s+(?:(?:also|clearly|partially|barely)\s+)?visible\b/i;
+
 /** "world knowledge" when a statement is about kinds of things, not about what this image shows. */
 export function isWorldKnowledge(text: string): boolean {
   const body = stripDiscourseMarkers(normalizeText(text));
+  if (SEEN.test(body)) return false;
   if (DEFINITION.test(body) || DESIGN.test(body)) return true;
   if (/^(?:the|this|that|these|those|he|she|it|they|his|her|their|its|there)\b/i.test(body)) return false;
   if (BARE_PLURAL_GENERIC.test(body) && !/^[A-Z][a-z]+\s+[A-Z]/.test(body)) return true;

@@ -32,6 +32,12 @@ export function withClause(toks: readonly Tok[]): string {
   const all = textOf(toks).replace(/[,;\s]+$/, '');
   if (!head) return all;
   const plural = pluralHead(head);
+  // ", with other vehicles such as a truck and a car visible in the scene": the examples belong to the subject, and
+  // what is said of it comes after them ("Other vehicles such as a truck and a car are visible in the scene.").
+  if (toks[h + 1]?.lower === 'such' && toks[h + 2]?.lower === 'as') {
+    const k = toks.findIndex((t, j) => j > h + 3 && (t.pos === 'ADJ' || isParticipleForm(t)) && !NOUNISH.has(toks[j + 1]?.pos ?? ''));
+    if (k > 0) return `${textOf(toks.slice(0, k))} ${be(plural)} ${textOf(toks.slice(k))}`;
+  }
   const after = toks[h + 1];
   if (after && (isParticipleForm(after) || ingBeforePhrase(toks, h + 1) || after.pos === 'ADJ')) {
     const rest = after.lower === 'being' ? toks.slice(h + 2) : toks.slice(h + 1); // "with X being Y" -> "X is Y"

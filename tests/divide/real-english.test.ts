@@ -97,6 +97,16 @@ describe('divideRules on real English: atomic claims', () => {
     expect(claims('His personality can be described as confident, stylish, and possibly intellectual.').filter((c) => /stylish/.test(c))).toEqual([]);
   });
 
+  it('keeps what is seen where ("can be seen", "visible") as claims, never as world knowledge', () => {
+    expect(claims('Several birds can be seen flying in the sky.')).toEqual(['Several birds can be seen flying in the sky.']);
+    expect(claims('The scene is set in a park, with trees and benches visible.')).toEqual(['The scene is set in a park.', 'Trees are visible.', 'Benches are visible.']);
+    // LLaVA-1.5 on LLaVA-Bench-wild: the examples stay with the subject.
+    expect(claims('The taxi is driving down a busy street, with other vehicles such as a truck and a car visible in the scene.'))
+      .toEqual(['The taxi is driving down a busy street.', 'Other vehicles such as a truck and a car are visible in the scene.']);
+    // A kind of thing is still world knowledge.
+    expect(divideRules('Cats are naturally curious creatures.').skipped).toEqual([{ sentence: 'Cats are naturally curious creatures.', reason: 'world knowledge' }]);
+  });
+
   it('splits comma-joined adjectives on an object into one copy of the clause each, keeping its other words', () => {
     // FActScore dev: the annotators wrote "He has written about social issues." and so on.
     expect(claims('He has written extensively about social, political and economic issues in Canada.')).toEqual([
