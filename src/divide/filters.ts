@@ -56,7 +56,11 @@ const DEFINITION = /\b(?:is|are)\s+(?:a|an)\s+(?:[a-z-]+\s+){0,2}(?:device|tool|
 
 // "The girl appears to be smiling": a thing's look is what a picture shows, so it stays a claim ("Does the girl
 // appear to be smiling?"); "It seems that ..." and "may", "likely" remain guesses.
-const APPEARANCE = /^((?!it\b)(?!this\b)[^,]*?\b(?:appears?|seems?))\s+to\b/i;
+// Whatever comes before the first letter (an emoji, a bullet) is passed over whole, so "👍 It seems ..." is "It seems".
+const APPEARANCE = /^((?=([^A-Za-z]*))\2(?!it\b)(?!this\b)[^,]*?\b(?:appears?|seems?))\s+to\b/i;
+// "The object looks like a kite", "wearing what looks like a baseball cap": a look too; "It looks like ...", "This
+// looks like ..." and what something is made to look like ("to make the dog look like the Mona Lisa") stay guesses.
+const LOOKS_LIKE = /^((?=([^A-Za-z]*))\2(?!it\b)(?!this\b)(?!that\b)(?![^,]*\bmak(?:e|es|ing)\b)[^,]*?\blooks?)\s+like\b/i;
 
 // An inference drawn from what is seen ("the presence of a meter indicates that ...", "which means it has").
 const INFERENCE = /\b(?:suggest|indicate|impl(?:y|ie)|signif(?:y|ie)|demonstrate|hint)s?\s+that\b|\b(?:means|meaning)\s+(?:that|it|they|he|she|the)\b|\bsuggest(?:s|ing|ed)?\b/i;
@@ -87,7 +91,7 @@ export function contentSkipReason(text: string): { reason: string | null; text: 
   const body = stripDiscourseMarkers(expandContractions(normalizeText(text)));
   // "May" with a capital inside a sentence or before a number is the month or a name ("born on May 31, 1982",
   // "Anna May Wong"), not the modal.
-  const looks = body.replace(APPEARANCE, '$1');
+  const looks = body.replace(APPEARANCE, '$1').replace(LOOKS_LIKE, '$1');
   // The look-behind is tried at every position: skip it when there is no "May" to find (nearly every part).
   const seen = looks.includes('May') ? looks.replace(/(?<=\S\s+)May\b|\bMay(?=\s+\d)/g, 'Maia') : looks;
   if (HEDGE_PATTERNS.some((re) => re.test(seen)) || INFERENCE.test(body) || SPECULATION.test(body)) return { reason: 'opinion or hedge', text, dropped: [] };

@@ -95,6 +95,7 @@ const EXAMPLES = /^(.*\b(?:in|on|at|for|with|of|by|from|to|into)\s+)((?:[\w'’-
 const COUNTED_EXAMPLES = /^(.*?\s)((?:several|many|numerous|various|multiple|two|three|four|five|a number of|(?:over|more than|nearly|about)\s+\d+)\s+(?:[\w'’-]+\s+){0,3}[\w'’-]+(?:\s+(?:for|in|from|on|at|throughout)\s+(?:(?!\s(?:and|has|have|had|is|was|were)\s)[^,]){1,80}?|\s+(?:on|of|about)\s+(?:[a-z][\w'’-]*,?\s+){1,8}and\s+[a-z][\w'’-]*(?:\s+[a-z][\w'’-]*)?)?),?\s+(such as|including)\s+(.+?)\.?$/i;
 // Words EXAMPLES and COUNTED_EXAMPLES cannot match without (as cheap tests before them).
 const EXAMPLE_WORDS = /such as|including|like/i;
+const SENSE_VERB = /\b(?:looks?|looked|seems?|seemed|sounds?|feels?|smells?|tastes?)$/i;
 const COUNTED_WORDS = /such as|including/i;
 // ", and television shows such as ...": a second category with its own examples.
 const SECOND_LIST = /,?\s+and\s+((?:[a-z][\w'’-]*\s+){0,3}[a-z][\w'’-]*)\s+(?:such as|including|like)\s+/;
@@ -123,7 +124,8 @@ function withExamples(text: string): string[] {
   if (counted !== null) return counted;
   // Without its key words EXAMPLES cannot match: skip its backtracking ".*" (most statements).
   const m = EXAMPLE_WORDS.test(text) ? EXAMPLES.exec(text) : null;
-  if (!m || m[1] === undefined || m[2] === undefined || m[3] === undefined || m[4] === undefined) return withTitles(text);
+  // "The dishes in the image look like ramen noodles": a comparison after a verb of sense, not examples of a category.
+  if (!m || m[1] === undefined || m[2] === undefined || m[3] === undefined || m[4] === undefined || (m[3].toLowerCase() === 'like' && SENSE_VERB.test(m[2]))) return withTitles(text);
   const second = SECOND_LIST.exec(m[4]);
   const rest = second ? withExamples(`${m[1]}${m[4].slice(second.index).replace(/^,?\s+and\s+/, '')}`) : [];
   const items = listItems(second ? m[4].slice(0, second.index) : m[4]);

@@ -107,6 +107,18 @@ describe('divideRules on real English: atomic claims', () => {
     expect(divideRules('Cats are naturally curious creatures.').skipped).toEqual([{ sentence: 'Cats are naturally curious creatures.', reason: 'world knowledge' }]);
   });
 
+  it('keeps "X looks like Y" as a look, as "appears to be"; "It looks like", "This looks like" and a made look stay guesses', () => {
+    expect(claims('The object looks like a kite.')).toEqual(['The object looks like a kite.']);
+    expect(claims('The boy is wearing what looks like a baseball cap.')).toEqual(['The boy is wearing what looks like a baseball cap.']);
+    // Bard on LLaVA-Bench-wild: a comparison after a verb of sense, not a category with its examples ("The dishes in
+    // the image look." came out of it before).
+    expect(claims('The dishes in the image look like ramen noodles.')).toEqual(['The dishes in the image look like ramen noodles.']);
+    for (const guess of ['It looks like a sunny day.', 'This looks like a kitchen.', '👍 It looks like it is made of plastic or resin.', '👍 It seems to be made of plastic.']) {
+      expect(claims(guess), guess).toEqual([]);
+    }
+    expect(claims('The intended effect of the painting is to make the dog look like the Mona Lisa.').filter((c) => /Mona Lisa/.test(c))).toEqual([]);
+  });
+
   it('splits comma-joined adjectives on an object into one copy of the clause each, keeping its other words', () => {
     // FActScore dev: the annotators wrote "He has written about social issues." and so on.
     expect(claims('He has written extensively about social, political and economic issues in Canada.')).toEqual([
