@@ -4,7 +4,7 @@ import { analyzeClause, plainClause, stripDiscourseMarkers, type Clause } from '
 import {
   AUXILIARIES, AUX_ADVERBS, BE_FORMS, DETERMINERS, isVerbWord, NAME_PARTICLES, NOT_PAST_ED, PARTICIPLES, PREPOSITIONS, PRONOUNS,
 } from './lexicon.js';
-import { agreeBe, isPluralPhrase, isSplittableList, segmentList } from './list.js';
+import { agreeBe, isPluralPhrase, isSplittableList, prepositionObjects, segmentList } from './list.js';
 import { listItemsBefore, shortItemsBefore } from './list-noun.js';
 import { perfectCarry } from './perfect-carry.js';
 import {
@@ -267,7 +267,8 @@ function trySplit(clause: Clause, g: number, depth: number): string[] | null {
   // Pass 2: "There is a red circle, a blue star and a green square" -> one claim per item.
   const ctx = { be: mainIsBe || LINKING_VERBS.has(verb.base), there };
   const segs = segmentList(mainPred, false);
-  let items = twoNames(segs, tokens[g - 1]?.word ?? '') ?? objectsOfPreposition(segs, mainPred.filter((t) => /,$/.test(t.raw)).length) ?? namedObjects(segs);
+  let items = twoNames(segs, tokens[g - 1]?.word ?? '') ?? objectsOfPreposition(segs, mainPred.filter((t) => /,$/.test(t.raw)).length) ?? namedObjects(segs)
+    ?? prepositionObjects(segs);
   if (items === null) {
     items = segs;
     if (!isSplittableList(items, ctx)) items = segmentList(mainPred, true);

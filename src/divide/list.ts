@@ -97,3 +97,22 @@ export function andInLastItem(list: string): string {
   let k = 0;
   return list.slice(0, comma) + tail.replace(/ and /g, (a) => ((oxford ? k++ > 0 : k++ < ands - 1) ? ' \u0002 ' : a));
 }
+
+/**
+ * "is equipped with a stove, a refrigerator, and a microwave": a list of things, each with its article, as the object
+ * of the preposition that opens the predicate; each item takes the preposition ("with a refrigerator"). Not where an
+ * item says more than a short noun phrase ("a child sitting on a bench" hangs what follows on the last item only),
+ * nor where the first item holds its own preposition ("with a cup of tea, a plate and a fork" lists things, but
+ * "of" then is no longer the one that opens it).
+ */
+export function prepositionObjects(segs: readonly (readonly Token[])[]): Token[][] | null {
+  const first = segs[0];
+  // The preposition opens the predicate, or follows its participle ("equipped with", "covered with").
+  const at = first?.[0] !== undefined && PREPOSITIONS.has(first[0].word) ? 0 : /ed$/.test(first?.[0]?.word ?? '') && PREPOSITIONS.has(first?.[1]?.word ?? '') ? 1 : -1;
+  const prep = first?.[at];
+  if (first === undefined || prep === undefined || segs.length < 2) return null;
+  const thing = (s: readonly Token[]): boolean => ['a', 'an', 'the'].includes(s[0]?.word ?? '') && s.length <= 5
+    && !s.some((t, k) => k > 0 && (PREPOSITIONS.has(t.word) || t.word === 'and' || t.word === 'or' || (t.word.length > 4 && /(?:ing|ed)$/.test(t.word))));
+  if (!thing(first.slice(at + 1)) || !segs.slice(1).every(thing)) return null;
+  return [[...first], ...segs.slice(1).map((s) => [...first.slice(0, at + 1), ...s])];
+}

@@ -119,6 +119,15 @@ describe('divideRules on real English: atomic claims', () => {
     expect(claims('The intended effect of the painting is to make the dog look like the Mona Lisa.').filter((c) => /Mona Lisa/.test(c))).toEqual([]);
   });
 
+  it('splits a list of things after the predicate\'s preposition, each with its article, into one claim each', () => {
+    expect(claims('The kitchen is equipped with a stove, a refrigerator, and a microwave.'))
+      .toEqual(['The kitchen is equipped with a stove.', 'The kitchen is equipped with a refrigerator.', 'The kitchen is equipped with a microwave.']);
+    expect(claims('The girl is playing with a ball and a dog.')).toEqual(['The girl is playing with a ball.', 'The girl is playing with a dog.']);
+    // "sitting on a bench" is the child's only (the clause cutter takes it off first).
+    expect(claims('The man is sitting with a woman and a child sitting on a bench.'))
+      .toEqual(['The man is sitting with a woman.', 'The man is sitting with a child.', 'The child is sitting on a bench.']);
+  });
+
   it('splits comma-joined adjectives on an object into one copy of the clause each, keeping its other words', () => {
     // FActScore dev: the annotators wrote "He has written about social issues." and so on.
     expect(claims('He has written extensively about social, political and economic issues in Canada.')).toEqual([
