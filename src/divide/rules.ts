@@ -40,6 +40,7 @@ import { claimToQuestion, setNameHints } from './question.js';
 import { namingQuestionOf } from './naming-question.js';
 import { salvagePart } from './salvage.js';
 import { isPlainPart, standsBeforeHedge, withoutHedgedAppositions } from './hedged-apposition.js';
+import { subjectParticipleApart } from './subject-participle.js';
 import { segmentSentences, type Sentence } from './segment.js';
 import { WORKS } from './titles.js';
 import { articleFor, cleanWord, normalizeText, stripTrailingPunct } from './text.js';
@@ -284,7 +285,7 @@ function divideSentence(s: Sentence, answer: string, question: string | undefine
     return;
   }
   const dropped: { sentence: string; reason: string }[] = [];
-  const parts: Part[] = withoutHedgedAppositions(clauseParts(s.tokens), s.tokens, answer, dropped);
+  const parts: Part[] = flatMapOf(withoutHedgedAppositions(clauseParts(s.tokens), s.tokens, answer, dropped), (p) => subjectParticipleApart(p, s.tokens, answer));
   const whole = parts.length === 1;
   const before = out.claims.length;
   const contents = parts.map((p) => (p.skip === undefined ? contentSkipReason(p.text) : { reason: p.skip, text: p.text, dropped: [] }));

@@ -128,6 +128,19 @@ describe('divideRules on real English: atomic claims', () => {
       .toEqual(['The man is sitting with a woman.', 'The man is sitting with a child.', 'The child is sitting on a bench.']);
   });
 
+  it('takes a participle inside the subject off as a fact of its own', () => {
+    // FaithScore dev: the annotators wrote "The man is sitting at the table." and "The man is holding up his hand."
+    expect(claims('The man sitting at the table is holding up his hand, giving a thumbs up, while the other man is looking at him.'))
+      .toEqual(expect.arrayContaining(['The man is sitting at the table.', 'The man is holding up his hand.', 'The other man is looking at him.']));
+    const text = 'A woman wearing a red dress is walking her dog on a leash.';
+    // Each claim keeps the span of its source text: the participle's phrase, and the whole clause.
+    expect(divideRules(text).claims.map((c) => [c.claim, text.slice(c.start, c.end)]))
+      .toEqual([['A woman is wearing a red dress.', 'wearing a red dress'], ['A woman is walking her dog on a leash.', 'A woman wearing a red dress is walking her dog on a leash']]);
+    expect(claims('Two people sitting on a bench are talking.')).toEqual(['Two people are sitting on a bench.', 'Two people are talking.']);
+    // A noun in -ing is no participle.
+    expect(claims('The living room is spacious.')).toEqual(['The living room is spacious.']);
+  });
+
   it('splits comma-joined adjectives on an object into one copy of the clause each, keeping its other words', () => {
     // FActScore dev: the annotators wrote "He has written about social issues." and so on.
     expect(claims('He has written extensively about social, political and economic issues in Canada.')).toEqual([
