@@ -57,7 +57,12 @@ export function isSplittableList(segs: readonly (readonly Token[])[], ctx: ListC
   if (segs.length < 2) return false;
   const kinds = segs.map(itemKind);
   if (kinds.every((k) => k === 'det')) return true;
-  if (!ctx.be || ctx.there) return false;
+  // "there are trees and a building", "there are tall buildings and a clear blue sky": things, each with a determiner
+  // or a short plural noun phrase; not adjectives ("There are black and white stripes"), one thing ("a cup and
+  // saucer"), nor a phrase that shares the next item's words ("a large number of cars and trucks on the highway",
+  // "others on the middle and bottom shelves").
+  if (ctx.there) return segs.every((s, k) => kinds[k] === 'det' || (s.length <= 4 && !s.some((t) => PREPOSITIONS.has(t.word)) && isPluralPhrase(s.map((t) => t.word))));
+  if (!ctx.be) return false;
   if (kinds.every((k) => k === 'ing')) return true;
   // "large, red and in the top left" splits; "with cups and plates" (pp then bare noun) does not.
   const firstPp = kinds.indexOf('pp');

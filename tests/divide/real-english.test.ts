@@ -141,6 +141,17 @@ describe('divideRules on real English: atomic claims', () => {
     expect(claims('The living room is spacious.')).toEqual(['The living room is spacious.']);
   });
 
+  it('splits "there are" lists of things without determiners, but not adjectives, one thing, or a shared phrase', () => {
+    // FaithScore dev: "In the image, there are several suitcases and bags piled up ..." as "There are suitcases.",
+    // "There are bags."
+    expect(claims('In the background, there are tall buildings and a clear blue sky.'))
+      .toEqual(['In the background, there are tall buildings.', 'In the background, there is a clear blue sky.']);
+    expect(claims('There are several bowls and cups.')).toEqual(['There are several bowls.', 'There are cups.']);
+    for (const one of ['There are black and white stripes.', 'There is a cup and saucer.', 'There is a large number of cars and trucks on the highway.']) {
+      expect(claims(one)).toEqual([one]);
+    }
+  });
+
   it('splits comma-joined adjectives on an object into one copy of the clause each, keeping its other words', () => {
     // FActScore dev: the annotators wrote "He has written about social issues." and so on.
     expect(claims('He has written extensively about social, political and economic issues in Canada.')).toEqual([
