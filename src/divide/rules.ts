@@ -41,6 +41,7 @@ import { namingQuestionOf } from './naming-question.js';
 import { salvagePart } from './salvage.js';
 import { isPlainPart, standsBeforeHedge, withoutHedgedAppositions } from './hedged-apposition.js';
 import { subjectParticipleApart } from './subject-participle.js';
+import { dropRepeatedNames, nameHints } from './answer-names.js';
 import { segmentSentences, type Sentence } from './segment.js';
 import { WORKS } from './titles.js';
 import { articleFor, cleanWord, normalizeText, stripTrailingPunct } from './text.js';
@@ -320,40 +321,6 @@ function divideSentence(s: Sentence, answer: string, question: string | undefine
   } else {
     out.skipped.push(...dropped);
   }
-}
-
-// Capitalised words the tagger read as names (PROPN), unless the answer also writes them lower-case ("Red circles
-// ... two red stars": a common word that opened a sentence).
-function nameHints(sentences: readonly Sentence[]): Set<string> {
-  const lower = new Set<string>();
-  const found = new Set<string>();
-  for (const s of sentences) {
-    s.tokens.forEach((t, k) => {
-      if (t.text === t.lower) lower.add(t.lower);
-      else if (t.pos === 'PROPN' && /^\p{Lu}\p{Ll}/u.test(t.text)) found.add(t.text).add(t.text + glued(s.tokens, k));
-    });
-  }
-  return new Set([...found].filter((w) => !lower.has(w.toLowerCase())));
-}
-
-// Letters the tagger cut off a name with no space between ("Memović" arrives as "Memovi" and "ć"): the name is whole.
-function glued(toks: readonly Sentence['tokens'][number][], k: number): string {
-  let out = '';
-  for (let j = k + 1; toks[j] !== undefined && toks[j]!.space === '' && /^\p{L}+$/u.test(toks[j]!.text); j++) out += toks[j]!.text;
-  return out;
-}
-
-// A claim about a name said twice in one answer ("Roselyn Sánchez is Puerto Rican." once per role, "The Closer is a
-// television series." once per list it is in) is one fact, asked once. Only claims with a name inside: a picture's
-// repeats count things ("There is a green star." twice is two stars).
-function dropRepeatedNames(out: DivideResult): void {
-  const seen = new Set<string>();
-  out.claims = out.claims.filter((c) => {
-    if (!/\s["“]?\p{Lu}/u.test(c.claim)) return true;
-    if (seen.has(c.claim)) return false;
-    seen.add(c.claim);
-    return true;
-  });
 }
 
 /** Split an answer into atomic claims and turn each into a yes/no question. */
