@@ -245,12 +245,21 @@ interface Opener {
 const hasFinite = (main: readonly Tok[]): boolean => main.some((m) => isFinite(m) || PICTURE_VERBS.has(m.lower));
 const spanAt = (toks: readonly Tok[], i: number): boolean => toks.slice(i, i + 14).some((x) => /^[–—]$/.test(x.text));
 
+// The words a part can open with (or, "which"/"whom" next, its preposition; a participle is a VERB or ends in -ing):
+// the relatives and whomAt's "whom"/"which", "where", "with", "before"/"after", LATER, an apposition's "a"/"an"/"one",
+// the time words, SUBORDINATORS and "so". A cheap test before opener's branches.
+const OPENING_WORDS = new Set(['whom', 'which', 'who', 'that', 'where', 'with', 'before', 'after', 'a', 'an', 'one', 'when', 'while', 'once',
+  'whenever', 'so', ...SUBORDINATORS, ...LATER]);
+
 // Does a clause part open at token i? `afterComma` when a comma (or the sentence start) precedes it.
 function opener(toks: readonly Tok[], i: number, main: readonly Tok[], afterComma: boolean): Opener | null {
   const t = toks[i];
   const prev = toks[i - 1];
   const next = toks[i + 1];
   if (!t || !next) return null;
+  // Every branch below needs one of these (issue 29, the sixteenth speed pass): most tokens (nouns, names,
+  // determiners, punctuation) open nothing, and opener runs at every token of every sentence.
+  if (t.pos !== 'VERB' && t.text !== '(' && !OPENING_WORDS.has(t.lower) && !t.text.endsWith('ing') && next.lower !== 'whom' && next.lower !== 'which') return null;
   const whom = whomAt(toks, i);
   if (whom !== null) return { kind: 'relative', head: headBefore(toks, isComma(prev) ? i - 1 : i), consume: whom.consume, whom: whom.prep, antecedent: whom.antecedent };
   if (RELATIVES.has(t.lower) && i > 0 && (t.pos === 'PRON' || t.pos === 'DET')) {
@@ -349,6 +358,12 @@ function splitAdjectives(d: Draft): Draft[] {
   return [d];
 }
 
+// Commas, semicolons and spaces at either end of a part's text, and whitespace other than single spaces: each
+// pattern tested before its replace, which copies the text even where it changes nothing (nearly every part).
+const EDGE = /[,;\s]/;
+const ODD_SPACE = /[^\S ]| {2}/;
+const trimEdges = (s: string): string => (s !== '' && (EDGE.test(s.charAt(0)) || EDGE.test(s.charAt(s.length - 1))) ? s.replace(/^[,;\s]+|[,;\s]+$/g, '') : s);
+
 function build(given: Draft): Part | null {
   const d = given.pastAnd ? draft(given.prefix, pastAfterAnd(given.toks), given.kind, given) : given;
   const first = d.toks[0];
@@ -357,13 +372,15 @@ function build(given: Draft): Part | null {
   while (k >= 0 && d.toks[k]!.pos === 'PUNCT') k--;
   const last = d.toks[k] ?? d.toks[d.toks.length - 1];
   if (!first || !last) return null;
-  let body = d.kind === 'attribute' ? '' : textOf(d.toks).replace(/^[,;\s]+|[,;\s]+$/g, '');
+  let body = d.kind === 'attribute' ? '' : trimEdges(textOf(d.toks));
   if (d.kind === 'with') body = withClause(d.toks);
   if (d.whom !== undefined) body = whomBody(d.toks, d.whom.antecedent, d.whom.prep);
   // One clause only, not its relatives'; a place in front, so each of its conjuncts takes it ("At FC Porto, he won").
   if (d.time && !d.toks.some(isComma)) body = `${body.replace(/[.!?]+$/, '')} ${d.time}`;
   if (d.place && !d.toks.some(isComma)) body = `${d.place.charAt(0).toUpperCase()}${d.place.slice(1)}, ${body}`;
-  const text = [datedPast(d.kind, d.toks, d.prefix, body), body].filter((s) => s !== '').join(' ').replace(/\s+/g, ' ').trim();
+  const dated = datedPast(d.kind, d.toks, d.prefix, body);
+  const joined = dated === '' ? body : body === '' ? dated : `${dated} ${body}`;
+  const text = (ODD_SPACE.test(joined) ? joined.replace(/\s+/g, ' ') : joined).trim();
   if (!/[a-z]/i.test(text)) return null;
   return part(text.charAt(0).toUpperCase() + text.slice(1), (d.lead ?? first).start, last.end, d.skip ? d.skip : undefined, d.attach);
 }
