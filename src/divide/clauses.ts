@@ -358,12 +358,6 @@ function splitAdjectives(d: Draft): Draft[] {
   return [d];
 }
 
-// Commas, semicolons and spaces at either end of a part's text, and whitespace other than single spaces: each
-// pattern tested before its replace, which copies the text even where it changes nothing (nearly every part).
-const EDGE = /[,;\s]/;
-const ODD_SPACE = /[^\S ]| {2}/;
-const trimEdges = (s: string): string => (s !== '' && (EDGE.test(s.charAt(0)) || EDGE.test(s.charAt(s.length - 1))) ? s.replace(/^[,;\s]+|[,;\s]+$/g, '') : s);
-
 function build(given: Draft): Part | null {
   const d = given.pastAnd ? draft(given.prefix, pastAfterAnd(given.toks), given.kind, given) : given;
   const first = d.toks[0];
@@ -372,15 +366,13 @@ function build(given: Draft): Part | null {
   while (k >= 0 && d.toks[k]!.pos === 'PUNCT') k--;
   const last = d.toks[k] ?? d.toks[d.toks.length - 1];
   if (!first || !last) return null;
-  let body = d.kind === 'attribute' ? '' : trimEdges(textOf(d.toks));
+  let body = d.kind === 'attribute' ? '' : textOf(d.toks).replace(/^[,;\s]+|[,;\s]+$/g, '');
   if (d.kind === 'with') body = withClause(d.toks);
   if (d.whom !== undefined) body = whomBody(d.toks, d.whom.antecedent, d.whom.prep);
   // One clause only, not its relatives'; a place in front, so each of its conjuncts takes it ("At FC Porto, he won").
   if (d.time && !d.toks.some(isComma)) body = `${body.replace(/[.!?]+$/, '')} ${d.time}`;
   if (d.place && !d.toks.some(isComma)) body = `${d.place.charAt(0).toUpperCase()}${d.place.slice(1)}, ${body}`;
-  const dated = datedPast(d.kind, d.toks, d.prefix, body);
-  const joined = dated === '' ? body : body === '' ? dated : `${dated} ${body}`;
-  const text = (ODD_SPACE.test(joined) ? joined.replace(/\s+/g, ' ') : joined).trim();
+  const text = [datedPast(d.kind, d.toks, d.prefix, body), body].filter((s) => s !== '').join(' ').replace(/\s+/g, ' ').trim();
   if (!/[a-z]/i.test(text)) return null;
   return part(text.charAt(0).toUpperCase() + text.slice(1), (d.lead ?? first).start, last.end, d.skip ? d.skip : undefined, d.attach);
 }
