@@ -1,3 +1,5 @@
+import { isLong } from './long.js';
+
 /**
  * Array helpers for the divider's hot paths. V8's built-in `flatMap` is not inlined and takes a generic path: in
  * one run on this machine it cost about 10x a plain loop over the same short arrays, and the rules chain it on
@@ -27,4 +29,13 @@ export function through<T>(xs: readonly T[], ...steps: ((x: T, i: number, all: r
   let cur = xs as T[];
   for (const step of steps) cur = flatMapOf(cur, step);
   return cur === xs ? [...xs] : cur;
+}
+
+/**
+ * `through(xs, ...steps)` for steps that return a claim of 15 words or fewer alone and unchanged: `xs` itself when no
+ * item is long (the steps would change nothing), without calling them.
+ * @example longOnly(['A short claim.'], (s) => [s, s]) // ['A short claim.']
+ */
+export function longOnly(xs: string[], ...steps: ((x: string, i: number, all: readonly string[]) => readonly string[])[]): string[] {
+  return xs.some(isLong) ? through(xs, ...steps) : xs;
 }

@@ -266,8 +266,10 @@ function trySplit(clause: Clause, g: number, depth: number): string[] | null {
 
   // Pass 2: "There is a red circle, a blue star and a green square" -> one claim per item.
   const ctx = { be: mainIsBe || LINKING_VERBS.has(verb.base), there };
-  const segs = segmentList(mainPred, false);
-  let items = twoNames(segs, tokens[g - 1]?.word ?? '') ?? objectsOfPreposition(segs, mainPred.filter((t) => /,$/.test(t.raw)).length) ?? namedObjects(segs)
+  // Without "and" or a comma there is no list: every reading below comes back to the predicate whole (most clauses).
+  const listed = mainPred.some((t) => t.word === 'and' || t.raw.endsWith(','));
+  const segs = listed ? segmentList(mainPred, false) : [];
+  let items = !listed ? [mainPred] : twoNames(segs, tokens[g - 1]?.word ?? '') ?? objectsOfPreposition(segs, mainPred.filter((t) => /,$/.test(t.raw)).length) ?? namedObjects(segs)
     ?? prepositionObjects(segs);
   if (items === null) {
     items = segs;

@@ -245,12 +245,21 @@ interface Opener {
 const hasFinite = (main: readonly Tok[]): boolean => main.some((m) => isFinite(m) || PICTURE_VERBS.has(m.lower));
 const spanAt = (toks: readonly Tok[], i: number): boolean => toks.slice(i, i + 14).some((x) => /^[–—]$/.test(x.text));
 
+// The words a part can open with (or, "which"/"whom" next, its preposition; a participle is a VERB or ends in -ing):
+// the relatives and whomAt's "whom"/"which", "where", "with", "before"/"after", LATER, an apposition's "a"/"an"/"one",
+// the time words, SUBORDINATORS and "so". A cheap test before opener's branches.
+const OPENING_WORDS = new Set(['whom', 'which', 'who', 'that', 'where', 'with', 'before', 'after', 'a', 'an', 'one', 'when', 'while', 'once',
+  'whenever', 'so', ...SUBORDINATORS, ...LATER]);
+
 // Does a clause part open at token i? `afterComma` when a comma (or the sentence start) precedes it.
 function opener(toks: readonly Tok[], i: number, main: readonly Tok[], afterComma: boolean): Opener | null {
   const t = toks[i];
   const prev = toks[i - 1];
   const next = toks[i + 1];
   if (!t || !next) return null;
+  // Every branch below needs one of these (issue 29, the sixteenth speed pass): most tokens (nouns, names,
+  // determiners, punctuation) open nothing, and opener runs at every token of every sentence.
+  if (t.pos !== 'VERB' && t.text !== '(' && !OPENING_WORDS.has(t.lower) && !t.text.endsWith('ing') && next.lower !== 'whom' && next.lower !== 'which') return null;
   const whom = whomAt(toks, i);
   if (whom !== null) return { kind: 'relative', head: headBefore(toks, isComma(prev) ? i - 1 : i), consume: whom.consume, whom: whom.prep, antecedent: whom.antecedent };
   if (RELATIVES.has(t.lower) && i > 0 && (t.pos === 'PRON' || t.pos === 'DET')) {

@@ -1,5 +1,5 @@
 /** The built-in English rules divider: answer -> atomic claims -> yes/no questions, with no model. */
-import { flatMapOf, through } from './arrays.js';
+import { flatMapOf, longOnly, through } from './arrays.js';
 import { asRolesApart, asWellAsApart, bothApart, possessivesApart, yearsApart } from './as-well-as.js';
 import { splitClaims } from './claims.js';
 import { hangingExampleApart, listedSubjectApart } from './example-items.js';
@@ -206,6 +206,15 @@ function asExistence(claim: string): string {
   return m[1] ? `${m[1]}, there ${be} ${np}.` : `There ${be} ${np}.`;
 }
 
+// A piece's claims through the claim steps. The steps in `longOnly` runs act on claims over 15 words only (each tests
+// isLong and returns the claim alone otherwise): a run is skipped where no claim is long (nearly every piece).
+function claimsOfPiece(p: string): string[] {
+  const c = through(splitClaims(p), whoseApart, sequenceApart, prepRepeatApart, possessiveRepeatApart, hangingExampleApart, bornApart, rolesApart, nationalityApart, timeSpanApart);
+  const d = through(longOnly(through(longOnly(c, rolePairsApart), roleAsApart, rolesInApart), leadInApart, dateCommaApart), yearApart);
+  const e = through(longOnly(through(longOnly(d, awardForApart, playsAsApart), examplesApart), titleWhichApart), nameListApart, endAppositionApart);
+  return once(longOnly(e, andObjectsApart, andVerbApart, whileIngApart, passiveByApart)).map(asExistence);
+}
+
 // One statement's claims and questions, or the reason it gives none.
 function claimsOf(raw: string, question: string | undefined): { pairs: Pair[]; reasons: string[] } {
   // A year in brackets ("A Bronx Tale (1993)", "Wong (1905–1961)") is a fact of its own (naming.ts), not of the
@@ -225,9 +234,7 @@ function claimsOf(raw: string, question: string | undefined): { pairs: Pair[]; r
   }
   // An example's copy of the clause repeats the other conjuncts of the split; those are dropped. Repeats within one
   // piece stay: "There is a green star and a green star." is two stars.
-  const pieces = through(includingAsApart(statement), asWellAsApart, knownApart, withExamples, possessivesApart, bothApart, yearsApart, asRolesApart).map((p) =>
-    once(through(splitClaims(p), whoseApart, sequenceApart, prepRepeatApart, possessiveRepeatApart, hangingExampleApart, bornApart, rolesApart, nationalityApart, timeSpanApart, rolePairsApart, roleAsApart, rolesInApart, leadInApart, dateCommaApart, yearApart, awardForApart, playsAsApart, examplesApart, titleWhichApart, nameListApart, endAppositionApart, andObjectsApart, andVerbApart, whileIngApart, passiveByApart)).map(asExistence),
-  );
+  const pieces = through(includingAsApart(statement), asWellAsApart, knownApart, withExamples, possessivesApart, bothApart, yearsApart, asRolesApart).map(claimsOfPiece);
   const repeats = (claim: string, k: number): boolean => pieces.slice(0, k).some((p) => p.includes(claim));
   return pairsOf(flatMapOf(pieces, (p, k) => p.filter((c) => !repeats(c, k))));
 }
