@@ -11,34 +11,22 @@
 //
 // A WARM_FILE is JSONL ({"answer", "question"?} per line) or the shapes world fixture (JSON with items of
 // {"answer", "instruction"}).
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { readAnswerFile } from './answer-file.js';
 
 type Divide = (answer: string, opts?: { question?: string }) => unknown;
-interface Item { answer: string; question?: string }
 
 const [modulePath, setFile, halfArg, warmArg, ...warmFiles] = process.argv.slice(2);
 if (!modulePath || !setFile || (halfArg !== '0' && halfArg !== '1') || !warmArg) {
   throw new Error('usage: divide-child.ts RULES_MODULE SET_FILE 0|1 WARM_CPU_SECONDS [WARM_FILE...]');
 }
 
-function read(file: string): Item[] {
-  const text = readFileSync(file, 'utf8');
-  if (file.endsWith('.json')) {
-    const world = JSON.parse(text) as { items: { answer: string; instruction: string }[] };
-    return world.items.map((w) => ({ answer: w.answer, question: w.instruction }));
-  }
-  return text.split('\n').filter((l) => l.trim() !== '').map((l) => {
-    const o = JSON.parse(l) as { answer: string; question?: string };
-    return { answer: o.answer, ...(typeof o.question === 'string' ? { question: o.question } : {}) };
-  });
-}
 
-const items = read(setFile);
+const items = readAnswerFile(setFile);
 const mid = Math.ceil(items.length / 2);
 const timed = halfArg === '0' ? items.slice(0, mid) : items.slice(mid);
-const warm = [...(halfArg === '0' ? items.slice(mid) : items.slice(0, mid)), ...warmFiles.flatMap(read)];
+const warm = [...(halfArg === '0' ? items.slice(mid) : items.slice(0, mid)), ...warmFiles.flatMap(readAnswerFile)];
 const mod = (await import(pathToFileURL(path.resolve(modulePath)).href)) as { divideRules: Divide };
 const divide = mod.divideRules;
 

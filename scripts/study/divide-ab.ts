@@ -17,27 +17,16 @@
 // alternation splits that cost evenly. A 45-answer half of the VLM answers is too short for this (sd about 0.12).
 // Prints each run's answers per CPU second of A and B and B/A, then the mean and sd of B/A.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { readAnswerFile, type AnswerItem } from '../bench/answer-file.js';
 
 type Divide = (answer: string, opts?: { question?: string }) => unknown;
-interface Item { answer: string; question?: string }
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SHARED = path.resolve(ROOT, '..', 'shared', 'real-claims');
 
-function read(file: string): Item[] {
-  const text = readFileSync(file, 'utf8');
-  if (file.endsWith('.json')) {
-    const world = JSON.parse(text) as { items: { answer: string; instruction: string }[] };
-    return world.items.map((w) => ({ answer: w.answer, question: w.instruction }));
-  }
-  return text.split('\n').filter((l) => l.trim() !== '').map((l) => {
-    const o = JSON.parse(l) as { answer: string; question?: string };
-    return { answer: o.answer, ...(typeof o.question === 'string' ? { question: o.question } : {}) };
-  });
-}
 
 // The other dev set, data/real-claims/*.jsonl and the shapes world's answers: what the bench's children warm on.
 function warmFiles(file: string): string[] {
@@ -57,14 +46,14 @@ function cpuMicros(): number {
 // One fresh process: both copies warmed alike, then one half's answers divided by both in alternation.
 async function child(aPath: string, bPath: string, set: string, half: 0 | 1, warmCpu: number): Promise<void> {
   const file = path.join(SHARED, `${set}.jsonl`);
-  const items = read(file);
+  const items = readAnswerFile(file);
   const mid = Math.ceil(items.length / 2);
   const timed = half === 0 ? items.slice(0, mid) : items.slice(mid);
-  const warm = [...(half === 0 ? items.slice(mid) : items.slice(0, mid)), ...warmFiles(file).flatMap(read)];
+  const warm = [...(half === 0 ? items.slice(mid) : items.slice(0, mid)), ...warmFiles(file).flatMap(readAnswerFile)];
   const load = async (p: string): Promise<Divide> => ((await import(pathToFileURL(path.resolve(p)).href)) as { divideRules: Divide }).divideRules;
   const a = await load(aPath);
   const b = await load(bPath);
-  const run = (d: Divide, it: Item): unknown => d(it.answer, it.question === undefined ? undefined : { question: it.question });
+  const run = (d: Divide, it: AnswerItem): unknown => d(it.answer, it.question === undefined ? undefined : { question: it.question });
   const w0 = cpuMicros();
   let k = 0;
   do {
