@@ -41,3 +41,9 @@ export function draft(prefix: string, toks: Tok[], kind: Draft['kind'], o: Parti
 }
 // A part likewise, with `skip` and `attach` always there (undefined when not set).
 export const part = (text: string, start: number, end: number, skip?: string, attach?: number): Part => ({ text, start, end, skip, attach });
+
+/** The part is the answer's own text over its span (a whole sentence's part also holds the final stop), not rebuilt. */
+export function isPlainPart(part: Part, answer: string): boolean {
+  const plain = answer.slice(part.start, part.end).trim();
+  return part.text === plain || (part.text.startsWith(plain) && /^[.!?]+$/.test(part.text.slice(plain.length)));
+}

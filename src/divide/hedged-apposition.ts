@@ -5,7 +5,7 @@
  * the hedge word made the whole part a guess, so everything but its nouns was lost. The part is now read without the
  * apposition, which is dropped as a guess on its own.
  */
-import { part as makePart, type Part } from './clause-draft.js';
+import { isPlainPart, part as makePart, type Part } from './clause-draft.js';
 import { contentSkipReason } from './filters.js';
 import { HEDGE_WORDS } from './hedge-scope.js';
 import type { Tok } from './nlp.js';
@@ -16,12 +16,6 @@ const ARTICLES = new Set(['a', 'an', 'the']);
 // phrase there would make the commas a list's ("a cat, possibly a kitten, a dog and a bird"), left as it is.
 const GOES_ON = new Set(['AUX', 'VERB', 'ADP', 'SCONJ', 'CCONJ', 'PART']);
 const RELATIVES = new Set(['which', 'who', 'whom', 'whose', 'that', 'where']);
-
-/** The part is the answer's own text over its span (a whole sentence's part also holds the final stop), not rebuilt. */
-export function isPlainPart(part: Part, answer: string): boolean {
-  const plain = answer.slice(part.start, part.end).trim();
-  return part.text === plain || (part.text.startsWith(plain) && /^[.!?]+$/.test(part.text.slice(plain.length)));
-}
 
 // A hedged apposition that ends the part ("lying on a wooden floor, possibly a deck"; "next to a building, likely a
 // church."): read on the part's text, which may be rebuilt ("The small dog is lying on ...").

@@ -4,8 +4,7 @@
  * dog."). The clause cutter takes participles off only after the main verb (", eating leaves"); one between the
  * subject's noun and the main verb stayed in the claim, which the labeler then had to judge whole.
  */
-import { part as makePart, type Part } from './clause-draft.js';
-import { isPlainPart } from './hedged-apposition.js';
+import { isPlainPart, part as makePart, type Part } from './clause-draft.js';
 import type { Tok } from './nlp.js';
 import { pluralHead } from './noun-phrase.js';
 
