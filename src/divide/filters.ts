@@ -56,11 +56,13 @@ const DEFINITION = /\b(?:is|are)\s+(?:a|an)\s+(?:[a-z-]+\s+){0,2}(?:device|tool|
 
 // "The girl appears to be smiling": a thing's look is what a picture shows, so it stays a claim ("Does the girl
 // appear to be smiling?"); "It seems that ..." and "may", "likely" remain guesses.
-// Whatever comes before the first letter (an emoji, a bullet) is passed over whole, so "👍 It seems ..." is "It seems".
-const APPEARANCE = /^((?=([^A-Za-z]*))\2(?!it\b)(?!this\b)[^,]*?\b(?:appears?|seems?))\s+to\b/i;
+// A part whose subject is not "it" or "this" (the guess's own words). Whatever comes before the first letter (an emoji,
+// a bullet) is passed over whole, so "👍 It seems ..." is "It seems".
+const NOT_IT = String.raw`^((?=([^A-Za-z]*))\2(?!it\b)(?!this\b)`;
+const APPEARANCE = new RegExp(String.raw`${NOT_IT}[^,]*?\b(?:appears?|seems?))\s+to\b`, 'i');
 // "The object looks like a kite", "wearing what looks like a baseball cap": a look too; "It looks like ...", "This
 // looks like ..." and what something is made to look like ("to make the dog look like the Mona Lisa") stay guesses.
-const LOOKS_LIKE = /^((?=([^A-Za-z]*))\2(?!it\b)(?!this\b)(?!that\b)(?![^,]*\bmak(?:e|es|ing)\b)[^,]*?\blooks?)\s+like\b/i;
+const LOOKS_LIKE = new RegExp(String.raw`${NOT_IT}(?!that\b)(?![^,]*\bmak(?:e|es|ing)\b)[^,]*?\blooks?)\s+like\b`, 'i');
 
 // An inference drawn from what is seen ("the presence of a meter indicates that ...", "which means it has").
 const INFERENCE = /\b(?:suggest|indicate|impl(?:y|ie)|signif(?:y|ie)|demonstrate|hint)s?\s+that\b|\b(?:means|meaning)\s+(?:that|it|they|he|she|the)\b|\bsuggest(?:s|ing|ed)?\b/i;

@@ -8,18 +8,19 @@
 import { isPlainPart, part as makePart, type Part } from './clause-draft.js';
 import { contentSkipReason } from './filters.js';
 import { HEDGE_WORDS } from './hedge-scope.js';
+import { RELATIVES } from './lexicon.js';
 import type { Tok } from './nlp.js';
 
-const HEDGES = new Set(['possibly', 'probably', 'likely', 'perhaps', 'maybe', 'presumably']);
+const HEDGES = ['possibly', 'probably', 'likely', 'perhaps', 'maybe', 'presumably'];
+const HEDGE_SET = new Set(HEDGES);
 const ARTICLES = new Set(['a', 'an', 'the']);
 // After the closing comma the clause goes on: its verb, a relative word, a preposition, a conjunction, "to". A noun
 // phrase there would make the commas a list's ("a cat, possibly a kitten, a dog and a bird"), left as it is.
 const GOES_ON = new Set(['AUX', 'VERB', 'ADP', 'SCONJ', 'CCONJ', 'PART']);
-const RELATIVES = new Set(['which', 'who', 'whom', 'whose', 'that', 'where']);
 
 // A hedged apposition that ends the part ("lying on a wooden floor, possibly a deck"; "next to a building, likely a
 // church."): read on the part's text, which may be rebuilt ("The small dog is lying on ...").
-const AT_END = /,\s+((?:possibly|probably|likely|perhaps|maybe|presumably)\s+(?:a|an|the)\s+[^,;:()"“”]+?)([.!?]?)$/i;
+const AT_END = new RegExp(`,\\s+((?:${HEDGES.join('|')})\\s+(?:a|an|the)\\s+[^,;:()"“”]+?)([.!?]?)$`, 'i');
 
 /**
  * The part without its hedged apposition (", possibly a deck,"), with the apposition's text, or null when the part
@@ -35,12 +36,12 @@ function hedgedAppositionApart(part: Part, toks: readonly Tok[], answer: string)
   if (!isPlainPart(part, answer)) return null;
   for (let i = 0; i + 3 < toks.length; i++) {
     const comma = toks[i]!;
-    if (comma.text !== ',' || comma.start < part.start || !HEDGES.has(toks[i + 1]!.lower) || !ARTICLES.has(toks[i + 2]!.lower)) continue;
+    if (comma.text !== ',' || comma.start < part.start || !HEDGE_SET.has(toks[i + 1]!.lower) || !ARTICLES.has(toks[i + 2]!.lower)) continue;
     let j = i + 3;
     while (j < toks.length && toks[j]!.end <= part.end && toks[j]!.pos !== 'PUNCT') j++;
     const next = toks[j + 1];
     if (toks[j]?.text !== ',' || next === undefined || next.end > part.end) return null;
-    if (!GOES_ON.has(next.pos) && !RELATIVES.has(next.lower)) return null;
+    if (!GOES_ON.has(next.pos) && !RELATIVES.has(next.lower) && next.lower !== 'where') return null;
     const text = `${part.text.slice(0, comma.start - part.start)} ${part.text.slice(next.start - part.start)}`;
     if (contentSkipReason(text).reason !== null) return null;
     return { part: makePart(text, part.start, part.end, undefined, part.attach), guess: answer.slice(toks[i + 1]!.start, toks[j - 1]!.end) };

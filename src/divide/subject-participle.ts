@@ -18,7 +18,7 @@ const MAX_PHRASE = 10;
  * the main clause's auxiliary with no comma on the way.
  */
 export function subjectParticipleApart(part: Part, toks: readonly Tok[], answer: string): Part[] {
-  if (part.skip !== undefined || !isPlainPart(part, answer)) return [part];
+  if (part.skip !== undefined) return [part];
   let i = toks.findIndex((t) => t.start >= part.start);
   const first = i;
   if (i < 0 || !['DET', 'NUM'].includes(toks[i]!.pos) || toks[i]!.lower === 'this' || toks[i]!.lower === 'that') return [part];
@@ -35,7 +35,8 @@ export function subjectParticipleApart(part: Part, toks: readonly Tok[], answer:
     v++;
   }
   const aux = toks[v];
-  if (aux === undefined || aux.pos !== 'AUX' || aux.end > part.end || v === i + 2) return [part];
+  // Last, as the dearest test: most parts have failed one of the token tests above.
+  if (aux === undefined || aux.pos !== 'AUX' || aux.end > part.end || v === i + 2 || !isPlainPart(part, answer)) return [part];
   const np = answer.slice(toks[first]!.start, head.end);
   const phrase = answer.slice(ing.start, toks[v - 1]!.end);
   return [
