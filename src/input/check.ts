@@ -159,13 +159,20 @@ export async function checkImage(spec: string, baseDir: string, limits: InputLim
   // which may have changed since, still apply; an image stored normalized (a BMP, a turned photo) has another id and is
   // checked as new.
   const id = imageId(src.bytes);
-  const k = opts.known?.(id);
-  if (k && k.bytes === src.bytes.length && src.bytes.length <= limits.max_image_bytes && k.width * k.height <= limits.max_image_pixels) {
-    return { id, path: src.file, width: k.width, height: k.height, bytes: k.bytes };
-  }
+  const k = knownAsIs(opts.known, id, src.bytes, limits);
+  if (k) return { id, path: src.file, width: k.width, height: k.height, bytes: k.bytes };
   const img = await checkImageBytes(src.bytes, src.shown, limits);
   const file = img.normalized ? await saveImageBytes(opts.imagesDir, img.bytes, img.format) : src.file;
-  return { id: imageId(img.bytes), path: file, width: img.width, height: img.height, bytes: img.bytes.length };
+  return { id: img.normalized ? imageId(img.bytes) : id, path: file, width: img.width, height: img.height, bytes: img.bytes.length };
+}
+
+/**
+ * The store's row for these very bytes, where it holds them as they are (same size) and the limits as they are now
+ * pass; else undefined, and the bytes are checked as new. What every reader asks before decoding an image again.
+ */
+export function knownAsIs(known: KnownImages | undefined, id: string, bytes: Uint8Array, limits: InputLimits): ReturnType<KnownImages> {
+  const k = known?.(id);
+  return k && k.bytes === bytes.length && bytes.length <= limits.max_image_bytes && k.width * k.height <= limits.max_image_pixels ? k : undefined;
 }
 
 /**

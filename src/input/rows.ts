@@ -3,7 +3,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { saveImageBytes } from '../image/store.js';
-import { checkImage, checkImageBytes, historyProblem, imageId, makePrompt, type InputLimits, type InputProblem, type InputPrompt, type KnownImages, type Turn } from './check.js';
+import { checkImage, checkImageBytes, historyProblem, imageId, knownAsIs, makePrompt, type InputLimits, type InputProblem, type InputPrompt, type KnownImages, type Turn } from './check.js';
 
 /** Which columns hold the image, the question and the (optional) id. */
 export interface ColumnMap {
@@ -50,10 +50,9 @@ export function jsonSafe(v: unknown): unknown {
  * the stored row and its file, where the file is still there with those bytes' size, and the limits as they are now
  * still pass. Otherwise undefined, and the bytes are checked and stored as new (as checkImage does for files).
  */
-async function storedAsIs(bytes: Uint8Array, ctx: RowContext): Promise<InputPrompt['image'] | undefined> {
-  const id = imageId(bytes);
-  const k = ctx.known?.(id);
-  if (!k?.path || k.bytes !== bytes.length || bytes.length > ctx.limits.max_image_bytes || k.width * k.height > ctx.limits.max_image_pixels) return undefined;
+async function storedAsIs(id: string, bytes: Uint8Array, ctx: RowContext): Promise<InputPrompt['image'] | undefined> {
+  const k = knownAsIs(ctx.known, id, bytes, ctx.limits);
+  if (!k?.path) return undefined;
   const size = await stat(k.path).then((s) => s.size, () => -1);
   return size === bytes.length ? { id, path: k.path, width: k.width, height: k.height, bytes: k.bytes } : undefined;
 }
@@ -66,11 +65,12 @@ async function rowImage(v: unknown, ctx: RowContext): Promise<InputPrompt['image
   const file = typeof v === 'string' ? v : typeof struct?.path === 'string' && struct.path ? struct.path : null;
   if (!ctx.imagesDir) throw new Error('image bytes need a folder to be stored in (InputOptions.imagesDir)');
   if (bytes) {
-    const known = await storedAsIs(bytes, ctx);
+    const id = imageId(bytes);
+    const known = await storedAsIs(id, bytes, ctx);
     if (known) return known;
     const img = await checkImageBytes(bytes, ctx.source, ctx.limits);
     const stored = await saveImageBytes(ctx.imagesDir, img.bytes, img.format === 'jpeg' ? 'jpg' : img.format);
-    return { id: imageId(img.bytes), path: stored, width: img.width, height: img.height, bytes: img.bytes.length };
+    return { id: img.normalized ? imageId(img.bytes) : id, path: stored, width: img.width, height: img.height, bytes: img.bytes.length };
   }
   if (file) return checkImage(file, ctx.dir, ctx.limits, { imagesDir: ctx.imagesDir, ...(ctx.known ? { known: ctx.known } : {}) });
   throw new Error(`must be image bytes, a path, or a {bytes, path} struct with one of them set, got ${typeOf(v)}`);
