@@ -3,6 +3,7 @@
  * still says there is a giraffe and a long neck. Each concrete noun phrase becomes an existence claim, as the
  * annotators of real answers wrote them ("There is a neck."); speculation and evaluation stay dropped.
  */
+import { isAbstractNoun } from './abstract-nouns.js';
 import { flatMapOf } from './arrays.js';
 import type { Part } from './clause-draft.js';
 import type { DividedClaim } from './divided.js';
@@ -51,7 +52,7 @@ export function salvageNouns(toks: readonly Tok[], known: Set<string>, attribute
     const head = toks[h]!;
     const from = i;
     i = h;
-    if (toks.slice(from, h + 1).some((x) => ABSTRACT.has(x.lower)) || head.lower.length < 3) continue;
+    if (toks.slice(from, h + 1).some((x) => ABSTRACT.has(x.lower)) || head.lower.length < 3 || isAbstractNoun(head.lower)) continue;
     // A head already claimed gives nothing more, unless its new adjectives are asked for (below).
     if (!attributes && known.has(head.lower)) continue;
     // Adjectives in front, minus evaluations ("a beautiful red car" -> "a red car").

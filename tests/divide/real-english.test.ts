@@ -339,6 +339,18 @@ describe('divideRules on real English: what is not about the image', () => {
     expect(r.skipped).toEqual([{ sentence: 'which suggests that the driver may have stopped to pay', reason: 'opinion or hedge' }]);
   });
 
+  it('salvages only nouns that name something a picture can show (WordNet), so a faithful hedge is not charged', () => {
+    // FaithScore dev: the salvage asked "Is there a risk?", "Is there a damage?"; a labeler can only deny those.
+    const r = divideRules('Additionally, the cart might be overloaded, which could lead to instability and increased risk of accidents or damage to the luggage.');
+    expect(r.claims.map((c) => c.claim)).toEqual(['There is a cart.', 'There is a luggage.']);
+    expect(r.skipped.map((x) => x.reason)).toEqual(['opinion or hedge', 'comment on the scene']);
+    expect(claims("Firstly, the couch provides a soft surface for the cat to rest on, which is essential for a good night's sleep.")).not.toContain('There is a sleep.');
+    // Concrete nouns in a hedge still give their existence claims, plurals and groups too.
+    expect(claims('The presence of two large airplanes flying over the water and the birds in the area might have an impact on the birds.'))
+      .toEqual(expect.arrayContaining(['There are two large airplanes.', 'There are birds.']));
+    expect(claims("Additionally, the planes' exhaust fumes and emissions may contribute to air pollution.")).toContain('There are exhaust fumes.');
+  });
+
   it('skips general knowledge with the reason "world knowledge"', () => {
     expect(divideRules('Cats are naturally curious creatures.').skipped).toEqual([
       { sentence: 'Cats are naturally curious creatures.', reason: 'world knowledge' },
