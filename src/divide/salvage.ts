@@ -66,12 +66,30 @@ export function salvageNouns(toks: readonly Tok[], known: Set<string>, attribute
     const det = toks[a - 1];
     const plural = pluralHead(head);
     const quantity = det && (QUANTIFIERS.has(det.lower) || det.pos === 'NUM') ? det.lower : plural ? '' : 'a';
-    const np = [quantity, ...adjs, ...toks.slice(from, h + 1).map((x) => x.lower)].filter(Boolean).join(' ')
-      .replace(/^a (?=[aeiou])/, 'an ');
+    const of = ofComplement(toks, h);
+    const words = toks.slice(from, of < 0 ? h + 1 : of + 1).map((x) => x.lower);
+    const np = [quantity, ...adjs, ...words].filter(Boolean).join(' ').replace(/^a (?=[aeiou])/, 'an ');
     known.add(head.lower);
-    out.push({ claim: `There ${plural ? 'are' : 'is'} ${np}.`, start: toks[a]!.start, end: head.end, head: head.lower });
+    if (of >= 0) {
+      known.add(toks[of]!.lower);
+      i = of;
+    }
+    out.push({ claim: `There ${plural ? 'are' : 'is'} ${np}.`, start: toks[a]!.start, end: toks[Math.max(h, of)]!.end, head: head.lower });
   }
   return out;
+}
+
+// "a large bottle of wine", "a pair of sunglasses", "layers of ingredients": a bare noun after "of" is part of the
+// thing ("There is a large bottle of wine.", not "There is a large bottle." and "There is a wine."). The index of the
+// complement's last noun, or -1.
+function ofComplement(toks: readonly Tok[], h: number): number {
+  if (toks[h + 1]?.lower !== 'of') return -1;
+  let k = h + 2;
+  while (toks[k]?.pos === 'ADJ') k++;
+  if (toks[k]?.pos !== 'NOUN' || toks[k]!.text !== toks[k]!.lower) return -1;
+  while (toks[k + 1]?.pos === 'NOUN' && toks[k + 1]!.text === toks[k + 1]!.lower) k++;
+  const last = toks[k]!.lower;
+  return /ing$/.test(last) || ABSTRACT.has(last) || isAbstractNoun(last) ? -1 : k;
 }
 
 // "the cat's colorful fur": each new adjective of a known head, with the head's possessor ("The cat's fur is colorful.").

@@ -351,6 +351,18 @@ describe('divideRules on real English: what is not about the image', () => {
     expect(claims("Additionally, the planes' exhaust fumes and emissions may contribute to air pollution.")).toContain('There are exhaust fumes.');
   });
 
+  it('keeps a bare noun after "of" with the thing it measures or holds in a salvaged existence claim', () => {
+    // FaithScore dev: the annotators wrote "There is a large bottle of wine."; the salvage gave "There is a large
+    // bottle." and "There is a wine.".
+    const r = claims('The gathering of three people around a table with wine glasses and a large bottle of wine could be a social event.');
+    expect(r).toContain('There is a large bottle of wine.');
+    expect(r).not.toContain('There is a wine.');
+    expect(claims('The purpose of this table arrangement, which includes a newspaper and a pair of sunglasses, could be to create a workspace.'))
+      .toContain('There is a pair of sunglasses.');
+    // An abstract complement is not part of the thing: "a cup of joy" gives "There is a cup.".
+    expect(claims('The cup of joy might be a metaphor.')).toContain('There is a cup.');
+  });
+
   it('skips general knowledge with the reason "world knowledge"', () => {
     expect(divideRules('Cats are naturally curious creatures.').skipped).toEqual([
       { sentence: 'Cats are naturally curious creatures.', reason: 'world knowledge' },
