@@ -326,7 +326,10 @@ function objectsOfPreposition(segs: Token[][], commas: number): Token[][] | null
   // strength").
   const possessive = plain && ['his', 'her', 'their', 'its'].includes(object[0]?.word ?? '') ? object.slice(0, 1) : [];
   const own = object.slice(possessive.length);
-  if (DETERMINERS.has(own[0]?.word ?? '') || !bare(own) || !later.every((seg, k) => bare(seg, k + 1))) return null;
+  // An "and" a serial comma kept inside the first item ("by keyboardist/vocalist and songwriter Thijs van Leer, drummer
+  // ...") makes it as long as a last item may be.
+  const firstBare = bare(own, own.some((t) => t.word === 'and') ? segs.length - 1 : 0);
+  if (DETERMINERS.has(own[0]?.word ?? '') || !firstBare || !later.every((seg, k) => bare(seg, k + 1))) return null;
   return [first, ...later.map((seg) => [...lead, ...possessive, ...seg])];
 }
 

@@ -21,8 +21,14 @@ export function segmentList(tokens: readonly Token[], andOnly: boolean): Token[]
   let cur: Token[] = [];
   let commas = 0;
   let last: 'and' | 'comma' | null = null;
-  for (const t of tokens) {
-    if (t.word === 'and') {
+  // "promoting growth, reducing poverty and inequality, and fostering development": with a comma before the last
+  // "and" (a serial comma), an earlier "and" with no comma before it is inside its item. A quoted title's comma
+  // ("Hard in Da Paint,") is no list's: then nothing is kept together.
+  const serial = andOnly || tokens.some((t) => /["“”]/.test(t.raw)) ? -1 : tokens.findLastIndex((t, k) => /,$/.test(t.raw) && tokens[k + 1]?.word === 'and');
+  for (const [k, t] of tokens.entries()) {
+    if (t.word === 'and' && k < serial && !/,$/.test(tokens[k - 1]?.raw ?? ',')) {
+      cur.push(t);
+    } else if (t.word === 'and') {
       if (cur.length > 0) segs.push(cur);
       cur = [];
       last = 'and';

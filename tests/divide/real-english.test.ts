@@ -363,6 +363,22 @@ describe('divideRules on real English: what is not about the image', () => {
     expect(claims('The cup of joy might be a metaphor.')).toContain('There is a cup.');
   });
 
+  it('keeps an "and" inside an item of a list with a serial comma, and splits no list around a quoted title\'s comma', () => {
+    // FActScore dev: "books and articles" split the list apart, so it stayed one claim over 15 words.
+    expect(claims('Diamond has written numerous books and articles on the topics of gender identity, homosexuality, transgenderism, and sexual health.')).toEqual([
+      'Diamond has written numerous books and articles on the topics of gender identity.',
+      'Diamond has written numerous books and articles on the topics of homosexuality.',
+      'Diamond has written numerous books and articles on the topics of transgenderism.',
+      'Diamond has written numerous books and articles on the topics of sexual health.',
+    ]);
+    // "keyboardist/vocalist and songwriter" is one person's roles: not "Focus was formed in 1969 by keyboardist/vocalist.".
+    expect(claims('Focus is an English rock band formed in 1969 by keyboardist/vocalist and songwriter Thijs van Leer, drummer Hans Cleuver, guitarist Jan Akkerman, and bassist Bobby Jacobs.'))
+      .toEqual(expect.arrayContaining(['Focus was formed in 1969 by keyboardist/vocalist and songwriter Thijs van Leer.', 'Focus was formed in 1969 by drummer Hans Cleuver.']));
+    // The comma inside "Hard in Da Paint," is the title's: the list is not cut there ("... and "Hard in Yo Gotti.").
+    const flame = claims('Flame is best known for his singles "No Hands" and "Hard in Da Paint," as well as his collaborations with Gucci Mane, Yo Gotti, and French Montana.');
+    expect(flame.filter((c) => /Hard in (?:Yo|French)/.test(c))).toEqual([]);
+  });
+
   it('skips general knowledge with the reason "world knowledge"', () => {
     expect(divideRules('Cats are naturally curious creatures.').skipped).toEqual([
       { sentence: 'Cats are naturally curious creatures.', reason: 'world knowledge' },
