@@ -5,7 +5,7 @@
  * large"). Built on wink's POS tags; each part keeps the character span of the text it came from.
  */
 import { flatMapOf, through } from './arrays.js';
-import { gerundListItem } from './gerund-item.js';
+import { gerundListItem, gerundSeriesItem } from './gerund-item.js';
 import { retext, type Tok } from './nlp.js';
 import { draft, part, type Draft, type Part } from './clause-draft.js';
 import {
@@ -277,6 +277,7 @@ function opener(toks: readonly Tok[], i: number, main: readonly Tok[], afterComm
     && !(afterComma ? false : fronted(main))) {
     if (['ADJ', 'NOUN'].includes(next.pos) && !afterComma) return null; // "parked cars", a modifier
     if (afterComma && gerundListItem(toks, i)) return null; // "his physicality, tackling ability, and ..."; gerund-item.ts
+    if (afterComma && gerundSeriesItem(toks, i)) return null; // "enjoy swimming, sunbathing, or taking a stroll"; gerund-item.ts
     // "Krenz resigned his post", "his father founded the China Inland Mission": a past verb with an object.
     if (!afterComma && !/ing$/.test(t.lower) && (/^(?:his|her|their|its|it)$/.test(next.lower) || (next.pos === 'DET' && prev?.pos === 'PROPN'))) return null;
     if (next.pos === 'PUNCT' && !afterComma) return null; // "in the middle left.": a place, not "left" the verb

@@ -21,3 +21,27 @@ export function gerundListItem(toks: readonly Tok[], i: number): boolean {
   }
   return false;
 }
+
+const GERUND_BEFORE = new Set(['ADP', 'VERB', 'SCONJ']);
+
+/**
+ * "Visitors can enjoy swimming, sunbathing, or taking a stroll", "changes in their feeding, resting, or breeding
+ * patterns", "such as reading, working, or simply enjoying a snack": after a comma, an -ing word in the middle of a
+ * series of gerunds (its item ends at a comma followed by "and"/"or") whose first item is an -ing word right after a
+ * preposition, a verb or a possessive is an item of that series, not a participle phrase of the subject ("Visitors is
+ * sunbathing, or taking a leisurely stroll along the beach.", "The noise is resting, or breeding patterns.").
+ */
+export function gerundSeriesItem(toks: readonly Tok[], i: number): boolean {
+  if (!/ing$/.test(toks[i]!.lower)) return false;
+  // This item ends at a comma and a conjunction, within a few words.
+  let j = i + 1;
+  while (j < toks.length && j < i + 6 && toks[j]!.text !== ',' && toks[j]!.pos !== 'VERB' && toks[j]!.pos !== 'AUX') j++;
+  if (toks[j]?.text !== ',' || !['and', 'or'].includes(toks[j + 1]?.lower ?? '')) return false;
+  // The item before: back to its first word, which is a gerund after a preposition, a verb or a possessive.
+  let k = i - 2;
+  while (k > 0 && k > i - 6 && !/ing$/.test(toks[k]!.lower) && toks[k]!.text !== ',') k--;
+  const first = toks[k];
+  if (first === undefined || !/ing$/.test(first.lower) || first.text !== first.lower) return false;
+  const before = toks[k - 1];
+  return before !== undefined && (GERUND_BEFORE.has(before.pos) || POSSESSIVE.has(before.lower) || before.lower === 'as');
+}
