@@ -70,7 +70,60 @@ export function segmentSentences(answer: string): Sentence[] {
     }
     push(answer, cur, out);
   }
-  return joinAbbreviations(answer, out);
+  return joinQuotes(answer, tokens, joinAbbreviations(answer, out));
+}
+
+// 'The caption reads "Monday. Just Monday. . ."': a quotation's own full stops end no sentence of the answer. A
+// sentence that leaves a double quote open takes the next ones on its line until one closes it (at most four;
+// unclosed, they stay apart). Each piece alone gave 'The caption reads "Monday.' and 'Just Monday. . ."'.
+// Open double quotes in a text: an odd count of straight ones whose last opens a quotation inside the sentence (after
+// a space, a bracket or a colon, before a word: not an inch mark, 6'2", nor code, class="joke"; a sentence that opens
+// with its quote is dialogue, each piece read as before), curly openings over closings.
+function openQuotes(text: string): number {
+  const last = text.lastIndexOf('"');
+  const opens = last > 0 && (text.match(/"/g)!.length % 2 === 1) && /[\s([:]/.test(text[last - 1]!) && /[^\s"]/.test(text[last + 1] ?? '');
+  return (opens ? 1 : 0) + (text.match(/\u201c/g)?.length ?? 0) - (text.match(/\u201d/g)?.length ?? 0);
+}
+function joinQuotes(answer: string, all: readonly Tok[], sentences: Sentence[]): Sentence[] {
+  if (!sentences.some((s) => openQuotes(s.text) !== 0)) return sentences;
+  const out: Sentence[] = [];
+  for (let i = 0; i < sentences.length; i++) {
+    const s = sentences[i]!;
+    let j = i;
+    if (openQuotes(s.text) > 0) {
+      let k = i + 1;
+      while (k < sentences.length && k <= i + 4 && !answer.slice(sentences[k - 1]!.end, sentences[k]!.start).includes('\n')) {
+        if (openQuotes(answer.slice(s.start, sentences[k]!.end)) === 0) {
+          j = k;
+          break;
+        }
+        k++;
+      }
+    }
+    if (j === i) {
+      out.push(s);
+      continue;
+    }
+    // The piece that closes the quote may go on with a sentence of its own: '"Love Is..." She was born ...'.
+    // It may close between two pieces too ('"Love Is...". She was born': wink's sentence ended at "Is.").
+    const last = sentences[j]!;
+    const from = sentences[j - 1]!.end;
+    const close = /["\u201d]/.exec(answer.slice(from, last.end));
+    const q = close === null ? -1 : from + close.index;
+    const after = q < 0 ? null : /^([.!?]?)\s+["\u201c(]?[A-Z]/.exec(answer.slice(q + 1, last.end));
+    const cut = after !== null && (after[1] !== '' || /[.!?\u2026]$/.test(answer.slice(0, q)));
+    const end = cut ? q + 1 + after[1]!.length : last.end;
+    // The pieces' tokens, and those of the text between pieces that no sentence took ("..." after "Is.").
+    const pieces = [...sentences.slice(i, j).flatMap((x) => x.tokens), ...last.tokens.filter((t) => t.start < end)];
+    const gaps = all.filter((t) => t.start >= s.start && t.end <= end && t.text.trim() !== '' && t.pos !== 'SPACE'
+      && !sentences.slice(i, j + 1).some((x) => t.start >= x.start && t.start < x.end));
+    const tokens = gaps.length === 0 ? pieces : [...pieces, ...gaps].sort((a, b) => a.start - b.start);
+    out.push({ text: answer.slice(s.start, end), start: s.start, end, tokens });
+    const rest = last.tokens.filter((t) => t.start >= end);
+    if (cut && rest.length > 0) out.push({ text: answer.slice(rest[0]!.start, last.end), start: rest[0]!.start, end: last.end, tokens: rest });
+    i = j;
+  }
+  return out;
 }
 
 // Titles and abbreviations that wink may take for a sentence end: "Warner Bros. Studios", "Dr. Smith".

@@ -391,6 +391,19 @@ describe('divideRules on real English: what is not about the image', () => {
     expect(claims('A girl is standing on the sidewalk, holding an umbrella, and smiling.')).toContain('The girl is holding an umbrella.');
   });
 
+  it('ends no sentence at a full stop inside a quotation, and starts one after the quote closes', () => {
+    // LLaVA-Bench answers (a meme's caption) and FActScore biographies (titles with full stops).
+    const r = divideRules('The image shows a dog lying on the floor. The caption reads "Monday. Just Monday. . ." The dog appears to be relaxed.');
+    expect(r.claims.map((c) => c.sentence)).toContain('The caption reads "Monday. Just Monday. . ."');
+    expect(r.claims.map((c) => c.claim)).toContain('The dog appears to be relaxed.');
+    expect(claims('Kalki made her debut in the film industry with the critically acclaimed film "Dev.D" in 2009.').join(' ')).toContain('"Dev.D"');
+    const casali = divideRules('Kim Casali was best known for creating the popular comic strip "Love Is...". She was born on September 9, 1941.');
+    expect(casali.claims.map((c) => c.sentence)).toEqual(expect.arrayContaining(['She was born on September 9, 1941.']));
+    expect(casali.claims.map((c) => c.claim)).toContain('Kim Casali was best known for creating the popular comic strip "Love Is...".');
+    // An inch mark or code opens no quotation; a sentence that opens with its quote is dialogue, read piece by piece.
+    expect(divideRules('He is 6\'2" tall. He plays basketball.').claims.map((c) => c.sentence)).toEqual(['He is 6\'2" tall.', 'He plays basketball.']);
+  });
+
   it('skips general knowledge with the reason "world knowledge"', () => {
     expect(divideRules('Cats are naturally curious creatures.').skipped).toEqual([
       { sentence: 'Cats are naturally curious creatures.', reason: 'world knowledge' },
