@@ -71,10 +71,13 @@ export function clauseParts(toks: readonly Tok[]): Part[] {
   // The main clause being read: ", and the man is ..." starts a second one, with parts of its own.
   let home = 0;
   let lastHead = -1;
+  // Inside a quotation no clause opens: "Ue o Muite Arukō" ("I Look Up As I Walk") is a title, not "as I walk".
+  let quoted = false;
   for (let i = 0; i < toks.length; i++) {
     const t = toks[i]!;
     const prev = toks[i - 1];
     const next = toks[i + 1];
+    if (t.text === '"' || t.text === '\u201c' || t.text === '\u201d') quoted = t.text === '"' ? !quoted : t.text === '\u201c';
     if (t.text === ')' && drafts[cur]?.paren) {
       cur = home;
       continue;
@@ -94,11 +97,11 @@ export function clauseParts(toks: readonly Tok[]): Part[] {
         continue;
       }
       if (drafts[home]!.toks.length === 0) continue;
-      const opensNext = opener(toks, i + 1, drafts[home]!.toks, true);
+      const opensNext = quoted ? null : opener(toks, i + 1, drafts[home]!.toks, true);
       if (opensNext === null) drafts[home]!.toks.push(t);
       continue;
     }
-    const op = next === undefined ? null : opener(toks, i, drafts[cur]!.toks, isComma(prev) || i === 0);
+    const op = next === undefined || quoted ? null : opener(toks, i, drafts[cur]!.toks, isComma(prev) || i === 0);
     if (op !== null) {
       let head = op.head;
       if (head === -2) head = lastHead >= 0 ? lastHead : mainTopic(toks, drafts[home]!.toks);

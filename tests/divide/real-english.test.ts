@@ -400,6 +400,10 @@ describe('divideRules on real English: what is not about the image', () => {
     const casali = divideRules('Kim Casali was best known for creating the popular comic strip "Love Is...". She was born on September 9, 1941.');
     expect(casali.claims.map((c) => c.sentence)).toEqual(expect.arrayContaining(['She was born on September 9, 1941.']));
     expect(casali.claims.map((c) => c.claim)).toContain('Kim Casali was best known for creating the popular comic strip "Love Is...".');
+    // Nor does a clause open inside one: "As" in a title is no "as"-clause.
+    expect(claims('Sakamoto did not achieve success until he released "Ue o Muite Arukō" ("I Look Up As I Walk"), also known as "Sukiyaki," in Japan in 1961.').join(' '))
+      .toContain('("I Look Up As I Walk")');
+    expect(claims('Bertotti has also hosted "El casting de la tele".')).toEqual(['Bertotti has also hosted "El casting de la tele".']);
     // An inch mark or code opens no quotation; a sentence that opens with its quote is dialogue, read piece by piece.
     expect(divideRules('He is 6\'2" tall. He plays basketball.').claims.map((c) => c.sentence)).toEqual(['He is 6\'2" tall.', 'He plays basketball.']);
   });
