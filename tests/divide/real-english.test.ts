@@ -408,6 +408,16 @@ describe('divideRules on real English: what is not about the image', () => {
     expect(divideRules('He is 6\'2" tall. He plays basketball.').claims.map((c) => c.sentence)).toEqual(['He is 6\'2" tall.', 'He plays basketball.']);
   });
 
+  it('reads an irregular past the verb table lacks by wink\'s tag and lemma ("overcame", "oversaw")', () => {
+    // FActScore dev: both were skipped whole as "no finite verb".
+    expect(claims("He overcame multiple birth defects to become one of Brazil's most beloved football players[2].")).toEqual([
+      "He overcame multiple birth defects to become one of Brazil's most beloved football players.",
+    ]);
+    expect(divideRules("During his time at the Weir Group, he oversaw the company's growth and expansion into new markets.").skipped).toEqual([]);
+    // A participle the table lacks is no finite verb: "The money withdrawn ..." has none.
+    expect(divideRules('The money withdrawn from the account.').claims).toEqual([]);
+  });
+
   it('skips general knowledge with the reason "world knowledge"', () => {
     expect(divideRules('Cats are naturally curious creatures.').skipped).toEqual([
       { sentence: 'Cats are naturally curious creatures.', reason: 'world knowledge' },
