@@ -5,6 +5,7 @@
  * large"). Built on wink's POS tags; each part keeps the character span of the text it came from.
  */
 import { flatMapOf, through } from './arrays.js';
+import { apposedBeforeVerb, wordsOf } from './apposed-participle.js';
 import { gerundListItem, gerundSeriesItem } from './gerund-item.js';
 import { retext, type Tok } from './nlp.js';
 import { draft, part, type Draft, type Part } from './clause-draft.js';
@@ -110,7 +111,7 @@ export function clauseParts(toks: readonly Tok[]): Part[] {
       }
       const h = toks[head];
       const named = h ? copulaSubject(toks, head, drafts[home]!.toks) : null;
-      const subject = h ? named ?? definite(toks, head) : '';
+      const subject = op.subject ?? (h ? named ?? definite(toks, head) : '');
       const plural = h ? pluralHead(h) || / and /.test(subject) : false;
       let prefix = '';
       if (op.kind === 'relative') prefix = subject;
@@ -239,6 +240,8 @@ interface Opener {
   setting?: 'when' | 'where';
   whom?: string;
   antecedent?: string;
+  /** The subject as the sentence words it, for a participle between it and its verb ("Taylor's debut album, released"). */
+  subject?: string;
 }
 
 // Whether the main clause so far has a finite verb (or a verb of showing); a life span's dash in the 14 tokens from i.
@@ -276,7 +279,8 @@ function opener(toks: readonly Tok[], i: number, main: readonly Tok[], afterComm
     return { kind: 'subordinate', head: -1, consume: 1, setting: 'where' };
   }
   if ((isParticipleForm(t) || ingBeforePhrase(toks, i)) && t.text === t.lower && !PREPOSITIONAL.has(t.lower) && i > 0
-    && (afterComma || (prev !== undefined && (NOUNISH.has(prev.pos) || ['him', 'them'].includes(prev.lower) || herObject(prev, t)))) && hasFinite(main)
+    && (afterComma || (prev !== undefined && (NOUNISH.has(prev.pos) || ['him', 'them'].includes(prev.lower) || herObject(prev, t))))
+    && (hasFinite(main) || (afterComma && apposedBeforeVerb(toks, i, main)))
     && !(afterComma ? false : fronted(main))) {
     if (['ADJ', 'NOUN'].includes(next.pos) && !afterComma) return null; // "parked cars", a modifier
     if (afterComma && gerundListItem(toks, i)) return null; // "his physicality, tackling ability, and ..."; gerund-item.ts
@@ -286,6 +290,11 @@ function opener(toks: readonly Tok[], i: number, main: readonly Tok[], afterComm
     if (next.pos === 'PUNCT' && !afterComma) return null; // "in the middle left.": a place, not "left" the verb
     if (t.lower === 'left' && prev !== undefined && SIDES.has(prev.lower)) return null;
     const skip = HEDGE_PARTICIPLES.has(t.lower) ? 'opinion or hedge' : COMMENT_PARTICIPLES.has(t.lower) ? 'comment on the scene' : undefined;
+    // Between the subject and its verb, the participle is the subject's, as the sentence words it: "Taylor's debut
+    // album, released in 1968, was" -> "Taylor's debut album was released in 1968.".
+    if (afterComma && !hasFinite(main)) {
+      return { kind: 'participle', head: headBefore(toks, i - 1), consume: 0, subject: wordsOf(main), ...(skip ? { skip } : {}) };
+    }
     const head = afterComma ? -2 : headBefore(toks, i);
     return { kind: 'participle', head, consume: 0, ...(skip ? { skip } : {}) };
   }

@@ -127,7 +127,9 @@ export function verbAt(tokens: readonly Token[], i: number, afterRelative = fals
     && !/^(?:January|February|March|April|May|June|July|August|September|October|November|December)$/.test(tokens[i - 2]?.raw ?? '');
   // "Manuel Francisco dos Santos": a name's particle between capitalised words is no verb ("does").
   if (NAME_PARTICLES.has(w) && /^[A-Z]/.test(tokens[i - 1]?.raw ?? '') && /^[A-Z]/.test(tokens[i + 1]?.raw ?? '')) return null;
-  if (w === '' || (blocksVerb(prev) && !pronounSubject && !nameWord && !titleNumber && !(afterRelative && RELATIVES.has(prev)))) return null;
+  // "John Smith, born in 1973, is a ...": an auxiliary after the comma that closes an apposition ending in a number.
+  const afterApposition = AUXILIARIES.has(w) && /^\d+,$/.test(tokens[i - 1]?.raw ?? '') && tokens.slice(0, i - 1).some((t) => /,$/.test(t.raw));
+  if (w === '' || (blocksVerb(prev) && !pronounSubject && !nameWord && !titleNumber && !afterApposition && !(afterRelative && RELATIVES.has(prev)))) return null;
   if (/,$/.test(tokens[i - 1]?.raw ?? '') && /(?:ing|ed)$/.test(w) && !AUXILIARIES.has(w)) return null;
   if (AUXILIARIES.has(w)) {
     if (NOUNLIKE_MODALS.has(w) && AUXILIARIES.has(next)) return null;

@@ -418,6 +418,19 @@ describe('divideRules on real English: what is not about the image', () => {
     expect(divideRules('The money withdrawn from the account.').claims).toEqual([]);
   });
 
+  it('makes a participle phrase between the subject and its verb a fact of the subject, as the sentence words it', () => {
+    // FActScore dev: skipped whole as "no finite verb" (the verb after "1973," was not read), or one long claim.
+    expect(claims('Beenie Man, born Anthony Moses Davis on August 22, 1973, is a Jamaican reggae and dancehall artist.')).toEqual([
+      'Beenie Man is Jamaican.', 'Beenie Man is a reggae artist.', 'Beenie Man is a dancehall artist.',
+      'Beenie Man was born Anthony Moses Davis on August 22, 1973.',
+    ]);
+    expect(claims('Taylor\'s self-titled debut album, released in 1968, was a commercial success and featured the hit single "Fire and Rain".'))
+      .toContain("Taylor's self-titled debut album was released in 1968.");
+    expect(claims('The dog, lying on the wooden floor, is brown.')).toEqual(['The dog is brown.', 'The dog is lying on the wooden floor.']);
+    // Not an instruction's fronted -ing phrase: "Using kitchen shears, cut along ..." has no subject.
+    expect(claims('Using kitchen shears, cut along the top of the shell, being careful not to cut all the way through.').join(' ')).not.toMatch(/shears (?:is|are) cut/);
+  });
+
   it('skips general knowledge with the reason "world knowledge"', () => {
     expect(divideRules('Cats are naturally curious creatures.').skipped).toEqual([
       { sentence: 'Cats are naturally curious creatures.', reason: 'world knowledge' },

@@ -1,0 +1,26 @@
+/**
+ * "Beenie Man, born Anthony Moses Davis on August 22, 1973, is a Jamaican reggae and dancehall artist.", "Taylor's
+ * debut album, released in 1968, was a commercial success.", "The dog, lying on the floor, is brown.": a participle
+ * phrase between the subject and its verb, in commas. The whole sentence gave no claim ("no finite verb") or one long
+ * one; the phrase is now a fact of the subject as the sentence words it ("Beenie Man was born Anthony Moses Davis on
+ * August 22, 1973.", "Taylor's debut album was released in 1968.").
+ */
+import { isFinite } from './person-clauses.js';
+import type { Tok } from './nlp.js';
+import { NOUNISH } from './noun-phrase.js';
+
+/**
+ * The participle at `i` (after a comma) follows a subject noun phrase that has no verb yet (`main`), and the verb
+ * follows a later comma within 16 tokens.
+ */
+export function apposedBeforeVerb(toks: readonly Tok[], i: number, main: readonly Tok[]): boolean {
+  const head = main[main.length - 1];
+  if (head === undefined || !NOUNISH.has(head.pos) || /ing$/.test(main[0]!.lower)) return false;
+  for (let j = i + 1; j < toks.length - 1 && j < i + 16; j++) {
+    if (toks[j]!.text === ',' && (toks[j + 1]!.pos === 'AUX' || toks[j + 1]!.pos === 'VERB') && isFinite(toks[j + 1]!)) return true;
+  }
+  return false;
+}
+
+/** The tokens' words as the sentence spaces them. */
+export const wordsOf = (toks: readonly Tok[]): string => toks.map((t, k) => (k === 0 ? t.text : `${t.space}${t.text}`)).join('');
