@@ -8,12 +8,21 @@ export function sentenceSkipReason(sentence: string): string | null {
   const text = normalizeText(sentence);
   if (text === '') return 'empty';
   if (/\?["')\]]*$/.test(text)) return 'question';
-  if (/!["')\]]*$/.test(text)) return 'exclamation';
+  if (/!["')\]]*$/.test(text) && !titleOrQuoteEnds(text)) return 'exclamation';
   if (/:["')\]]*$/.test(text) || /^(?:title|subject|heading)\s*:/i.test(text)) return 'heading or lead-in';
   if (CODE.test(text)) return 'code';
   const body = stripDiscourseMarkers(expandContractions(text));
   if (META_PATTERNS.some((re) => re.test(body))) return 'about the conversation, not the image';
   return null;
+}
+
+// "McAndrew was known for her role in the film Hello, Dolly!", 'The box says "Charge your phone with a duck!"': the
+// "!" is a title's or a quotation's inside a statement, not the sentence's. A capitalised word before it that is not
+// the sentence's first, or a closing quote after it when the sentence does not open with the quote (dialogue).
+function titleOrQuoteEnds(text: string): boolean {
+  if (/^["\u201c]/.test(text)) return false;
+  if (/!["\u201d]\W*$/.test(text)) return true;
+  return /\s[A-Z][\w'-]*!\W*$/.test(text);
 }
 
 // Markup and program text in an answer ("```html", "<div class=...>", "body { margin: 0;"): not a statement.

@@ -431,6 +431,17 @@ describe('divideRules on real English: what is not about the image', () => {
     expect(claims('Using kitchen shears, cut along the top of the shell, being careful not to cut all the way through.').join(' ')).not.toMatch(/shears (?:is|are) cut/);
   });
 
+  it('reads a "!" that ends a title or a quotation inside a statement as no exclamation', () => {
+    // LLaVA-Bench (text on a box) and FActScore (a film's title): both were skipped as exclamations.
+    expect(claims('The box says "Charge your phone with a duck!"')).toEqual(['The box says "Charge your phone with a duck!".']);
+    expect(claims('Her notable films include "We\'re Not Married!"')).toEqual(['Her notable films include "We\'re Not Married!".']);
+    expect(claims('McAndrew was an actress known for her role as Irene Molloy in the film Hello, Dolly!')).toContain('McAndrew was an actress.');
+    // Still exclamations: "I hope this helps!", "They look delicious!", dialogue that opens with its quote.
+    for (const x of ['I hope this helps!', 'They look delicious!', '"Because it saw the salad dressing!"']) {
+      expect(divideRules(x).skipped.map((k) => k.reason), x).toEqual(['exclamation']);
+    }
+  });
+
   it('skips general knowledge with the reason "world knowledge"', () => {
     expect(divideRules('Cats are naturally curious creatures.').skipped).toEqual([
       { sentence: 'Cats are naturally curious creatures.', reason: 'world knowledge' },
