@@ -1,7 +1,7 @@
 /** Finite-verb detection and base forms: the part of English the question rules need. */
 import { verbLemma } from './nlp.js';
 import {
-  AUXILIARIES, BASE_VERBS, BE_FORMS, DETERMINERS, IRREGULAR_PAST, IRREGULAR_PAST_OF, isVerbWord, NAME_PARTICLES, NOT_PAST_ED, NOUNLIKE_MODALS, NUMBER_WORDS,
+  AUX_ADVERBS, AUXILIARIES, BASE_VERBS, BE_FORMS, DETERMINERS, IRREGULAR_PAST, IRREGULAR_PAST_OF, isVerbWord, NAME_PARTICLES, NOT_PAST_ED, NOUNLIKE_MODALS, NUMBER_WORDS,
   PARTICIPLES, PLURAL_HEADS, POSITION_WORDS, PREPOSITIONS, RELATIVES,
 } from './lexicon.js';
 import type { Token } from './text.js';
@@ -128,8 +128,10 @@ export function verbAt(tokens: readonly Token[], i: number, afterRelative = fals
   // "Manuel Francisco dos Santos": a name's particle between capitalised words is no verb ("does").
   if (NAME_PARTICLES.has(w) && /^[A-Z]/.test(tokens[i - 1]?.raw ?? '') && /^[A-Z]/.test(tokens[i + 1]?.raw ?? '')) return null;
   // "John Smith, born in 1973, is a ...": an auxiliary after the comma that closes an apposition ending in a number.
+  // "The most popular of these was ...": a demonstrative after a preposition is a pronoun, the verb's subject.
+  const demonstrative = ['these', 'those', 'this', 'that'].includes(prev) && PREPOSITIONS.has(tokens[i - 2]?.word ?? '');
   const afterApposition = AUXILIARIES.has(w) && /^\d+,$/.test(tokens[i - 1]?.raw ?? '') && tokens.slice(0, i - 1).some((t) => /,$/.test(t.raw));
-  if (w === '' || (blocksVerb(prev) && !pronounSubject && !nameWord && !titleNumber && !afterApposition && !(afterRelative && RELATIVES.has(prev)))) return null;
+  if (w === '' || (blocksVerb(prev) && !pronounSubject && !nameWord && !titleNumber && !afterApposition && !demonstrative && !(afterRelative && RELATIVES.has(prev)))) return null;
   if (/,$/.test(tokens[i - 1]?.raw ?? '') && /(?:ing|ed)$/.test(w) && !AUXILIARIES.has(w)) return null;
   if (AUXILIARIES.has(w)) {
     if (NOUNLIKE_MODALS.has(w) && AUXILIARIES.has(next)) return null;
@@ -151,7 +153,12 @@ export function verbAt(tokens: readonly Token[], i: number, afterRelative = fals
   }
   // "There appear to be two dogs": after a lone "there" the verb agrees with what follows "to be", so its plain form
   // is finite as well ("There seem to be", as "There appears to be").
-  if (isVerbWord(w) && (isPluralSubject(tokens.slice(0, i)) || (i === 1 && prev === 'there' && next === 'to'))) {
+  // "His films often explore ...": the subject's number is read before the adverbs in front of the verb.
+  let s = i;
+  while (s > 1 && (AUX_ADVERBS.has(tokens[s - 1]?.word ?? '') || /^(?:often|sometimes|seldom|[a-z]+ly)$/.test(tokens[s - 1]?.word ?? ''))) s--;
+  // Not after an apposition's comma: "John Adam Estes, also known as ..." has no verb there.
+  if (/,$/.test(tokens[s - 1]?.raw ?? '')) s = i;
+  if (isVerbWord(w) && (isPluralSubject(tokens.slice(0, s)) || (i === 1 && prev === 'there' && next === 'to'))) {
     return verbInfo(i, 'main', w, w, 'Do');
   }
   if (/ed$/.test(w) && w.length >= 4 && !NOT_PAST_ED.has(w) && !adjectiveBeforeBe(tokens, i)) {
@@ -173,7 +180,8 @@ export function findVerb(tokens: readonly Token[], from = 1): VerbInfo | null {
   let fallback: VerbInfo | null = null;
   for (let i = from; i < tokens.length; i++) {
     const w = tokens[i]?.word ?? '';
-    if (RELATIVES.has(w) && i > 0) {
+    // "Prior to that, she held ...": "that" after a preposition is a pronoun, no relative clause's start.
+    if (RELATIVES.has(w) && i > 0 && !(w === 'that' && PREPOSITIONS.has(tokens[i - 1]?.word ?? ''))) {
       pendingRelative = true;
       continue;
     }

@@ -442,6 +442,15 @@ describe('divideRules on real English: what is not about the image', () => {
     }
   });
 
+  it('finds the verb after an adverb, after "to that" and after "of these"', () => {
+    // FActScore dev: all three were skipped whole as "no finite verb".
+    expect(claims('His films often explore the themes of identity, power, and inequality in Nigeria.')).toContain('His films often explore the themes of identity.');
+    expect(claims('Prior to that, she held various senior positions in the civil service.')).toEqual(['Prior to that, she held various senior positions in the civil service.']);
+    expect(claims('The most popular of these was El palacio de la risa (The Palace of Laughter)[1].')).toHaveLength(1);
+    // An apposition's "also known" has no verb: the sentence's verb is "was".
+    expect(claims('John Adam Estes, also known as Sleepy John Estes, was an American blues guitarist.').join(' ')).not.toMatch(/^John Adam Estes, also\./);
+  });
+
   it('skips general knowledge with the reason "world knowledge"', () => {
     expect(divideRules('Cats are naturally curious creatures.').skipped).toEqual([
       { sentence: 'Cats are naturally curious creatures.', reason: 'world knowledge' },
