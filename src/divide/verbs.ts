@@ -167,7 +167,7 @@ export function verbAt(tokens: readonly Token[], i: number, afterRelative = fals
   // "He overcame multiple birth defects", "he oversaw the company's growth": an irregular past the table above does
   // not hold, which wink tagged as a verb in this answer and lemmatises to another word ("overcame" -> "overcome").
   // Not a participle ("overseen", "withdrawn"), nor an -ing or -s form (handled above or not finite).
-  if (!BASE_VERBS.has(w) && isVerbWord(w) && !/(?:ing|en|wn|s)$/.test(w)) {
+  if (!BASE_VERBS.has(w) && isVerbWord(w) && !/(?:ing|en|wn|s)$/.test(w) && !PARTICIPLES.has(w)) {
     const lemma = verbLemma(w);
     if (lemma !== w && /^[a-z]+$/.test(lemma)) return verbInfo(i, 'main', w, lemma, 'Did');
   }
