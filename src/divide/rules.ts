@@ -8,6 +8,7 @@ import { timeSpanApart } from './time-spans.js';
 import { rolePairsApart } from './role-pairs.js';
 import { whileIngApart } from './while-ing.js';
 import { whoseApart } from './whose-apart.js';
+import { whichApart } from './which-apart.js';
 import { plainExamples } from './plain-examples.js';
 import { passiveByApart } from './passive-by.js';
 import { dateCommaApart } from './date-comma.js';
@@ -211,7 +212,7 @@ function asExistence(claim: string): string {
 // isLong and returns the claim alone otherwise): a run is skipped where no claim is long (nearly every piece).
 function claimsOfPiece(p: string): string[] {
   const c = through(splitClaims(p), whoseApart, sequenceApart, prepRepeatApart, possessiveRepeatApart, hangingExampleApart, bornApart, rolesApart, nationalityApart, timeSpanApart);
-  const d = through(longOnly(through(longOnly(c, rolePairsApart), roleAsApart, rolesInApart), leadInApart, dateCommaApart), yearApart);
+  const d = through(longOnly(through(longOnly(c, whichApart, rolePairsApart), roleAsApart, rolesInApart), leadInApart, dateCommaApart), yearApart);
   const e = through(longOnly(through(longOnly(d, awardForApart, playsAsApart), examplesApart), titleWhichApart), nameListApart, endAppositionApart);
   return once(longOnly(e, andObjectsApart, andVerbApart, whileIngApart, passiveByApart)).map(asExistence);
 }

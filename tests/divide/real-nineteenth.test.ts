@@ -1,0 +1,23 @@
+// The rules divider on the dev sets (../shared/real-claims/, MIT): issue 29's nineteenth pass, on the biographies'
+// long claims over the whole dev file, each rule pinned on a dev sentence (the half it comes from is named).
+import { describe, expect, it } from 'vitest';
+import { divideRules } from '../../src/divide/rules.js';
+
+const claims = (answer: string): string[] => divideRules(answer).claims.map((c) => c.claim);
+
+describe('divideRules on real English: the nineteenth pass', () => {
+  it('takes a "which" clause after a name apart, with the name in the place it leaves open (first and second half)', () => {
+    const laden = claims('Osama bin Laden was a militant. He later became the leader of al-Qaeda, which he used to launch a series of attacks against the United States and its allies.');
+    expect(laden.some((c) => / used al-Qaeda to launch a series of attacks against the United States/.test(c))).toBe(true);
+    expect(laden.some((c) => /became the leader of al-Qaeda\.$/.test(c))).toBe(true);
+    const sedgwick = claims('Kyra Sedgwick is an American actress. She is best known for her role as Deputy Chief Brenda Leigh Johnson on the TNT crime drama The Closer, for which she won a Golden Globe Award in 2007.');
+    expect(sedgwick).toContain('Sedgwick won a Golden Globe Award in 2007 for The Closer.');
+  });
+
+  it('leaves a "which" clause whole where its name is a place after a comma or the object of "against"', () => {
+    const dubois = claims("Dubois' first fight as a professional was in April 2017 against Marcus Kelly, which he won by knockout in the first round.");
+    expect(dubois.some((c) => /won Marcus Kelly/.test(c))).toBe(false);
+    const youth = claims('Her youth was spent living near Concord, Massachusetts, which she attributes to her interest in early American history.');
+    expect(youth.some((c) => /attributes Massachusetts/.test(c))).toBe(false);
+  });
+});
