@@ -24,6 +24,7 @@ import { prepRepeatApart } from './prep-repeat.js';
 import { possessiveRepeatApart } from './possessive-repeat.js';
 import { nameListApart } from './name-list.js';
 import { endAppositionApart } from './end-apposition.js';
+import { innerAppositionApart } from './inner-apposition.js';
 import { sequenceApart } from './sequence.js';
 import { andVerbApart, setAndVerbs } from './and-verb.js';
 import { includingAsApart } from './including-as.js';
@@ -213,7 +214,7 @@ function asExistence(claim: string): string {
 function claimsOfPiece(p: string): string[] {
   const c = through(splitClaims(p), whoseApart, sequenceApart, prepRepeatApart, possessiveRepeatApart, hangingExampleApart, bornApart, rolesApart, nationalityApart, timeSpanApart);
   const d = through(longOnly(through(longOnly(c, whichApart, rolePairsApart), roleAsApart, rolesInApart), leadInApart, dateCommaApart), yearApart);
-  const e = through(longOnly(through(longOnly(d, awardForApart, playsAsApart), examplesApart), titleWhichApart), nameListApart, endAppositionApart);
+  const e = through(longOnly(through(longOnly(d, awardForApart, playsAsApart), examplesApart), titleWhichApart), nameListApart, innerAppositionApart, endAppositionApart);
   return once(longOnly(e, andObjectsApart, andVerbApart, whileIngApart, passiveByApart)).map(asExistence);
 }
 

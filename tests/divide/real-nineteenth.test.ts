@@ -20,4 +20,16 @@ describe('divideRules on real English: the nineteenth pass', () => {
     const youth = claims('Her youth was spent living near Concord, Massachusetts, which she attributes to her interest in early American history.');
     expect(youth.some((c) => /attributes Massachusetts/.test(c))).toBe(false);
   });
+
+  it('takes an apposition between commas after a name apart from a long claim (first half, second half)', () => {
+    const union = claims('Don Featherstone was an American artist. His career began in 1956 when he was hired by Union Products, a small plastics company in Leominster, to create a three-dimensional lawn ornament.');
+    expect(union).toEqual(expect.arrayContaining(['He was hired by Union Products to create a three-dimensional lawn ornament.', 'Union Products was a small plastics company in Leominster.']));
+    const burrell = claims('Kim Burrell is an American singer. She was born on August 27, 1972, to Julius Burrell Jr., a pastor, and Helen Ruth Graham, an evangelist singer in The Church of God in Christ.');
+    expect(burrell).toEqual(expect.arrayContaining(['Burrell was born on August 27, 1972, to Julius Burrell Jr. and Helen Ruth Graham.', 'Julius Burrell Jr. was a pastor.']));
+  });
+
+  it('leaves a list of three things with "the" whole', () => {
+    const donovan = claims('He is also remembered for his involvement in the Nuremberg Trials, the creation of the International Refugee Organization, and his successful defense of accused Nazi war criminal Adolf Eichmann.');
+    expect(donovan.some((c) => /Nuremberg Trials is the creation/.test(c))).toBe(false);
+  });
 });
