@@ -32,4 +32,21 @@ describe('divideRules on real English: the nineteenth pass', () => {
     const donovan = claims('He is also remembered for his involvement in the Nuremberg Trials, the creation of the International Refugee Organization, and his successful defense of accused Nazi war criminal Adolf Eichmann.');
     expect(donovan.some((c) => /Nuremberg Trials is the creation/.test(c))).toBe(false);
   });
+
+  it('gives one claim per item of a comma list that ends a long claim (second half)', () => {
+    const salazar = claims('António de Oliveira Salazar was a Portuguese dictator. He also established a secret police force, censorship of the press, and suppression of political opposition.');
+    expect(salazar).toEqual(expect.arrayContaining(['Salazar also established a secret police force.', 'Salazar also established censorship of the press.', 'Salazar also established suppression of political opposition.']));
+    // The first item's possessive is each bare item's, as the annotators wrote them ("He is known for his movement.").
+    const salah = claims('Mohamed Salah is an Egyptian footballer. He is predominantly known for his speed, movement, clinical finishing, agility, dribbling skills, first touch and ball control.');
+    expect(salah).toEqual(expect.arrayContaining(['Salah is predominantly known for his movement.', 'Salah is predominantly known for his ball control.']));
+  });
+
+  it('leaves lists whose items may share a head, a modifier or a count whole', () => {
+    const alvarez = claims('He has since gone on to win titles in the light middleweight, middleweight, super middleweight, and light heavyweight divisions.');
+    expect(alvarez.some((c) => /titles in middleweight\./.test(c))).toBe(false);
+    const khan = claims('She is best known for her work on the topics of Islamic history, culture, and gender studies.');
+    expect(khan.some((c) => /topics of culture\./.test(c))).toBe(false);
+    const talmud = claims('The Talmud is a central text of Rabbinic Judaism and consists of two parts, the Mishnah and the Gemara.');
+    expect(talmud.some((c) => /consists of the Mishnah\./.test(c))).toBe(false);
+  });
 });
