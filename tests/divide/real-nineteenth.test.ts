@@ -49,4 +49,11 @@ describe('divideRules on real English: the nineteenth pass', () => {
     const talmud = claims('The Talmud is a central text of Rabbinic Judaism and consists of two parts, the Mishnah and the Gemara.');
     expect(talmud.some((c) => /consists of the Mishnah\./.test(c))).toBe(false);
   });
+
+  it('states a year and the phrase after it apart, each with the verb and its first phrase (first and second half)', () => {
+    const icaza = claims('María Elena Medina-Mora Icaza is a Mexican psychologist. She was born in Mexico City in 1951 and graduated from the National Autonomous University of Mexico in 1974 with a degree in law.');
+    expect(icaza).toEqual(expect.arrayContaining(['Icaza graduated from the National Autonomous University of Mexico in 1974.', 'Icaza graduated from the National Autonomous University of Mexico with a degree in law.']));
+    const ronaldo = claims('Ronaldo is a Brazilian footballer. He retired from professional football in 2011 with a total of 352 goals in 518 club appearances.');
+    expect(ronaldo).toEqual(expect.arrayContaining(['Ronaldo retired from professional football in 2011.', 'Ronaldo retired from professional football with a total of 352 goals in 518 club appearances.']));
+  });
 });
