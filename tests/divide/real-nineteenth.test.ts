@@ -56,4 +56,12 @@ describe('divideRules on real English: the nineteenth pass', () => {
     const ronaldo = claims('Ronaldo is a Brazilian footballer. He retired from professional football in 2011 with a total of 352 goals in 518 club appearances.');
     expect(ronaldo).toEqual(expect.arrayContaining(['Ronaldo retired from professional football in 2011.', 'Ronaldo retired from professional football with a total of 352 goals in 518 club appearances.']));
   });
+
+  it('states a phrase after ", particularly" in the place of the clause\'s phrase with its preposition (second half)', () => {
+    const bertotti = claims('Florencia Bertotti is an Argentine actress. Bertotti is known for her humanitarian work, particularly for her involvement in various charity organizations that support children with disabilities.');
+    expect(bertotti).toEqual(expect.arrayContaining(['Bertotti is known for her humanitarian work.', 'Bertotti is known for her involvement in various charity organizations that support children with disabilities.']));
+    // No phrase of the clause with that preposition: whole.
+    const haagensen = claims('Haagensen is also known for his work as a social activist, particularly in advocating for the rights of Afro-Brazilians.');
+    expect(haagensen.some((c) => / known in advocating/.test(c))).toBe(false);
+  });
 });
