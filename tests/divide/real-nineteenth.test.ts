@@ -64,4 +64,16 @@ describe('divideRules on real English: the nineteenth pass', () => {
     const haagensen = claims('Haagensen is also known for his work as a social activist, particularly in advocating for the rights of Afro-Brazilians.');
     expect(haagensen.some((c) => / known in advocating/.test(c))).toBe(false);
   });
+
+  it('gives each of two objects with its own phrase of the same preposition the verb (first and second half)', () => {
+    const memovic = claims('Memović is a Bosnian footballer. He has also played for Zvijezda 09 in the Premier Liga and Syunik in the Premier League [4].');
+    expect(memovic).toEqual(expect.arrayContaining(['Memović has also played for Zvijezda 09 in the Premier Liga.', 'Memović has also played for Syunik in the Premier League.']));
+    const ramesses = claims('Ramesses IV faced economic difficulties during his reign due to a decline in trade and an increase in grain prices.');
+    expect(ramesses).toContain('Ramesses IV faced economic difficulties during his reign due to an increase in grain prices.');
+  });
+
+  it('leaves a second verb after "and" to and-verb.ts', () => {
+    const wardere = claims('Wardere is an outspoken advocate for the rights of FGM survivors and campaigns for the abolition of FGM worldwide.');
+    expect(wardere.some((c) => /Wardere is campaigns/.test(c))).toBe(false);
+  });
 });
