@@ -76,4 +76,12 @@ describe('divideRules on real English: the nineteenth pass', () => {
     const wardere = claims('Wardere is an outspoken advocate for the rights of FGM survivors and campaigns for the abolition of FGM worldwide.');
     expect(wardere.some((c) => /Wardere is campaigns/.test(c))).toBe(false);
   });
+
+  it('gives each of two quoted titles after a preposition or a singular kind a claim of its own (second half)', () => {
+    const palmer = claims('Teresa Palmer is an Australian actress. She has also appeared in the critically acclaimed TV series "Berlin Station" and "A Discovery of Witches."');
+    expect(palmer).toEqual(expect.arrayContaining(['Palmer has also appeared in the critically acclaimed TV series "Berlin Station".', 'Palmer has also appeared in the critically acclaimed TV series "A Discovery of Witches".']));
+    // After a copula the pair is one answer.
+    const meme = claims('The two machine learning concepts mentioned in the meme are "Stack More Layers" and "Neural Networks."');
+    expect(meme.some((c) => /are "Neural Networks"\.$/.test(c))).toBe(false);
+  });
 });
