@@ -84,4 +84,18 @@ describe('divideRules on real English: the nineteenth pass', () => {
     const meme = claims('The two machine learning concepts mentioned in the meme are "Stack More Layers" and "Neural Networks."');
     expect(meme.some((c) => /are "Neural Networks"\.$/.test(c))).toBe(false);
   });
+
+  it('puts one long example in the place of the verb\'s first phrase, with what it is (first half)', () => {
+    const kadokura = claims('Takashi Kadokura is a Japanese composer. He has also worked on film soundtracks, including the soundtrack for the popular anime series Cowboy Bebop.');
+    expect(kadokura).toEqual(expect.arrayContaining(['Kadokura has also worked on film soundtracks.', 'Kadokura has also worked on the soundtrack for the popular anime series Cowboy Bebop.']));
+    const stevenson = claims('Robert Louis Stevenson was a Scottish novelist. He is remembered for his adventure novels, such as Treasure Island, and for his moving essays on the human condition, such as A Child\'s Garden of Verses.');
+    expect(stevenson).toEqual(expect.arrayContaining(['Stevenson is remembered for A Child\'s Garden of Verses.', 'A Child\'s Garden of Verses is a moving essay.']));
+  });
+
+  it('leaves an example whose kind would be lost, or of a singular noun, whole', () => {
+    const guilmant = claims('Guilmant is best known for his contributions to the organ repertoire, including his numerous organ symphonies, sonatas, and pieces.');
+    expect(guilmant).not.toContain('Guilmant is best known for his numerous organ symphonies.');
+    const ramesses = claims('During his reign, he continued many of the building projects started by his father, including work on the temple at Medinet Habu[1].');
+    expect(ramesses.some((c) => /started by work on/.test(c))).toBe(false);
+  });
 });
