@@ -98,4 +98,9 @@ describe('divideRules on real English: the nineteenth pass', () => {
     const ramesses = claims('During his reign, he continued many of the building projects started by his father, including work on the temple at Medinet Habu[1].');
     expect(ramesses.some((c) => /started by work on/.test(c))).toBe(false);
   });
+
+  it('takes a closing apposition after a one-word name that follows a preposition apart (second half)', () => {
+    const regina = claims('Regina Martínez Pérez was a Mexican journalist and veteran crime reporter for Proceso, a center-left Mexican news magazine known for its critical reporting of the social and political establishment[1].');
+    expect(regina).toEqual(expect.arrayContaining(['Regina Martínez Pérez was a journalist and veteran crime reporter for Proceso.', 'Proceso was a center-left Mexican news magazine.']));
+  });
 });
