@@ -25,6 +25,7 @@ import { focusApart } from './focus-apart.js';
 import { gappedPairApart } from './gapped-pair.js';
 import { quotedPairApart } from './quoted-pair.js';
 import { longExampleApart } from './long-example.js';
+import { rolesShareApart } from './roles-share.js';
 import { prepRepeatApart } from './prep-repeat.js';
 import { possessiveRepeatApart } from './possessive-repeat.js';
 import { nameListApart } from './name-list.js';
@@ -220,7 +221,7 @@ function claimsOfPiece(p: string): string[] {
   const c = through(splitClaims(p), whoseApart, sequenceApart, prepRepeatApart, possessiveRepeatApart, hangingExampleApart, bornApart, rolesApart, nationalityApart, timeSpanApart);
   const d = through(longOnly(through(longOnly(c, whichApart, rolePairsApart), roleAsApart, rolesInApart), leadInApart, dateCommaApart), yearApart);
   const e = through(longOnly(through(longOnly(d, awardForApart, playsAsApart), examplesApart), titleWhichApart), nameListApart, innerAppositionApart, endAppositionApart);
-  return once(longOnly(e, longExampleApart, focusApart, commaListApart, gappedPairApart, quotedPairApart, andObjectsApart, andVerbApart, whileIngApart, passiveByApart)).map(asExistence);
+  return once(longOnly(e, longExampleApart, focusApart, commaListApart, gappedPairApart, quotedPairApart, rolesShareApart, andObjectsApart, andVerbApart, whileIngApart, passiveByApart)).map(asExistence);
 }
 
 // One statement's claims and questions, or the reason it gives none.

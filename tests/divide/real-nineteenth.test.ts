@@ -103,4 +103,12 @@ describe('divideRules on real English: the nineteenth pass', () => {
     const regina = claims('Regina Martínez Pérez was a Mexican journalist and veteran crime reporter for Proceso, a center-left Mexican news magazine known for its critical reporting of the social and political establishment[1].');
     expect(regina).toEqual(expect.arrayContaining(['Regina Martínez Pérez was a journalist and veteran crime reporter for Proceso.', 'Proceso was a center-left Mexican news magazine.']));
   });
+
+  it('gives each of two roles after one article the phrase they share (second half)', () => {
+    const sixx = claims('Nikki Sixx is an American musician. He is best known as the bassist and co-founder of the hard rock band Mötley Crüe.');
+    expect(sixx).toEqual(expect.arrayContaining(['Sixx is best known as the bassist of the hard rock band Mötley Crüe.', 'Sixx is best known as the co-founder of the hard rock band Mötley Crüe.']));
+    // Two adjectives before a noun are no roles.
+    const cukor = claims('Cukor worked his way up to become one of the most respected and successful directors in Hollywood.');
+    expect(cukor.some((c) => /the most respected in Hollywood/.test(c))).toBe(false);
+  });
 });
