@@ -71,6 +71,12 @@ export function commaListApart(claim: string): string[] {
   // "his speed, movement, clinical finishing": the first item's possessive is each bare item's ("his movement").
   const whose = /^(?:his|her|their|its) /.exec(items[0]!)?.[0] ?? '';
   const own = (x: string): string => (DETERMINERS.has(x.split(' ')[0]!) || /['’]s\b/.test(x.split(' ')[0]!) ? x : `${whose}${x}`);
-  const out = items.map((x) => `${pre}${own(x)}.`);
+  // "wins over former UFC Light Heavyweight Champions Quinton Jackson, Rashad Evans, and Jon Jones": names of one
+  // length after a descriptor share it ("... over former UFC Light Heavyweight Champions Rashad Evans.").
+  const n = others[0]!.split(' ').length;
+  const firstWords = items[0]!.split(' ');
+  const names = others.every((x) => /^[A-Z]/.test(x) && x.split(' ').length === n) && firstWords.length > n && /^[A-Z]/.test(firstWords[firstWords.length - n]!);
+  const shared = names ? `${firstWords.slice(0, -n).join(' ')} ` : '';
+  const out = items.map((x, k) => `${pre}${k === 0 ? x : `${shared}${own(x)}`}.`);
   return out.some(isLong) ? [claim] : out;
 }

@@ -25,6 +25,9 @@ export function innerAppositionApart(claim: string): string[] {
   // "his involvement in the Nuremberg Trials, the creation of X, and his Y": before "and" the commas may be a list's;
   // a person's role ("to Julius Burrell Jr., a pastor, and Helen Ruth Graham") is led by "a" or "an".
   if (rest.startsWith('and ') && (!/^an? /.test(np) || /\bthe $/i.test(head))) return [claim];
+  // "Pau Grande, a district of Magé, in the state of Rio de Janeiro": a place phrase after an apposition that ends in a
+  // name may be that name's (the annotators wrote "Magé is in the state of Rio de Janeiro.").
+  if (/^(?:in|at|near) /.test(rest) && /(?:^| )[A-Z]\S*$/.test(np)) return [claim];
   const be = /\b(?:was|were)\b/.test(head) ? 'was' : 'is';
   return [`${head}${name} ${rest}.`, `${name} ${be} ${np}.`];
 }

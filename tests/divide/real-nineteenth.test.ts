@@ -111,4 +111,13 @@ describe('divideRules on real English: the nineteenth pass', () => {
     const cukor = claims('Cukor worked his way up to become one of the most respected and successful directors in Hollywood.');
     expect(cukor.some((c) => /the most respected in Hollywood/.test(c))).toBe(false);
   });
+
+  it('keeps what the coverage read with stop words before the fold found (mends: first and second half)', () => {
+    // Names of one length after a descriptor share it ("Rashad Evans is a former UFC Light Heavyweight Champion.").
+    const teixeira = claims('Glover Teixeira is a Brazilian fighter. He has notable wins over former UFC Light Heavyweight Champions Quinton Jackson, Rashad Evans, and Jon Jones.');
+    expect(teixeira).toContain('Teixeira has notable wins over former UFC Light Heavyweight Champions Rashad Evans.');
+    // A place phrase after an apposition that ends in a name may be the name's ("Magé is in the state of Rio de Janeiro.").
+    const garrincha = claims('Manuel Francisco dos Santos, better known as Garrincha, was a Brazilian football player born in Pau Grande, a district of Magé, in the state of Rio de Janeiro in 1933.');
+    expect(garrincha).not.toContain('Pau Grande was a district of Magé.');
+  });
 });
