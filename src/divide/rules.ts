@@ -4,6 +4,7 @@ import { asRolesApart, asWellAsApart, bothApart, possessivesApart, yearsApart } 
 import { splitClaims } from './claims.js';
 import { hangingExampleApart, listedSubjectApart } from './example-items.js';
 import { roleAsApart, rolesInApart } from './role-as.js';
+import { gerundLeadApart } from './gerund-lead.js';
 import { timeSpanApart } from './time-spans.js';
 import { rolePairsApart } from './role-pairs.js';
 import { whileIngApart } from './while-ing.js';
@@ -219,7 +220,7 @@ function asExistence(claim: string): string {
 // isLong and returns the claim alone otherwise): a run is skipped where no claim is long (nearly every piece).
 function claimsOfPiece(p: string): string[] {
   const c = through(splitClaims(p), whoseApart, sequenceApart, prepRepeatApart, possessiveRepeatApart, hangingExampleApart, bornApart, rolesApart, nationalityApart, timeSpanApart);
-  const d = through(longOnly(through(longOnly(c, whichApart, rolePairsApart), roleAsApart, rolesInApart), leadInApart, dateCommaApart), yearApart);
+  const d = through(longOnly(through(longOnly(c, gerundLeadApart, whichApart, rolePairsApart), roleAsApart, rolesInApart), leadInApart, dateCommaApart), yearApart);
   const e = through(longOnly(through(longOnly(d, awardForApart, playsAsApart), examplesApart), titleWhichApart), nameListApart, innerAppositionApart, endAppositionApart);
   return once(longOnly(e, longExampleApart, focusApart, commaListApart, gappedPairApart, quotedPairApart, rolesShareApart, andObjectsApart, andVerbApart, whileIngApart, passiveByApart)).map(asExistence);
 }

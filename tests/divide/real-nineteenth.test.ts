@@ -120,4 +120,12 @@ describe('divideRules on real English: the nineteenth pass', () => {
     const garrincha = claims('Manuel Francisco dos Santos, better known as Garrincha, was a Brazilian football player born in Pau Grande, a district of Magé, in the state of Rio de Janeiro in 1933.');
     expect(garrincha).not.toContain('Pau Grande was a district of Magé.');
   });
+
+  it('states a fronted "In addition to V-ing X" with the main clause\'s own verb (second half)', () => {
+    const gilberto = claims('Gilberto Silva is a Brazilian footballer. In addition to playing for América Mineiro and Atlético Mineiro, Gilberto also played for several other clubs including Arsenal in the English Premier League and Panathinaikos F.C. in the Super League [1].');
+    expect(gilberto).toEqual(expect.arrayContaining(['Gilberto played for América Mineiro and Atlético Mineiro.', 'Gilberto also played for several other clubs.', 'Gilberto also played for Panathinaikos F.C. in the Super League.']));
+    // Another verb: no verb form is made up.
+    const ravi = claims("In addition to acting, Besant Ravi is also a member of Nadigar Sangam - South Indian Film Artistes' Association.");
+    expect(ravi.some((c) => /Ravi is acting|Ravi acts/.test(c))).toBe(false);
+  });
 });
