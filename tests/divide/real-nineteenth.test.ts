@@ -128,4 +128,11 @@ describe('divideRules on real English: the nineteenth pass', () => {
     const ravi = claims("In addition to acting, Besant Ravi is also a member of Nadigar Sangam - South Indian Film Artistes' Association.");
     expect(ravi.some((c) => /Ravi is acting|Ravi acts/.test(c))).toBe(false);
   });
+
+  it('takes "following" and "due to" phrases after a date and a comma apart, also after a comment word (first and second half)', () => {
+    const flynn = claims('Errol Flynn was an actor. Flynn passed away on October 14, 1959, at the age of 50, due to a heart attack.');
+    expect(flynn).toEqual(expect.arrayContaining(['Flynn passed away on October 14, 1959.', 'Flynn passed away at the age of 50.', 'Flynn passed away due to a heart attack.']));
+    const oneill = claims("Tragically, Paul O'Neill passed away on July 9, 2018, at the age of 38, following a battle with cancer.");
+    expect(oneill).toContain("Paul O'Neill passed away following a battle with cancer.");
+  });
 });
