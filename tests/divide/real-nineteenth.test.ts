@@ -135,4 +135,9 @@ describe('divideRules on real English: the nineteenth pass', () => {
     const oneill = claims("Tragically, Paul O'Neill passed away on July 9, 2018, at the age of 38, following a battle with cancer.");
     expect(oneill).toContain("Paul O'Neill passed away following a battle with cancer.");
   });
+
+  it('takes a span of months out of a long claim as a span of years is (second half)', () => {
+    const tukaki = claims("Tukaki is an Australian business leader. He served as the United Nations Global Compact's Australian Representative from June 2010 until November 2013[1].");
+    expect(tukaki).toEqual(expect.arrayContaining(["Tukaki served as the United Nations Global Compact's Australian Representative.", "Tukaki served as the United Nations Global Compact's Australian Representative from June 2010.", "Tukaki served as the United Nations Global Compact's Australian Representative until November 2013."]));
+  });
 });
