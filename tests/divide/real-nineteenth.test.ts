@@ -140,4 +140,9 @@ describe('divideRules on real English: the nineteenth pass', () => {
     const tukaki = claims("Tukaki is an Australian business leader. He served as the United Nations Global Compact's Australian Representative from June 2010 until November 2013[1].");
     expect(tukaki).toEqual(expect.arrayContaining(["Tukaki served as the United Nations Global Compact's Australian Representative.", "Tukaki served as the United Nations Global Compact's Australian Representative from June 2010.", "Tukaki served as the United Nations Global Compact's Australian Representative until November 2013."]));
   });
+
+  it('reads "to" before a number as a phrase after a fronted time (first half)', () => {
+    const krenz = claims('Egon Krenz is a former East German politician. Following the fall of the Berlin Wall, he was arrested and sentenced to six-and-a-half years in prison for manslaughter and negligence in office.');
+    expect(krenz).toEqual(expect.arrayContaining(['Krenz was sentenced to six-and-a-half years in prison for manslaughter and negligence in office.', 'Krenz was sentenced to six-and-a-half years following the fall of the Berlin Wall.']));
+  });
 });
