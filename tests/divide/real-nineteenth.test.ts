@@ -145,4 +145,10 @@ describe('divideRules on real English: the nineteenth pass', () => {
     const krenz = claims('Egon Krenz is a former East German politician. Following the fall of the Berlin Wall, he was arrested and sentenced to six-and-a-half years in prison for manslaughter and negligence in office.');
     expect(krenz).toEqual(expect.arrayContaining(['Krenz was sentenced to six-and-a-half years in prison for manslaughter and negligence in office.', 'Krenz was sentenced to six-and-a-half years following the fall of the Berlin Wall.']));
   });
+
+  it('gives "known as X and for Y" one claim per thing (second half)', () => {
+    const maker = claims('Dominic Maker is an English Grammy-nominated record producer and songwriter from Brighton best known as one half of the duo Mount Kimbie and for his production work for artists such as James Blake, Slowthai, Rosalía and Jay-Z.');
+    expect(maker).toEqual(expect.arrayContaining(['Dominic Maker is best known as one half of the duo Mount Kimbie.', 'Dominic Maker is best known for his production work for Jay-Z.']));
+    expect(maker.some((c) => /Mount Kimbie and for/.test(c))).toBe(false);
+  });
 });
