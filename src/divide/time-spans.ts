@@ -51,8 +51,15 @@ function headOf(what: string): string | null {
   // "Member of Parliament": "of" between two capitals stays inside a name.
   const cap = (j: number): boolean => /^[A-Z]/.test(toks[j]?.raw ?? '');
   const inName = (j: number): boolean => toks[j]!.word === 'of' && cap(j - 1) && cap(j + 1);
-  while (e < toks.length && (inName(e) || (!PREPOSITIONS.has(toks[e]!.word) && !/^(?:as|and|or|who|which)$/.test(toks[e]!.word))) && !/,$/.test(toks[e - 1]?.raw ?? '')) e++;
-  if (e <= start || e >= toks.length || toks.slice(start).some((t) => t.word === 'and')) return null;
+  // "Assistant Professor of Electrical and Computer Engineering": "and" between capitals after a name's "of" is the
+  // name's too (not "the Deputy Prime Minister and Minister for Trade", two roles).
+  let ofName = false;
+  const andInName = (j: number): boolean => ofName && toks[j]!.word === 'and' && cap(j - 1) && cap(j + 1);
+  while (e < toks.length && (inName(e) || andInName(e) || (!PREPOSITIONS.has(toks[e]!.word) && !/^(?:as|and|or|who|which)$/.test(toks[e]!.word))) && !/,$/.test(toks[e - 1]?.raw ?? '')) {
+    if (inName(e)) ofName = true;
+    e++;
+  }
+  if (e <= start || e >= toks.length || toks.slice(start, e).some((t, i) => t.word === 'and' && !(cap(start + i - 1) && cap(start + i + 1))) || toks.slice(e).some((t) => t.word === 'and')) return null;
   return toks.slice(0, e).map((t) => t.raw).join(' ').replace(/,$/, '');
 }
 

@@ -151,4 +151,12 @@ describe('divideRules on real English: the nineteenth pass', () => {
     expect(maker).toEqual(expect.arrayContaining(['Dominic Maker is best known as one half of the duo Mount Kimbie.', 'Dominic Maker is best known for his production work for Jay-Z.']));
     expect(maker.some((c) => /Mount Kimbie and for/.test(c))).toBe(false);
   });
+
+  it('keeps "and" between capitals after a name\'s "of" in the head of a dated role (second half)', () => {
+    const oliphant = claims('Travis Oliphant is an American data scientist. Oliphant was an Assistant Professor of Electrical and Computer Engineering at Brigham Young University from 2001 to 2007, where he directed the BYU Biomedical Imaging Lab.');
+    expect(oliphant).toEqual(expect.arrayContaining(['Oliphant was an Assistant Professor of Electrical and Computer Engineering from 2001.', 'Oliphant was an Assistant Professor of Electrical and Computer Engineering until 2007.']));
+    // Two roles joined by "and" are no name: "the Deputy Prime Minister and Minister" is not cut as one.
+    const fischer = claims('Fischer served as the Deputy Prime Minister and Minister for Trade in the Howard Government from 1996 to 1999.');
+    expect(fischer.some((c) => /Minister and Minister from/.test(c))).toBe(false);
+  });
 });
