@@ -159,4 +159,11 @@ describe('divideRules on real English: the nineteenth pass', () => {
     const fischer = claims('Fischer served as the Deputy Prime Minister and Minister for Trade in the Howard Government from 1996 to 1999.');
     expect(fischer.some((c) => /Minister and Minister from/.test(c))).toBe(false);
   });
+
+  it('puts a named place before a "where" clause with no comma in front of it (second half)', () => {
+    const icardi = claims('Mauro Icardi is an Argentine footballer. He then moved to Inter Milan in 2013 where he became the captain of the team and scored over 100 goals for the club [1].');
+    expect(icardi).toEqual(expect.arrayContaining(['Icardi then moved to Inter Milan in 2013.', 'At Inter Milan, Icardi became the captain of the team.']));
+    const taylor = claims('Howard Taylor attended the Royal College of Surgeons where he received three high honors in his postgraduate studies.');
+    expect(taylor).toEqual(expect.arrayContaining(['Howard Taylor attended the Royal College of Surgeons.']));
+  });
 });
