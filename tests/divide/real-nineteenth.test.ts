@@ -166,4 +166,9 @@ describe('divideRules on real English: the nineteenth pass', () => {
     const taylor = claims('Howard Taylor attended the Royal College of Surgeons where he received three high honors in his postgraduate studies.');
     expect(taylor).toEqual(expect.arrayContaining(['Howard Taylor attended the Royal College of Surgeons.']));
   });
+
+  it('takes "on loan from X" apart from where a player plays (second half)', () => {
+    const icardi = claims('Mauro Icardi is an Argentine footballer. He currently plays as a striker for Paris Saint-Germain in the French Ligue 1, on loan from Inter Milan.');
+    expect(icardi).toEqual(expect.arrayContaining(['Icardi currently plays for Paris Saint-Germain in the French Ligue 1.', 'Icardi currently plays for Paris Saint-Germain on loan from Inter Milan.']));
+  });
 });
