@@ -171,4 +171,14 @@ describe('divideRules on real English: the nineteenth pass', () => {
     const icardi = claims('Mauro Icardi is an Argentine footballer. He currently plays as a striker for Paris Saint-Germain in the French Ligue 1, on loan from Inter Milan.');
     expect(icardi).toEqual(expect.arrayContaining(['Icardi currently plays for Paris Saint-Germain in the French Ligue 1.', 'Icardi currently plays for Paris Saint-Germain on loan from Inter Milan.']));
   });
+
+  it('takes a second clause after ", and" apart where its form says it is one (first half)', () => {
+    const owen = claims('Owen Wright is an Australian surfer. He has won multiple WSL QS events in Australia, and in 2011 he won the Oakley Pro Junior event at Bells Beach.');
+    expect(owen).toEqual(expect.arrayContaining(['Wright has won multiple WSL QS events in Australia.', 'In 2011, Wright won the Oakley Pro Junior event at Bells Beach.']));
+    const stevenson = claims('Robert Louis Stevenson was a Scottish novelist. He was a literary celebrity during his lifetime, and now ranks among the 26 most translated authors in the world.');
+    expect(stevenson).toContain('Stevenson was a literary celebrity during his lifetime.');
+    // A clause no question can be asked of stays in its claim.
+    const ji = claims('Ji Sung is a South Korean actor. He first debuted in the entertainment industry as a model in 1999, and then later on transitioned to acting.');
+    expect(ji.some((c) => /transitioned to acting/.test(c))).toBe(true);
+  });
 });
