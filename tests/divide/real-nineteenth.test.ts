@@ -181,4 +181,13 @@ describe('divideRules on real English: the nineteenth pass', () => {
     const ji = claims('Ji Sung is a South Korean actor. He first debuted in the entertainment industry as a model in 1999, and then later on transitioned to acting.');
     expect(ji.some((c) => /transitioned to acting/.test(c))).toBe(true);
   });
+
+  it('says where a named institution that ends a long claim is, apart (second half)', () => {
+    const burrell = claims('Kim Burrell is an American singer. In addition to her music career, Burrell is also a pastor at Love & Liberty Fellowship Pentecostal Overcoming Holy Church in Houston[1].');
+    expect(burrell).toEqual(expect.arrayContaining(['Burrell is also a pastor at Love & Liberty Fellowship Pentecostal Overcoming Holy Church.', 'Love & Liberty Fellowship Pentecostal Overcoming Holy Church is in Houston.']));
+    // A role in a show is no place: "the lead role of Brenda Leigh Johnson in The Closer" stays.
+    const sedgwick = claims('In 2005, she was cast in the lead role of Brenda Leigh Johnson in The Closer, which aired for seven seasons and became a critical and commercial success.');
+    expect(sedgwick.some((c) => /Brenda Leigh Johnson is in The Closer/.test(c) && / cast /.test(c))).toBe(false);
+    expect(sedgwick.some((c) => /lead role of Brenda Leigh Johnson in The Closer\.$/.test(c))).toBe(true);
+  });
 });
