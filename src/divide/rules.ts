@@ -32,6 +32,7 @@ import { whereApart } from './where-apart.js';
 import { onLoanApart } from './on-loan.js';
 import { commaAndApart } from './comma-and.js';
 import { placeEndApart } from './place-end.js';
+import { alongsideApart } from './alongside.js';
 import { prepRepeatApart } from './prep-repeat.js';
 import { possessiveRepeatApart } from './possessive-repeat.js';
 import { nameListApart } from './name-list.js';
@@ -227,7 +228,7 @@ function claimsOfPiece(p: string): string[] {
   const c = through(splitClaims(p), whoseApart, sequenceApart, prepRepeatApart, possessiveRepeatApart, hangingExampleApart, bornApart, rolesApart, nationalityApart, timeSpanApart);
   const d = through(longOnly(through(longOnly(c, gerundLeadApart, whichApart, rolePairsApart), roleAsApart, rolesInApart), leadInApart, dateCommaApart), yearApart);
   const e = through(longOnly(through(longOnly(d, awardForApart, playsAsApart), examplesApart), titleWhichApart), nameListApart, innerAppositionApart, endAppositionApart);
-  return once(longOnly(e, longExampleApart, focusApart, commaListApart, gappedPairApart, quotedPairApart, rolesShareApart, knownPairApart, whereApart, onLoanApart, commaAndApart, placeEndApart, andObjectsApart, andVerbApart, whileIngApart, passiveByApart)).map(asExistence);
+  return once(longOnly(e, longExampleApart, focusApart, commaListApart, gappedPairApart, quotedPairApart, rolesShareApart, knownPairApart, whereApart, onLoanApart, commaAndApart, placeEndApart, alongsideApart, andObjectsApart, andVerbApart, whileIngApart, passiveByApart)).map(asExistence);
 }
 
 // One statement's claims and questions, or the reason it gives none.

@@ -190,4 +190,12 @@ describe('divideRules on real English: the nineteenth pass', () => {
     expect(sedgwick.some((c) => /Brenda Leigh Johnson is in The Closer/.test(c) && / cast /.test(c))).toBe(false);
     expect(sedgwick.some((c) => /lead role of Brenda Leigh Johnson in The Closer\.$/.test(c))).toBe(true);
   });
+
+  it('states a partner that ends a long claim with the verb and its object (second half)', () => {
+    const sharma = claims('Anushka Sharma is an Indian actress. Sharma made her acting debut in the film Rab Ne Bana Di Jodi (2008) opposite Shah Rukh Khan.');
+    expect(sharma).toEqual(expect.arrayContaining(['Sharma made her acting debut in the film Rab Ne Bana Di Jodi.', 'Sharma made her acting debut opposite Shah Rukh Khan.']));
+    // A partner phrase inside the claim, or two partners, stays.
+    const foppert = claims('He was traded to the Seattle Mariners along with Yorvit Torrealba in exchange for Randy Winn in 2005[2][3].');
+    expect(foppert.some((c) => /traded along with Yorvit Torrealba in exchange/.test(c))).toBe(false);
+  });
 });
