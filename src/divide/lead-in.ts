@@ -45,7 +45,8 @@ export function leadInApart(claim: string): string[] {
   const first = toks[k]?.word ?? '';
   // "to" opens a phrase before an article or a name ("was elected to the Kenyan parliament", "moved to Los Angeles"),
   // an infinitive otherwise ("was elected to succeed him").
-  const toPhrase = first === 'to' && (DETERMINERS.has(toks[k + 1]?.word ?? '') || /^[A-Z]/.test(toks[k + 1]?.raw ?? ''));
+  // A number after "to" is a phrase too ("was sentenced to six-and-a-half years in prison").
+  const toPhrase = first === 'to' && (DETERMINERS.has(toks[k + 1]?.word ?? '') || /^[A-Z0-9]/.test(toks[k + 1]?.raw ?? '') || /^(?:two|three|four|five|six|seven|eight|nine|ten|twelve|twenty)(?:-|$)/.test(toks[k + 1]?.word ?? ''));
   if (first === '' || (first === 'to' && !toPhrase) || first === 'on') return [claim];
   // After the verb: its object, or its first phrase ("as a clerk"); a clause or coordination ("hosted or starred",
   // "revealed that ...") leaves the claim whole.

@@ -4,10 +4,12 @@ import { asRolesApart, asWellAsApart, bothApart, possessivesApart, yearsApart } 
 import { splitClaims } from './claims.js';
 import { hangingExampleApart, listedSubjectApart } from './example-items.js';
 import { roleAsApart, rolesInApart } from './role-as.js';
+import { gerundLeadApart } from './gerund-lead.js';
 import { timeSpanApart } from './time-spans.js';
 import { rolePairsApart } from './role-pairs.js';
 import { whileIngApart } from './while-ing.js';
 import { whoseApart } from './whose-apart.js';
+import { whichApart } from './which-apart.js';
 import { plainExamples } from './plain-examples.js';
 import { passiveByApart } from './passive-by.js';
 import { dateCommaApart } from './date-comma.js';
@@ -19,10 +21,23 @@ import { leadInApart } from './lead-in.js';
 import { examplesApart } from './examples-apart.js';
 import { titleWhichApart } from './title-which.js';
 import { andObjectsApart } from './and-objects.js';
+import { commaListApart } from './comma-list.js';
+import { focusApart } from './focus-apart.js';
+import { gappedPairApart } from './gapped-pair.js';
+import { quotedPairApart } from './quoted-pair.js';
+import { longExampleApart } from './long-example.js';
+import { rolesShareApart } from './roles-share.js';
+import { knownPairApart } from './known-pair.js';
+import { whereApart } from './where-apart.js';
+import { onLoanApart } from './on-loan.js';
+import { commaAndApart } from './comma-and.js';
+import { placeEndApart } from './place-end.js';
+import { alongsideApart } from './alongside.js';
 import { prepRepeatApart } from './prep-repeat.js';
 import { possessiveRepeatApart } from './possessive-repeat.js';
 import { nameListApart } from './name-list.js';
 import { endAppositionApart } from './end-apposition.js';
+import { innerAppositionApart } from './inner-apposition.js';
 import { sequenceApart } from './sequence.js';
 import { andVerbApart, setAndVerbs } from './and-verb.js';
 import { includingAsApart } from './including-as.js';
@@ -211,9 +226,9 @@ function asExistence(claim: string): string {
 // isLong and returns the claim alone otherwise): a run is skipped where no claim is long (nearly every piece).
 function claimsOfPiece(p: string): string[] {
   const c = through(splitClaims(p), whoseApart, sequenceApart, prepRepeatApart, possessiveRepeatApart, hangingExampleApart, bornApart, rolesApart, nationalityApart, timeSpanApart);
-  const d = through(longOnly(through(longOnly(c, rolePairsApart), roleAsApart, rolesInApart), leadInApart, dateCommaApart), yearApart);
-  const e = through(longOnly(through(longOnly(d, awardForApart, playsAsApart), examplesApart), titleWhichApart), nameListApart, endAppositionApart);
-  return once(longOnly(e, andObjectsApart, andVerbApart, whileIngApart, passiveByApart)).map(asExistence);
+  const d = through(longOnly(through(longOnly(c, gerundLeadApart, whichApart, rolePairsApart), roleAsApart, rolesInApart), leadInApart, dateCommaApart), yearApart);
+  const e = through(longOnly(through(longOnly(d, awardForApart, playsAsApart), examplesApart), titleWhichApart), nameListApart, innerAppositionApart, endAppositionApart);
+  return once(longOnly(e, longExampleApart, focusApart, commaListApart, gappedPairApart, quotedPairApart, rolesShareApart, knownPairApart, whereApart, onLoanApart, commaAndApart, placeEndApart, alongsideApart, andObjectsApart, andVerbApart, whileIngApart, passiveByApart)).map(asExistence);
 }
 
 // One statement's claims and questions, or the reason it gives none.

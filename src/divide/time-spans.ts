@@ -14,8 +14,16 @@ import { isLong } from './long.js';
 // One span of years after the fact: "from 1998 to 2001", "from 1984-2005", "from 1989–90", "between 1990 and 1995".
 const SPAN = /^(.+?),?\s+(?:from|between)\s+(\d{4})\s*(?:to|until|and|-|–)\s*(\d{4}|\d{2})\b(.*)\.$/;
 
+// In a long claim also months: "from January 2009 to November 2010" (the nineteenth pass).
+const MONTH = '(?:January|February|March|April|May|June|July|August|September|October|November|December)';
+const MONTH_SPAN = new RegExp(String.raw`^(.+?),?\s+from\s+(${MONTH} \d{4})\s+(?:to|until)\s+(${MONTH} \d{4})\b(.*)\.$`);
+
 /** The claim without its span, from its first year and until its last; the claim alone when it has no one span. */
 export function timeSpanApart(claim: string): string[] {
+  if (claim.includes(' from ') && isLong(claim)) {
+    const mm = MONTH_SPAN.exec(claim);
+    if (mm !== null) return monthSpanApart(mm[1]!, mm[2]!, mm[3]!, mm[4]!, claim);
+  }
   const m = SPAN.exec(claim);
   if (m === null || m[1] === undefined || m[2] === undefined || m[3] === undefined || m[4] === undefined) return [claim];
   const [what, from, to, rest] = [m[1], m[2], m[3], m[4]];
@@ -43,7 +51,24 @@ function headOf(what: string): string | null {
   // "Member of Parliament": "of" between two capitals stays inside a name.
   const cap = (j: number): boolean => /^[A-Z]/.test(toks[j]?.raw ?? '');
   const inName = (j: number): boolean => toks[j]!.word === 'of' && cap(j - 1) && cap(j + 1);
-  while (e < toks.length && (inName(e) || (!PREPOSITIONS.has(toks[e]!.word) && !/^(?:as|and|or|who|which)$/.test(toks[e]!.word))) && !/,$/.test(toks[e - 1]?.raw ?? '')) e++;
-  if (e <= start || e >= toks.length || toks.slice(start).some((t) => t.word === 'and')) return null;
+  // "Assistant Professor of Electrical and Computer Engineering": "and" between capitals after a name's "of" is the
+  // name's too (not "the Deputy Prime Minister and Minister for Trade", two roles).
+  let ofName = false;
+  const andInName = (j: number): boolean => ofName && toks[j]!.word === 'and' && cap(j - 1) && cap(j + 1);
+  while (e < toks.length && (inName(e) || andInName(e) || (!PREPOSITIONS.has(toks[e]!.word) && !/^(?:as|and|or|who|which)$/.test(toks[e]!.word))) && !/,$/.test(toks[e - 1]?.raw ?? '')) {
+    if (inName(e)) ofName = true;
+    e++;
+  }
+  if (e <= start || e >= toks.length || toks.slice(start, e).some((t, i) => t.word === 'and' && !(cap(start + i - 1) && cap(start + i + 1))) || toks.slice(e).some((t) => t.word === 'and')) return null;
   return toks.slice(0, e).map((t) => t.raw).join(' ').replace(/,$/, '');
+}
+
+// "He served as the 21st United States National Security Advisor from January 2009 to November 2010 under President
+// Barack Obama." -> the claim without its span, and the head of what was done from its first month and until its last.
+function monthSpanApart(what: string, from: string, until: string, rest: string, claim: string): string[] {
+  if (/\d{4}/.test(what) || !/\s/.test(what) || / from /.test(rest) || Number(until.slice(-4)) < Number(from.slice(-4))) return [claim];
+  const dated = isLong(`${what} from ${from}.`) ? headOf(what) : what;
+  if (dated === null) return [claim];
+  const out = [`${what}${rest}.`, `${dated} from ${from}.`, `${dated} until ${until}.`];
+  return out.some(isLong) ? [claim] : out;
 }

@@ -45,7 +45,11 @@ export function yearApart(claim: string): string[] {
   // for an AACTA Award in 1999.").
   if (k >= toks.length || PREPOSITIONS.has(toks[k]!.word) || toks[k]!.word === 'to') {
     const phrase = veryLong && after === '' ? firstPhrase(toks, k) : null;
-    return phrase === null ? [claim] : [`${before}.`, `${phrase} ${year}.`];
+    if (phrase !== null) return [`${before}.`, `${phrase} ${year}.`];
+    // "Icaza graduated from the National Autonomous University of Mexico in 1974 with a degree in law.": a phrase after
+    // the year is one more fact of the verb and its first phrase ("... graduated from X with a degree in law.").
+    const both = veryLong && after !== '' ? [`${before}${after}.`, `${before} ${year}.`] : null;
+    return both === null || both.some((c) => spaceWords(c) > LONG_CLAIM_WORDS) ? [claim] : both;
   }
   // A copula's predicate that is no noun phrase ("is best known for ...", "was instrumental in ...") says nothing
   // of its own in a year; "is the recipient of the Arjuna Award" does.
