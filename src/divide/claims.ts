@@ -8,7 +8,7 @@ import { agreeBe, isPluralPhrase, isSplittableList, prepositionObjects, segmentL
 import { listItemsBefore, shortItemsBefore } from './list-noun.js';
 import { perfectCarry } from './perfect-carry.js';
 import {
-  capitalize, cleanWord, expandContractions, fixArticles, joinTokens, normalizeText, stripTrailingPunct, tokenize,
+  capitalize, cleanWord, expandContractions, fixArticles, joinTokens, normalizeText, splitAtSemicolons, stripTrailingPunct, tokenize,
   type Token,
 } from './text.js';
 import { verbAt } from './verbs.js';
@@ -29,7 +29,7 @@ export function splitClaims(sentence: string): string[] {
   if (base === '') return [];
   const out: string[] = [];
   // Most sentences have no semicolon: no regex split then (the same single piece).
-  for (const piece of base.includes(';') ? base.split(/\s*;\s*/) : [base]) {
+  for (const piece of base.includes(';') ? splitAtSemicolons(base) : [base]) {
     if (piece.trim() !== '') out.push(...splitPiece(piece.trim()));
   }
   return out.map(finish).filter((c) => c.length > 1);

@@ -151,3 +151,21 @@ export function fixArticles(text: string): string {
     return `${pre}${/^A/.test(art) ? capitalize(want) : want}${sp}${next}`;
   });
 }
+
+/** The text cut at its semicolons, but not at one inside brackets ("190 lb; 13.5 st" in "86 kg (190 lb; 13.5 st)"). */
+export function splitAtSemicolons(text: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let from = 0;
+  for (let k = 0; k < text.length; k++) {
+    const c = text[k];
+    if (c === '(' || c === '[') depth++;
+    else if ((c === ')' || c === ']') && depth > 0) depth--;
+    else if (c === ';' && depth === 0) {
+      out.push(text.slice(from, k).trim());
+      from = k + 1;
+    }
+  }
+  out.push(text.slice(from).trim());
+  return out;
+}

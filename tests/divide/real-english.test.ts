@@ -451,6 +451,14 @@ describe('divideRules on real English: what is not about the image', () => {
     expect(claims('John Adam Estes, also known as Sleepy John Estes, was an American blues guitarist.').join(' ')).not.toMatch(/^John Adam Estes, also\./);
   });
 
+  it('cuts a sentence at a semicolon, but not at one inside brackets', () => {
+    // FActScore dev: "(190 lb; 13.5 st)" gave "... weighs 86 kg (190 lb." and a dropped "13.5 st).".
+    const r = divideRules('He stands at a height of 190 cm and weighs 86 kg (190 lb; 13.5 st).');
+    expect(r.claims.map((c) => c.claim).join(' ')).toContain('(190 lb; 13.5 st)');
+    expect(r.skipped).toEqual([]);
+    expect(claims('He played for Ajax; he later moved to Inter.')).toEqual(['He played for Ajax.', 'He later moved to Inter.']);
+  });
+
   it('skips general knowledge with the reason "world knowledge"', () => {
     expect(divideRules('Cats are naturally curious creatures.').skipped).toEqual([
       { sentence: 'Cats are naturally curious creatures.', reason: 'world knowledge' },
