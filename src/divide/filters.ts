@@ -1,6 +1,6 @@
 /** Which sentences and clause parts are not checkable facts about the image, and why. */
 import { stripDiscourseMarkers } from './clause.js';
-import { HEDGE_PATTERNS, META_PATTERNS, PARTICIPLES, SUBJECTIVE_WORDS } from './lexicon.js';
+import { BE_FORMS, HEDGE_PATTERNS, META_PATTERNS, PARTICIPLES, PREPOSITIONS, SUBJECTIVE_WORDS } from './lexicon.js';
 import { cleanWord, expandContractions, normalizeText } from './text.js';
 
 /** The reason a whole sentence yields no claims (its form, or talk about the conversation), or null. */
@@ -97,6 +97,8 @@ const ADJECTIVE_END = /[a-z](?:al|ic|ive|ful|ous|ble|ent|ant|ary|ish|less)$/;
 // Nouns and verbs of mood: a part built on one is an evaluation, whatever else it holds.
 const MOOD_WORDS = new Set(['atmosphere', 'ambiance', 'ambience', 'vibe', 'mood', 'evokes', 'conveys']);
 
+const LINKING = /^(?:be|been|being|looks?|looked|seems?|seemed|appears?|appeared|feels?|felt|remains?|remained|becomes?|became|sounds?)$/;
+
 /** A part's content reason (hedge, person, world knowledge, subjective), or a cleaned text with the dropped words. */
 export function contentSkipReason(text: string): { reason: string | null; text: string; dropped: string[] } {
   const body = stripDiscourseMarkers(expandContractions(normalizeText(text)));
@@ -126,7 +128,11 @@ export function contentSkipReason(text: string): { reason: string | null; text: 
       continue;
     }
     const next = words[k + 1];
-    const attributive = next !== undefined && /^[a-z]/i.test(next) && !/[,.;]$/.test(words[k] ?? '') && !['and', 'or'].includes(cleanWord(next));
+    // After "be" or a verb of seeming, or before a preposition, the evaluation is the predicate ("can be appealing to
+    // collectors", "looks adorable in its costume"): dropping it left "can be to collectors".
+    const before = cleanWord(kept[kept.length - 1] ?? '');
+    const predicate = BE_FORMS.has(before) || LINKING.test(before) || PREPOSITIONS.has(cleanWord(next ?? ''));
+    const attributive = next !== undefined && /^[a-z]/i.test(next) && !/[,.;]$/.test(words[k] ?? '') && !['and', 'or'].includes(cleanWord(next)) && !predicate;
     if (MOOD_WORDS.has(w) || !attributive) return { reason: `subjective ("${w}")`, text, dropped: [] };
     dropped.push(w);
     // "a practical and visually appealing setup" -> "a practical setup", not "a practical and setup"; after a noun

@@ -325,7 +325,7 @@ function divideSentence(s: Sentence, answer: string, question: string | undefine
     if (content.reason === 'opinion or hedge' && keepBeforeHedge(s, part, answer, question, out, dropped)) continue;
     if (content.reason !== null) {
       dropped.push({ sentence: source, reason: content.reason });
-      if (SALVAGEABLE.has(content.reason.replace(/ \(.*$/, ''))) salvagePart(s, part, content.reason === 'opinion or hedge', out);
+      if (SALVAGEABLE.has(content.reason.replace(/ \(.*$/, ''))) salvagePart(s, part, content.reason === 'opinion or hedge', out, false, content.reason.startsWith('subjective'));
       continue;
     }
     for (const w of content.dropped) dropped.push({ sentence: w, reason: `subjective ("${w}")` });

@@ -110,10 +110,12 @@ function attributeClaims(toks: readonly Tok[], a: number, from: number, h: numbe
  * evaluation is about ("The combination of the cat's colorful fur, the red velvet couch"): up to its verb, their new
  * adjectives are claims too.
  */
-export function salvagePart(s: Sentence, part: Part, hedged: boolean, out: { claims: DividedClaim[] }, listed = false): void {
+export function salvagePart(s: Sentence, part: Part, hedged: boolean, out: { claims: DividedClaim[] }, listed = false, subjective = false): void {
   const known = new Set(flatMapOf(out.claims, (c) => c.claim.toLowerCase().match(/[a-z]+/g) ?? []));
   let toks = s.tokens.filter((t) => t.start >= part.start && t.end <= part.end);
-  if (listed) {
+  // An evaluation's subject is what the picture shows; what follows the verb is what it is judged by ("can be
+  // appealing to collectors and enthusiasts", "making him relatable to a wide audience"), not a thing in it.
+  if (listed || subjective) {
     const verb = toks.findIndex((t) => t.pos === 'VERB' || t.pos === 'AUX');
     if (verb >= 0) toks = toks.slice(0, verb);
   }

@@ -459,6 +459,18 @@ describe('divideRules on real English: what is not about the image', () => {
     expect(claims('He played for Ajax; he later moved to Inter.')).toEqual(['He played for Ajax.', 'He later moved to Inter.']);
   });
 
+  it('reads an evaluation after "be" or "looks", or before a preposition, as the predicate, and salvages only its subject', () => {
+    // FaithScore dev: dropping "appealing" left "Can the vintage design and style of the suitcases be to collectors
+    // and enthusiasts?"; LLaVA-Bench: "Does the dog look in its costume?".
+    const r = divideRules('The vintage design and style of the suitcases can be appealing to collectors and enthusiasts.');
+    expect(r.skipped.map((x) => x.reason)).toEqual(['subjective ("appealing")']);
+    expect(r.claims.map((c) => c.claim)).toContain('There are suitcases.');
+    expect(r.claims.map((c) => c.claim)).not.toContain('There are collectors.');
+    expect(claims('The dog looks adorable in its costume.')).toEqual(['There is a dog.']);
+    // An evaluative adjective in front of a noun is still dropped and the fact kept.
+    expect(claims('There is a beautiful red car on the street.')).toEqual(['There is a red car on the street.']);
+  });
+
   it('skips general knowledge with the reason "world knowledge"', () => {
     expect(divideRules('Cats are naturally curious creatures.').skipped).toEqual([
       { sentence: 'Cats are naturally curious creatures.', reason: 'world knowledge' },
