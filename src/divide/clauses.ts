@@ -273,7 +273,9 @@ function opener(toks: readonly Tok[], i: number, main: readonly Tok[], afterComm
     if (t.lower === 'that' && !directly) return null;
     if (!directly && !afterComma) return null;
     if (!['AUX', 'VERB', 'ADV', 'PART'].includes(next.pos)) return null;
-    return { kind: 'relative', head: listCategory(toks, i) ?? pluralAntecedent(toks, i) ?? headBefore(toks, isComma(prev) ? i - 1 : i), consume: 1 };
+    // ", which indicates a paid parking zone": the writer's reading of the clause before, not a fact of its last noun.
+    const inference = isComma(prev) && /^(?:indicates|suggests|implies|signifies)$/.test(next.lower) ? { skip: 'opinion or hedge' } : {};
+    return { kind: 'relative', head: listCategory(toks, i) ?? pluralAntecedent(toks, i) ?? headBefore(toks, isComma(prev) ? i - 1 : i), consume: 1, ...inference };
   }
   if (t.lower === 'where' && afterComma && i > 0 && ['DET', 'PRON', 'PROPN', 'NOUN', 'NUM'].includes(next.pos)) {
     return { kind: 'subordinate', head: -1, consume: 1, setting: 'where' };

@@ -471,6 +471,14 @@ describe('divideRules on real English: what is not about the image', () => {
     expect(claims('There is a beautiful red car on the street.')).toEqual(['There is a red car on the street.']);
   });
 
+  it('drops a comma-relative that reads the clause before ("which indicates ...") as the writer\'s inference', () => {
+    const r = divideRules('There is a parking meter near the car, which indicates a paid parking zone.');
+    expect(r.claims.map((c) => c.claim)).toEqual(['There is a parking meter near the car.']);
+    expect(r.skipped).toEqual([{ sentence: 'which indicates a paid parking zone', reason: 'opinion or hedge' }]);
+    // A gloss is no inference: "Lēʻahi, which means ..." is left to the other rules.
+    expect(claims('The cat is lying on a couch, which appears to be red.')).toEqual(['The cat is lying on a couch.', 'The couch appears to be red.']);
+  });
+
   it('skips general knowledge with the reason "world knowledge"', () => {
     expect(divideRules('Cats are naturally curious creatures.').skipped).toEqual([
       { sentence: 'Cats are naturally curious creatures.', reason: 'world knowledge' },
