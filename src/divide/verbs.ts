@@ -161,7 +161,11 @@ export function verbAt(tokens: readonly Token[], i: number, afterRelative = fals
   if (isVerbWord(w) && (isPluralSubject(tokens.slice(0, s)) || (i === 1 && prev === 'there' && next === 'to'))) {
     return verbInfo(i, 'main', w, w, 'Do');
   }
-  if (/ed$/.test(w) && w.length >= 4 && !NOT_PAST_ED.has(w) && !adjectiveBeforeBe(tokens, i)) {
+  // "the maple glazed doughnut offers ...": an -ed word inside a noun phrase its determiner opened, before a noun that
+  // another verb follows, is the noun's adjective ("Did the maple glaze doughnut offers ...?").
+  const attributive = /ed$/.test(w) && (DETERMINERS.has(prev) || DETERMINERS.has(tokens[i - 2]?.word ?? '')) && /^[a-z]+$/.test(next) && !DETERMINERS.has(next) && !PREPOSITIONS.has(next)
+    && /[^s]s$/.test(tokens[i + 2]?.word ?? '') && (BASE_VERBS.has(sFormToBase(tokens[i + 2]!.word)) || isVerbWord(tokens[i + 2]!.word));
+  if (/ed$/.test(w) && w.length >= 4 && !NOT_PAST_ED.has(w) && !adjectiveBeforeBe(tokens, i) && !attributive) {
     return verbInfo(i, 'main', w, edFormToBase(w), 'Did');
   }
   // "He overcame multiple birth defects", "he oversaw the company's growth": an irregular past the table above does

@@ -479,6 +479,12 @@ describe('divideRules on real English: what is not about the image', () => {
     expect(claims('The cat is lying on a couch, which appears to be red.')).toEqual(['The cat is lying on a couch.', 'The couch appears to be red.']);
   });
 
+  it('reads an -ed word inside a noun phrase before the verb as an adjective, not the verb', () => {
+    // FaithScore dev: "Did the maple glaze doughnut offers a sweet flavor?".
+    expect(divideRules('The maple glazed doughnut offers a sweet flavor.').claims.map((c) => c.question)).toEqual(['Does the maple glazed doughnut offer a sweet flavor?']);
+    expect(divideRules('He composed music scores for films.').claims.map((c) => c.question)).toEqual(['Did he compose music scores for films?']);
+  });
+
   it('skips general knowledge with the reason "world knowledge"', () => {
     expect(divideRules('Cats are naturally curious creatures.').skipped).toEqual([
       { sentence: 'Cats are naturally curious creatures.', reason: 'world knowledge' },
