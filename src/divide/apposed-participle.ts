@@ -24,3 +24,20 @@ export function apposedBeforeVerb(toks: readonly Tok[], i: number, main: readonl
 
 /** The tokens' words as the sentence spaces them. */
 export const wordsOf = (toks: readonly Tok[]): string => toks.map((t, k) => (k === 0 ? t.text : `${t.space}${t.text}`)).join('');
+
+/**
+ * "... indicating that the person using the desk is reading or studying": a participle phrase inside a subject, whose
+ * clause's auxiliary follows before any comma or verb (within 10 tokens). Opening a part there gave "The person is
+ * using the desk is reading or studying.".
+ */
+const CLAUSE_WORDS = new Set(['which', 'who', 'whom', 'whose', 'that', 'where', 'when', 'while', 'as', 'because', 'since', 'until']);
+
+export function auxAhead(toks: readonly Tok[], i: number): boolean {
+  for (let j = i + 1; j < toks.length && j < i + 10; j++) {
+    const t = toks[j]!;
+    // A clause of its own starts: the auxiliary after it is that clause's ("titled X which was published").
+    if (t.text === ',' || t.pos === 'VERB' || t.pos === 'SCONJ' || t.pos === 'CCONJ' || CLAUSE_WORDS.has(t.lower)) return false;
+    if (t.pos === 'AUX' && isFinite(t)) return true;
+  }
+  return false;
+}

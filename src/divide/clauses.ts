@@ -5,7 +5,7 @@
  * large"). Built on wink's POS tags; each part keeps the character span of the text it came from.
  */
 import { flatMapOf, through } from './arrays.js';
-import { apposedBeforeVerb, wordsOf } from './apposed-participle.js';
+import { apposedBeforeVerb, auxAhead, wordsOf } from './apposed-participle.js';
 import { gerundListItem, gerundSeriesItem } from './gerund-item.js';
 import { retext, type Tok } from './nlp.js';
 import { draft, part, type Draft, type Part } from './clause-draft.js';
@@ -285,6 +285,7 @@ function opener(toks: readonly Tok[], i: number, main: readonly Tok[], afterComm
     && (hasFinite(main) || (afterComma && apposedBeforeVerb(toks, i, main)))
     && !(afterComma ? false : fronted(main))) {
     if (['ADJ', 'NOUN'].includes(next.pos) && !afterComma) return null; // "parked cars", a modifier
+    if (!afterComma && auxAhead(toks, i)) return null; // "the person using the desk is reading": the subject's own
     if (afterComma && gerundListItem(toks, i)) return null; // "his physicality, tackling ability, and ..."; gerund-item.ts
     if (afterComma && gerundSeriesItem(toks, i)) return null; // "enjoy swimming, sunbathing, or taking a stroll"; gerund-item.ts
     // "Krenz resigned his post", "his father founded the China Inland Mission": a past verb with an object.

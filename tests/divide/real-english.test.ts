@@ -485,6 +485,15 @@ describe('divideRules on real English: what is not about the image', () => {
     expect(divideRules('He composed music scores for films.').claims.map((c) => c.question)).toEqual(['Did he compose music scores for films?']);
   });
 
+  it('opens no part at a participle inside a subject whose own auxiliary follows', () => {
+    // FaithScore dev: "The person is using the desk is reading or studying." from inside a guess.
+    const r = divideRules('The book is also present on the desk, possibly indicating that the person using the desk is reading or studying.');
+    expect(r.claims.map((c) => c.claim)).toEqual(['The book is also present on the desk.']);
+    // A participle after an object with a relative clause of its own still opens one.
+    expect(claims('Haddish has written an autobiography titled The Last Black Unicorn which was published in December 2017.'))
+      .toContain('The autobiography is titled The Last Black Unicorn.');
+  });
+
   it('skips general knowledge with the reason "world knowledge"', () => {
     expect(divideRules('Cats are naturally curious creatures.').skipped).toEqual([
       { sentence: 'Cats are naturally curious creatures.', reason: 'world knowledge' },
