@@ -76,7 +76,8 @@ const LOOKS_LIKE = new RegExp(String.raw`${NOT_IT}(?!that\b)(?![^,]*\bmak(?:e|es
 // An inference drawn from what is seen ("the presence of a meter indicates that ...", "which means it has").
 const INFERENCE = /\b(?:suggest|indicate|impl(?:y|ie)|signif(?:y|ie)|demonstrate|hint)s?\s+that\b|\b(?:means|meaning)\s+(?:that|it|they|he|she|the)\b|\bsuggest(?:s|ing|ed)?\b/i;
 // Speculation and advice, not sight: "could cause", "potentially", "must be cautious", "it is essential to".
-const SPECULATION = /\b(?:could|potentially|must)\b|^it\s+is\s+(?:essential|important|crucial|necessary|advisable|recommended)\b/i;
+// "To ensure its safety, it is essential to monitor ...": after a fronted purpose phrase too.
+const SPECULATION = /\b(?:could|potentially|must)\b|(?:^|^to\s[^,]+,\s*)it\s+is\s+(?:essential|important|crucial|necessary|advisable|recommended)\b/i;
 
 // What is seen where ("Several birds can be seen flying", "Trees are visible.") is about this picture, whatever its
 // subject's form; "can be seen as" is a reading of it.
