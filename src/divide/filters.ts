@@ -74,7 +74,7 @@ const APPEARANCE = new RegExp(String.raw`${NOT_IT}[^,]*?\b(?:appears?|seems?))\s
 const LOOKS_LIKE = new RegExp(String.raw`${NOT_IT}(?!that\b)(?![^,]*\bmak(?:e|es|ing)\b)[^,]*?\blooks?)\s+like\b`, 'i');
 
 // An inference drawn from what is seen ("the presence of a meter indicates that ...", "which means it has").
-const INFERENCE = /\b(?:suggest|indicate|impl(?:y|ie)|signif(?:y|ie)|demonstrate|hint)s?\s+that\b|\b(?:means|meaning)\s+(?:that|it|they|he|she|the)\b|\bsuggest(?:s|ing|ed)?\b/i;
+const INFERENCE = /\b(?:suggest|indicate|impl(?:y|ie)|signif(?:y|ie)|demonstrate|hint)s?\s+that\b|\b(?:one|we|you)\s+(?:can|could|may|might)\s+(?:infer|conclude|deduce|assume)\b|\b(?:means|meaning)\s+(?:that|it|they|he|she|the)\b|\bsuggest(?:s|ing|ed)?\b/i;
 // Speculation and advice, not sight: "could cause", "potentially", "must be cautious", "it is essential to".
 // "To ensure its safety, it is essential to monitor ...": after a fronted purpose phrase too.
 const SPECULATION = /\b(?:could|potentially|must)\b|(?:^|^to\s[^,]+,\s*)it\s+is\s+(?:essential|important|crucial|necessary|advisable|recommended)\b/i;

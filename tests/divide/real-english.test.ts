@@ -473,6 +473,13 @@ describe('divideRules on real English: what is not about the image', () => {
     expect(claims('There is a beautiful red car on the street.')).toEqual(['There is a red car on the street.']);
   });
 
+  it('reads "one can infer that ..." as an inference, and keeps the things it names', () => {
+    // FaithScore dev: the whole inference came as one claim of 27 words.
+    const r = divideRules('One can infer that the man in the image is drawing attention to himself by the fact that he is wearing a bright pink shirt and a tie.');
+    expect(r.skipped.map((x) => x.reason)).toEqual(['opinion or hedge']);
+    expect(r.claims.map((c) => c.claim)).toEqual(['There is a man.', 'There is a pink shirt.', 'There is a tie.']);
+  });
+
   it('drops a comma-relative that reads the clause before ("which indicates ...") as the writer\'s inference', () => {
     const r = divideRules('There is a parking meter near the car, which indicates a paid parking zone.');
     expect(r.claims.map((c) => c.claim)).toEqual(['There is a parking meter near the car.']);
