@@ -53,6 +53,7 @@ export function salvageNouns(toks: readonly Tok[], known: Set<string>, attribute
     const from = i;
     i = h;
     if (toks.slice(from, h + 1).some((x) => ABSTRACT.has(x.lower)) || head.lower.length < 3 || isAbstractNoun(head.lower)) continue;
+    if (idiomOrMeasured(toks, from)) continue;
     // A head already claimed gives nothing more, unless its new adjectives are asked for (below).
     if (!attributes && known.has(head.lower)) continue;
     // Adjectives in front, minus evaluations ("a beautiful red car" -> "a red car").
@@ -90,6 +91,19 @@ function ofComplement(toks: readonly Tok[], h: number): number {
   while (toks[k + 1]?.pos === 'NOUN' && toks[k + 1]!.text === toks[k + 1]!.lower) k++;
   const last = toks[k]!.lower;
   return /ing$/.test(last) || ABSTRACT.has(last) || isAbstractNoun(last) ? -1 : k;
+}
+
+// "In this case", "In addition", "Of course", "for example": an adverbial phrase's noun names no thing; nor does
+// what "a touch of", "a sense of", "a kind of" measures ("adding a touch of color", "a sense of style").
+const IDIOM = /^(?:in (?:this |that |any |either |each |which )?case|in addition|of course|for (?:example|instance)|in fact|in turn|in general|in particular|on the (?:other|one) hand)$/;
+const MEASURES = new Set(['touch', 'sense', 'hint', 'kind', 'type', 'sort', 'air', 'feeling', 'element', 'splash', 'pop']);
+function idiomOrMeasured(toks: readonly Tok[], from: number): boolean {
+  const before = toks.slice(Math.max(0, from - 3), from + 1).map((t) => t.lower);
+  for (let k = 0; k < before.length - 1; k++) if (IDIOM.test(before.slice(k).join(' '))) return true;
+  if (toks[from - 1]?.lower !== 'of') return false;
+  let m = from - 2;
+  while (toks[m]?.pos === 'ADJ') m--;
+  return MEASURES.has(toks[m]?.lower ?? '');
 }
 
 // "the cat's colorful fur": each new adjective of a known head, with the head's possessor ("The cat's fur is colorful.").

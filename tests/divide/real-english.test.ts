@@ -353,6 +353,13 @@ describe('divideRules on real English: what is not about the image', () => {
     expect(claims("Additionally, the planes' exhaust fumes and emissions may contribute to air pollution.")).toContain('There are exhaust fumes.');
   });
 
+  it('salvages no noun of an adverbial idiom or of what "a touch of" measures', () => {
+    // LLaVA-Bench answers: "There is a case.", "There is a course.", "There is a color." from these.
+    expect(claims('In this case, the cat might be drawn to the laptop.')).toEqual(['There is a cat.']);
+    expect(claims('The apple could be a decorative element, adding a touch of color to the table.').join(' ')).not.toContain('There is a color.');
+    expect(claims('Of course, there may be other factors.').join(' ')).not.toContain('course');
+  });
+
   it('keeps a bare noun after "of" with the thing it measures or holds in a salvaged existence claim', () => {
     // FaithScore dev: the annotators wrote "There is a large bottle of wine."; the salvage gave "There is a large
     // bottle." and "There is a wine.".
