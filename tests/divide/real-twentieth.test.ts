@@ -1,0 +1,33 @@
+// The rules divider on the dev sets (../shared/real-claims/, MIT): issue 29's twentieth pass, on the biographies'
+// long claims over the whole dev file, each rule pinned on a dev sentence (the half it comes from is named).
+import { describe, expect, it } from 'vitest';
+import { divideRules } from '../../src/divide/rules.js';
+
+const claims = (answer: string): string[] => divideRules(answer).claims.map((c) => c.claim);
+
+describe('divideRules on real English: the twentieth pass', () => {
+  it('gives each phrase of a long claim with the verb and its object (first and second half)', () => {
+    const burgos = claims('Roxana Díaz Burgos is a Venezuelan athlete. She also won gold in the 400 metres at the 2011 South American Championships in Athletics, and qualified for the 2012 Summer Olympics in London, where she placed 11th in the 400 metres.');
+    expect(burgos).toEqual(expect.arrayContaining(['Burgos also won gold in the 400 metres.', 'Burgos also won gold at the 2011 South American Championships in Athletics.']));
+    const kassim = claims('Datuk Siti Rahmah Kassim was an independence fighter. She became the first woman to contest in the 1959 general election and held the Tementang seat in Rembau for two consecutive terms on the Alliance ticket until 1969.');
+    expect(kassim).toEqual(expect.arrayContaining(['Kassim held the Tementang seat for two consecutive terms.', 'Kassim held the Tementang seat until 1969.', 'Kassim held the Tementang seat on the Alliance ticket.']));
+    const guilmant = claims('Alexandre Guilmant was a French composer and organist. Guilmant was also a teacher, serving as a professor of organ at the Paris Conservatory from 1896 until his death in 1911.');
+    expect(guilmant).toEqual(expect.arrayContaining(['Guilmant served as a professor of organ at the Paris Conservatory.', 'Guilmant served as a professor of organ from 1896.', 'Guilmant served as a professor of organ until his death in 1911.']));
+  });
+
+  it('keeps a phrase after a role with the role, and a name across its preposition (first and second half)', () => {
+    const kang = claims('Kang Ji-hwan is a South Korean actor. Kang Ji-hwan has received the Best Actor award at the 2008 KBS Drama Awards for his role in "Hong Gil-dong".');
+    expect(kang).toContain('Kang Ji-hwan has received the Best Actor award for his role in "Hong Gil-dong".');
+    expect(kang.some((c) => /award in "Hong/.test(c))).toBe(false);
+    // The annotators wrote "Her performance was in the play Uncle Vanya.": the phrases after it are the performance's.
+    const kirby = claims('Kirby began her acting career in 2010. In 2016, she won rave reviews for her performance as Elena in the play "Uncle Vanya" at the Almeida Theatre.');
+    expect(kirby.some((c) => /reviews (?:in the play|at the Almeida)/.test(c))).toBe(false);
+  });
+
+  it('leaves a long claim whole where one preposition comes twice or the object is a pronoun (second half)', () => {
+    const donovan = claims('Donovan is portrayed as a private practice attorney with no mention of any prior association with intelligence services.');
+    expect(donovan.some((c) => /attorney with intelligence services/.test(c))).toBe(false);
+    const itote = claims('Waruhiu Itote was a Kenyan soldier. Itote is remembered as a hero in Kenya for his role in the fight for independence.');
+    expect(itote.some((c) => /hero for independence/.test(c))).toBe(false);
+  });
+});
