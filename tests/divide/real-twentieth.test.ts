@@ -30,4 +30,12 @@ describe('divideRules on real English: the twentieth pass', () => {
     const itote = claims('Waruhiu Itote was a Kenyan soldier. Itote is remembered as a hero in Kenya for his role in the fight for independence.');
     expect(itote.some((c) => /hero for independence/.test(c))).toBe(false);
   });
+
+  it('takes a fronted day with its comma apart as a fronted year is (second half)', () => {
+    const boseman = claims('Chadwick Aaron Boseman was an American actor. On August 28, 2020, Boseman died at the age of 43 after a four-year battle with colon cancer.');
+    expect(boseman).toEqual(expect.arrayContaining(['Boseman died at the age of 43 after a four-year battle with colon cancer.', 'Boseman died at the age of 43 on August 28, 2020.']));
+    const laden = claims('Osama bin Laden was born on March 10, 1957. On May 2, 2011, Bin Laden was killed by US special operations forces at his compound in Abbottabad, Pakistan.');
+    expect(laden).toContain('Bin Laden was killed by US special operations forces on May 2, 2011.');
+    expect(laden.some((c) => /^2011|, 2011, Bin/.test(c))).toBe(false);
+  });
 });
