@@ -22,11 +22,13 @@ const HOLDS_NEXT = /^(?:role|roles|part|parts|performance|performances|work|appe
 // An object that is a pronoun, an ordinal or a particle ("named him one of ...", "came second", "followed it up").
 const NO_OBJECT = /^(?:it|him|her|them|this|that|itself|himself|herself|first|second|third|up|out|back|down|off|history)$/;
 
+// "and" inside a name, between capitals ("the High Court of Jammu and Kashmir"), is no coordination of the claim's.
+const NAME_AND = /([A-Z][\w'’.-]*) and (?=[A-Z])/g;
 const PICTURE = /^(?:the|this|in the) (?:image|picture|photo|photograph|scene|painting|video)\b/i;
 
 /** One claim per phrase, each with the subject, the verb and its object; the claim alone otherwise. */
 export function adjunctsApart(claim: string): string[] {
-  if (!isLong(claim) || !claim.endsWith('.') || NOT_PLAIN.test(claim)) return [claim];
+  if (!isLong(claim) || !claim.endsWith('.') || NOT_PLAIN.test(claim.includes(' and ') ? claim.replace(NAME_AND, '$1') : claim)) return [claim];
   // Brackets only around an abbreviation of the name before them ("the International Cricket Council (ICC)").
   if (claim.includes('(') && claim.replace(/ \([A-Z]{2,}\)/g, '').includes('(')) return [claim];
   // A picture's description ("The image shows a row of mugs with ... on them"): its phrases are one another's nouns'.

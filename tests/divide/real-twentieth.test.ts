@@ -11,6 +11,9 @@ describe('divideRules on real English: the twentieth pass', () => {
     expect(burgos).toEqual(expect.arrayContaining(['Burgos also won gold in the 400 metres.', 'Burgos also won gold at the 2011 South American Championships in Athletics.']));
     const kassim = claims('Datuk Siti Rahmah Kassim was an independence fighter. She became the first woman to contest in the 1959 general election and held the Tementang seat in Rembau for two consecutive terms on the Alliance ticket until 1969.');
     expect(kassim).toEqual(expect.arrayContaining(['Kassim held the Tementang seat for two consecutive terms.', 'Kassim held the Tementang seat until 1969.', 'Kassim held the Tementang seat on the Alliance ticket.']));
+    // "and" inside a name is no coordination of the claim's.
+    const taylor = claims('Frederick Howard Taylor was a missionary. His father Tazewell Taylor served as bursar at The College of William and Mary until his death in 1850.');
+    expect(taylor).toEqual(expect.arrayContaining(['His father Tazewell Taylor served as bursar at The College of William and Mary.', 'His father Tazewell Taylor served as bursar until his death in 1850.']));
     const guilmant = claims('Alexandre Guilmant was a French composer and organist. Guilmant was also a teacher, serving as a professor of organ at the Paris Conservatory from 1896 until his death in 1911.');
     expect(guilmant).toEqual(expect.arrayContaining(['Guilmant served as a professor of organ at the Paris Conservatory.', 'Guilmant served as a professor of organ from 1896.', 'Guilmant served as a professor of organ until his death in 1911.']));
   });
