@@ -41,4 +41,9 @@ describe('divideRules on real English: the twentieth pass', () => {
     expect(laden).toContain('Bin Laden was killed by US special operations forces on May 2, 2011.');
     expect(laden.some((c) => /^2011|, 2011, Bin/.test(c))).toBe(false);
   });
+
+  it('takes what an award was for apart after "later" and for "efforts" (second half)', () => {
+    const donovan = claims('James Donovan was an American lawyer. He was later awarded the Medal of Freedom by President Lyndon B. Johnson for his efforts.');
+    expect(donovan).toEqual(expect.arrayContaining(['Donovan was later awarded the Medal of Freedom by President Lyndon B. Johnson.', 'Donovan was later awarded the Medal of Freedom for his efforts.']));
+  });
 });
