@@ -43,6 +43,8 @@ export function adjunctsApart(claim: string): string[] {
   if (v === 0 || v > 5 || !/^(?:[A-Z]|he$|she$|they$)/.test(toks[0]!.raw) || /^(?:there|it|this|that|these|those)$/.test(toks[0]!.word)) return [claim];
   let k = v + 1;
   while (k < toks.length && (AUXILIARIES.has(toks[k]!.word) || AUX_ADVERBS.has(toks[k]!.word) || /(?:ed|en)$/.test(toks[k]!.word))) k++;
+  // A progressive's verb ("is currently serving as ...").
+  if (k < toks.length && /ing$/.test(toks[k]!.word) && BE_FORMS.has(toks[k - 1]!.word)) k++;
   // A copula's predicate ("is best known for ...", "is a member of ...") is no event with phrases of its own.
   const main = toks.slice(v, k).filter((t) => !AUX_ADVERBS.has(t.word));
   if (main.length === 0 || main.every((t) => BE_FORMS.has(t.word) || AUXILIARIES.has(t.word))) return [claim];
@@ -67,9 +69,10 @@ export function adjunctsApart(claim: string): string[] {
     if (LAST.has(w)) break;
   }
   // The same preposition twice ("with no mention of any association with ..."): the second may be the first's noun's.
-  if (starts.length < 2 || new Set(starts.map((j) => toks[j]!.word)).size < starts.length) return [claim];
+  if (starts.length === 0 || new Set(starts.map((j) => toks[j]!.word)).size < starts.length) return [claim];
   const raw = (a: number, b: number): string => toks.slice(a, b).map((t) => t.raw).join(' ');
   const objectEnd = starts[0]!;
+  if (starts.length === 1) return timeApart(claim, toks, k, objectEnd, role);
   // The object is a plain noun phrase: no verb form, infinitive or phrase of its own but "of".
   const object = toks.slice(k, objectEnd);
   if (NEEDS_MORE.test(toks[objectEnd - 1]!.word) || NO_OBJECT.test(toks[k]!.word) || object.slice(role ? 1 : 0).some((t) => /ing$/.test(t.word) || t.word === 'as' || t.word === 'to' || (PREPOSITIONS.has(t.word) && t.word !== 'of'))) return [claim];
@@ -86,4 +89,19 @@ export function adjunctsApart(claim: string): string[] {
   // Quotes must stay paired, and every piece must be short, or the split only moved the length.
   if (out.some((c) => spaceWords(c) > LONG_CLAIM_WORDS || ((c.match(/["“”]/g) ?? []).length % 2 === 1))) return [claim];
   return out;
+}
+
+// "Timothy Andrew Fischer AC served as the leader of the National Party from 1990 to 1999.": one phrase of time
+// after a long object is a fact with the object's head ("... served as the leader from 1990 to 1999."), as the
+// annotators wrote it ("He was the leader from 1990 to 1999."); the claim goes on without it. The head is the object
+// before its own "of"/"for" phrase; an object with no such phrase leaves the claim whole.
+function timeApart(claim: string, toks: readonly { word: string; raw: string }[], k: number, at: number, role: boolean): string[] {
+  const phrase = toks.slice(at);
+  if (!/^(?:from|since|until|during|in)$/.test(phrase[0]!.word) || !phrase.some((t) => /^(?:1[5-9]|20)\d\ds?\b/.test(t.word))) return [claim];
+  const of = toks.findIndex((t, j) => j > k + (role ? 1 : 0) && j < at && (t.word === 'of' || t.word === 'for'));
+  // A head that means nothing without its phrase ("the Brazilian version", "a member") leaves the claim whole.
+  if (of < 0 || NEEDS_MORE.test(toks[of - 1]!.word) || /^(?:the|a|an|version|edition|season|episode|kind|type|member|series)$/.test(toks[of - 1]!.word)) return [claim];
+  const raw = (a: number, b: number): string => toks.slice(a, b).map((t) => t.raw).join(' ');
+  const out = [`${raw(0, at)}.`, `${raw(0, of)} ${raw(at, toks.length)}.`];
+  return out.some((c) => spaceWords(c) > LONG_CLAIM_WORDS || ((c.match(/["“”]/g) ?? []).length % 2 === 1)) ? [claim] : out;
 }

@@ -46,4 +46,16 @@ describe('divideRules on real English: the twentieth pass', () => {
     const donovan = claims('James Donovan was an American lawyer. He was later awarded the Medal of Freedom by President Lyndon B. Johnson for his efforts.');
     expect(donovan).toEqual(expect.arrayContaining(['Donovan was later awarded the Medal of Freedom by President Lyndon B. Johnson.', 'Donovan was later awarded the Medal of Freedom for his efforts.']));
   });
+
+  it('gives one phrase of time after a long object with the object\'s head, and reads a progressive verb (second half)', () => {
+    const fischer = claims('Timothy Andrew Fischer AC was an Australian politician and diplomat who served as the leader of the National Party from 1990 to 1999 and Deputy Prime Minister in the Howard Government from 1996 to 1999.');
+    expect(fischer).toEqual(expect.arrayContaining(['Timothy Andrew Fischer AC served as the leader of the National Party.', 'Timothy Andrew Fischer AC served as the leader from 1990 to 1999.']));
+    const lummis = claims('Cynthia Marie Lummis Wiederspahn is an American attorney and politician serving as the junior United States senator from Wyoming since 2021.');
+    expect(lummis).toEqual(expect.arrayContaining(['Cynthia Marie Lummis Wiederspahn is serving as the junior United States senator from Wyoming.', 'Cynthia Marie Lummis Wiederspahn is serving as the junior United States senator since 2021.']));
+  });
+
+  it('leaves a head that means nothing alone with its phrase (second half)', () => {
+    const blanco = claims('Lua Blanco is a Brazilian actress. Lua Blanco is hosting the Brazilian version of the reality show "The X Factor" in 2016.');
+    expect(blanco.some((c) => /the Brazilian version in 2016/.test(c))).toBe(false);
+  });
 });
