@@ -72,10 +72,10 @@ export function adjunctsApart(claim: string): string[] {
   if (starts.length === 0 || new Set(starts.map((j) => toks[j]!.word)).size < starts.length) return [claim];
   const raw = (a: number, b: number): string => toks.slice(a, b).map((t) => t.raw).join(' ');
   const objectEnd = starts[0]!;
-  if (starts.length === 1) return timeApart(claim, toks, k, objectEnd, role);
   // The object is a plain noun phrase: no verb form, infinitive or phrase of its own but "of".
   const object = toks.slice(k, objectEnd);
   if (NEEDS_MORE.test(toks[objectEnd - 1]!.word) || NO_OBJECT.test(toks[k]!.word) || object.slice(role ? 1 : 0).some((t) => /ing$/.test(t.word) || t.word === 'as' || t.word === 'to' || (PREPOSITIONS.has(t.word) && t.word !== 'of'))) return [claim];
+  if (starts.length === 1) return timeApart(claim, toks, k, objectEnd, role);
   const core = raw(0, objectEnd);
   const out: string[] = [];
   for (let i = 0; i < starts.length; i++) {
