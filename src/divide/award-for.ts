@@ -3,12 +3,14 @@
  * an award and what it was for are facts apart ("Wenham has won the Australian Film Institute Award for Best
  * Supporting Actor.", "Wenham has won the Australian Film Institute Award for his role in the movie The Boys."), as
  * FActScore's annotators wrote them ("He won the award for his role in The Boys."). The award keeps its head (its name
- * before its own phrase) in the second claim; a claim that would still be long stays whole.
+ * before its own phrase) in the second claim; a claim that would still be long stays whole. "later"/"posthumously"
+ * may stand before the verb, and what it was for may be "his efforts" ("Donovan was later awarded the Medal of
+ * Freedom for his efforts.", the twentieth pass).
  */
 import { isLong } from './long.js';
 
-const AWARD_VERB = String.raw`(?:(?:has |have |had )?(?:also )?(?:won|received|earned)|(?:was|were|has been|have been) (?:also )?(?:awarded|nominated for|honored with|honoured with))`;
-const AWARD_FOR = new RegExp(String.raw`^([A-Z][^,]*? ${AWARD_VERB}) ((?:the|a|an|[A-Z])[^,]*?) for (his|her|their) ((?:role|roles|performance|portrayal|work|album|film|movie|appearance|book|novel|song|single)\b[^,]*)\.$`);
+const AWARD_VERB = String.raw`(?:(?:has |have |had )?(?:also )?(?:won|received|earned)|(?:was|were|has been|have been) (?:also |later |posthumously )?(?:awarded|nominated for|honored with|honoured with|inducted into))`;
+const AWARD_FOR = new RegExp(String.raw`^([A-Z][^,]*? ${AWARD_VERB}) ((?:the|a|an|[A-Z])[^,]*?) for (his|her|their) ((?:role|roles|performance|portrayal|work|album|film|movie|appearance|book|novel|song|single|invention|efforts|contributions|services)\b[^,]*)\.$`);
 
 /** The award with its own phrase, and its head with what it was for; the claim alone otherwise. */
 export function awardForApart(claim: string): string[] {
