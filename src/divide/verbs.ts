@@ -153,13 +153,13 @@ export function verbAt(tokens: readonly Token[], i: number, afterRelative = fals
   }
   // "There appear to be two dogs": after a lone "there" the verb agrees with what follows "to be", so its plain form
   // is finite as well ("There seem to be", as "There appears to be").
-  // "His films often explore ...": the subject's number is read before the adverbs in front of the verb.
-  let s = i;
-  while (s > 1 && (AUX_ADVERBS.has(tokens[s - 1]?.word ?? '') || /^(?:often|sometimes|seldom|[a-z]+ly)$/.test(tokens[s - 1]?.word ?? ''))) s--;
-  // Not after an apposition's comma: "John Adam Estes, also known as ..." has no verb there.
-  if (/,$/.test(tokens[s - 1]?.raw ?? '')) s = i;
-  if (isVerbWord(w) && (isPluralSubject(tokens.slice(0, s)) || (i === 1 && prev === 'there' && next === 'to'))) {
-    return verbInfo(i, 'main', w, w, 'Do');
+  if (isVerbWord(w)) {
+    // "His films often explore ...": the subject's number is read before the adverbs in front of the verb (not after
+    // an apposition's comma: "John Adam Estes, also known as ..." has no verb there).
+    let s = i;
+    while (s > 1 && (AUX_ADVERBS.has(tokens[s - 1]?.word ?? '') || /^(?:often|sometimes|seldom|[a-z]+ly)$/.test(tokens[s - 1]?.word ?? ''))) s--;
+    if (/,$/.test(tokens[s - 1]?.raw ?? '')) s = i;
+    if (isPluralSubject(tokens.slice(0, s)) || (i === 1 && prev === 'there' && next === 'to')) return verbInfo(i, 'main', w, w, 'Do');
   }
   // "the maple glazed doughnut offers ...": an -ed word inside a noun phrase its determiner opened, before a noun that
   // another verb follows, is the noun's adjective ("Did the maple glaze doughnut offers ...?").
