@@ -73,9 +73,6 @@ export function segmentSentences(answer: string): Sentence[] {
   return joinQuotes(answer, tokens, joinAbbreviations(answer, out));
 }
 
-// 'The caption reads "Monday. Just Monday. . ."': a quotation's own full stops end no sentence of the answer. A
-// sentence that leaves a double quote open takes the next ones on its line until one closes it (at most four;
-// unclosed, they stay apart). Each piece alone gave 'The caption reads "Monday.' and 'Just Monday. . ."'.
 // Open double quotes in a text: an odd count of straight ones whose last opens a quotation inside the sentence (after
 // a space, a bracket or a colon, before a word: not an inch mark, 6'2", nor code, class="joke"; a sentence that opens
 // with its quote is dialogue, each piece read as before), curly openings over closings.
@@ -84,6 +81,10 @@ function openQuotes(text: string): number {
   const opens = last > 0 && (text.match(/"/g)!.length % 2 === 1) && /[\s([:]/.test(text[last - 1]!) && /[^\s"]/.test(text[last + 1] ?? '');
   return (opens ? 1 : 0) + (text.match(/\u201c/g)?.length ?? 0) - (text.match(/\u201d/g)?.length ?? 0);
 }
+
+// 'The caption reads "Monday. Just Monday. . ."': a quotation's own full stops end no sentence of the answer. A
+// sentence that leaves a double quote open takes the next ones on its line until one closes it (at most four;
+// unclosed, they stay apart). Each piece alone gave 'The caption reads "Monday.' and 'Just Monday. . ."'.
 function joinQuotes(answer: string, all: readonly Tok[], sentences: Sentence[]): Sentence[] {
   if (!sentences.some((s) => openQuotes(s.text) !== 0)) return sentences;
   const out: Sentence[] = [];

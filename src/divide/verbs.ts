@@ -113,6 +113,16 @@ function adjectiveBeforeBe(tokens: readonly Token[], i: number): boolean {
   return false;
 }
 
+/**
+ * A word before the verb that looked like a noun phrase's ends a subject after all: "John Smith, born in 1973, is a
+ * ..." (an auxiliary after the comma that closes an apposition ending in a number), "The most popular of these was
+ * ..." (a demonstrative after a preposition is a pronoun, the verb's subject).
+ */
+function unblocked(tokens: readonly Token[], i: number, w: string, prev: string): boolean {
+  if (['these', 'those', 'this', 'that'].includes(prev) && PREPOSITIONS.has(tokens[i - 2]?.word ?? '')) return true;
+  return AUXILIARIES.has(w) && /^\d+,$/.test(tokens[i - 1]?.raw ?? '') && tokens.slice(0, i - 1).some((t) => /,$/.test(t.raw));
+}
+
 /** The finite verb at index `i`, or null; `afterRelative` lifts the determiner block for "that". */
 export function verbAt(tokens: readonly Token[], i: number, afterRelative = false): VerbInfo | null {
   const w = tokens[i]?.word ?? '';
@@ -127,11 +137,7 @@ export function verbAt(tokens: readonly Token[], i: number, afterRelative = fals
     && !/^(?:January|February|March|April|May|June|July|August|September|October|November|December)$/.test(tokens[i - 2]?.raw ?? '');
   // "Manuel Francisco dos Santos": a name's particle between capitalised words is no verb ("does").
   if (NAME_PARTICLES.has(w) && /^[A-Z]/.test(tokens[i - 1]?.raw ?? '') && /^[A-Z]/.test(tokens[i + 1]?.raw ?? '')) return null;
-  // "John Smith, born in 1973, is a ...": an auxiliary after the comma that closes an apposition ending in a number.
-  // "The most popular of these was ...": a demonstrative after a preposition is a pronoun, the verb's subject.
-  const demonstrative = ['these', 'those', 'this', 'that'].includes(prev) && PREPOSITIONS.has(tokens[i - 2]?.word ?? '');
-  const afterApposition = AUXILIARIES.has(w) && /^\d+,$/.test(tokens[i - 1]?.raw ?? '') && tokens.slice(0, i - 1).some((t) => /,$/.test(t.raw));
-  if (w === '' || (blocksVerb(prev) && !pronounSubject && !nameWord && !titleNumber && !afterApposition && !demonstrative && !(afterRelative && RELATIVES.has(prev)))) return null;
+  if (w === '' || (blocksVerb(prev) && !pronounSubject && !nameWord && !titleNumber && !(afterRelative && RELATIVES.has(prev)) && !unblocked(tokens, i, w, prev))) return null;
   if (/,$/.test(tokens[i - 1]?.raw ?? '') && /(?:ing|ed)$/.test(w) && !AUXILIARIES.has(w)) return null;
   if (AUXILIARIES.has(w)) {
     if (NOUNLIKE_MODALS.has(w) && AUXILIARIES.has(next)) return null;
