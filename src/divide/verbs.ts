@@ -146,6 +146,9 @@ export function verbAt(tokens: readonly Token[], i: number, afterRelative = fals
   }
   // "the tea set is", "street lights are": a noun directly before an auxiliary heads the subject.
   if (AUXILIARIES.has(next)) return null;
+  // "Jack and Rose come from ...": a capitalised word inside the sentence is a name's, not a verb ("Did Jack and rise
+  // come ...?").
+  if (i > 0 && /^[A-Z][a-z]/.test(tokens[i]?.raw ?? '')) return null;
   // The subject's copy (tokens.slice(0, i)) only where its number decides: verbAt is tried at every word of every
   // clause analysed (and inline, not a closure made at each call: that was garbage at every word).
   const irregular = IRREGULAR_PAST.get(w);

@@ -510,6 +510,17 @@ describe('divideRules on real English: what is not about the image', () => {
       .toContain('The autobiography is titled The Last Black Unicorn.');
   });
 
+  it('takes no capitalised word inside a sentence for its verb (a name: "Rose", "Hamed", a title\'s "Strikes")', () => {
+    // LLaVA-Bench and FActScore: "Did Jack and rise come ...?", "Did Mohamed Salah ham Mahrous Ghaly ...?",
+    // "Does the Empire strike Back is an epic space opera film?".
+    expect(divideRules('It represents the future that Jack and Rose envision for themselves.').claims.map((c) => c.question))
+      .toEqual(['Does it represent the future that Jack and Rose envision for themselves?']);
+    expect(divideRules('Mohamed Salah Hamed Mahrous Ghaly plays as a forward for Liverpool.').claims.map((c) => c.question))
+      .toEqual(['Does Mohamed Salah Hamed Mahrous Ghaly play as a forward for Liverpool?']);
+    expect(divideRules('The Empire Strikes Back was released in 1980.').claims.map((c) => c.question))
+      .toEqual(['Was the Empire Strikes Back released in 1980?']);
+  });
+
   it('skips general knowledge with the reason "world knowledge"', () => {
     expect(divideRules('Cats are naturally curious creatures.').skipped).toEqual([
       { sentence: 'Cats are naturally curious creatures.', reason: 'world knowledge' },
