@@ -91,7 +91,10 @@ function analyzeUncached(ready: string): Clause | null {
   const first = tokens[0]?.word ?? '';
   if (INTRO_WORDS.has(first)) {
     // "In the top left, there is a circle": a comma closes the intro before any verb.
-    const comma = tokens.findIndex((t, i) => i < 12 && /,$/.test(t.raw));
+    // A comma inside a closing quote ("After her stint on \"Pinoy Big Brother,\" Ylona ...") closes a verbless intro too.
+    const plain = tokens.findIndex((t, i) => i < 12 && /,$/.test(t.raw));
+    const quoted = plain >= 0 ? -1 : tokens.findIndex((t, i) => i < 12 && /,["\u201d]$/.test(t.raw));
+    const comma = plain >= 0 ? plain : quoted;
     if (comma >= 0 && comma < tokens.length - 2) {
       const body = tokens.slice(comma + 1);
       const before = findVerb(tokens.slice(0, comma + 1));
@@ -100,7 +103,7 @@ function analyzeUncached(ready: string): Clause | null {
       const adjective = before !== null && PREPOSITIONS.has(first) && before.kind === 'main' && /ed$/.test(before.word);
       // "After the war ended, he returned to Vienna": a fronted time clause's verb is its own, not the sentence's.
       const timeClause = before !== null && FRONTED_TIME.has(first);
-      if (verb && (!before || adjective || timeClause)) return build(tokens.slice(0, comma + 1), body, verb);
+      if (verb && (!before || (comma !== quoted && (adjective || timeClause)))) return build(tokens.slice(0, comma + 1), body, verb);
     }
   }
   const verb = findVerb(tokens);

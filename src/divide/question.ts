@@ -86,7 +86,7 @@ export function claimToQuestion(claim: string): string | null {
   // December of 2005?" was asked).
   const tailWords = lowerLead(tail);
   if (tailWords[0] !== undefined && TAIL_OPENERS.test(tail[0]!.word)) tailWords[0] = tailWords[0].charAt(0).toLowerCase() + tailWords[0].slice(1);
-  const tailText = stripTrailingPunct(tailWords.join(' '));
+  const tailText = stripTrailingPunct(tailWords.join(' ')).replace(/,(["\u201d])$/, '$1');
   const body = stripTrailingPunct(parts.join(' ')) + (tailText ? ` ${tailText}` : '');
   return `${capitalize(body)}?`;
 }

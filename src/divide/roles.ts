@@ -114,6 +114,8 @@ const NATIONALITY = new RegExp(String.raw`^(${NAME}|He|She)\s+(is|was)\s+(?:an?|
 export function nationalityApart(claim: string): string[] {
   const m = IS_WAS.test(claim) ? NATIONALITY.exec(claim) : null;
   if (!m || m[1] === undefined || m[2] === undefined || m[3] === undefined || m[4] === undefined) return [claim];
+  // "a French citizen", "a Nigerian national": the noun says the nationality again; one fact, not "She is a citizen."
+  if (/^(?:citizen|national|native|resident)$/.test(m[4])) return [claim];
   return [`${m[1]} ${m[2]} ${m[3]}.`, `${m[1]} ${m[2]} ${articleFor(m[4])} ${m[4]}.`];
 }
 

@@ -521,6 +521,13 @@ describe('divideRules on real English: what is not about the image', () => {
       .toEqual(['Was the Empire Strikes Back released in 1980?']);
   });
 
+  it('moves a fronted phrase that ends in a quoted title\'s comma behind the question, and states a concession', () => {
+    // FActScore dev: "Did after her stint on "Pinoy Big Brother," Ylona pursue ...?", "Is although she a French citizen?".
+    expect(divideRules('After her stint on "Pinoy Big Brother," Ylona pursued a career in music.').claims.map((c) => c.question))
+      .toEqual(['Did Ylona pursue a career in music after her stint on "Pinoy Big Brother"?']);
+    expect(divideRules('Although she is a French citizen, she has lived in India.').claims.map((c) => c.question)).toContain('Is she a French citizen?');
+  });
+
   it('skips general knowledge with the reason "world knowledge"', () => {
     expect(divideRules('Cats are naturally curious creatures.').skipped).toEqual([
       { sentence: 'Cats are naturally curious creatures.', reason: 'world knowledge' },
