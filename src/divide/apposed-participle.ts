@@ -22,16 +22,13 @@ export function apposedBeforeVerb(toks: readonly Tok[], i: number, main: readonl
   return false;
 }
 
-/** The tokens' words as the sentence spaces them. */
-export const wordsOf = (toks: readonly Tok[]): string => toks.map((t, k) => (k === 0 ? t.text : `${t.space}${t.text}`)).join('');
+const CLAUSE_WORDS = new Set(['which', 'who', 'whom', 'whose', 'that', 'where', 'when', 'while', 'as', 'because', 'since', 'until']);
 
 /**
  * "... indicating that the person using the desk is reading or studying": a participle phrase inside a subject, whose
  * clause's auxiliary follows before any comma or verb (within 10 tokens). Opening a part there gave "The person is
  * using the desk is reading or studying.".
  */
-const CLAUSE_WORDS = new Set(['which', 'who', 'whom', 'whose', 'that', 'where', 'when', 'while', 'as', 'because', 'since', 'until']);
-
 export function auxAhead(toks: readonly Tok[], i: number): boolean {
   for (let j = i + 1; j < toks.length && j < i + 10; j++) {
     const t = toks[j]!;

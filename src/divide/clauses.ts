@@ -5,7 +5,7 @@
  * large"). Built on wink's POS tags; each part keeps the character span of the text it came from.
  */
 import { flatMapOf, through } from './arrays.js';
-import { apposedBeforeVerb, auxAhead, wordsOf } from './apposed-participle.js';
+import { apposedBeforeVerb, auxAhead } from './apposed-participle.js';
 import { gerundListItem, gerundSeriesItem } from './gerund-item.js';
 import { retext, type Tok } from './nlp.js';
 import { draft, part, type Draft, type Part } from './clause-draft.js';
@@ -296,7 +296,7 @@ function opener(toks: readonly Tok[], i: number, main: readonly Tok[], afterComm
     // Between the subject and its verb, the participle is the subject's, as the sentence words it: "Taylor's debut
     // album, released in 1968, was" -> "Taylor's debut album was released in 1968.".
     if (afterComma && !hasFinite(main)) {
-      return { kind: 'participle', head: headBefore(toks, i - 1), consume: 0, subject: wordsOf(main), ...(skip ? { skip } : {}) };
+      return { kind: 'participle', head: headBefore(toks, i - 1), consume: 0, subject: textOf(main), ...(skip ? { skip } : {}) };
     }
     const head = afterComma ? -2 : headBefore(toks, i);
     return { kind: 'participle', head, consume: 0, ...(skip ? { skip } : {}) };

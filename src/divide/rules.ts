@@ -241,7 +241,7 @@ function claimsOf(raw: string, question: string | undefined): { pairs: Pair[]; r
   let text = raw.includes('(') ? raw.replace(YEAR_BRACKETS, '') : raw;
   if (text.includes('[')) text = text.replace(CITATIONS, '');
   // "Although she is a French citizen, ...": a concession states its clause ("Is although she a French citizen?").
-  if (/^(?:although|though|even though|whereas) /i.test(text)) text = text.replace(/^(?:although|though|even though|whereas) /i, '');
+  text = text.replace(/^(?:although|though|even though|whereas) /i, '');
   if (isPlaceOnly(text)) return { pairs: [], reasons: ['fragment'] };
   let statement = text;
   const listed = listedSubjectApart(text, listItems);
