@@ -14,7 +14,7 @@ import { divideRules as divideOld } from './divide-baseline/rules.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-interface Item { answer: string; question?: string; facts?: string[] }
+export interface Item { answer: string; question?: string; facts?: string[]; split?: string[] }
 interface Division { claims: { claim: string; question: string; sentence: string }[]; skipped: { sentence: string; reason: string }[] }
 type Divide = (answer: string, opts?: { question?: string }) => Division;
 
@@ -142,7 +142,10 @@ function readSet(file: string): Item[] {
   return readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l, i) => {
     const o = JSON.parse(l) as Partial<Item>;
     if (typeof o.answer !== 'string') throw new Error(`${file}:${i + 1}: no "answer" string`);
-    return { answer: o.answer, ...(typeof o.question === 'string' ? { question: o.question } : {}), ...(Array.isArray(o.facts) ? { facts: o.facts } : {}) };
+    // FActScore's lines keep InstructGPT's own automatic split of the same answer (the facts were edited from it).
+    const byS = (o as { model_atomic_facts_by_sentence?: unknown }).model_atomic_facts_by_sentence;
+    const split = Array.isArray(byS) ? byS.flat().filter((c): c is string => typeof c === 'string') : undefined;
+    return { answer: o.answer, ...(typeof o.question === 'string' ? { question: o.question } : {}), ...(Array.isArray(o.facts) ? { facts: o.facts } : {}), ...(split ? { split } : {}) };
   });
 }
 
@@ -152,6 +155,12 @@ interface Figures {
   /** Coverage with stop words matched before the plural fold too (see contentWords). */
   coverage_stop_before_fold: number | null; claims: number; long_claims: number; long_claims_count: number;
   sentences: number; sentences_no_claim: number; skipped_share: number;
+  /**
+   * Skipped sentences whose concrete content the answer's claims already hold: divided alone they give claims, and
+   * every content word of those is in the answer's claims ("The presence of the price tag suggests that ..." after
+   * "There is a price tag."). The share of the others: sentences that gave nothing, nothing the answer already had.
+   */
+  skipped_repeating: number; skipped_share_without_repeats: number;
   /** The share among statements only: headings, code, instructions, questions and exclamations not counted. */
   skipped_statements_share: number; skipped_by_reason: Record<string, number>;
   dropped_parts_by_reason: Record<string, number>; questions: number; ill_formed: number; ill_formed_examples: string[];
@@ -165,6 +174,53 @@ interface Figures {
 const FORM_REASONS = new Set(['heading or lead-in', 'code', 'instruction or advice', 'question', 'exclamation']);
 const reasonKey = (r: string): string => r.replace(/\s*\(".*$/, '').replace(/\s+"[^"]*"$/, '').replace(/ from ".*$/, '');
 
+/** [coverable, covered] on the fold-first reading, then on the stop-first one (see contentWords). */
+export function coverageOf(answer: string, facts: readonly string[], claims: readonly string[]): [number, number, number, number] {
+  const out: [number, number, number, number] = [0, 0, 0, 0];
+  for (const [k, foldFirst] of [true, false].entries()) {
+    const answerWords = contentWords(answer, foldFirst);
+    const claimWords = claims.map((c) => contentWords(c, foldFirst));
+    for (const f of facts) {
+      const fw = [...contentWords(f, foldFirst)];
+      if (fw.length === 0 || !fw.every((w) => answerWords.has(w))) continue;
+      out[2 * k]!++;
+      if (claimWords.some((cw) => fw.every((w) => cw.has(w)))) out[2 * k + 1]!++;
+    }
+  }
+  return out;
+}
+
+/** The figures a ready-made split has (InstructGPT's, on FActScore's lines): coverage both ways, atomicity. */
+interface SplitFigures {
+  answers: number; claims_per_answer: number; facts_per_answer: number; ratio: number; coverable: number; covered: number;
+  coverage: number; coverage_stop_before_fold: number; claims: number; long_claims: number; long_claims_count: number;
+}
+export function measureSplit(items: Item[]): SplitFigures | null {
+  const its = items.filter((it) => it.split !== undefined && it.facts !== undefined);
+  if (its.length === 0) return null;
+  let claims = 0, long = 0, facts = 0;
+  const cov = [0, 0, 0, 0];
+  for (const it of its) {
+    claims += it.split!.length;
+    long += it.split!.filter((c) => c.trim().split(/\s+/).length > 15).length;
+    facts += it.facts!.length;
+    coverageOf(it.answer, it.facts!, it.split!).forEach((n, k) => { cov[k]! += n; });
+  }
+  const r = (x: number) => Math.round(x * 1000) / 1000;
+  return {
+    answers: its.length, claims_per_answer: Math.round((claims / its.length) * 100) / 100, facts_per_answer: Math.round((facts / its.length) * 100) / 100,
+    ratio: r(claims / facts), coverable: cov[0]!, covered: cov[1]!, coverage: r(cov[1]! / cov[0]!), coverage_stop_before_fold: r(cov[3]! / cov[2]!),
+    claims, long_claims: r(long / claims), long_claims_count: long,
+  };
+}
+
+export function repeatsClaims(sentence: string, d: Division, divide: Divide): boolean {
+  const alone = divide(sentence).claims;
+  if (alone.length === 0) return false;
+  const have = new Set(d.claims.flatMap((c) => [...contentWords(c.claim, false)]));
+  return alone.every((c) => [...contentWords(c.claim, false)].every((w) => have.has(w)));
+}
+
 function measure(items: Item[], divide: Divide): Figures {
   // Warm up on the set itself (wink's model load, the JIT), then count answers per CPU second of this thread:
   // CPU time, not the wall clock, because the machine is shared (see scripts/bench/divide.ts).
@@ -175,7 +231,7 @@ function measure(items: Item[], divide: Divide): Figures {
   const used = process.cpuUsage(t0);
   const secs = (used.user + used.system) / 1e6;
   let claimsF = 0, facts = 0, withFacts = 0, coverable = 0, covered = 0, claims = 0, long = 0, sentences = 0, noClaim = 0;
-  let questions = 0, ill = 0, coverable2 = 0, covered2 = 0;
+  let questions = 0, ill = 0, coverable2 = 0, covered2 = 0, repeating = 0;
   const byReason: Record<string, number> = {};
   const dropped: Record<string, number> = {};
   const illEx: string[] = [];
@@ -203,28 +259,18 @@ function measure(items: Item[], divide: Divide): Figures {
       const part = [...claimSentences].some((cs) => cs.includes(s.sentence.trim()));
       const tally = part ? dropped : byReason;
       tally[reasonKey(s.reason)] = (tally[reasonKey(s.reason)] ?? 0) + 1;
-      if (!part) { sentences++; noClaim++; }
+      if (!part) {
+        sentences++;
+        noClaim++;
+        if (repeatsClaims(s.sentence, d, divide)) repeating++;
+      }
     }
     if (!it.facts) return;
     withFacts++;
     facts += it.facts.length;
     claimsF += d.claims.length;
-    for (const foldFirst of [true, false]) {
-      const answerWords = contentWords(it.answer, foldFirst);
-      const claimWords = d.claims.map((c) => contentWords(c.claim, foldFirst));
-      for (const f of it.facts) {
-        const fw = [...contentWords(f, foldFirst)];
-        if (fw.length === 0 || !fw.every((w) => answerWords.has(w))) continue;
-        const hit = claimWords.some((cw) => fw.every((w) => cw.has(w)));
-        if (foldFirst) {
-          coverable++;
-          if (hit) covered++;
-        } else {
-          coverable2++;
-          if (hit) covered2++;
-        }
-      }
-    }
+    const c = coverageOf(it.answer, it.facts, d.claims.map((x) => x.claim));
+    coverable += c[0]; covered += c[1]; coverable2 += c[2]; covered2 += c[3];
   });
   const r = (x: number, d = 3) => Math.round(x * 10 ** d) / 10 ** d;
   const forms = Object.entries(byReason).filter(([k]) => FORM_REASONS.has(k)).reduce((a, [, n]) => a + n, 0);
@@ -236,7 +282,8 @@ function measure(items: Item[], divide: Divide): Figures {
     coverage: withFacts && coverable ? r(covered / coverable) : null,
     coverage_stop_before_fold: withFacts && coverable2 ? r(covered2 / coverable2) : null,
     claims, long_claims: claims ? r(long / claims) : 0, long_claims_count: long, sentences, sentences_no_claim: noClaim,
-    skipped_share: sentences ? r(noClaim / sentences) : 0,
+    skipped_share: sentences ? r(noClaim / sentences) : 0, skipped_repeating: repeating,
+    skipped_share_without_repeats: sentences ? r((noClaim - repeating) / sentences) : 0,
     skipped_statements_share: sentences > forms ? r((noClaim - forms) / (sentences - forms)) : 0, skipped_by_reason: byReason, dropped_parts_by_reason: dropped,
     questions, ill_formed: questions ? r(ill / questions, 4) : 0, ill_formed_examples: illEx,
     suspect, suspect_share: claims ? r(suspect / claims, 4) : 0, suspect_by_class: suspectBy, suspect_examples: suspectEx,
@@ -263,8 +310,13 @@ const pct = (x: number | null): string => (x === null ? '-' : `${(x * 100).toFix
 function row(set: string, part: string, who: string, f: Figures): string {
   const cols = [set, part, who, String(f.answers), f.claims_per_answer.toFixed(2), f.facts_per_answer?.toFixed(2) ?? '-',
     f.ratio === null ? '-' : `${f.ratio.toFixed(2)}x`, pct(f.coverage), pct(f.coverage_stop_before_fold), pct(f.long_claims), pct(f.skipped_share), pct(f.skipped_statements_share),
-    pct(f.ill_formed), `${f.suspect} (${pct(f.suspect_share)})`, String(f.answers_per_s)];
+    pct(f.skipped_share_without_repeats), pct(f.ill_formed), `${f.suspect} (${pct(f.suspect_share)})`, String(f.answers_per_s)];
   return cols.join(' | ');
+}
+
+function splitRow(set: string, part: string, f: SplitFigures): string {
+  return [set, part, 'InstructGPT split', String(f.answers), f.claims_per_answer.toFixed(2), f.facts_per_answer.toFixed(2), `${f.ratio.toFixed(2)}x`,
+    pct(f.coverage), pct(f.coverage_stop_before_fold), pct(f.long_claims), '-', '-', '-', '-', '-', '-'].join(' | ');
 }
 
 function main(): void {
@@ -272,8 +324,8 @@ function main(): void {
   const outIdx = args.indexOf('--out');
   const outFile = path.resolve(ROOT, outIdx >= 0 ? args[outIdx + 1] ?? '' : 'data/study/divide-real.json');
   const dividers: [string, Divide][] = [['old', divideOld], ['new', divideNew]];
-  const result: Record<string, Record<string, Record<string, Figures>>> = {};
-  const lines = ['set | part | divider | answers | claims/ans | facts/ans | claims:facts | coverage | coverage (stop words before fold) | >15 words | sentences skipped | statements skipped | ill-formed q | suspect claims | answers/s', '---|---|---|---|---|---|---|---|---|---|---|---|---|---|---'];
+  const result: Record<string, Record<string, Record<string, Figures | SplitFigures>>> = {};
+  const lines = ['set | part | divider | answers | claims/ans | facts/ans | claims:facts | coverage | coverage (stop words before fold) | >15 words | sentences skipped | statements skipped | skipped, not repeating claims | ill-formed q | suspect claims | answers/s', '---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---'];
   for (const s of sets()) {
     const items = readSet(s.file);
     const half = Math.ceil(items.length / 2);
@@ -286,16 +338,22 @@ function main(): void {
         result[s.name]![part]![who] = f;
         lines.push(row(s.name, part, who, f));
       }
+      const split = measureSplit(its);
+      if (split !== null) {
+        result[s.name]![part]!.instructgpt = split;
+        lines.push(splitRow(s.name, part, split));
+      }
     }
   }
   process.stdout.write(`${lines.join('\n')}\n\nskipped sentences by reason (all, new):\n`);
   for (const [name, r] of Object.entries(result)) {
-    const f = r.all?.new;
+    const f = r.all?.new as Figures | undefined;
     if (f) process.stdout.write(`  ${name}: ${JSON.stringify(f.skipped_by_reason)}; parts dropped from kept sentences: ${JSON.stringify(f.dropped_parts_by_reason)}\n`);
   }
   process.stdout.write('\nsuspect claims by class (new; first half, second half):\n');
   for (const [name, r] of Object.entries(result)) {
-    process.stdout.write(`  ${name}: ${JSON.stringify(r['first half']?.new?.suspect_by_class)}; ${JSON.stringify(r['second half']?.new?.suspect_by_class)}\n`);
+    const half = (k: string) => (r[k]?.new as Figures | undefined)?.suspect_by_class;
+    process.stdout.write(`  ${name}: ${JSON.stringify(half('first half'))}; ${JSON.stringify(half('second half'))}\n`);
   }
   mkdirSync(path.dirname(outFile), { recursive: true });
   writeFileSync(outFile, `${JSON.stringify({ note: 'answers/s: answers per CPU second of one thread after a warm-up pass, on a machine shared with other jobs', sets: result }, null, 1)}\n`);
