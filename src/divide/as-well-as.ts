@@ -9,6 +9,7 @@ import { DETERMINERS, PREPOSITIONS } from './lexicon.js';
 import { articleFor, joinTokens, stripTrailingPunct, tokenize } from './text.js';
 
 const SPLIT = /,\s+as well as\s+/;
+const POSSESSIVE_WORDS = new Set(['his', 'her', 'its', 'their']);
 
 /** The clause before ", as well as Y", and Y in the place that fits it; the text alone when there is none. */
 export function asWellAsApart(text: string): string[] {
@@ -35,9 +36,15 @@ export function asWellAsApart(text: string): string[] {
     // "known for his unique blend ..., as well as his experimentation", "his roles in the films A and B, as well as
     // the series C": after the last preposition that opens a phrase of the same kind.
     let at = -1;
+    // A possessed item ("his mastery of light") takes a possessed phrase's place ("for his unique blend"); with none,
+    // a main verb's object ("The painting showcases the artist's ability to capture the beauty of the human form, as
+    // well as his mastery of light" -> "The painting showcases his mastery of light.", not "... the beauty of his
+    // mastery of light.").
+    const possessed = POSSESSIVE_WORDS.has(first);
     // Not inside a name ("The Lord of the Rings").
-    const opens = (k: number): boolean => DETERMINERS.has(tokens[k + 1]?.word ?? '') && !/^[A-Z]/.test(tokens[k - 1]?.raw ?? '');
+    const opens = (k: number): boolean => (possessed ? POSSESSIVE_WORDS : DETERMINERS).has(tokens[k + 1]?.word ?? '') && !/^[A-Z]/.test(tokens[k - 1]?.raw ?? '');
     tokens.forEach((t, k) => { if (k > verbIndex && PREPOSITIONS.has(t.word) && opens(k)) at = k; });
+    if (at < 0 && possessed && clause.verb.kind === 'main' && DETERMINERS.has(tokens[verbIndex + 1]?.word ?? '')) at = verbIndex;
     if (at < 0) return [text];
     cut = at + 1;
   } else {

@@ -93,6 +93,8 @@ export function isWorldKnowledge(text: string): boolean {
   return GENERIC_ADVERB.test(body) && INDEFINITE_SUBJECT.test(body);
 }
 
+const SENT_BY_READER = /(?<=^(?:the|this)\s+(?:image|picture|photo|photograph|painting|meme|drawing|screenshot|sketch|illustration|artwork))\s+(?:that\s+)?you(?:'ve|\s+have)?\s+(?:just\s+)?(?:sent|shared|provided|uploaded|posted|attached)(?:\s+(?:me|us|with\s+me))?(?=\s+[a-z])/i;
+
 const ADJECTIVE_END = /[a-z](?:al|ic|ive|ful|ous|ble|ent|ant|ary|ish|less)$/;
 
 // Nouns and verbs of mood: a part built on one is an evaluation, whatever else it holds.
@@ -101,7 +103,11 @@ const MOOD_WORDS = new Set(['atmosphere', 'ambiance', 'ambience', 'vibe', 'mood'
 const LINKING = /^(?:be|been|being|looks?|looked|seems?|seemed|appears?|appeared|feels?|felt|remains?|remained|becomes?|became|sounds?)$/;
 
 /** A part's content reason (hedge, person, world knowledge, subjective), or a cleaned text with the dropped words. */
-export function contentSkipReason(text: string): { reason: string | null; text: string; dropped: string[] } {
+export function contentSkipReason(part: string): { reason: string | null; text: string; dropped: string[] } {
+  // "The image you sent me shows ...", "The painting you sent me is the Mona Lisa": as a sentence's subject, the
+  // reader's upload names the picture; the sentence is about what it shows, not about the reader. ("Based on the
+  // image you sent me, ..." stays the chat's narration.)
+  const text = part.includes('you') ? part.replace(SENT_BY_READER, '') : part;
   const body = stripDiscourseMarkers(expandContractions(normalizeText(text)));
   // "May" with a capital inside a sentence or before a number is the month or a name ("born on May 31, 1982",
   // "Anna May Wong"), not the modal.

@@ -133,11 +133,14 @@ export function verbAt(tokens: readonly Token[], i: number, afterRelative = fals
   // "the Culture Centre is": a capitalised position word inside the sentence is a name's, not a place in the picture.
   const nameWord = i > 1 && POSITION_WORDS.has(prev) && /^[A-Z][a-z]/.test(tokens[i - 1]?.raw ?? '');
   // "The Nebulizer 2 was released": a number that ends a title (after a capitalised word) leaves "was" the verb.
+  // "The center showcases ...": a position word its determiner makes a noun is the subject; an -s form of a known verb
+  // after it is the verb (not "middle left", where the position word describes).
+  const positionHead = i > 1 && POSITION_WORDS.has(prev) && DETERMINERS.has(tokens[i - 2]?.word ?? '') && /[^s]s$/.test(w) && BASE_VERBS.has(sFormToBase(w));
   const titleNumber = i > 1 && AUXILIARIES.has(w) && /^\d+$/.test(prev) && /^[A-Z]/.test(tokens[i - 2]?.raw ?? '')
     && !/^(?:January|February|March|April|May|June|July|August|September|October|November|December)$/.test(tokens[i - 2]?.raw ?? '');
   // "Manuel Francisco dos Santos": a name's particle between capitalised words is no verb ("does").
   if (NAME_PARTICLES.has(w) && /^[A-Z]/.test(tokens[i - 1]?.raw ?? '') && /^[A-Z]/.test(tokens[i + 1]?.raw ?? '')) return null;
-  if (w === '' || (blocksVerb(prev) && !pronounSubject && !nameWord && !titleNumber && !(afterRelative && RELATIVES.has(prev)) && !unblocked(tokens, i, w, prev))) return null;
+  if (w === '' || (blocksVerb(prev) && !pronounSubject && !nameWord && !positionHead && !titleNumber && !(afterRelative && RELATIVES.has(prev)) && !unblocked(tokens, i, w, prev))) return null;
   if (/,$/.test(tokens[i - 1]?.raw ?? '') && /(?:ing|ed)$/.test(w) && !AUXILIARIES.has(w)) return null;
   if (AUXILIARIES.has(w)) {
     if (NOUNLIKE_MODALS.has(w) && AUXILIARIES.has(next)) return null;

@@ -528,6 +528,23 @@ describe('divideRules on real English: what is not about the image', () => {
     expect(divideRules('Although she is a French citizen, she has lived in India.').claims.map((c) => c.question)).toContain('Is she a French citizen?');
   });
 
+  it('reads "showcases" as a verb, also after a position word that heads the subject', () => {
+    // LLaVA-Bench answers (the third set): both sentences were skipped whole as "no finite verb".
+    expect(claims('The image showcases a dog.')).toEqual(['There is a dog.']);
+    expect(claims('The center showcases the customs of Samoa.')).toEqual(['The center showcases the customs of Samoa.']);
+    expect(claims('The center features various exhibits.')).toEqual(['The center features various exhibits.']);
+    // A position word that describes stays no subject: "In the middle left stands a tree."
+    expect(divideRules('In the middle left stands a tree.').claims.map((c) => c.question)).toEqual(['Does a tree stand in the middle left?']);
+  });
+
+  it('puts a possessed item after ", as well as" in a possessed phrase\'s place, or else the verb\'s object', () => {
+    // LLaVA-Bench (third set): "... the beauty and intricacy of his mastery of light and shadow." before.
+    expect(claims('The painting showcases the artist\'s ability to capture the beauty and intricacy of the human form, as well as his mastery of light and shadow.'))
+      .toEqual(['The painting showcases the artist\'s ability to capture the beauty and intricacy of the human form.', 'The painting showcases his mastery of light and shadow.']);
+    expect(claims('Kadokura is known for his unique blend of electronic and rock music, as well as his experimentation with genres.'))
+      .toEqual(['Kadokura is known for his unique blend of electronic and rock music.', 'Kadokura is known for his experimentation with genres.']);
+  });
+
   it('skips general knowledge with the reason "world knowledge"', () => {
     expect(divideRules('Cats are naturally curious creatures.').skipped).toEqual([
       { sentence: 'Cats are naturally curious creatures.', reason: 'world knowledge' },
