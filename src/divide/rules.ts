@@ -104,6 +104,7 @@ const YEAR_BRACKETS = /\s*\([^()]{0,40}\b(?:1[5-9]|20)\d\d\b[^()]{0,40}\)/g;
 // "The image features a white bird." (or "The main features of this image are ...") says there is a white bird: with the picture as the subject of a verb of
 // showing, the claim is about existence, and "Is there a white bird?" is the question annotators and labelers use.
 const SHOWS = /^(?:(.+?),\s+)?(?:(?:the|this)\s+(?:image|picture|photo|photograph|scene)\s+(?:features|shows|depicts|displays|showcases|captures|contains|includes|presents)|the\s+(?:main\s+)?(?:features|elements|objects|subjects)\s+(?:of|in)\s+(?:the|this)\s+(?:image|picture|photo|photograph|scene)\s+(?:are|include))\s+(?!(?:that|how|what|why|where|when|whether|it|them|him|her)\b)(.+?)\.?$/i;
+const NAMES_ONLY = /^(?:the )?[A-Z][\w'’-]*(?: [A-Z][\w'’-]*){0,3}(?: and [A-Z][\w'’-]*(?: [A-Z][\w'’-]*){0,3})?$/;
 
 // "He has appeared in films such as A, B and C" -> "He has appeared in films", "... in films such as A", ...: each
 // example is a fact of its own, as the annotators wrote them. Only after a preposition, where an example can
@@ -218,8 +219,11 @@ function bornApart(claim: string): string[] {
 
 function asExistence(claim: string): string {
   const m = SHOWS.exec(claim);
-  if (!m || m[2] === undefined) return claim;
-  const np = m[2];
+  const np = m?.[2];
+  if (!m || np === undefined) return claim;
+  // "The image shows Conan", "... shows Rose and Jack", "... features the Eiffel Tower": a name is asked as shown
+  // ("Does the image show Rose and Jack?"), not "Is there Rose and Jack?".
+  if (NAMES_ONLY.test(np)) return claim;
   const be = isPluralPhrase(np.split(/\s+/).map(cleanWord)) ? 'are' : 'is';
   return m[1] ? `${m[1]}, there ${be} ${np}.` : `There ${be} ${np}.`;
 }

@@ -537,6 +537,15 @@ describe('divideRules on real English: what is not about the image', () => {
     expect(divideRules('In the middle left stands a tree.').claims.map((c) => c.question)).toEqual(['Does a tree stand in the middle left?']);
   });
 
+  it('asks whether the picture shows a name, not whether "there is" it', () => {
+    // LLaVA-Bench (third set): "There is Rose and Jack.", "There is Conan.", "There is the Space Needle." before.
+    expect(divideRules('The image shows Rose and Jack floating on a door in the middle of the ocean.').claims.map((c) => c.question))
+      .toContain('Does the image show Rose and Jack?');
+    expect(divideRules('The photo features the Eiffel Tower.').claims.map((c) => c.question)).toEqual(['Does the photo feature the Eiffel Tower?']);
+    // A thing is still asked as existence.
+    expect(divideRules('The image shows a red circle.').claims.map((c) => c.question)).toEqual(['Is there a red circle?']);
+  });
+
   it('puts a possessed item after ", as well as" in a possessed phrase\'s place, or else the verb\'s object', () => {
     // LLaVA-Bench (third set): "... the beauty and intricacy of his mastery of light and shadow." before.
     expect(claims('The painting showcases the artist\'s ability to capture the beauty and intricacy of the human form, as well as his mastery of light and shadow.'))
