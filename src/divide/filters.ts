@@ -1,6 +1,6 @@
 /** Which sentences and clause parts are not checkable facts about the image, and why. */
 import { stripDiscourseMarkers } from './clause.js';
-import { BE_FORMS, HEDGE_PATTERNS, META_PATTERNS, PARTICIPLES, PREPOSITIONS, SUBJECTIVE_WORDS } from './lexicon.js';
+import { BE_FORMS, HEDGE_PATTERNS, META_PATTERNS, PARTICIPLES, PREPOSITIONS, PRONOUNS, SUBJECTIVE_WORDS } from './lexicon.js';
 import { cleanWord, expandContractions, normalizeText } from './text.js';
 
 /** The reason a whole sentence yields no claims (its form, or talk about the conversation), or null. */
@@ -162,4 +162,16 @@ export function isPlaceOnly(sentence: string): boolean {
 /** Too short to state a fact on its own ("Yes.", "Red."). */
 export function isFragment(sentence: string): boolean {
   return normalizeText(sentence).split(/\s+/).filter((w) => /[a-z0-9]/i.test(w)).length < 2;
+}
+
+// "Rinse the shrimp under cold water.", "Heat the olive oil in a pan.": a capitalised first word straight before a
+// determiner, in a sentence with no finite verb, is an order the tagger read as a noun ("Rinse", "Heat"). Not an
+// -ing, -ed or -s word ("Dressing the dog ...", a plural noun), nor a name before an article.
+const ORDER = /^(?:[A-Za-z]+:\s+)?([A-Z][a-z]+)(?<!ing|ed|[^s]s)\s+(?:the|a|an|your|some|any|each)\s/;
+
+/** A verbless sentence that opens as an order (see ORDER): the reason is the instruction, not the missing verb. */
+export function isOrder(sentence: string): boolean {
+  const m = ORDER.exec(normalizeText(sentence));
+  // "In an interview with ...", "For a more flavorful ...": a fronted phrase, not an order.
+  return m !== null && !PREPOSITIONS.has(m[1]!.toLowerCase()) && !PRONOUNS.has(m[1]!.toLowerCase());
 }

@@ -45,7 +45,7 @@ import { analyzeClause, clearClauseMemo, stripDiscourseMarkers } from './clause.
 import { clauseParts, type Part } from './clauses.js';
 import { isPlainPart } from './clause-draft.js';
 import { completeFromQuestion } from './context.js';
-import { contentSkipReason, isFragment, isInstruction, isPlaceOnly, sentenceSkipReason } from './filters.js';
+import { contentSkipReason, isFragment, isInstruction, isOrder, isPlaceOnly, sentenceSkipReason } from './filters.js';
 import { setVerbHints } from './lexicon.js';
 import { andInLastItem, isPluralPhrase } from './list.js';
 import { HEDGE_WORDS, inGuess } from './hedge-scope.js';
@@ -253,7 +253,7 @@ function claimsOf(raw: string, question: string | undefined): { pairs: Pair[]; r
   const clause = analyzeClause(text);
   if (clause === null || clause.verb.fromRelative) {
     const completed = completeVerbless(text, question);
-    if (completed === null) return { pairs: [], reasons: [isFragment(text) ? 'fragment' : 'no finite verb'] };
+    if (completed === null) return { pairs: [], reasons: [isFragment(text) ? 'fragment' : isOrder(text) ? 'instruction or advice' : 'no finite verb'] };
     statement = completed;
   }
   // An example's copy of the clause repeats the other conjuncts of the split; those are dropped. Repeats within one

@@ -537,6 +537,16 @@ describe('divideRules on real English: what is not about the image', () => {
     expect(divideRules('In the middle left stands a tree.').claims.map((c) => c.question)).toEqual(['Does a tree stand in the middle left?']);
   });
 
+  it('gives a verbless order the reason "instruction or advice", not "no finite verb"', () => {
+    // LLaVA-Bench recipes (third set): the tagger reads "Rinse" and "Heat" as nouns.
+    for (const s of ['Rinse the shrimp or lobster tails under cold water to remove any debris.', 'Heat the olive oil in a pan or skillet over medium heat.', 'Meats: Select a variety of deli meats, such as ham, turkey, roast beef, salami, and pepperoni.']) {
+      expect(divideRules(s)).toEqual({ claims: [], skipped: [{ sentence: s, reason: 'instruction or advice' }] });
+    }
+    // A fronted phrase or a gerund is no order.
+    expect(divideRules('Dressing the dog in a similar outfit to the Mona Lisa.').skipped.map((x) => x.reason)).toEqual(['no finite verb']);
+    expect(divideRules('In the final scene of the movie, Rose returns to the Titanic.').skipped.map((x) => x.reason)).not.toContain('instruction or advice');
+  });
+
   it('asks whether the picture shows a name, not whether "there is" it', () => {
     // LLaVA-Bench (third set): "There is Rose and Jack.", "There is Conan.", "There is the Space Needle." before.
     expect(divideRules('The image shows Rose and Jack floating on a door in the middle of the ocean.').claims.map((c) => c.question))
