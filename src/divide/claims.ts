@@ -12,6 +12,7 @@ import {
   type Token,
 } from './text.js';
 import { verbAt } from './verbs.js';
+import { insideWhereSubject } from './where-subject.js';
 
 const CLAUSE_JOINERS = new Set(['and', 'but', 'while', 'whereas']);
 // A list under one of these words is a single relation ("between the cat and the dog"), not separate facts.
@@ -94,6 +95,7 @@ function splitClauses(text: string, depth: number): string[] {
     const joiner = CLAUSE_JOINERS.has(tokens[k]?.word ?? '');
     const afterComma = /,$/.test(tokens[k - 1]?.raw ?? '');
     if (!joiner && !afterComma) continue;
+    if (joiner && insideWhereSubject(tokens, clause.verbIndex, k, verbAt)) continue;
     const right = tokens.slice(joiner ? k + 1 : k);
     if (!isIndependentClause(right)) continue;
     if (joiner && afterComma) {
@@ -148,6 +150,9 @@ function startsVerbPhrase(subject: readonly Token[], seg: readonly Token[], main
   const time = leadingTime(seg);
   if (time > 0) return verbAt([...subject, ...seg.slice(time)], subject.length)?.kind === 'aux';
   const v = verbAt([...subject, ...seg], at);
+  // "are placed next to the shirt and tie": after "be", a clause-final bare present is no verb ("The shoes tie.").
+  const k = at - subject.length;
+  if (v !== null && mainIsBe && v.doWord === 'Do' && v.word === v.base && (k === seg.length - 1 || /[,;:]$/.test(seg[k]?.raw ?? ''))) return false;
   // After "is", "-ed" words are adjectives ("tired and relaxed"), not new past-tense verbs; but after a noun
   // phrase or a passive, an "-ed" word with a preposition is a verb of its own ("was born in Ohio and graduated
   // from Yale", "is a member of the party and served as minister").
@@ -266,8 +271,9 @@ function trySplit(clause: Clause, g: number, depth: number): string[] | null {
 
   // Pass 2: "There is a red circle, a blue star and a green square" -> one claim per item.
   const ctx = { be: mainIsBe || LINKING_VERBS.has(verb.base), there };
-  // Without "and" or a comma there is no list: every reading below comes back to the predicate whole (most clauses).
-  const listed = mainPred.some((t) => t.word === 'and' || t.raw.endsWith(','));
+  // Without "and" or a comma there is no list: every reading below comes back to the predicate whole (most clauses);
+  // nor is an "and" in a "where" clause's subject one (where-subject.ts; also for the clauses above).
+  const listed = mainPred.some((t) => t.word === 'and' || t.raw.endsWith(',')) && !insideWhereSubject(mainPred, -1, mainPred.findIndex((t) => t.word === 'and'), verbAt);
   const segs = listed ? segmentList(mainPred, false) : [];
   let items = !listed ? [mainPred] : twoNames(segs, tokens[g - 1]?.word ?? '') ?? objectsOfPreposition(segs, mainPred.filter((t) => /,$/.test(t.raw)).length) ?? namedObjects(segs)
     ?? prepositionObjects(segs);

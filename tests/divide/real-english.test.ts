@@ -547,6 +547,25 @@ describe('divideRules on real English: what is not about the image', () => {
     expect(divideRules('In the final scene of the movie, Rose returns to the Titanic.').skipped.map((x) => x.reason)).not.toContain('instruction or advice');
   });
 
+  it('reads "The image also shows X" as existence, but not for an abstract phrase', () => {
+    // VLM dev (second half): "The image also shows a price tag on the table." was one claim that asked for the picture.
+    expect(claims('The image also shows a price tag on the table.')).toEqual(['There is a price tag on the table.']);
+    // VLM dev: "There is a moment of joy and playfulness." before; an abstract head of an abstract phrase names no thing.
+    expect(claims('The image captures a moment of joy and playfulness.')).toEqual(['The image captures a moment of joy and playfulness.']);
+    expect(claims('The image features a handwritten list of jokes on a piece of paper.')).toEqual(['There is a handwritten list of jokes on a piece of paper.']);
+  });
+
+  it('keeps a clause-final bare present after "be" in its list, and an "and" in a "where" clause\'s subject', () => {
+    // VLM dev (second half): "The shoes tie."; third set: "They use.".
+    expect(claims('The shoes are placed next to the shirt and tie.')).toEqual(['The shoes are placed next to the shirt and tie.']);
+    expect(claims('They are easy to clean and use.')).toEqual(['They are easy to clean and use.']);
+    expect(claims('The mugs are 11 ounces in size and hold enough liquid for a cup of tea.')).toEqual(['The mugs are 11 ounces in size.', 'The mugs hold enough liquid for a cup of tea.']);
+    // VLM dev: "This photo is about a construction site where wooden beams."; third set: "... where Jack." / "Rose are ...".
+    expect(claims('This is a scene from the movie where Jack and Rose are trying to survive the sinking of the Titanic.'))
+      .toEqual(['This is a scene from the movie where Jack and Rose are trying to survive the sinking of the Titanic.']);
+    expect(claims('He moved to a town where he met his wife and they had two children.')).toEqual(['He moved to a town where he met his wife.', 'They had two children.']);
+  });
+
   it('asks whether the picture shows a name, not whether "there is" it', () => {
     // LLaVA-Bench (third set): "There is Rose and Jack.", "There is Conan.", "There is the Space Needle." before.
     expect(divideRules('The image shows Rose and Jack floating on a door in the middle of the ocean.').claims.map((c) => c.question))
