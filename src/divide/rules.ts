@@ -54,8 +54,8 @@ import { namePronouns } from './pronouns.js';
 import { knownApart, nationalityApart, once, rolesApart } from './roles.js';
 import { claimToQuestion, setNameHints } from './question.js';
 import { namingQuestionOf } from './naming-question.js';
-import { isAbstractNoun } from './abstract-nouns.js';
 import { salvagePart } from './salvage.js';
+import { asExistence } from './shows.js';
 import { standsBeforeHedge, withoutHedgedAppositions } from './hedged-apposition.js';
 import { subjectParticipleApart } from './subject-participle.js';
 import { adjunctsApart } from './adjuncts-apart.js';
@@ -101,11 +101,6 @@ function completeVerbless(sentence: string, question: string | undefined): strin
 type Pair = { claim: string; question: string };
 const CITATIONS = /\s*\[\d+\]/g;
 const YEAR_BRACKETS = /\s*\([^()]{0,40}\b(?:1[5-9]|20)\d\d\b[^()]{0,40}\)/g;
-
-// "The image features a white bird." (or "The main features of this image are ...", "The image also shows ...") says there is a white bird: with the picture as the
-// subject of a verb of showing, the claim is about existence, and "Is there a white bird?" is the question annotators and labelers use.
-const SHOWS = /^(?:(.+?),\s+)?(?:(?:the|this)\s+(?:image|picture|photo|photograph|scene)\s+(?:also\s+)?(?:features|shows|depicts|displays|showcases|captures|contains|includes|presents)|the\s+(?:main\s+)?(?:features|elements|objects|subjects)\s+(?:of|in)\s+(?:the|this)\s+(?:image|picture|photo|photograph|scene)\s+(?:are|include))\s+(?!(?:that|how|what|why|where|when|whether|it|them|him|her)\b)(.+?)\.?$/i;
-const NAMES_ONLY = /^(?:the )?[A-Z][\w'’-]*(?: [A-Z][\w'’-]*){0,3}(?: and [A-Z][\w'’-]*(?: [A-Z][\w'’-]*){0,3})?$/;
 
 // "He has appeared in films such as A, B and C" -> "He has appeared in films", "... in films such as A", ...: each
 // example is a fact of its own, as the annotators wrote them. Only after a preposition, where an example can
@@ -216,22 +211,6 @@ function bornApart(claim: string): string[] {
   if (!m || m[1] === undefined || m[2] === undefined) return [claim];
   const phrases = m[2].split(NEXT_PHRASE).map((x) => x.replace(/[,\s]+$/, '')).filter((x) => x !== '');
   return phrases.length < 2 ? [claim] : phrases.map((x) => `${m[1]} ${x}.`);
-}
-
-function asExistence(claim: string): string {
-  const m = SHOWS.exec(claim);
-  const np = m?.[2];
-  if (!m || np === undefined) return claim;
-  // "The image shows Conan", "... shows Rose and Jack", "... features the Eiffel Tower": a name is asked as shown
-  // ("Does the image show Rose and Jack?"), not "Is there Rose and Jack?".
-  if (NAMES_ONLY.test(np)) return claim;
-  // "The photo also shows the impact of traffic congestion on the environment", "captures a moment of joy and
-  // playfulness": an abstract head of an abstract phrase is no thing to find ("There is the impact of ..."); the claim
-  // stays as the sentence says it. ("a handwritten list of jokes on a piece of paper" ends in a thing: kept.)
-  const of = /^(.+?)\s+of\s.*?(\w+)$/.exec(np);
-  if (of && isAbstractNoun(of[1]!.slice(of[1]!.lastIndexOf(' ') + 1).toLowerCase()) && isAbstractNoun(of[2]!.toLowerCase())) return claim;
-  const be = isPluralPhrase(np.split(/\s+/).map(cleanWord)) ? 'are' : 'is';
-  return m[1] ? `${m[1]}, there ${be} ${np}.` : `There ${be} ${np}.`;
 }
 
 // A piece's claims through the claim steps. The steps in `longOnly` runs act on claims over 15 words only (each tests
