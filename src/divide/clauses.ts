@@ -111,7 +111,7 @@ export function clauseParts(toks: readonly Tok[]): Part[] {
       }
       const h = toks[head];
       const named = h ? copulaSubject(toks, head, drafts[home]!.toks) : null;
-      const subject = op.subject ?? (h ? named ?? definite(toks, head) : '');
+      const subject = op.subject ?? (h ? named ?? definite(toks, head, op.kind === 'participle') : '');
       const plural = h ? pluralHead(h) || / and /.test(subject) : false;
       let prefix = '';
       if (op.kind === 'relative') prefix = subject;

@@ -19,7 +19,7 @@ export function pluralHead(t: Tok): boolean {
 }
 
 /** The noun phrase ending at head index h as a definite subject: "the parking meter", "John Smith". */
-export function definite(toks: readonly Tok[], h: number): string {
+export function definite(toks: readonly Tok[], h: number, pair = false): string {
   const subjectForm = OBJECT_TO_SUBJECT[toks[h]?.lower ?? ''];
   if (toks[h]?.pos === 'PRON' && subjectForm) return subjectForm;
   if (toks[h]?.pos === 'PRON' && ['he', 'she', 'they'].includes(toks[h]!.lower)) return toks[h]!.lower;
@@ -35,6 +35,12 @@ export function definite(toks: readonly Tok[], h: number): string {
     m -= 2;
     while (m > 0 && m > h - 8 && MODIFIER.has(toks[m - 1]?.pos ?? '') && !isComma(toks[m - 1])) m--;
   }
+  // With `pair` (a participle's subject): "a woman and a man standing on a pier" is about both ("the woman and the
+  // man"); not the last of a longer list. A relative's verb says its own number ("a joke and a button that reveals").
+  if (pair && ARTICLES.has(toks[m - 1]?.lower ?? '') && toks[m - 2]?.lower === 'and' && toks[m - 3]?.pos === 'NOUN' && toks[h]?.pos === 'NOUN'
+    && ARTICLES.has(toks[m - 4]?.lower ?? '') && !isComma(toks[m - 5]) && toks[m - 5]?.lower !== 'and') {
+    return `the ${toks[m - 3]!.lower} and the ${textOf(toks.slice(m, h + 1))}`;
+  }
   if (isComma(toks[m - 1])) m = a; // "a large, old-fashioned clock": those adjectives are facts of their own
   while (m < h && QUANTITY.has(toks[m]!.lower)) m++; // "several bags" -> "the bags"
   const det = toks[m - 1];
@@ -43,6 +49,7 @@ export function definite(toks: readonly Tok[], h: number): string {
 }
 const MODIFIER = new Set(['ADJ', 'NOUN', 'PROPN', 'NUM']);
 const QUANTITY = new Set(['several', 'many', 'various', 'numerous', 'multiple', 'some', 'few']);
+const ARTICLES = new Set(['a', 'an', 'the']);
 
 // "Doug Sheehan is an actor who ...": a relative on the complement of "be" is about the subject, and the
 // subject's name says more than "the actor". Returns the name (or pronoun) or null.

@@ -147,8 +147,9 @@ export function verbAt(tokens: readonly Token[], i: number, afterRelative = fals
     if (w === 'may' && /^May/.test(tokens[i]?.raw ?? '')) return null; // "Anna May Wong", "May 2017": a name, a month
     return verbInfo(i, 'aux', w, w, 'Do');
   }
-  // "the tea set is", "street lights are": a noun directly before an auxiliary heads the subject.
-  if (AUXILIARIES.has(next)) return null;
+  // "the tea set is", "street lights are": a noun directly before an auxiliary heads the subject; so does a
+  // picture's "features" before "of" ("The main features of this image include ...": no verb "features of").
+  if (AUXILIARIES.has(next) || (next === 'of' && /^(?:features|shows|displays|captures)$/.test(w))) return null;
   // "Jack and Rose come from ...": a capitalised word inside the sentence is a name's, not a verb ("Did Jack and rise
   // come ...?").
   if (i > 0 && /^[A-Z][a-z]/.test(tokens[i]?.raw ?? '')) return null;

@@ -123,9 +123,9 @@ describe('divideRules on real English: atomic claims', () => {
     expect(claims('The kitchen is equipped with a stove, a refrigerator, and a microwave.'))
       .toEqual(['The kitchen is equipped with a stove.', 'The kitchen is equipped with a refrigerator.', 'The kitchen is equipped with a microwave.']);
     expect(claims('The girl is playing with a ball and a dog.')).toEqual(['The girl is playing with a ball.', 'The girl is playing with a dog.']);
-    // "sitting on a bench" is the child's only (the clause cutter takes it off first).
+    // "sitting on a bench" is about both the woman and the child, one fact each (the clause cutter takes it off first).
     expect(claims('The man is sitting with a woman and a child sitting on a bench.'))
-      .toEqual(['The man is sitting with a woman.', 'The man is sitting with a child.', 'The child is sitting on a bench.']);
+      .toEqual(['The man is sitting with a woman.', 'The man is sitting with a child.', 'The woman is sitting on a bench.', 'The child is sitting on a bench.']);
   });
 
   it('takes a participle inside the subject off as a fact of its own', () => {
@@ -564,6 +564,20 @@ describe('divideRules on real English: what is not about the image', () => {
     expect(claims('This is a scene from the movie where Jack and Rose are trying to survive the sinking of the Titanic.'))
       .toEqual(['This is a scene from the movie where Jack and Rose are trying to survive the sinking of the Titanic.']);
     expect(claims('He moved to a town where he met his wife and they had two children.')).toEqual(['He moved to a town where he met his wife.', 'They had two children.']);
+  });
+
+  it('reads "The main features of this image include X and Y" as two things, and a participle after "a X and a Y" as about both', () => {
+    // VLM dev (second half): "There is a woman and a man." and "The man is standing on a pier." only.
+    expect(claims('The main features of this image include a woman and a man standing on a pier, looking out at a body of water.')).toEqual([
+      'There is a woman.', 'There is a man.', 'The woman is standing on a pier.', 'The man is standing on a pier.',
+      'The woman is looking out at a body of water.', 'The man is looking out at a body of water.',
+    ]);
+    // Two things joined as the subject of "be": each a fact, unless the predicate needs both.
+    expect(claims('A cat and a dog are sleeping on the couch.')).toEqual(['A cat is sleeping on the couch.', 'A dog is sleeping on the couch.']);
+    expect(claims('The man and the woman are facing each other.')).toEqual(['The man and the woman are facing each other.']);
+    // The last of a longer list, or a relative with a singular verb, stays the last noun's.
+    expect(claims('There is a cup, a plate and a fork lying on the table.')).toContain('The fork is lying on the table.');
+    expect(claims('The image shows a joke and a button that reveals the punchline.')).toContain('The button reveals the punchline.');
   });
 
   it('asks whether the picture shows a name, not whether "there is" it', () => {
