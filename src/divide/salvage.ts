@@ -46,7 +46,8 @@ export function salvageNouns(toks: readonly Tok[], known: Set<string>, attribute
   const out: Salvaged[] = [];
   for (let i = 0; i < toks.length; i++) {
     const t = toks[i]!;
-    if (t.pos !== 'NOUN' || /ing$/.test(t.lower) || t.text !== t.lower) continue;
+    // "which features a ...": a word right after a relative pronoun is its verb, whatever the tagger read.
+    if (t.pos !== 'NOUN' || /ing$/.test(t.lower) || t.text !== t.lower || RELATIVE_WORDS.has(toks[i - 1]?.lower ?? '')) continue;
     let h = i;
     while (toks[h + 1]?.pos === 'NOUN' && toks[h + 1]!.text === toks[h + 1]!.lower) h++;
     const head = toks[h]!;
@@ -58,7 +59,7 @@ export function salvageNouns(toks: readonly Tok[], known: Set<string>, attribute
     if (!attributes && known.has(head.lower)) continue;
     // Adjectives in front, minus evaluations ("a beautiful red car" -> "a red car").
     let a = from;
-    while (toks[a - 1]?.pos === 'ADJ') a--;
+    while (toks[a - 1]?.pos === 'ADJ' || misreadAdjective(toks, a - 1)) a--;
     const adjs = toks.slice(a, from).filter((x) => !SUBJECTIVE_WORDS.has(x.lower)).map((x) => x.lower);
     if (known.has(head.lower)) {
       if (attributes) out.push(...attributeClaims(toks, a, from, h, adjs, known));
@@ -79,6 +80,14 @@ export function salvageNouns(toks: readonly Tok[], known: Set<string>, attribute
   }
   return out;
 }
+
+const RELATIVE_WORDS = new Set(['which', 'that', 'who']);
+// "a large wooden tiger statue": the tagger read "large" as an adverb; a word right after the determiner, not in -ly,
+// before an adjective, is one.
+// Degree words stay adverbs ("the most expensive defenders").
+const DEGREE = new Set(['most', 'more', 'less', 'least', 'very', 'so', 'too', 'quite', 'rather', 'pretty', 'fairly', 'really', 'much', 'even', 'also', 'just']);
+const misreadAdjective = (toks: readonly Tok[], k: number): boolean =>
+  toks[k]?.pos === 'ADV' && !/ly$/.test(toks[k]!.lower) && !DEGREE.has(toks[k]!.lower) && toks[k - 1]?.pos === 'DET' && toks[k + 1]?.pos === 'ADJ';
 
 // "a large bottle of wine", "a pair of sunglasses", "layers of ingredients": a bare noun after "of" is part of the
 // thing ("There is a large bottle of wine.", not "There is a large bottle." and "There is a wine."). The index of the

@@ -484,7 +484,7 @@ describe('divideRules on real English: what is not about the image', () => {
     // FaithScore dev: the whole inference came as one claim of 27 words.
     const r = divideRules('One can infer that the man in the image is drawing attention to himself by the fact that he is wearing a bright pink shirt and a tie.');
     expect(r.skipped.map((x) => x.reason)).toEqual(['opinion or hedge']);
-    expect(r.claims.map((c) => c.claim)).toEqual(['There is a man.', 'There is a pink shirt.', 'There is a tie.']);
+    expect(r.claims.map((c) => c.claim)).toEqual(['There is a man.', 'There is a bright pink shirt.', 'There is a tie.']);
   });
 
   it('drops a comma-relative that reads the clause before ("which indicates ...") as the writer\'s inference', () => {
@@ -578,6 +578,12 @@ describe('divideRules on real English: what is not about the image', () => {
     // The last of a longer list, or a relative with a singular verb, stays the last noun's.
     expect(claims('There is a cup, a plate and a fork lying on the table.')).toContain('The fork is lying on the table.');
     expect(claims('The image shows a joke and a button that reveals the punchline.')).toContain('The button reveals the punchline.');
+  });
+
+  it('salvages no noun right after a relative pronoun, and keeps an adjective the tagger read as an adverb', () => {
+    // VLM dev: "There are features." and "There is a wooden tiger statue." ("large" tagged ADV) before.
+    const s = 'The art installation, which features a large wooden tiger statue and a colorful mural, can encourage interaction among people by creating a visually striking and engaging environment.';
+    expect(claims(s)).toEqual(['There is an art installation.', 'There is a large wooden tiger statue.', 'There is a colorful mural.']);
   });
 
   it('asks whether the picture shows a name, not whether "there is" it', () => {
