@@ -5,6 +5,7 @@
  * large"). Built on wink's POS tags; each part keeps the character span of the text it came from.
  */
 import { flatMapOf, through } from './arrays.js';
+import { frontOnMain } from './fronted-when.js';
 import { apposedBeforeVerb, auxAhead } from './apposed-participle.js';
 import { gerundListItem, gerundSeriesItem } from './gerund-item.js';
 import { retext, type Tok } from './nlp.js';
@@ -66,7 +67,7 @@ const PEOPLE = new Set(['he', 'she', 'they']);
 /** Cut a sentence's tokens into clause parts; the main clause comes first. */
 export function clauseParts(toks: readonly Tok[]): Part[] {
   const fronted = frontedParticiple(toks) ?? frontedBesides(toks) ?? frontedAs(toks);
-  if (fronted !== null) return [part(fronted.part.text, fronted.part.start, fronted.part.end), ...clauseParts(fronted.rest)];
+  if (fronted !== null) return [part(fronted.part.text, fronted.part.start, fronted.part.end), ...frontOnMain(clauseParts(fronted.rest), (fronted as { front?: readonly Tok[] }).front)];
   const drafts: Draft[] = [draft('', [], 'main')];
   let cur = 0;
   // The main clause being read: ", and the man is ..." starts a second one, with parts of its own.

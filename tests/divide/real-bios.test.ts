@@ -250,7 +250,8 @@ describe('divideRules on biographies: "before/after doing X"', () => {
       'Internacional is in Brazil.',
       'CSKA Moscow is in Russia.',
     ]);
-    expect(claims('After graduating from Yale, he joined the firm.')).toEqual(['He graduated from Yale.', 'He joined the firm.']);
+    // The main clause keeps the fronted phrase (fronted-when.ts, the twenty-first pass), as the annotators wrote it.
+    expect(claims('After graduating from Yale, he joined the firm.')).toEqual(['He graduated from Yale.', 'After graduating from Yale, he joined the firm.']);
   });
 });
 

@@ -1,0 +1,30 @@
+// The rules divider on the dev biographies (../shared/real-claims/, MIT): issue 29's twenty-first pass, on the
+// biographies' coverage, each rule pinned on dev sentences (the half each comes from is named).
+import { describe, expect, it } from 'vitest';
+import { divideRules } from '../../src/divide/rules.js';
+
+const claims = (answer: string): string[] => divideRules(answer).claims.map((c) => c.claim);
+const questions = (answer: string): string[] => divideRules(answer).claims.map((c) => c.question);
+
+describe('divideRules on real English: the twenty-first pass (coverage)', () => {
+  it('keeps a fronted "after/before V-ing X" in front of the main clause\'s claims (first and second half)', () => {
+    const sabatini = 'Gabriela Beatriz Sabatini is an Argentine-Italian former professional tennis player. After retiring from tennis, she pursued a career in fashion and fragrance design.';
+    expect(claims(sabatini)).toEqual(expect.arrayContaining(['Sabatini retired from tennis.', 'After retiring from tennis, Sabatini pursued a career in fashion and fragrance design.']));
+    expect(claims(sabatini)).not.toContain('Sabatini pursued a career in fashion and fragrance design.');
+    expect(questions(sabatini)).toContain('Did Sabatini pursue a career in fashion and fragrance design after retiring from tennis?');
+    // Each item of a split list keeps the phrase.
+    const gandhi = claims('Maneka Gandhi is an Indian politician, animal rights activist and environmentalist. Before joining politics, she was a professional editor and journalist.');
+    expect(gandhi).toEqual(expect.arrayContaining(['Before joining politics, Gandhi was a professional editor.', 'Before joining politics, Gandhi was a professional journalist.']));
+    const flynn = claims('Errol Leslie Thomson Flynn was an Australian-American actor who achieved worldwide fame during the Golden Age of Hollywood[1]. Before becoming an actor, Flynn worked as a tobacco planter and copra trader in Papua New Guinea[2].');
+    expect(flynn).toEqual(expect.arrayContaining(['Before becoming an actor, Flynn worked as a tobacco planter in Papua New Guinea.', 'Before becoming an actor, Flynn worked as a copra trader in Papua New Guinea.']));
+  });
+
+  it('leaves the phrase off a claim it would make long and off the other parts of the sentence (first and second half)', () => {
+    const neumann = claims('Shayne Neumann is an Australian politician. Before entering politics, Neumann worked as a lawyer, serving as a partner in his own law firm and later as a senior lawyer for the Australian government.');
+    expect(neumann).toContain('Before entering politics, Neumann worked as a lawyer.');
+    expect(neumann).toContain('Neumann served as a partner in his own law firm.');
+    const miki = claims('Takeo Miki was a Japanese politician. Before becoming Prime Minister, he held several cabinet positions including Minister of International Trade and Industry and Minister of Finance.');
+    expect(miki.every((c) => c.split(' ').length <= 15 || !c.startsWith('Before'))).toBe(true);
+    expect(miki).toContain('Minister of Finance is a cabinet position.');
+  });
+});
