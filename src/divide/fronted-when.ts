@@ -3,10 +3,13 @@
  * X" places the main clause against another event. The event is a fact of its own (`frontedParticiple` in
  * person-clauses.ts: "Sabatini retired from tennis."); the main clause's claims keep the phrase in front, as the
  * sentence says them and as FActScore's annotators wrote them ("After retiring from tennis, she pursued a career in
- * fashion."). Without it the claims lost when they happened. Not where a claim would get long (over 15 words), nor
- * on a claim about another subject than the main clause's (a naming fact, an example's kind).
+ * fashion."). Without it the claims lost when they happened. Not on a claim about another subject than the main
+ * clause's (a naming fact, an example's kind); a claim it would make long (over 15 words) stays as it was, with the
+ * phrase a fact of the verb and its object beside it, as lead-in.ts gives any long claim's fronted time.
  */
+import { flatMapOf } from './arrays.js';
 import { part, type Part } from './clause-draft.js';
+import { leadInApart } from './lead-in.js';
 import { isLong } from './long.js';
 import type { Tok } from './nlp.js';
 import { claimToQuestion } from './question.js';
@@ -27,11 +30,15 @@ export function frontedOn<C extends { claim: string; question: string }>(p: Part
   const front = p.front;
   if (front === undefined) return out;
   const subject = (p.text.split(' ')[0] ?? '').toLowerCase();
-  const pairs = out.pairs.map((c) => {
-    if ((c.claim.split(' ')[0] ?? '').toLowerCase() !== subject) return c;
+  const pairs = flatMapOf(out.pairs, (c) => {
+    if ((c.claim.split(' ')[0] ?? '').toLowerCase() !== subject) return [c];
     const claim = `${front}, ${PRONOUN.test(c.claim) ? c.claim.charAt(0).toLowerCase() + c.claim.slice(1) : c.claim}`;
-    const question = isLong(claim) ? null : claimToQuestion(claim);
-    return question === null ? c : { ...c, claim, question };
+    // A long claim stays as it was, and the phrase goes with its verb and object, as lead-in.ts splits any long
+    // claim with a fronted time ("Miki held several cabinet positions before becoming Prime Minister.").
+    const dated = isLong(claim) ? leadInApart(claim)[1] : undefined;
+    const question = isLong(claim) ? (dated === undefined ? null : claimToQuestion(dated)) : claimToQuestion(claim);
+    if (question === null) return [c];
+    return dated === undefined ? [{ ...c, claim, question }] : [c, { ...c, claim: dated, question }];
   });
   return { pairs, reasons: out.reasons };
 }
