@@ -64,7 +64,7 @@ import { segmentSentences, type Sentence } from './segment.js';
 import { WORKS } from './titles.js';
 import { articleFor, cleanWord, normalizeText, stripTrailingPunct } from './text.js';
 import type { DividedClaim } from './divided.js';
-import { frontedOn } from './fronted-when.js';
+import { backOnMain, frontedOn } from './fronted-when.js';
 
 /** Claim -> yes/no question, re-exported so callers need only this module. */
 export { claimToQuestion } from './question.js';
@@ -314,7 +314,7 @@ function divideSentence(s: Sentence, answer: string, question: string | undefine
     return;
   }
   const dropped: { sentence: string; reason: string }[] = [];
-  const parts: Part[] = flatMapOf(withoutHedgedAppositions(clauseParts(s.tokens), s.tokens, answer, dropped), (p) => subjectParticipleApart(p, s.tokens, answer));
+  const parts: Part[] = flatMapOf(withoutHedgedAppositions(backOnMain(clauseParts(s.tokens), s.tokens), s.tokens, answer, dropped), (p) => subjectParticipleApart(p, s.tokens, answer));
   const whole = parts.length === 1;
   const before = out.claims.length;
   const contents = parts.map((p) => (p.skip === undefined ? contentSkipReason(p.text) : { reason: p.skip, text: p.text, dropped: [] }));

@@ -34,4 +34,20 @@ describe('divideRules on real English: the twenty-first pass (coverage)', () => 
     const krenz = claims('Egon Krenz is a former East German politician. After resigning from his posts, Krenz faced trial for his role in the deaths of people who were killed while trying to cross the Berlin Wall during his tenure as a Politburo member[2].');
     expect(krenz).toEqual(expect.arrayContaining(['Krenz resigned from his posts.', 'Krenz faced trial for his role in the deaths of people.', 'Krenz faced trial after resigning from his posts.']));
   });
+
+  it('keeps a trailing "after/before V-ing X" at the end of a one-predicate main clause (second half)', () => {
+    const jahanbani = claims('Shahnaz\'s second husband was Khosrow Jahanbani. Jahanbani died on April 16, 2014 after battling cancer for several years[2].');
+    expect(jahanbani).toEqual(expect.arrayContaining(['Jahanbani died on April 16, 2014 after battling cancer for several years.', 'Jahanbani battled cancer for several years.']));
+    expect(jahanbani).not.toContain('Jahanbani died on April 16, 2014.');
+    // The phrase ends at its title's comma, inside the quotes.
+    const pataky = claims('Elsa Pataky is a Spanish actress. She gained international recognition after appearing in the 2006 film "Snakes on a Plane," and has since appeared in several Hollywood films.');
+    expect(pataky).toContain('Pataky gained international recognition after appearing in the 2006 film "Snakes on a Plane".');
+    expect(claims('One Direction signed with Simon Cowell\'s record label after finishing third on The X Factor.')).toContain('One Direction signed with Simon Cowell\'s record label after finishing third on The X Factor.');
+  });
+
+  it('does not put a trailing phrase on a fronted phrase\'s fact (second half)', () => {
+    const sorenstam = claims('Annika Charlotta Sörenstam is a Swedish professional golfer. After retiring from professional golf, she came back to win the 2021 U.S. Senior Women\'s Open after turning 50 years old[1].');
+    expect(sorenstam).toContain('Sörenstam retired from professional golf.');
+    expect(sorenstam.some((c) => /retired from professional golf after/.test(c))).toBe(false);
+  });
 });
