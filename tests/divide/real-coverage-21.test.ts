@@ -50,4 +50,13 @@ describe('divideRules on real English: the twenty-first pass (coverage)', () => 
     expect(sorenstam).toContain('Sörenstam retired from professional golf.');
     expect(sorenstam.some((c) => /retired from professional golf after/.test(c))).toBe(false);
   });
+
+  it('names a leading he/she after a fronted phrase of up to 60 characters (first and second half)', () => {
+    const fe = claims('Gerardo Fernandez Fe is a former Cuban footballer. After retiring from professional football, he ventured into business and television presenting.');
+    expect(fe).toContain('After retiring from professional football, Fe ventured into business and television presenting.');
+    const reddy = claims('Jagan Mohan Reddy is an Indian politician. After the demise of his father in a helicopter crash in 2009, he started the YSR Congress Party, which won a majority in the 2019 Andhra Pradesh Legislative Assembly elections.');
+    expect(reddy).toContain('After the demise of his father in a helicopter crash in 2009, Reddy started the YSR Congress Party.');
+    const payne = claims('Liam James Payne is an English singer. After being eliminated from the competition, he auditioned again in 2010 and became part of One Direction [1].');
+    expect(payne).toContain('After being eliminated from the competition, Payne became part of One Direction.');
+  });
 });
