@@ -59,4 +59,19 @@ describe('divideRules on real English: the twenty-first pass (coverage)', () => 
     const payne = claims('Liam James Payne is an English singer. After being eliminated from the competition, he auditioned again in 2010 and became part of One Direction [1].');
     expect(payne).toContain('After being eliminated from the competition, Payne became part of One Direction.');
   });
+
+  it('gives each example of a kind with a place after it the place too (first and second half)', () => {
+    const malesani = claims('Alberto Malesani is an Italian football manager. He has managed a number of clubs in Italy, including Parma, Bologna, Empoli, and Milan.');
+    expect(malesani).toEqual(expect.arrayContaining(['Malesani has managed Parma.', 'Parma is a club in Italy.', 'Milan is a club in Italy.']));
+    const sanchez = claims('José Martínez Sánchez is a Spanish former footballer. He played as a midfielder for several teams in Spain\'s La Liga, including Real Madrid, Atlético Madrid, and Deportivo La Coruña.');
+    expect(sanchez).toContain('Real Madrid is a team in Spain\'s La Liga.');
+    expect(divideRules('He played for several teams in Spain\'s La Liga, including Real Madrid.').claims.map((c) => c.question)).toContain('Is Real Madrid a team in Spain\'s La Liga?');
+    const varma = claims('Ram Gopal Varma is an Indian film director. He then went on to make several successful films in Telugu and Hindi, including Rangeela, Satya, Company, and Bhoot.');
+    expect(varma).toContain('Rangeela is a successful film in Telugu and Hindi.');
+  });
+
+  it('gives no kind for a possessed noun before the place (first half)', () => {
+    const taylor = claims('Frederick Howard Taylor was a missionary. He wrote several books about his experiences in China, including "Hudson Taylor and the China Inland Mission", a biography of his father.');
+    expect(taylor.some((c) => /is an experience/.test(c))).toBe(false);
+  });
 });
