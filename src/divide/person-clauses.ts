@@ -84,6 +84,15 @@ function joinsName(toks: readonly Tok[], k: number): boolean {
   return ['of', 'for', 'de', '&', 'and'].includes(toks[k]!.lower) || (toks[k]!.text === "'" && /s$/.test(before));
 }
 
+/**
+ * The person pronoun that is all of a subject, adverbs aside ("He soon became one of the most sought-after engineers
+ * in the genre, working with ...": the -ing phrase is his, not the engineers'), or undefined.
+ */
+export function lonePerson(before: readonly Tok[]): Tok | undefined {
+  const words = before.filter((t) => t.pos !== 'ADV');
+  return words.length === 1 && /^(?:he|she|they)$/.test(words[0]!.lower) ? words[0] : undefined;
+}
+
 /** An -ing verb other than "being" and "having". */
 export const isIngVerb = (t: Tok | undefined): boolean => t !== undefined && t.pos === 'VERB' && /^[a-z]+ing$/.test(t.text) && !['being', 'having'].includes(t.lower);
 

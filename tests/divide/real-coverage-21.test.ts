@@ -74,4 +74,14 @@ describe('divideRules on real English: the twenty-first pass (coverage)', () => 
     const taylor = claims('Frederick Howard Taylor was a missionary. He wrote several books about his experiences in China, including "Hudson Taylor and the China Inland Mission", a biography of his father.');
     expect(taylor.some((c) => /is an experience/.test(c))).toBe(false);
   });
+
+  it('gives a person\'s -ing phrase to the person when an adverb stands between pronoun and verb (first and second half)', () => {
+    const scientist = claims('Scientist, born Hopeton Brown, is a Jamaican dub musician and producer. He soon became one of the most sought-after engineers in the genre, working with some of the biggest names in reggae, such as Bob Marley and the Wailers, Peter Tosh, and Bunny Wailer.');
+    expect(scientist).toEqual(expect.arrayContaining(['Scientist worked with Peter Tosh.', 'Scientist worked with Bunny Wailer.']));
+    expect(scientist.some((c) => /engineers are working/.test(c))).toBe(false);
+    const garrincha = claims('Garrincha, born Manuel Francisco dos Santos, was a Brazilian footballer. He quickly became a star player, helping Botafogo win two Rio de Janeiro championships and one Brazilian championship.');
+    expect(garrincha).toContain('Garrincha helped Botafogo win two Rio de Janeiro championships and one Brazilian championship.');
+    const gaynor = claims('Mitzi Gaynor is an American actress, singer, and dancer. She also had a successful television career, hosting her own variety show "The Mitzi Gaynor Show" in the 1960s.');
+    expect(gaynor).toContain('Gaynor hosted her own variety show "The Mitzi Gaynor Show" in the 1960s.');
+  });
 });
