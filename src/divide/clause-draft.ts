@@ -11,6 +11,10 @@ export interface Part {
   skip?: string;
   /** Where a relative or "because" clause hangs: its antecedent's offset, or the word before "because". */
   attach?: number;
+  /** A fronted "After/Before V-ing X" the main clause's claims keep in front (fronted-when.ts). */
+  front?: string;
+  /** A trailing "after/before V-ing X" the main clause's claims keep at their end (fronted-when.ts). */
+  back?: string;
 }
 
 export interface Draft {
@@ -39,8 +43,8 @@ export function draft(prefix: string, toks: Tok[], kind: Draft['kind'], o: Parti
     whom: o.whom, pastAnd: o.pastAnd,
   };
 }
-// A part likewise, with `skip` and `attach` always there (undefined when not set).
-export const part = (text: string, start: number, end: number, skip?: string, attach?: number): Part => ({ text, start, end, skip, attach });
+// A part likewise, with `skip`, `attach`, `front` and `back` always there (undefined when not set).
+export const part = (text: string, start: number, end: number, skip?: string, attach?: number, front?: string, back?: string): Part => ({ text, start, end, skip, attach, front, back });
 
 /** The part is the answer's own text over its span (a whole sentence's part also holds the final stop), not rebuilt. */
 export function isPlainPart(part: Part, answer: string): boolean {

@@ -5,12 +5,13 @@
  * large"). Built on wink's POS tags; each part keeps the character span of the text it came from.
  */
 import { flatMapOf, through } from './arrays.js';
+import { frontOnMain } from './fronted-when.js';
 import { apposedBeforeVerb, auxAhead } from './apposed-participle.js';
 import { gerundListItem, gerundSeriesItem } from './gerund-item.js';
 import { retext, type Tok } from './nlp.js';
 import { draft, part, type Draft, type Part } from './clause-draft.js';
 import {
-  careerStarter, frontedAs, pastAfterAnd, frontedBesides, frontedParticiple, fullName, isApposition, isFinite, isIngVerb, isParticipleForm, listCategory, PAST_ONLY, pastMain, pastOfMain, perfectAux, RELATIVES,
+  careerStarter, frontedAs, lonePerson, pastAfterAnd, frontedBesides, frontedParticiple, fullName, isApposition, isFinite, isIngVerb, isParticipleForm, listCategory, PAST_ONLY, pastMain, pastOfMain, perfectAux, RELATIVES,
 } from './person-clauses.js';
 import { copulaSubject, definite, headBefore, herObject, isComma, NOUNISH, pluralHead, POSSESSIVES, textOf, withArticle } from './noun-phrase.js';
 import { PARTICIPLES } from './lexicon.js';
@@ -52,7 +53,7 @@ function mainTopic(toks: readonly Tok[], full: readonly Tok[]): number {
   const before = verb >= 0 ? main.slice(0, verb) : [];
   const subject = before.some((t) => t.lower === 'there') ? undefined : pick(before.filter((t, k) => k === 0 || !['ADP'].includes(before[k - 1]?.pos ?? '')));
   // "He began his career in management, taking charge of Venezia": a person's pronoun is the subject too.
-  const person = subject === undefined && before.length === 1 && PEOPLE.has(before[0]!.lower) ? before[0] : undefined;
+  const person = subject === undefined ? lonePerson(before) : undefined;
   const found = subject ?? person ?? pick(verb >= 0 ? main.slice(verb + 1) : main) ?? pick(main);
   if (!found) return -1;
   // The head is the last noun of a compound ("parking meter").
@@ -66,7 +67,7 @@ const PEOPLE = new Set(['he', 'she', 'they']);
 /** Cut a sentence's tokens into clause parts; the main clause comes first. */
 export function clauseParts(toks: readonly Tok[]): Part[] {
   const fronted = frontedParticiple(toks) ?? frontedBesides(toks) ?? frontedAs(toks);
-  if (fronted !== null) return [part(fronted.part.text, fronted.part.start, fronted.part.end), ...clauseParts(fronted.rest)];
+  if (fronted !== null) return [part(fronted.part.text, fronted.part.start, fronted.part.end), ...frontOnMain(clauseParts(fronted.rest), (fronted as { front?: readonly Tok[] }).front)];
   const drafts: Draft[] = [draft('', [], 'main')];
   let cur = 0;
   // The main clause being read: ", and the man is ..." starts a second one, with parts of its own.

@@ -12,6 +12,7 @@ import { NAME_PARTICLES, PREPOSITIONS } from './lexicon.js';
 import { articleFor } from './text.js';
 import { timedNounPhrase } from './time-np.js';
 import { singularOf, titleAt, titleLists, WORKS } from './titles.js';
+import { placeAfterKind } from './kind-place.js';
 
 /** A naming fact and the span [start, end) of the words it came from. */
 export interface NamingFact {
@@ -142,7 +143,9 @@ function exampleFacts(toks: readonly Tok[]): NamingFact[] {
     // "films like A and B" as well, after a plural noun only ("looks like" compares).
     const like = toks[i]!.lower === 'like' && toks[i - 1]?.pos === 'NOUN' && /[^s]s$/.test(toks[i - 1]!.lower);
     if (!such && !like && toks[i]!.lower !== 'including') continue;
-    let c = i - (toks[i - 1]?.text === ',' ? 1 : 0);
+    // "clubs in Italy, including Parma": the kind ends before its place, which each example's fact keeps (kind-place.ts).
+    const placed = placeAfterKind(toks, i - (toks[i - 1]?.text === ',' ? 1 : 0));
+    let c = placed?.at ?? i - (toks[i - 1]?.text === ',' ? 1 : 0);
     const end = c;
     // The tagger may read a plural head before "such as" as a verb ("television shows such as").
     if (toks[c - 1]?.pos === 'VERB' && /[^s]s$/.test(toks[c - 1]!.lower) && ['NOUN', 'ADP', 'DET', 'ADJ'].includes(toks[c - 2]?.pos ?? '')) c--;
@@ -161,7 +164,7 @@ function exampleFacts(toks: readonly Tok[]): NamingFact[] {
       while (item.length > 0 && /^[,.]$/.test(item[item.length - 1]!.text)) item.pop();
       const fits = item.length <= 10 || (item.length <= MAX_TITLE && item.every((t) => /^[A-Z]/.test(t.text) || TITLE_INNER.has(t.lower)));
       const kind = item.length > 0 && fits ? exampleKind(category, words(item)) : null;
-      if (kind !== null) out.push({ claim: kind, start: item[0]!.start, end: item[item.length - 1]!.end });
+      if (kind !== null) out.push({ claim: placed === null ? kind : `${kind.slice(0, -1)} ${placed.text}.`, start: item[0]!.start, end: item[item.length - 1]!.end });
       item = [];
     };
     let quoted = false;

@@ -84,6 +84,15 @@ function joinsName(toks: readonly Tok[], k: number): boolean {
   return ['of', 'for', 'de', '&', 'and'].includes(toks[k]!.lower) || (toks[k]!.text === "'" && /s$/.test(before));
 }
 
+/**
+ * The person pronoun that is all of a subject, adverbs aside ("He soon became one of the most sought-after engineers
+ * in the genre, working with ...": the -ing phrase is his, not the engineers'), or undefined.
+ */
+export function lonePerson(before: readonly Tok[]): Tok | undefined {
+  const words = before.filter((t) => t.pos !== 'ADV');
+  return words.length === 1 && /^(?:he|she|they)$/.test(words[0]!.lower) ? words[0] : undefined;
+}
+
 /** An -ing verb other than "being" and "having". */
 export const isIngVerb = (t: Tok | undefined): boolean => t !== undefined && t.pos === 'VERB' && /^[a-z]+ing$/.test(t.text) && !['being', 'having'].includes(t.lower);
 
@@ -92,7 +101,7 @@ export const isIngVerb = (t: Tok | undefined): boolean => t !== undefined && t.p
  * subject after its last comma ("Fernando was born on 4 May 1984 in Rio de Janeiro, Brazil."). Null when the
  * sentence does not open with one.
  */
-export function frontedParticiple(toks: readonly Tok[]): { part: { text: string; start: number; end: number }; rest: Tok[] } | null {
+export function frontedParticiple(toks: readonly Tok[]): { part: { text: string; start: number; end: number }; rest: Tok[]; front?: readonly Tok[] } | null {
   const first = toks[0];
   // "After graduating from Yale, he joined ...": the same, in the past tense ("He graduated from Yale.").
   const when = first !== undefined && /^(?:After|Before)$/.test(first.text) && isIngVerb(toks[1]);
@@ -108,7 +117,7 @@ export function frontedParticiple(toks: readonly Tok[]): { part: { text: string;
   const who = textOf(subject);
   const verb = when ? pastOfIng(t.lower) : `${be} ${t.lower}`;
   const text = `${who.charAt(0).toUpperCase()}${who.slice(1)} ${verb} ${textOf(toks.slice(when ? 2 : 1, comma))}`;
-  return { part: { text, start: first!.start, end: toks[comma - 1]!.end }, rest: toks.slice(comma + 1) };
+  return { part: { text, start: first!.start, end: toks[comma - 1]!.end }, rest: toks.slice(comma + 1), front: when ? toks.slice(0, comma) : undefined };
 }
 
 /**

@@ -16,8 +16,9 @@ const REFERENTS: Record<string, RegExp> = {
   she: /\b(woman|girl|lady|mother|wife|player|skateboarder|surfer|skier|rider|chef|person)\b/gi,
   they: /\b(people|men|women|children|kids|boys|girls|players|friends|couple|family|group of people)\b/gi,
 };
-// The pronoun at the start of a claim, after at most a short fronted phrase ("In 2007, he ...").
-const LEADING = /^((?:[^,]{1,40},\s+)?)(he|she|they)\b/i;
+// The pronoun at the start of a claim, after at most a fronted phrase of 60 characters ("In 2007, he ...", "After
+// retiring from professional football, he ...": fronted-when.ts keeps such phrases on the claims).
+const LEADING = /^((?:[^,]{1,60},\s+)?)(he|she|they)\b/i;
 
 
 // The name a biography opens with as its subject ("Shayne Neumann is ..."), by surname: the annotators mostly wrote

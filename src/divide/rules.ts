@@ -66,6 +66,7 @@ import { segmentSentences, type Sentence } from './segment.js';
 import { WORKS } from './titles.js';
 import { articleFor, cleanWord, normalizeText, stripTrailingPunct } from './text.js';
 import type { DividedClaim } from './divided.js';
+import { backOnMain, frontedOn } from './fronted-when.js';
 
 /** Claim -> yes/no question, re-exported so callers need only this module. */
 export { claimToQuestion } from './question.js';
@@ -303,7 +304,7 @@ function divideSentence(s: Sentence, answer: string, question: string | undefine
     return;
   }
   const dropped: { sentence: string; reason: string }[] = [];
-  const parts: Part[] = flatMapOf(withoutHedgedAppositions(clauseParts(s.tokens), s.tokens, answer, dropped), (p) => subjectParticipleApart(p, s.tokens, answer));
+  const parts: Part[] = flatMapOf(withoutHedgedAppositions(backOnMain(clauseParts(s.tokens), s.tokens), s.tokens, answer, dropped), (p) => subjectParticipleApart(p, s.tokens, answer));
   const whole = parts.length === 1;
   const before = out.claims.length;
   const contents = parts.map((p) => (p.skip === undefined ? contentSkipReason(p.text) : { reason: p.skip, text: p.text, dropped: [] }));
@@ -323,7 +324,7 @@ function divideSentence(s: Sentence, answer: string, question: string | undefine
       continue;
     }
     for (const w of content.dropped) dropped.push({ sentence: w, reason: `subjective ("${w}")` });
-    const { pairs, reasons } = claimsOf(content.text, question);
+    const { pairs, reasons } = frontedOn(part, claimsOf(content.text, question));
     for (const p of pairs) out.claims.push({ sentence: s.text, ...p, start: part.start, end: part.end });
     for (const reason of reasons) dropped.push({ sentence: source, reason });
     // "The combination of the cat's colorful fur, the red velvet couch, and ... creates a visually appealing ...": an

@@ -250,7 +250,8 @@ describe('divideRules on biographies: "before/after doing X"', () => {
       'Internacional is in Brazil.',
       'CSKA Moscow is in Russia.',
     ]);
-    expect(claims('After graduating from Yale, he joined the firm.')).toEqual(['He graduated from Yale.', 'He joined the firm.']);
+    // The main clause keeps the fronted phrase (fronted-when.ts, the twenty-first pass), as the annotators wrote it.
+    expect(claims('After graduating from Yale, he joined the firm.')).toEqual(['He graduated from Yale.', 'After graduating from Yale, he joined the firm.']);
   });
 });
 
@@ -583,6 +584,9 @@ describe('divideRules on biographies: an example left hanging on its category (s
       'During his career, Cukor worked with some of the most iconic stars in Hollywood.', 'During his career, Cukor worked with Greta Garbo.',
       'During his career, Cukor worked with Katharine Hepburn.', 'During his career, Cukor worked with Judy Garland.',
       'During his career, Cukor worked with Marilyn Monroe.',
+      // The kind's place goes with each example (kind-place.ts, the twenty-first pass).
+      'Greta Garbo is an iconic star in Hollywood.', 'Katharine Hepburn is an iconic star in Hollywood.',
+      'Judy Garland is an iconic star in Hollywood.', 'Marilyn Monroe is an iconic star in Hollywood.',
     ]);
     // What the example is, from the category's own words.
     expect(claims('Bartel is involved in various charities including the Jimmy Bartel Foundation.')).toEqual([
