@@ -42,14 +42,14 @@ function finish(claim: string): string {
 
 const FIRST_PERSON_SEE = /^(?:(.+?),\s*)?(?:i|we|you|one)\s+(?:can\s+|could\s+)?(?:also\s+)?(?:see|notice|observe|spot)\s+(.+)$/i;
 
-// "I can see two dogs" states the same fact as "There are two dogs", which questions far better.
+// "I can see two dogs" says "There are two dogs", "I can see that X" says X ("you can see it is tired": no thing).
 function rewriteFirstPerson(text: string): string {
   const m = FIRST_PERSON_SEE.exec(text);
-  if (!m || m[2] === undefined || /^(?:that|how|what|if|whether)\b/i.test(m[2])) return text;
-  const words = m[2].split(/\s+/).map(cleanWord);
-  // The intro stays in front so every item split from the list keeps it ("In the image, there is ...").
-  const there = `there ${isPluralPhrase(words) ? 'are' : 'is'} ${m[2]}`;
-  return m[1] ? `${m[1]}, ${there}` : capitalize(there);
+  if (!m || m[2] === undefined || /^(?:how|what|if|whether)\b|^(?:it|he|she|they|this)\s+(?:is|are|was|were|has|have|seems?)\b/i.test(m[2])) return text;
+  // The intro stays in front for every item of the list ("In the image, there is ..."), unless it is the reader's.
+  const intro = m[1] !== undefined && !/\b(?:you|your|me|my|i|we|our)\b/i.test(m[1]) ? m[1] : undefined;
+  const there = /^that\s/i.test(m[2]) ? m[2].slice(5) : `there ${isPluralPhrase(m[2].split(/\s+/).map(cleanWord)) ? 'are' : 'is'} ${m[2]}`;
+  return intro ? `${intro}, ${there}` : capitalize(there);
 }
 
 function splitPiece(text: string): string[] {

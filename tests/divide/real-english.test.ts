@@ -611,6 +611,16 @@ describe('divideRules on real English: what is not about the image', () => {
     expect(claims('Trees are in the background.')).toEqual(['Trees are in the background.']);
   });
 
+  it('reads "I can see that X" as X, drops the reader\'s intro, and keeps "you can see it is tired" narration', () => {
+    // Third set (Bard/Bing): "Based on the image you sent." and "I can see that the bowl of ramen is ..." were claims.
+    expect(claims('Based on the image you sent, I can see that the bowl of ramen is a tonkotsu ramen, which is made with a pork bone broth.'))
+      .toEqual(['The bowl of ramen is a tonkotsu ramen.', 'The tonkotsu ramen is made with a pork bone broth.']);
+    expect(claims('In the image, I can see two dogs.')).toEqual(['In the image, there are two dogs.']);
+    const r = divideRules('The dog is lying on the bed, so you can see it is tired.');
+    expect(r.claims.map((c) => c.claim)).toEqual(['The dog is lying on the bed.']);
+    expect(r.skipped.map((s) => s.reason)).toEqual(['first or second person']);
+  });
+
   it('drops first-person narration but keeps what the narrator sees', () => {
     const r = divideRules('As I walk down the street, I see a man wearing a red hat.');
     expect(r.claims.map((c) => c.question)).toEqual(['Is there a man?', 'Is the man wearing a red hat?']);
