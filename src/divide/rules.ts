@@ -58,6 +58,7 @@ import { salvagePart } from './salvage.js';
 import { standsBeforeHedge, withoutHedgedAppositions } from './hedged-apposition.js';
 import { subjectParticipleApart } from './subject-participle.js';
 import { adjunctsApart } from './adjuncts-apart.js';
+import { akaApart } from './aka-apart.js';
 import { dayLeadApart } from './day-lead.js';
 import { dropRepeatedNames, nameHints } from './answer-names.js';
 import { segmentSentences, type Sentence } from './segment.js';
@@ -254,7 +255,7 @@ function claimsOf(raw: string, question: string | undefined): { pairs: Pair[]; r
   }
   // An example's copy of the clause repeats the other conjuncts of the split; those are dropped. Repeats within one
   // piece stay: "There is a green star and a green star." is two stars.
-  const pieces = through(includingAsApart(statement), asWellAsApart, knownApart, withExamples, possessivesApart, bothApart, yearsApart, asRolesApart).map(claimsOfPiece);
+  const pieces = through(includingAsApart(statement), akaApart, asWellAsApart, knownApart, withExamples, possessivesApart, bothApart, yearsApart, asRolesApart).map(claimsOfPiece);
   const repeats = (claim: string, k: number): boolean => pieces.slice(0, k).some((p) => p.includes(claim));
   return pairsOf(flatMapOf(pieces, (p, k) => p.filter((c) => !repeats(c, k))));
 }

@@ -1,0 +1,24 @@
+// The rules divider on the dev sets (../shared/real-claims/, MIT): issue 29's twenty-first pass, on the biographies'
+// long claims over the whole dev file, each rule pinned on a dev sentence (the half it comes from is named).
+import { describe, expect, it } from 'vitest';
+import { divideRules } from '../../src/divide/rules.js';
+
+const claims = (answer: string): string[] => divideRules(answer).claims.map((c) => c.claim);
+
+describe('divideRules on real English: the twenty-first pass', () => {
+  it('takes a name\'s other name between commas apart from a long statement (second half)', () => {
+    const estes = claims('John Adam Estes, also known as Sleepy John Estes, was an American blues guitarist, songwriter, and vocalist.');
+    expect(estes).toEqual(expect.arrayContaining(['John Adam Estes was also known as Sleepy John Estes.', 'John Adam Estes was American.', 'John Adam Estes was a blues guitarist.']));
+    expect(estes.some((c) => c.split(' ').length > 15)).toBe(false);
+    // A stage name is the name the statement goes on with, as the annotators wrote it ("Beenie Man is Jamaican.").
+    const davis = claims('Moses Anthony Davis, better known by his stage name Beenie Man, is a Jamaican Dancehall deejay.');
+    expect(davis).toEqual(expect.arrayContaining(['Moses Anthony Davis is better known by his stage name Beenie Man.', 'Beenie Man is a Jamaican Dancehall deejay.']));
+  });
+
+  it('leaves two other names and a short statement whole (first and second half)', () => {
+    const jagan = claims('Yeduguri Sandinti Jagan Mohan Reddy, also known as Y.S. Jagan or mononymously Jagan, is an Indian entrepreneur and politician.');
+    expect(jagan.some((c) => /is also known as/.test(c))).toBe(false);
+    const rosa = claims('Fernando Luiz Rosa, commonly known as Fernando, is a Brazilian professional footballer.');
+    expect(rosa).toEqual(['Fernando Luiz Rosa, commonly known as Fernando, is a Brazilian professional footballer.']);
+  });
+});
