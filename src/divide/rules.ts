@@ -59,6 +59,7 @@ import { standsBeforeHedge, withoutHedgedAppositions } from './hedged-apposition
 import { subjectParticipleApart } from './subject-participle.js';
 import { adjunctsApart } from './adjuncts-apart.js';
 import { akaApart } from './aka-apart.js';
+import { institutionAtApart } from './institution-at.js';
 import { dayLeadApart } from './day-lead.js';
 import { dropRepeatedNames, nameHints } from './answer-names.js';
 import { segmentSentences, type Sentence } from './segment.js';
@@ -231,7 +232,7 @@ function claimsOfPiece(p: string): string[] {
   const c = through(splitClaims(p), whoseApart, sequenceApart, prepRepeatApart, possessiveRepeatApart, hangingExampleApart, bornApart, rolesApart, nationalityApart, timeSpanApart);
   const d = through(longOnly(through(longOnly(c, gerundLeadApart, whichApart, rolePairsApart), roleAsApart, rolesInApart), leadInApart, dayLeadApart, dateCommaApart), yearApart);
   const e = through(longOnly(through(longOnly(d, awardForApart, playsAsApart), examplesApart), titleWhichApart), nameListApart, innerAppositionApart, endAppositionApart);
-  return once(longOnly(e, longExampleApart, focusApart, commaListApart, gappedPairApart, quotedPairApart, rolesShareApart, knownPairApart, whereApart, onLoanApart, commaAndApart, placeEndApart, alongsideApart, andObjectsApart, andVerbApart, whileIngApart, passiveByApart, adjunctsApart)).map(asExistence);
+  return once(longOnly(e, longExampleApart, focusApart, commaListApart, gappedPairApart, quotedPairApart, rolesShareApart, knownPairApart, whereApart, onLoanApart, commaAndApart, placeEndApart, institutionAtApart, alongsideApart, andObjectsApart, andVerbApart, whileIngApart, passiveByApart, adjunctsApart)).map(asExistence);
 }
 
 // One statement's claims and questions, or the reason it gives none.

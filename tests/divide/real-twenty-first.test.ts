@@ -21,4 +21,11 @@ describe('divideRules on real English: the twenty-first pass', () => {
     const rosa = claims('Fernando Luiz Rosa, commonly known as Fernando, is a Brazilian professional footballer.');
     expect(rosa).toEqual(['Fernando Luiz Rosa, commonly known as Fernando, is a Brazilian professional footballer.']);
   });
+
+  it('says where a named institution inside another one is, apart from a long claim (first half)', () => {
+    const diamond = claims('Milton Diamond is an American professor. Diamond is the director of the Pacific Center for Sex and Society at the University of Hawaii at Manoa.');
+    expect(diamond).toEqual(expect.arrayContaining(['Diamond is the director of the Pacific Center for Sex and Society.', 'The Pacific Center for Sex and Society is at the University of Hawaii at Manoa.']));
+    const fischer = claims('Gerhard Fischer is a professor. He is currently the director of the Center for Lifelong Learning and Design at the University of Colorado Boulder.');
+    expect(fischer).toEqual(expect.arrayContaining(['The Center for Lifelong Learning and Design is at the University of Colorado Boulder.']));
+  });
 });
