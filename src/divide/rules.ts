@@ -60,6 +60,7 @@ import { subjectParticipleApart } from './subject-participle.js';
 import { adjunctsApart } from './adjuncts-apart.js';
 import { akaApart } from './aka-apart.js';
 import { institutionAtApart } from './institution-at.js';
+import { whoApart } from './who-apart.js';
 import { dayLeadApart } from './day-lead.js';
 import { dropRepeatedNames, nameHints } from './answer-names.js';
 import { segmentSentences, type Sentence } from './segment.js';
@@ -229,7 +230,7 @@ function asExistence(claim: string): string {
 // A piece's claims through the claim steps. The steps in `longOnly` runs act on claims over 15 words only (each tests
 // isLong and returns the claim alone otherwise): a run is skipped where no claim is long (nearly every piece).
 function claimsOfPiece(p: string): string[] {
-  const c = through(splitClaims(p), whoseApart, sequenceApart, prepRepeatApart, possessiveRepeatApart, hangingExampleApart, bornApart, rolesApart, nationalityApart, timeSpanApart);
+  const c = through(splitClaims(p), whoseApart, sequenceApart, prepRepeatApart, possessiveRepeatApart, hangingExampleApart, bornApart, whoApart, rolesApart, nationalityApart, timeSpanApart);
   const d = through(longOnly(through(longOnly(c, gerundLeadApart, whichApart, rolePairsApart), roleAsApart, rolesInApart), leadInApart, dayLeadApart, dateCommaApart), yearApart);
   const e = through(longOnly(through(longOnly(d, awardForApart, playsAsApart), examplesApart), titleWhichApart), nameListApart, innerAppositionApart, endAppositionApart);
   return once(longOnly(e, longExampleApart, focusApart, commaListApart, gappedPairApart, quotedPairApart, rolesShareApart, knownPairApart, whereApart, onLoanApart, commaAndApart, placeEndApart, institutionAtApart, alongsideApart, andObjectsApart, andVerbApart, whileIngApart, passiveByApart, adjunctsApart)).map(asExistence);

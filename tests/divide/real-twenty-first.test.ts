@@ -28,4 +28,14 @@ describe('divideRules on real English: the twenty-first pass', () => {
     const fischer = claims('Gerhard Fischer is a professor. He is currently the director of the Center for Lifelong Learning and Design at the University of Colorado Boulder.');
     expect(fischer).toEqual(expect.arrayContaining(['The Center for Lifelong Learning and Design is at the University of Colorado Boulder.']));
   });
+
+  it('says what a "who" clause after the subject\'s role says of the subject, apart from a long claim (first and second half)', () => {
+    const chin = claims('Botak Chin was a Malaysian Chinese gangster and criminal who rose to fame in the 1950s and 1960s.');
+    expect(chin).toEqual(expect.arrayContaining(['Botak Chin was a Malaysian Chinese gangster.', 'Botak Chin rose to fame in the 1950s and 1960s.']));
+    const arbore = claims('Zamfir Arbore was a nationalist demographer, anarchist, and revolutionary who lived in the late 19th and early 20th centuries.');
+    expect(arbore).toContain('Zamfir Arbore lived in the late 19th and early 20th centuries.');
+    // A year in the clause leaves it whole: the annotators wrote the event of its object ("Al-Qaeda was founded in 1988.").
+    const laden = claims('Osama bin Laden was a Saudi Arabian-born militant who founded the jihadist organization al-Qaeda in 1988.');
+    expect(laden).toContain('Osama bin Laden was a Saudi Arabian-born militant who founded the jihadist organization al-Qaeda in 1988.');
+  });
 });
