@@ -11,9 +11,9 @@
 import { isLong } from './long.js';
 
 // A name: capitalised words, with the lower-case particles of names between them ("Manuel Francisco dos Santos").
-const NAME = String.raw`[A-Z][\w'’.-]*(?: (?:[A-Z][\w'’.-]*|de|da|do|dos|das|del|della|di|du|la|le|van|von|der|den|bin|ibn|al|el|y))*`;
+const NAME = String.raw`\p{Lu}[\p{L}'’.-]*(?: (?:\p{Lu}[\p{L}'’.-]*|de|da|do|dos|das|del|della|di|du|la|le|van|von|der|den|bin|ibn|al|el|y))*`;
 // The other name: "(also|better|...) known as/by X" up to the next comma, then a form of "be" as the statement's verb.
-const AKA = new RegExp(String.raw`^(${NAME}), ((?:(?:also|better|commonly|often|popularly|professionally|simply|mostly|more commonly|widely) )?known (?:as|by) [^,()]+), (is|was|are|were) (.+)$`);
+const AKA = new RegExp(String.raw`^(${NAME}), ((?:(?:also|better|commonly|often|popularly|professionally|simply|mostly|more commonly|widely) )?known (?:as|by) [^,()]+), (is|was|are|were) (.+)$`, 'u');
 
 /** The name's other name and the statement without it, on statements over 15 words; the statement alone otherwise. */
 export function akaApart(text: string): string[] {

@@ -13,6 +13,8 @@ describe('divideRules on real English: the twenty-first pass', () => {
     // A stage name is the name the statement goes on with, as the annotators wrote it ("Beenie Man is Jamaican.").
     const davis = claims('Moses Anthony Davis, better known by his stage name Beenie Man, is a Jamaican Dancehall deejay.');
     expect(davis).toEqual(expect.arrayContaining(['Moses Anthony Davis is better known by his stage name Beenie Man.', 'Beenie Man is a Jamaican Dancehall deejay.']));
+    // Letters beyond ASCII in the name.
+    expect(claims('José Daniel Camillo, better known as Daniel, is a Brazilian sertanejo and romantic singer and songwriter.')).toContain('José Daniel Camillo is better known as Daniel.');
   });
 
   it('leaves two other names and a short statement whole (first and second half)', () => {
