@@ -61,6 +61,7 @@ import { adjunctsApart } from './adjuncts-apart.js';
 import { akaApart } from './aka-apart.js';
 import { institutionAtApart } from './institution-at.js';
 import { whoApart } from './who-apart.js';
+import { leadHeadApart } from './lead-head.js';
 import { dayLeadApart } from './day-lead.js';
 import { dropRepeatedNames, nameHints } from './answer-names.js';
 import { segmentSentences, type Sentence } from './segment.js';
@@ -231,7 +232,7 @@ function asExistence(claim: string): string {
 // isLong and returns the claim alone otherwise): a run is skipped where no claim is long (nearly every piece).
 function claimsOfPiece(p: string): string[] {
   const c = through(splitClaims(p), whoseApart, sequenceApart, prepRepeatApart, possessiveRepeatApart, hangingExampleApart, bornApart, whoApart, rolesApart, nationalityApart, timeSpanApart);
-  const d = through(longOnly(through(longOnly(c, gerundLeadApart, whichApart, rolePairsApart), roleAsApart, rolesInApart), leadInApart, dayLeadApart, dateCommaApart), yearApart);
+  const d = through(longOnly(through(longOnly(c, gerundLeadApart, whichApart, rolePairsApart), roleAsApart, rolesInApart), leadInApart, leadHeadApart, dayLeadApart, dateCommaApart), yearApart);
   const e = through(longOnly(through(longOnly(d, awardForApart, playsAsApart), examplesApart), titleWhichApart), nameListApart, innerAppositionApart, endAppositionApart);
   return once(longOnly(e, longExampleApart, focusApart, commaListApart, gappedPairApart, quotedPairApart, rolesShareApart, knownPairApart, whereApart, onLoanApart, commaAndApart, placeEndApart, institutionAtApart, alongsideApart, andObjectsApart, andVerbApart, whileIngApart, passiveByApart, adjunctsApart)).map(asExistence);
 }
