@@ -39,13 +39,15 @@ export function leadHeadApart(claim: string): string[] {
   if (!be && !have && k !== v + 1) return [claim];
   const first = toks[verbEnd];
   if (first === undefined) return [claim];
-  // The head: the words from `a` to a first "of"/"for" whose phrase names something ("of the Royal College", "of
-  // Brenda Leigh Johnson"); a bare noun after it is a compound's ("a prisoner of war camp"): no head.
+  // The head: the words from `a` to a first "of"/"for" whose phrase names something ("of the Royal College", "the
+  // lead role of Brenda Leigh Johnson"); a bare noun after it is a compound's ("a prisoner of war camp"): no head.
   const headEnd = (a: number, phrase = false): number | null => {
     let j = a + 1;
     while (j < toks.length && !PREPOSITIONS.has(toks[j]!.word) && !/^(?:to|and|or|who|which|that)$/.test(toks[j]!.word) && !/[,;:"”]$/.test(toks[j - 1]!.raw)) j++;
     const next = toks[j + 1];
     if (j >= toks.length || !/^(?:of|for)$/.test(toks[j]!.word) || next === undefined || !(DETERMINERS.has(next.word) || /^[A-Z0-9]/.test(next.raw))) return null;
+    // Inside a name, between capitals ("the International Tennis Hall of Fame"), "of" cuts nothing.
+    if (/^[A-Z]/.test(toks[j - 1]!.raw) && /^[A-Z]/.test(next.raw)) return null;
     // A role a phrase names stands alone ("was cast in the lead role"); an object's needs its phrase ("played a key role in").
     const w = toks[j - 1]!.word;
     return j - a < 2 || (EMPTY_HEAD.test(w) && !(phrase && /^(?:role|part)$/.test(w))) ? null : j;
