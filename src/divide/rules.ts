@@ -62,6 +62,7 @@ import { akaApart } from './aka-apart.js';
 import { institutionAtApart } from './institution-at.js';
 import { whoApart } from './who-apart.js';
 import { leadHeadApart } from './lead-head.js';
+import { bornToApart } from './born-to.js';
 import { dayLeadApart } from './day-lead.js';
 import { dropRepeatedNames, nameHints } from './answer-names.js';
 import { segmentSentences, type Sentence } from './segment.js';
@@ -234,7 +235,7 @@ function claimsOfPiece(p: string): string[] {
   const c = through(splitClaims(p), whoseApart, sequenceApart, prepRepeatApart, possessiveRepeatApart, hangingExampleApart, bornApart, whoApart, rolesApart, nationalityApart, timeSpanApart);
   const d = through(longOnly(through(longOnly(c, gerundLeadApart, whichApart, rolePairsApart), roleAsApart, rolesInApart), leadInApart, leadHeadApart, dayLeadApart, dateCommaApart), yearApart);
   const e = through(longOnly(through(longOnly(d, awardForApart, playsAsApart), examplesApart), titleWhichApart), nameListApart, innerAppositionApart, endAppositionApart);
-  return once(longOnly(e, longExampleApart, focusApart, commaListApart, gappedPairApart, quotedPairApart, rolesShareApart, knownPairApart, whereApart, onLoanApart, commaAndApart, placeEndApart, institutionAtApart, alongsideApart, andObjectsApart, andVerbApart, whileIngApart, passiveByApart, adjunctsApart)).map(asExistence);
+  return once(longOnly(e, longExampleApart, focusApart, commaListApart, gappedPairApart, quotedPairApart, rolesShareApart, knownPairApart, whereApart, onLoanApart, commaAndApart, placeEndApart, institutionAtApart, alongsideApart, andObjectsApart, andVerbApart, whileIngApart, passiveByApart, adjunctsApart, bornToApart)).map(asExistence);
 }
 
 // One statement's claims and questions, or the reason it gives none.

@@ -52,4 +52,11 @@ describe('divideRules on real English: the twenty-first pass', () => {
     const climbers = claims('Heinrich Harrer was an Austrian mountaineer. In 1939, Harrer and three other climbers were forced to turn back due to bad weather.');
     expect(climbers.some((c) => /forced in 1939/.test(c))).toBe(false);
   });
+
+  it('says where someone was born and to whom apart, from a long claim (first and second half)', () => {
+    const laden = claims('Osama bin Laden was a militant. Bin Laden was born in Riyadh, Saudi Arabia, to a wealthy family involved in the construction industry.');
+    expect(laden).toEqual(expect.arrayContaining(['Bin Laden was born in Riyadh, Saudi Arabia.', 'Bin Laden was born to a wealthy family involved in the construction industry.']));
+    const medina = claims('Lina Medina is a Peruvian woman. Medina was born in the Department of Huancavelica, Peru, to parents Tiburelo Medina and Victoria Losea.');
+    expect(medina).toEqual(expect.arrayContaining(['Medina was born in the Department of Huancavelica, Peru.', 'Medina was born to parents Tiburelo Medina and Victoria Losea.']));
+  });
 });
