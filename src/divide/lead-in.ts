@@ -12,13 +12,13 @@ import { isLong } from './long.js';
 // Over this many words a claim is long (the study's measure); shorter ones keep their phrase, as annotators did.
 // The fronted phrases that date or place an event. Not "As a member of ..." (a role), "With CSKA" (a team), "In
 // addition to ..." (another fact), "Since then" (a reference back), "Today"/"As of ..." (a state, not an event).
-const LEAD = /^(?:in|after|before|during|following|throughout|from|upon|prior to|over|at the age of|by|between|apart from|aside from|besides|at the)\s/i;
-const NOT_LEAD = /^(?:in recognition|in (?:his|her|their) (?:role|capacity|position)|by then|from then on|over time|in this|in that|in the process)\b/i;
+export const LEAD = /^(?:in|after|before|during|following|throughout|from|upon|prior to|over|at the age of|by|between|apart from|aside from|besides|at the)\s/i;
+export const NOT_LEAD = /^(?:in recognition|in (?:his|her|their) (?:role|capacity|position)|by then|from then on|over time|in this|in that|in the process)\b/i;
 // Words that end the verb's object: another phrase, a clause or a list goes on.
 const OBJECT_END = new Set([...PREPOSITIONS, 'to', 'and', 'or', 'but', 'which', 'who', 'whom', 'whose', 'where', 'when', 'while', 'as', 'that', 'because', 'due', 'such', 'including', 'then', 'after', 'before', 'during', 'since', 'until']);
 OBJECT_END.delete('of');
 // Past participles that end in neither -ed nor -en ("was cast in the lead role").
-const IRREGULAR = /^(?:cast|put|set|hit|made|won|held|told|sold|found|built|brought|bought|taught|thought|led|left|met|kept|sent|spent|shot|struck|sung|begun|become|done|gone|seen|heard|paid|laid|run|hung|dealt|meant|felt|lost|known|shown|grown|drawn|born)$/;
+export const IRREGULAR = /^(?:cast|put|set|hit|made|won|held|told|sold|found|built|brought|bought|taught|thought|led|left|met|kept|sent|spent|shot|struck|sung|begun|become|done|gone|seen|heard|paid|laid|run|hung|dealt|meant|felt|lost|known|shown|grown|drawn|born)$/;
 
 /** The claim without its fronted phrase and the verb with its object in that phrase; the claim alone otherwise. */
 export function leadInApart(claim: string): string[] {

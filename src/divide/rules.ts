@@ -60,6 +60,11 @@ import { subjectPairApart } from './subject-pair.js';
 import { standsBeforeHedge, withoutHedgedAppositions } from './hedged-apposition.js';
 import { subjectParticipleApart } from './subject-participle.js';
 import { adjunctsApart } from './adjuncts-apart.js';
+import { akaApart } from './aka-apart.js';
+import { institutionAtApart } from './institution-at.js';
+import { whoApart } from './who-apart.js';
+import { leadHeadApart } from './lead-head.js';
+import { bornToApart } from './born-to.js';
 import { dayLeadApart } from './day-lead.js';
 import { dropRepeatedNames, nameHints } from './answer-names.js';
 import { segmentSentences, type Sentence } from './segment.js';
@@ -218,10 +223,10 @@ function bornApart(claim: string): string[] {
 // A piece's claims through the claim steps. The steps in `longOnly` runs act on claims over 15 words only (each tests
 // isLong and returns the claim alone otherwise): a run is skipped where no claim is long (nearly every piece).
 function claimsOfPiece(p: string): string[] {
-  const c = through(splitClaims(p), subjectPairApart, whoseApart, sequenceApart, prepRepeatApart, possessiveRepeatApart, hangingExampleApart, bornApart, rolesApart, nationalityApart, timeSpanApart);
-  const d = through(longOnly(through(longOnly(c, gerundLeadApart, whichApart, rolePairsApart), roleAsApart, rolesInApart), leadInApart, dayLeadApart, dateCommaApart), yearApart);
+  const c = through(splitClaims(p), subjectPairApart, whoseApart, sequenceApart, prepRepeatApart, possessiveRepeatApart, hangingExampleApart, bornApart, whoApart, rolesApart, nationalityApart, timeSpanApart);
+  const d = through(longOnly(through(longOnly(c, gerundLeadApart, whichApart, rolePairsApart), roleAsApart, rolesInApart), leadInApart, leadHeadApart, dayLeadApart, dateCommaApart), yearApart);
   const e = through(longOnly(through(longOnly(d, awardForApart, playsAsApart), examplesApart), titleWhichApart), nameListApart, innerAppositionApart, endAppositionApart);
-  return once(longOnly(e, longExampleApart, focusApart, commaListApart, gappedPairApart, quotedPairApart, rolesShareApart, knownPairApart, whereApart, onLoanApart, commaAndApart, placeEndApart, alongsideApart, andObjectsApart, andVerbApart, whileIngApart, passiveByApart, adjunctsApart)).map(asExistence);
+  return once(longOnly(e, longExampleApart, focusApart, commaListApart, gappedPairApart, quotedPairApart, rolesShareApart, knownPairApart, whereApart, onLoanApart, commaAndApart, placeEndApart, institutionAtApart, alongsideApart, andObjectsApart, andVerbApart, whileIngApart, passiveByApart, adjunctsApart, bornToApart)).map(asExistence);
 }
 
 // One statement's claims and questions, or the reason it gives none.
@@ -245,7 +250,7 @@ function claimsOf(raw: string, question: string | undefined): { pairs: Pair[]; r
   }
   // An example's copy of the clause repeats the other conjuncts of the split; those are dropped. Repeats within one
   // piece stay: "There is a green star and a green star." is two stars.
-  const pieces = through(includingAsApart(statement), asWellAsApart, knownApart, withExamples, possessivesApart, bothApart, yearsApart, asRolesApart).map(claimsOfPiece);
+  const pieces = through(includingAsApart(statement), akaApart, asWellAsApart, knownApart, withExamples, possessivesApart, bothApart, yearsApart, asRolesApart).map(claimsOfPiece);
   const repeats = (claim: string, k: number): boolean => pieces.slice(0, k).some((p) => p.includes(claim));
   return pairsOf(flatMapOf(pieces, (p, k) => p.filter((c) => !repeats(c, k))));
 }
