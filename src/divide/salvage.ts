@@ -82,9 +82,8 @@ export function salvageNouns(toks: readonly Tok[], known: Set<string>, attribute
 }
 
 const RELATIVE_WORDS = new Set(['which', 'that', 'who']);
-// "a large wooden tiger statue": the tagger read "large" as an adverb; a word right after the determiner, not in -ly,
-// before an adjective, is one.
-// Degree words stay adverbs ("the most expensive defenders").
+// "a large wooden tiger statue": the tagger read "large" as an adverb; a word right after the determiner, not in -ly
+// and not a degree word ("the most expensive defenders"), before an adjective, is one.
 const DEGREE = new Set(['most', 'more', 'less', 'least', 'very', 'so', 'too', 'quite', 'rather', 'pretty', 'fairly', 'really', 'much', 'even', 'also', 'just']);
 const misreadAdjective = (toks: readonly Tok[], k: number): boolean =>
   toks[k]?.pos === 'ADV' && !/ly$/.test(toks[k]!.lower) && !DEGREE.has(toks[k]!.lower) && toks[k - 1]?.pos === 'DET' && toks[k + 1]?.pos === 'ADJ';

@@ -15,13 +15,13 @@ const JOINT = /\b(?:each other|one another|together|between|both|same|similar|di
 export function subjectPairApart(claim: string): string[] {
   if (!claim.includes(' and ')) return [claim];
   const m = PAIR.exec(claim);
-  if (m === null || JOINT.test(m[6]!)) return [claim];
-  const [, d1, n1, d2, n2, be, pred] = m as unknown as [string, string, string, string, string, string, string];
-  const one = (d: string, n: string, cap: boolean): string => {
+  const [, d1 = '', n1 = '', d2 = '', n2 = '', be = '', pred = ''] = m ?? [];
+  if (m === null || JOINT.test(pred)) return [claim];
+  const one = (d: string, n: string): string => {
     const plural = isPluralPhrase([d.toLowerCase(), ...n.split(' ')]);
     const v = be.toLowerCase() === 'are' ? (plural ? 'are' : 'is') : plural ? 'were' : 'was';
     const text = `${d.toLowerCase()} ${n} ${v} ${pred}.`;
-    return cap ? text.charAt(0).toUpperCase() + text.slice(1) : text;
+    return text.charAt(0).toUpperCase() + text.slice(1);
   };
-  return [one(d1, n1, true), one(d2, n2, true)];
+  return [one(d1, n1), one(d2, n2)];
 }

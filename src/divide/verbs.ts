@@ -132,10 +132,10 @@ export function verbAt(tokens: readonly Token[], i: number, afterRelative = fals
   const pronounSubject = i === 1 && PRONOUN_DETERMINERS.has(prev);
   // "the Culture Centre is": a capitalised position word inside the sentence is a name's, not a place in the picture.
   const nameWord = i > 1 && POSITION_WORDS.has(prev) && /^[A-Z][a-z]/.test(tokens[i - 1]?.raw ?? '');
-  // "The Nebulizer 2 was released": a number that ends a title (after a capitalised word) leaves "was" the verb.
   // "The center showcases ...": a position word its determiner makes a noun is the subject; an -s form of a known verb
   // after it is the verb (not "middle left", where the position word describes).
   const positionHead = i > 1 && POSITION_WORDS.has(prev) && DETERMINERS.has(tokens[i - 2]?.word ?? '') && /[^s]s$/.test(w) && BASE_VERBS.has(sFormToBase(w));
+  // "The Nebulizer 2 was released": a number that ends a title (after a capitalised word) leaves "was" the verb.
   const titleNumber = i > 1 && AUXILIARIES.has(w) && /^\d+$/.test(prev) && /^[A-Z]/.test(tokens[i - 2]?.raw ?? '')
     && !/^(?:January|February|March|April|May|June|July|August|September|October|November|December)$/.test(tokens[i - 2]?.raw ?? '');
   // "Manuel Francisco dos Santos": a name's particle between capitalised words is no verb ("does").
