@@ -40,6 +40,19 @@ export function isInstruction(first: { text: string; pos: string } | undefined, 
   return object && !/(?:ing|ed|s)$/.test(first.text) && !PARTICIPLES.has(first.text.toLowerCase());
 }
 
+// "First, be aware of the weather conditions ...", "Additionally, make sure to ...": an order after a sequence word.
+const SEQUENCE_LEADS = new Set(['first', 'firstly', 'second', 'secondly', 'third', 'thirdly', 'additionally', 'also', 'finally', 'lastly', 'next', 'then', 'furthermore', 'moreover']);
+
+/** A sentence that gives an order, at its start or after a sequence word and its comma (see isInstruction). */
+export function opensWithOrder(toks: readonly { text: string; pos: string }[]): boolean {
+  if (isInstruction(toks[0], toks[1])) return true;
+  const [lead, comma, verb, next] = toks;
+  if (!lead || !SEQUENCE_LEADS.has(lead.text.toLowerCase()) || comma?.text !== ',' || !verb || !/^[a-z]+$/.test(verb.text)) return false;
+  // "be aware of", "be careful", "be sure to": the order of "be".
+  if (verb.text === 'be' && next?.pos === 'ADJ') return true;
+  return isInstruction({ text: verb.text.charAt(0).toUpperCase() + verb.text.slice(1), pos: verb.pos }, next);
+}
+
 /** The reason a sentence yields no claims, or null when it should be divided (the form, then the content). */
 export function skipReason(sentence: string): string | null {
   return sentenceSkipReason(sentence) ?? contentSkipReason(sentence).reason;

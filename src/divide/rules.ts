@@ -45,7 +45,7 @@ import { analyzeClause, clearClauseMemo, stripDiscourseMarkers } from './clause.
 import { clauseParts, type Part } from './clauses.js';
 import { isPlainPart } from './clause-draft.js';
 import { completeFromQuestion } from './context.js';
-import { contentSkipReason, isFragment, isInstruction, isOrder, isPlaceOnly, sentenceSkipReason } from './filters.js';
+import { contentSkipReason, isFragment, isOrder, isPlaceOnly, opensWithOrder, sentenceSkipReason } from './filters.js';
 import { setVerbHints } from './lexicon.js';
 import { andInLastItem, isPluralPhrase } from './list.js';
 import { HEDGE_WORDS, inGuess } from './hedge-scope.js';
@@ -303,7 +303,10 @@ function addNamingFacts(s: Sentence, out: DivideResult, from: number): void {
 }
 
 function divideSentence(s: Sentence, answer: string, question: string | undefined, out: DivideResult): void {
-  const formReason = sentenceSkipReason(s.text) ?? (isInstruction(s.tokens[0], s.tokens[1]) ? 'instruction or advice' : null);
+  // An order is skipped whole, but not the reason it gives ("Additionally, be cautious of wildlife, as the pier is
+  // surrounded by trees and mountains": the main clause is dropped, the "as" clause is a statement).
+  const order = opensWithOrder(s.tokens);
+  const formReason = sentenceSkipReason(s.text) ?? (order && !/,\s+(?:as|because|since)\s+(?!(?:you|we|i)\b)/i.test(s.text) ? 'instruction or advice' : null);
   if (formReason !== null) {
     if (formReason !== 'empty') out.skipped.push({ sentence: s.text, reason: formReason });
     return;
@@ -312,7 +315,7 @@ function divideSentence(s: Sentence, answer: string, question: string | undefine
   const parts: Part[] = flatMapOf(withoutHedgedAppositions(backOnMain(clauseParts(s.tokens), s.tokens), s.tokens, answer, dropped), (p) => subjectParticipleApart(p, s.tokens, answer));
   const whole = parts.length === 1;
   const before = out.claims.length;
-  const contents = parts.map((p) => (p.skip === undefined ? contentSkipReason(p.text) : { reason: p.skip, text: p.text, dropped: [] }));
+  const contents = parts.map((p, k) => (order && k === 0 ? { reason: 'instruction or advice', text: p.text, dropped: [] } : p.skip === undefined ? contentSkipReason(p.text) : { reason: p.skip, text: p.text, dropped: [] }));
   const guessed = inGuess(parts, contents.map((c) => c.reason === 'opinion or hedge'), s.tokens);
   for (const [k, part] of parts.entries()) {
     const source = whole ? s.text : answer.slice(part.start, part.end);

@@ -586,6 +586,17 @@ describe('divideRules on real English: what is not about the image', () => {
     expect(claims(s)).toEqual(['There is an art installation.', 'There is a large wooden tiger statue.', 'There is a colorful mural.']);
   });
 
+  it('skips an order after a sequence word, but keeps the statement its "as" clause gives', () => {
+    // Third set (LLaVA-1.5): "Be aware of the weather conditions can pose risks." and "Be respectful of ..." were claims.
+    const s = 'Lastly, be respectful of the surrounding environment and other visitors, and follow any posted rules or guidelines.';
+    expect(divideRules(s)).toEqual({ claims: [], skipped: [{ sentence: s, reason: 'instruction or advice' }] });
+    const r = divideRules('Additionally, be cautious of the presence of wildlife in the area, as the pier is surrounded by trees and mountains.');
+    expect(r.claims.map((c) => c.claim)).toEqual(['The pier is surrounded by trees and mountains.']);
+    expect(r.skipped.map((x) => x.reason)).toEqual(['instruction or advice']);
+    // A statement after a sequence word stays one.
+    expect(claims('Additionally, there is a dog on the bed.')).toEqual(['There is a dog on the bed.']);
+  });
+
   it('asks whether the picture shows a name, not whether "there is" it', () => {
     // LLaVA-Bench (third set): "There is Rose and Jack.", "There is Conan.", "There is the Space Needle." before.
     expect(divideRules('The image shows Rose and Jack floating on a door in the middle of the ocean.').claims.map((c) => c.question))
