@@ -328,9 +328,9 @@ function objectsOfPreposition(segs: Token[][], commas: number): Token[][] | null
   const object = first.slice(p + 1);
   const lead = first.slice(0, p + 1);
   if (name(object) && names) return [first, ...later.map((seg) => [...lead, ...seg])];
-  // "known for his athleticism, strength, and ability ...": the possessive goes to every item ("known for his
-  // strength").
-  const possessive = plain && ['his', 'her', 'their', 'its'].includes(object[0]?.word ?? '') ? object.slice(0, 1) : [];
+  // "known for his athleticism, strength, and ability ...": the possessive goes to every item ("his strength").
+  // So does "being" ("the sentiment of being tired, lazy, and unmotivated" -> "... of being lazy").
+  const possessive = plain && ['his', 'her', 'their', 'its', 'being'].includes(object[0]?.word ?? '') ? object.slice(0, 1) : [];
   const own = object.slice(possessive.length);
   // An "and" a serial comma kept inside the first item ("by keyboardist/vocalist and songwriter Thijs van Leer, drummer
   // ...") makes it as long as a last item may be.

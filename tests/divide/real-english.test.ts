@@ -597,6 +597,14 @@ describe('divideRules on real English: what is not about the image', () => {
     expect(claims('Additionally, there is a dog on the bed.')).toEqual(['There is a dog on the bed.']);
   });
 
+  it('gives "being" to every adjective of a list after it', () => {
+    // Third set (Bard/Bing): "The meme is expressing the sentiment of lazy." before.
+    expect(claims('The meme you sent me is expressing the sentiment of being tired, lazy, and unmotivated on a Monday.')).toEqual([
+      'The meme is expressing the sentiment of being tired.', 'The meme is expressing the sentiment of being lazy.',
+      'The meme is expressing the sentiment of being unmotivated on a Monday.',
+    ]);
+  });
+
   it('asks whether the picture shows a name, not whether "there is" it', () => {
     // LLaVA-Bench (third set): "There is Rose and Jack.", "There is Conan.", "There is the Space Needle." before.
     expect(divideRules('The image shows Rose and Jack floating on a door in the middle of the ocean.').claims.map((c) => c.question))
