@@ -1,6 +1,6 @@
 /** Which sentences and clause parts are not checkable facts about the image, and why. */
 import { stripDiscourseMarkers } from './clause.js';
-import { BE_FORMS, HEDGE_PATTERNS, META_PATTERNS, PARTICIPLES, PREPOSITIONS, PRONOUNS, SUBJECTIVE_WORDS } from './lexicon.js';
+import { BASE_VERBS, BE_FORMS, HEDGE_PATTERNS, META_PATTERNS, PARTICIPLES, PREPOSITIONS, PRONOUNS, SUBJECTIVE_WORDS } from './lexicon.js';
 import { cleanWord, expandContractions, normalizeText } from './text.js';
 
 /** The reason a whole sentence yields no claims (its form, or talk about the conversation), or null. */
@@ -40,16 +40,21 @@ export function isInstruction(first: { text: string; pos: string } | undefined, 
   return object && !/(?:ing|ed|s)$/.test(first.text) && !PARTICIPLES.has(first.text.toLowerCase());
 }
 
+const ORDER_OBJECT = new Set(['the', 'a', 'an', 'your', 'each', 'all']);
 // "First, be aware of the weather conditions ...", "Additionally, make sure to ...": an order after a sequence word.
 const SEQUENCE_LEADS = new Set(['first', 'firstly', 'second', 'secondly', 'third', 'thirdly', 'additionally', 'also', 'finally', 'lastly', 'next', 'then', 'furthermore', 'moreover']);
 
 /** A sentence that gives an order, at its start or after a sequence word and its comma (see isInstruction). */
 export function opensWithOrder(toks: readonly { text: string; pos: string }[]): boolean {
   if (isInstruction(toks[0], toks[1])) return true;
-  const [lead, comma, verb, next] = toks;
+  // "Brush the lobster tails with ...": a known verb before an article, whatever the tagger read it as.
+  if (/^[A-Z][a-z]+$/.test(toks[0]?.text ?? '') && BASE_VERBS.has(toks[0]!.text.toLowerCase()) && ORDER_OBJECT.has(toks[1]?.text ?? '')) return true;
+  // "Using kitchen shears, cut along the top ...": after a leading -ing phrase, as after a sequence word.
+  const ing = /^[A-Z][a-z]+ing$/.test(toks[0]?.text ?? '') ? toks.findIndex((t) => t.text === ',') : -1;
+  const [lead, comma, verb, next] = ing > 0 && ing < 6 ? [{ text: 'then', pos: 'ADV' }, ...toks.slice(ing)] : toks;
   if (!lead || !SEQUENCE_LEADS.has(lead.text.toLowerCase()) || comma?.text !== ',' || !verb || !/^[a-z]+$/.test(verb.text)) return false;
-  // "be aware of", "be careful", "be sure to": the order of "be".
-  if (verb.text === 'be' && next?.pos === 'ADJ') return true;
+  // "be aware of", "be careful", "be sure to": the order of "be"; a known verb before an article or a preposition.
+  if ((verb.text === 'be' && next?.pos === 'ADJ') || (BASE_VERBS.has(verb.text) && ['DET', 'ADP'].includes(next?.pos ?? ''))) return true;
   return isInstruction({ text: verb.text.charAt(0).toUpperCase() + verb.text.slice(1), pos: verb.pos }, next);
 }
 

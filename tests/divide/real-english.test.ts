@@ -595,6 +595,10 @@ describe('divideRules on real English: what is not about the image', () => {
     expect(r.skipped.map((x) => x.reason)).toEqual(['instruction or advice']);
     // A statement after a sequence word stays one.
     expect(claims('Additionally, there is a dog on the bed.')).toEqual(['There is a dog on the bed.']);
+    // Bard/Bing recipes: a known verb before an article, and an order after a leading -ing phrase, whatever the tags.
+    for (const o of ['Brush the lobster tails with the melted butter mixture and grill for an additional 5 minutes.', 'Using kitchen shears, cut along the top of the lobster shell.']) {
+      expect(divideRules(o)).toEqual({ claims: [], skipped: [{ sentence: o, reason: 'instruction or advice' }] });
+    }
   });
 
   it('gives "being" to every adjective of a list after it', () => {
