@@ -66,6 +66,10 @@ export const DISCOURSE_MARKERS = [
   'similarly', 'as well', 'on the other hand', 'in particular', 'interestingly', 'importantly',
   // "But there is no doubt that it is a work of art." says what follows: "It is a work of art."
   'but', 'there is no doubt that', "there's no doubt that",
+  // The narrator's look, not the subject's ("Looking at the image, there is a dog." asked "Is looking at the image,
+  // there a dog?").
+  'looking at the image', 'looking at the picture', 'looking at the photo', 'looking closely', 'upon closer inspection',
+  'at first glance', 'judging by the image', 'judging from the image', 'based on the image',
 ];
 
 /** Verbs (base form) recognised as main verbs; nouns that are also verbs are left out on purpose. */

@@ -601,6 +601,11 @@ describe('divideRules on real English: what is not about the image', () => {
     }
   });
 
+  it('drops the narrator\'s look as an opener', () => {
+    expect(divideRules('Looking at the image, there is a dog.').claims.map((c) => c.question)).toEqual(['Is there a dog?']);
+    expect(claims('Looking closely, the dog has a red collar.')).toEqual(['The dog has a red collar.']);
+  });
+
   it('gives "being" to every adjective of a list after it', () => {
     // Third set (Bard/Bing): "The meme is expressing the sentiment of lazy." before.
     expect(claims('The meme you sent me is expressing the sentiment of being tired, lazy, and unmotivated on a Monday.')).toEqual([
