@@ -46,8 +46,8 @@ const FIRST_PERSON_SEE = /^(?:(.+?),\s*)?(?:i|we|you|one)\s+(?:can\s+|could\s+)?
 function rewriteFirstPerson(text: string): string {
   const m = FIRST_PERSON_SEE.exec(text);
   if (!m || m[2] === undefined || /^(?:how|what|if|whether)\b|^(?:it|he|she|they|this)\s+(?:is|are|was|were|has|have|seems?)\b/i.test(m[2])) return text;
-  // The intro stays in front for every item of the list ("In the image, there is ..."), unless it is the reader's.
-  const intro = m[1] !== undefined && !/\b(?:you|your|me|my|i|we|our)\b/i.test(m[1]) ? m[1] : undefined;
+  // The intro stays for every item ("In the image, there is ..."), unless it is the reader's or a "based on".
+  const intro = m[1] !== undefined && !/\b(?:you|your|me|my|i|we|our)\b|^based on\b/i.test(m[1]) ? m[1] : undefined;
   const there = /^that\s/i.test(m[2]) ? m[2].slice(5) : `there ${isPluralPhrase(m[2].split(/\s+/).map(cleanWord)) ? 'are' : 'is'} ${m[2]}`;
   return intro ? `${intro}, ${there}` : capitalize(there);
 }

@@ -21,13 +21,15 @@ const MARKERS = [...DISCOURSE_MARKERS].sort((a, b) => b.length - a.length);
 // Markers that cannot begin a subject may appear without a comma ("Also there is a dog").
 const BARE_MARKERS = new Set(['additionally', 'also', 'moreover', 'furthermore', 'however', 'overall', 'finally', 'lastly', 'but',
   'there is no doubt that', "there's no doubt that"]);
+const BASED_ON = /^(based\s+on\s+[^,]{1,60})(\s*,\s*)/i;
 const MARKER_RE = new RegExp(`^(${MARKERS.map((m) => m.replace(/ /g, '\\s+')).join('|')})(\\s*,\\s*|\\s+)`, 'i');
 
 /** Drop content-free openers ("Additionally,", "Yes,", "Overall,") so they neither block nor pollute a claim. */
 export function stripDiscourseMarkers(text: string): string {
   let out = text.trim();
   for (let guard = 0; guard < 4; guard++) {
-    const m = MARKER_RE.exec(out);
+    // "Based on the image description, ...", "Based on these cues, ...": where the writer looked, not a fact.
+    const m = MARKER_RE.exec(out) ?? BASED_ON.exec(out);
     if (!m || m[1] === undefined || m[2] === undefined) break;
     if (!m[2].includes(',') && !BARE_MARKERS.has(m[1].toLowerCase())) break;
     const rest = out.slice(m[0].length);
@@ -44,7 +46,9 @@ export function prepare(text: string): string {
 
 // Time phrases in front ("After college, Zelma worked ...") are intros too: real answers open with them.
 const FRONTED_TIME = new Set(['after', 'before', 'when', 'while', 'since', 'until', 'once']);
-const INTRO_WORDS = new Set([...PREPOSITIONS, 'here', 'when', 'while', 'as', 'after', 'before', 'since', 'during', 'until', 'upon', 'despite', 'following', 'once']);
+// "Given its size, ...", "Compared to the cat, ...": participles used as prepositions open an intro too, with no verb.
+const PREPOSITION_LIKE = new Set(['given', 'compared', 'based']);
+const INTRO_WORDS = new Set([...PREPOSITIONS, ...PREPOSITION_LIKE, 'here', 'when', 'while', 'as', 'after', 'before', 'since', 'during', 'until', 'upon', 'despite', 'following', 'once']);
 
 // The claim rules ask about the same text several times (split, re-split, question); the analysis is pure, so
 // a small memo keeps the divider above 1,000 answers/s. Cleared when full, so memory stays bounded.
@@ -97,7 +101,7 @@ function analyzeUncached(ready: string): Clause | null {
     const comma = plain >= 0 ? plain : quoted;
     if (comma >= 0 && comma < tokens.length - 2) {
       const body = tokens.slice(comma + 1);
-      const before = findVerb(tokens.slice(0, comma + 1));
+      const before = PREPOSITION_LIKE.has(first) ? null : findVerb(tokens.slice(0, comma + 1));
       const verb = findVerb(body);
       // "Throughout his long and distinguished career,": after a preposition an -ed word is an adjective.
       const adjective = before !== null && PREPOSITIONS.has(first) && before.kind === 'main' && /ed$/.test(before.word);

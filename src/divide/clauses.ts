@@ -46,7 +46,7 @@ const PICTURE_VERBS = new Set(['features', 'shows', 'depicts', 'displays', 'show
 function mainTopic(toks: readonly Tok[], full: readonly Tok[]): number {
   // A fronted phrase ("In the 1950s and 1960s, Vieira became ...", "Throughout his distinguished career, Santana
   // ...") holds neither the subject nor the verb.
-  const cut = ['ADP', 'SCONJ', 'ADV'].includes(full[0]?.pos ?? '') ? full.findIndex((t) => t.text === ',') : -1;
+  const cut = ['ADP', 'SCONJ', 'ADV'].includes(full[0]?.pos ?? '') || /^(?:Based|Given|Compared)$/.test(full[0]?.text ?? '') ? full.findIndex((t) => t.text === ',') : -1;
   const main = cut > 0 && cut < full.length - 2 ? full.slice(cut + 1) : full;
   const verb = main.findIndex((t) => isFinite(t) || PICTURE_VERBS.has(t.lower));
   const pick = (from: readonly Tok[]): Tok | undefined => from.find((t) => NOUNISH.has(t.pos) && !PICTURE_NOUNS.has(t.lower));

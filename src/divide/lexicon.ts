@@ -167,7 +167,7 @@ export const SUBJECTIVE_WORDS = set(`
 
 /** Phrases that mark a hedge, a guess or a personal view rather than a visual fact. */
 export const HEDGE_PATTERNS: readonly RegExp[] = [
-  /^(?:i|we)\s+(?:think|believe|feel|guess|suppose|assume|suspect|imagine|would say|'d say)\b/i,
+  /^(?:[^,]{0,60},\s*)?(?:i|we)\s+(?:think|believe|feel|guess|suppose|assume|suspect|imagine|would say|'d say)\b/i,
   /^(?:in my (?:opinion|view)|personally|to me|from my perspective)\b/i,
   /^it\s+(?:seems|appears|looks)\b/i,
   // "seems" as "appears": a hedge only before "to" (APPEARANCE in filters.ts lets "The girl seems to be smiling" through,

@@ -106,7 +106,8 @@ export function frontedParticiple(toks: readonly Tok[]): { part: { text: string;
   // "After graduating from Yale, he joined ...": the same, in the past tense ("He graduated from Yale.").
   const when = first !== undefined && /^(?:After|Before)$/.test(first.text) && isIngVerb(toks[1]);
   const t = when ? toks[1] : first;
-  if (t === undefined || !(when || (/^[A-Z][a-z]+$/.test(t.text) && (PARTICIPLES.has(t.lower) || (t.pos === 'VERB' && /ed$/.test(t.lower)))))) return null;
+  // Not a participle used as a preposition: "Based on the image, the dog ..." ("The dog is based on the image.").
+  if (t === undefined || !(when || (/^[A-Z][a-z]+$/.test(t.text) && !/^(?:Based|Given|Compared)$/.test(t.text) && (PARTICIPLES.has(t.lower) || (t.pos === 'VERB' && /ed$/.test(t.lower)))))) return null;
   const f = toks.findIndex((x, k) => k > 1 && x.text === x.lower && isFinite(x) && !isComma(toks[k - 1]));
   let comma = -1;
   for (let k = 1; k < f; k++) if (isComma(toks[k])) comma = k;

@@ -601,6 +601,17 @@ describe('divideRules on real English: what is not about the image', () => {
     }
   });
 
+  it('reads a fronted "Based on X," "Given X," or "Compared to X," as an intro, not as the subject\'s participle', () => {
+    // VLM dev: "It is based on the image." was a claim; third set: "Based on the information you have provided, ...".
+    expect(divideRules('Based on the image, the dog is sleeping.').claims.map((c) => c.claim)).toEqual(['The dog is sleeping.']);
+    expect(divideRules('Compared to the cat, the dog is large.').claims.map((c) => c.question)).toEqual(['Is the dog large compared to the cat?']);
+    expect(divideRules('Given its size, the dog is a puppy.').claims.map((c) => c.question)).toEqual(['Is the dog a puppy given its size?']);
+    expect(claims('Based on the information you have provided, the character in the image is Conan Edogawa.')).toEqual(['The character in the image is Conan Edogawa.']);
+    expect(claims('Based on the image description, I can see that there are six uncut fruits in the image.')).toEqual(['There are six uncut fruits in the image.']);
+    // A real participle still is the subject's.
+    expect(claims('Born in Tokyo, she moved to Paris.')).toEqual(['She was born in Tokyo.', 'She moved to Paris.']);
+  });
+
   it('drops the narrator\'s look as an opener', () => {
     expect(divideRules('Looking at the image, there is a dog.').claims.map((c) => c.question)).toEqual(['Is there a dog?']);
     expect(claims('Looking closely, the dog has a red collar.')).toEqual(['The dog has a red collar.']);
