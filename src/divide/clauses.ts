@@ -63,6 +63,10 @@ function mainTopic(toks: readonly Tok[], full: readonly Tok[]): number {
 }
 
 const PEOPLE = new Set(['he', 'she', 'they']);
+// An -ing word the tagger read as a noun after its adjectives ("a tall, skinny building", "an old painting"); not after
+// a noun ("a man standing on ...", which the tagger also reads as a noun).
+const nounAfterModifier = (toks: readonly Tok[], i: number): boolean => (toks[i - 1]?.pos === 'ADJ' && toks[i - 2]?.pos === 'DET')
+  || (['ADJ', 'NOUN'].includes(toks[i - 1]?.pos ?? '') && isComma(toks[i - 2]) && toks[i - 3]?.pos === 'ADJ');
 
 /** Cut a sentence's tokens into clause parts; the main clause comes first. */
 export function clauseParts(toks: readonly Tok[]): Part[] {
@@ -286,6 +290,7 @@ function opener(toks: readonly Tok[], i: number, main: readonly Tok[], afterComm
     && (hasFinite(main) || (afterComma && apposedBeforeVerb(toks, i, main)))
     && !(afterComma ? false : fronted(main))) {
     if (['ADJ', 'NOUN'].includes(next.pos) && !afterComma) return null; // "parked cars", a modifier
+    if (!afterComma && t.pos === 'NOUN' && nounAfterModifier(toks, i)) return null; // "a tall, skinny building with", a noun
     if (!afterComma && auxAhead(toks, i)) return null; // "the person using the desk is reading": the subject's own
     if (afterComma && gerundListItem(toks, i)) return null; // "his physicality, tackling ability, and ..."; gerund-item.ts
     if (afterComma && gerundSeriesItem(toks, i)) return null; // "enjoy swimming, sunbathing, or taking a stroll"; gerund-item.ts

@@ -612,6 +612,14 @@ describe('divideRules on real English: what is not about the image', () => {
     expect(claims('Born in Tokyo, she moved to Paris.')).toEqual(['She was born in Tokyo.', 'She moved to Paris.']);
   });
 
+  it('reads an -ing noun after comma-joined adjectives as the noun, not a participle', () => {
+    // Third set (LLaVA-1.5): "There is a tall, skinny.", "The skinny is building with a large antenna on top." before.
+    expect(claims('The image features a tall, skinny building with a large antenna on top, towering over a city.'))
+      .toEqual(['There is a tall, skinny building with a large antenna on top.', 'The skinny building is towering over a city.']);
+    // A man standing is still a participle, though the tagger reads "standing" as a noun too.
+    expect(claims('There is a man standing on the back of a yellow taxi cab.')).toEqual(['There is a man.', 'The man is standing on the back of a yellow taxi cab.']);
+  });
+
   it('drops the narrator\'s look as an opener', () => {
     expect(divideRules('Looking at the image, there is a dog.').claims.map((c) => c.question)).toEqual(['Is there a dog?']);
     expect(claims('Looking closely, the dog has a red collar.')).toEqual(['The dog has a red collar.']);
