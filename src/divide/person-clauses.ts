@@ -4,7 +4,7 @@
  * ("Continuum Analytics, a Python-based data science platform"); and the category that a relative after a list of
  * examples is about ("various luggage items, including ..., which are"). Split from clauses.ts, which calls them.
  */
-import { IRREGULAR_PAST, PARTICIPLES } from './lexicon.js';
+import { BASE_VERBS, IRREGULAR_PAST, PARTICIPLES } from './lexicon.js';
 import { retext, type Tok } from './nlp.js';
 import { isComma, pluralHead, textOf } from './noun-phrase.js';
 import { pastOfIng } from './verbs.js';
@@ -101,18 +101,30 @@ export const isIngVerb = (t: Tok | undefined): boolean => t !== undefined && t.p
  * subject after its last comma ("Fernando was born on 4 May 1984 in Rio de Janeiro, Brazil."). Null when the
  * sentence does not open with one.
  */
+const NOT_SUBJECTS_ING = new Set(['looking', 'judging', 'considering', 'according', 'following', 'including', 'during', 'speaking',
+  'assuming', 'regarding', 'concerning', 'depending', 'taking', 'seeing', 'noting', 'comparing', 'observing', 'examining', 'given']);
+
 export function frontedParticiple(toks: readonly Tok[]): { part: { text: string; start: number; end: number }; rest: Tok[]; front?: readonly Tok[] } | null {
   const first = toks[0];
   // "After graduating from Yale, he joined ...": the same, in the past tense ("He graduated from Yale.").
   const when = first !== undefined && /^(?:After|Before)$/.test(first.text) && isIngVerb(toks[1]);
   const t = when ? toks[1] : first;
   // Not a participle used as a preposition: "Based on the image, the dog ..." ("The dog is based on the image.").
-  if (t === undefined || !(when || (/^[A-Z][a-z]+$/.test(t.text) && !/^(?:Based|Given|Compared)$/.test(t.text) && (PARTICIPLES.has(t.lower) || (t.pos === 'VERB' && /ed$/.test(t.lower)))))) return null;
+  // "Sitting on the couch, the cat is sleeping": a present participle too ("The cat is sitting on the couch."), not the
+  // narrator's ("Looking at the image, ...") nor one used as a preposition ("According to ...", "Following the war").
+  // The tagger may read a capitalised -ing word as a noun ("Standing on the pier"): a known verb's before a phrase is
+  // the verb ("Morning in the city" is no verb).
+  const base = t?.lower.replace(/ing$/, '') ?? '';
+  const known = BASE_VERBS.has(base) || BASE_VERBS.has(`${base}e`) || BASE_VERBS.has(base.replace(/(.)\1$/, '$1'));
+  const ing = t !== undefined && !when && /^[A-Z][a-z]+ing$/.test(t.text) && !NOT_SUBJECTS_ING.has(t.lower)
+    && (t.pos === 'VERB' || (known && ['ADP', 'DET'].includes(toks[1]?.pos ?? '')));
+  if (t === undefined || !(when || ing || (/^[A-Z][a-z]+$/.test(t.text) && !/^(?:Based|Given|Compared)$/.test(t.text) && (PARTICIPLES.has(t.lower) || (t.pos === 'VERB' && /ed$/.test(t.lower)))))) return null;
   const f = toks.findIndex((x, k) => k > 1 && x.text === x.lower && isFinite(x) && !isComma(toks[k - 1]));
   let comma = -1;
   for (let k = 1; k < f; k++) if (isComma(toks[k])) comma = k;
   const subject = toks.slice(comma + 1, f);
   if (f < 0 || comma < 2 || subject.length === 0 || subject.length > 4 || !['PROPN', 'PRON', 'DET'].includes(subject[0]!.pos)) return null;
+  if (ing && ['there', 'it', 'this', 'that', 'i', 'we', 'you', 'one'].includes(subject[0]!.lower)) return null;
   const plural = subject.some((x) => pluralHead(x));
   const be = PAST_ONLY.has(t.lower) ? (plural ? 'were' : 'was') : plural ? 'are' : 'is';
   const who = textOf(subject);

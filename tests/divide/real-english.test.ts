@@ -620,6 +620,13 @@ describe('divideRules on real English: what is not about the image', () => {
     expect(claims('There is a man standing on the back of a yellow taxi cab.')).toEqual(['There is a man.', 'The man is standing on the back of a yellow taxi cab.']);
   });
 
+  it('reads a fronted present participle as the subject\'s, not the narrator\'s or a preposition', () => {
+    expect(claims('Sitting on the couch, the cat is sleeping.')).toEqual(['The cat is sitting on the couch.', 'The cat is sleeping.']);
+    expect(claims('Standing on the pier, the man looks at the lake.')).toEqual(['The man is standing on the pier.', 'The man looks at the lake.']);
+    expect(claims('During the war, he served in the army.')).toEqual(['During the war, he served in the army.']);
+    expect(divideRules('Looking at the image, there is a dog.').claims.map((c) => c.claim)).toEqual(['There is a dog.']);
+  });
+
   it('drops the narrator\'s look as an opener', () => {
     expect(divideRules('Looking at the image, there is a dog.').claims.map((c) => c.question)).toEqual(['Is there a dog?']);
     expect(claims('Looking closely, the dog has a red collar.')).toEqual(['The dog has a red collar.']);
