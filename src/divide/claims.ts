@@ -4,13 +4,14 @@ import { analyzeClause, plainClause, stripDiscourseMarkers, type Clause } from '
 import {
   AUXILIARIES, AUX_ADVERBS, BE_FORMS, DETERMINERS, isVerbWord, NAME_PARTICLES, NOT_PAST_ED, PARTICIPLES, PREPOSITIONS, PRONOUNS,
 } from './lexicon.js';
-import { agreeBe, isPluralPhrase, isSplittableList, prepositionObjects, segmentList } from './list.js';
+import { agreeBe, isSplittableList, prepositionObjects, segmentList } from './list.js';
 import { listItemsBefore, shortItemsBefore } from './list-noun.js';
 import { perfectCarry } from './perfect-carry.js';
 import {
-  capitalize, cleanWord, expandContractions, fixArticles, joinTokens, normalizeText, splitAtSemicolons, stripTrailingPunct, tokenize,
+  capitalize, expandContractions, fixArticles, joinTokens, normalizeText, splitAtSemicolons, stripTrailingPunct, tokenize,
   type Token,
 } from './text.js';
+import { rewriteFirstPerson } from './first-person.js';
 import { verbAt } from './verbs.js';
 import { insideWhereSubject } from './where-subject.js';
 
@@ -38,18 +39,6 @@ export function splitClaims(sentence: string): string[] {
 
 function finish(claim: string): string {
   return `${capitalize(fixArticles(stripTrailingPunct(claim.trim())))}.`;
-}
-
-const FIRST_PERSON_SEE = /^(?:(.+?),\s*)?(?:i|we|you|one)\s+(?:can\s+|could\s+)?(?:also\s+)?(?:see|notice|observe|spot)\s+(.+)$/i;
-
-// "I can see two dogs" says "There are two dogs", "I can see that X" says X ("you can see it is tired": no thing).
-function rewriteFirstPerson(text: string): string {
-  const m = FIRST_PERSON_SEE.exec(text);
-  if (!m || m[2] === undefined || /^(?:how|what|if|whether)\b|^(?:it|he|she|they|this)\s+(?:is|are|was|were|has|have|seems?)\b/i.test(m[2])) return text;
-  // The intro stays for every item ("In the image, there is ..."), unless it is the reader's or a "based on".
-  const intro = m[1] !== undefined && !/\b(?:you|your|me|my|i|we|our)\b|^based on\b/i.test(m[1]) ? m[1] : undefined;
-  const there = /^that\s/i.test(m[2]) ? m[2].slice(5) : `there ${isPluralPhrase(m[2].split(/\s+/).map(cleanWord)) ? 'are' : 'is'} ${m[2]}`;
-  return intro ? `${intro}, ${there}` : capitalize(there);
 }
 
 function splitPiece(text: string): string[] {

@@ -13,7 +13,7 @@ import { draft, part, type Draft, type Part } from './clause-draft.js';
 import {
   careerStarter, frontedAs, lonePerson, pastAfterAnd, frontedBesides, frontedParticiple, fullName, isApposition, isFinite, isIngVerb, isParticipleForm, listCategory, PAST_ONLY, pastMain, pastOfMain, perfectAux, RELATIVES,
 } from './person-clauses.js';
-import { copulaSubject, definite, headBefore, herObject, isComma, NOUNISH, pluralHead, POSSESSIVES, textOf, withArticle } from './noun-phrase.js';
+import { copulaSubject, definite, headBefore, herObject, isComma, NOUNISH, nounAfterModifier, pluralHead, POSSESSIVES, textOf, withArticle } from './noun-phrase.js';
 import { PARTICIPLES } from './lexicon.js';
 import { listNounAfterAnd } from './list-noun.js';
 import { pastOfIng } from './verbs.js';
@@ -63,10 +63,6 @@ function mainTopic(toks: readonly Tok[], full: readonly Tok[]): number {
 }
 
 const PEOPLE = new Set(['he', 'she', 'they']);
-// An -ing word the tagger read as a noun after its adjectives ("a tall, skinny building", "an old painting"); not after
-// a noun ("a man standing on ...", which the tagger also reads as a noun).
-const nounAfterModifier = (toks: readonly Tok[], i: number): boolean => (toks[i - 1]?.pos === 'ADJ' && toks[i - 2]?.pos === 'DET')
-  || (['ADJ', 'NOUN'].includes(toks[i - 1]?.pos ?? '') && isComma(toks[i - 2]) && toks[i - 3]?.pos === 'ADJ');
 
 /** Cut a sentence's tokens into clause parts; the main clause comes first. */
 export function clauseParts(toks: readonly Tok[]): Part[] {

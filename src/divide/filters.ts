@@ -1,5 +1,6 @@
 /** Which sentences and clause parts are not checkable facts about the image, and why. */
 import { stripDiscourseMarkers } from './clause.js';
+import { NO_THING } from './first-person.js';
 import { BASE_VERBS, BE_FORMS, HEDGE_PATTERNS, META_PATTERNS, PARTICIPLES, PREPOSITIONS, PRONOUNS, SUBJECTIVE_WORDS } from './lexicon.js';
 import { cleanWord, expandContractions, normalizeText } from './text.js';
 
@@ -67,7 +68,7 @@ export function skipReason(sentence: string): string | null {
 // second-person text ("As I walk down the street") narrates, and is not about the image.
 // Not before a pronoun's clause or a question word ("you can see it is tired", "you can see how ..."); "I can see that
 // X" says X (claims.ts).
-const SEE = /^(?:[^,]+,\s*)?(?:i|we|you|one)\s+(?:can\s+|could\s+)?(?:also\s+)?(?:see|notice|observe|spot)\s+(?!(?:how|what|if|whether)\b|(?:it|he|she|they|this)\s+(?:is|are|was|were|has|have|seems?)\b)/i;
+const SEE = new RegExp(String.raw`^(?:[^,]+,\s*)?(?:i|we|you|one)\s+(?:can\s+|could\s+)?(?:also\s+)?(?:see|notice|observe|spot)\s+(?!${NO_THING.source.replace(/\^/g, '')})`, 'i');
 // Lower-case person words anywhere, capitalised ones only at the start: a capital "Your" or "My" mid-sentence
 // is a title ("When the Devil Calls Your Name"), and "I" after a capitalised word a name ("Elizabeth I").
 const PERSON = /(?<![A-Z][a-z]*\s)\bI\b(?!\s+[A-Z]|,)|\b(?:me|my|mine|myself|we|us|our|ours|you|your|yours|yourself)\b|^(?:My|We|Our|You|Your)\b/;

@@ -112,3 +112,12 @@ export function textOf(toks: readonly Tok[]): string {
 export function herObject(prev: Tok, t: Tok): boolean {
   return prev.lower === 'her' && !/ing$/.test(t.lower);
 }
+
+/**
+ * An -ing word the tagger read as a noun after its adjectives ("a tall, skinny building", "an old painting"); not
+ * after a noun ("a man standing on ...", which the tagger also reads as a noun).
+ */
+export function nounAfterModifier(toks: readonly Tok[], i: number): boolean {
+  return (toks[i - 1]?.pos === 'ADJ' && toks[i - 2]?.pos === 'DET')
+    || (['ADJ', 'NOUN'].includes(toks[i - 1]?.pos ?? '') && isComma(toks[i - 2]) && toks[i - 3]?.pos === 'ADJ');
+}
