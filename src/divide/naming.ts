@@ -60,7 +60,9 @@ function placeFacts(toks: readonly Tok[]): NamingFact[] {
       i = k - 1;
       continue;
     }
-    if (runs.length < 2 || list || after?.lower === "'s" || after?.text === ':' || after?.pos === 'VERB' || after?.pos === 'AUX') continue;
+    // "as Friar Carl in Van Helsing, Dilios in 300": roles each in a work, no place in a place.
+    const roles = isName(toks[i - 1]) && after?.lower === 'in' && toks.some((t) => t.lower === 'roles');
+    if (runs.length < 2 || list || roles || after?.lower === "'s" || after?.text === ':' || after?.pos === 'VERB' || after?.pos === 'AUX') continue;
     for (let r = 0; r + 1 < runs.length; r++) {
       const a = runs[r]!;
       const b = runs[r + 1]!;
@@ -82,7 +84,8 @@ function locatedFacts(toks: readonly Tok[]): NamingFact[] {
     if (!named(toks[a])) continue;
     while (a > 0 && (named(toks[a - 1]) || (LINKS.has(toks[a - 1]!.lower) && named(toks[a - 2])))) a -= LINKS.has(toks[a - 1]!.lower) ? 2 : 1;
     const before = toks[a - 1];
-    if (before === undefined || !['DET', 'ADP', 'VERB'].includes(before.pos) || before.lower === 'in') continue;
+    // "his role as Faramir in The Lord of the Rings": a role is in a work, not a place.
+    if (before === undefined || !['DET', 'ADP', 'VERB'].includes(before.pos) || before.lower === 'in' || (before.lower === 'as' && toks[a - 2]?.lower !== 'such')) continue;
     const y = toks[i + 1]?.lower === 'the' ? i + 2 : i + 1;
     let e = y;
     while (e < toks.length && (named(toks[e]) || (LINKS.has(toks[e]!.lower) && named(toks[e + 1])))) e += LINKS.has(toks[e]!.lower) ? 2 : 1;
@@ -125,6 +128,8 @@ function kindFacts(toks: readonly Tok[]): NamingFact[] {
     // "Italian Serie A club Bologna", "Ligue 1 club Troyes": a league's letter or number is in the kind.
     const league = (j: number): boolean => /^(?:[A-Z]|\d)$/.test(toks[j]!.text) && toks[j - 1]?.pos === 'PROPN';
     while (m > 0 && m > k - 6 && (['ADJ', 'NOUN', 'PROPN'].includes(toks[m - 1]!.pos) || league(m - 1))) m--;
+    // "The Lord of the Rings film trilogy, Friar Carl in ...": a kind that starts inside a title names no kind.
+    if (toks[m]!.pos === 'PROPN' && toks[m - 1]?.lower === 'the' && toks[m - 2]?.lower === 'of' && /^[A-Z]/.test(toks[m - 3]?.text ?? '')) continue;
     let kind = singularOf(words(toks.slice(m, k)));
     // "his first film, Grumpy (1930)", "two further albums, King (2013)": an order is the sentence's, not the kind's.
     if (year) kind = kind.replace(/^(?:first|second|third|further|other|next|last|latest|later|earlier|previous) /, '');
@@ -271,7 +276,10 @@ function titleBefore(toks: readonly Tok[], k: number): { text: string; start: nu
   // ("Cameron Crowe's Singles" is not: an "'s" only after "There", "What", "Nobody" and the like).
   const clitic = (j: number): boolean => toks[j]!.space === '' && (/^['’](?:re|ll|ve|m)$/.test(toks[j]!.lower) ||
     (/^['’]s$/.test(toks[j]!.lower) && CONTRACTED.test(toks[j - 1]?.lower ?? '')));
-  while (a > 0 && (cap(toks[a - 1]) || ((TITLE_WORDS.has(toks[a - 1]!.lower) || clitic(a - 1)) && cap(toks[a - 2])))) a--;
+  // In title case an article after the first word is lower-case: "Johnny Ola in The Godfather Part II (1974)" is a
+  // role in a title that starts at "The", not one title.
+  const opens = (j: number): boolean => /^(?:The|A|An)$/.test(toks[j]!.text) && TITLE_WORDS.has(toks[j - 1]?.lower ?? '') && toks[j - 1]!.text === toks[j - 1]!.lower;
+  while (a > 0 && !opens(a) && (cap(toks[a - 1]) || ((TITLE_WORDS.has(toks[a - 1]!.lower) || clitic(a - 1)) && cap(toks[a - 2])))) a--;
   if (toks[a]!.text === toks[a]!.lower) a++;
   return a < k ? { text: words(toks.slice(a, k)), start: toks[a]!.start } : null;
 }

@@ -11,7 +11,8 @@ import { singularOf } from './titles.js';
 
 // A role named in capitals ("as Deputy Chief Brenda Leigh Johnson"), then the work it was in or on.
 // One role only: "roles as A in X, B in Y" is a list the role would swallow.
-const ROLE_AS = /^(.+\brole as ((?:[A-Z][\w'’.-]*\s)*[A-Z][\w'’.-]*)) (in|on) (.+)\.$/;
+// A quoted nickname is part of the name ('Corrado "Junior" Soprano').
+const ROLE_AS = /^(.+\brole as ((?:["“]?[A-Z][\w'’.-]*["”]?\s)*[A-Z][\w'’.-]*)) (in|on) (.+)\.$/;
 
 const POSSESSIVE: Record<string, string> = { He: 'His', She: 'Her', They: 'Their' };
 
@@ -23,7 +24,7 @@ export function roleAsApart(claim: string): string[] {
   const clause = analyzeClause(claim);
   const subject = clause?.subject.map((t) => t.raw).join(' ') ?? '';
   // A role the subject is known for: the subject is a name or a pronoun, not "The film".
-  if (clause === null || subject === '' || clause.intro.length > 0 || !/^(?:[A-Z][\w'’.-]*\s?)+$|^(?:He|She|They)$/.test(subject)) return [claim];
+  if (clause === null || subject === '' || clause.intro.length > 0 || !/^(?:\p{Lu}[\p{L}\p{M}\d'’.-]*\s?)+$|^(?:He|She|They)$/u.test(subject)) return [claim];
   const whose = POSSESSIVE[subject] ?? `${subject}'s`;
   // In the claim's own tense: "is best known for" -> "is in", "was known for" -> "was in".
   const be = clause.verb.word === 'was' || clause.verb.word === 'were' || (clause.verb.kind === 'main' && clause.verb.doWord === 'Did') ? 'was' : 'is';
@@ -59,4 +60,21 @@ export function rolesInApart(claim: string): string[] {
   // A quoted title the naming facts name already, with its own span ("Kingdom is a TV series.").
   const named = items.filter((x) => !/^["“]/.test(x.title));
   return [...items.map((x) => `${m[1]}${one} in ${x.title}.`), ...named.map((x) => `${x.title} is ${articleFor(x.kind)} ${x.kind}.`)];
+}
+
+// "best known for his roles as Corrado Soprano on the HBO series The Sopranos, Johnny Ola in The Godfather Part II,
+// and Leander in Boardwalk Empire": each role with its work is one claim ("... for his role as Johnny Ola in The
+// Godfather Part II."), which roleAsApart then parts as for a single role. Without this the list split shared the
+// first role's words with the others ("... as Corrado Soprano on Johnny Ola in The Godfather Part II.").
+const ROLES_AS = /^(.*\b(?:his|her|their) )roles as (.+?)\.?$/;
+// A role named in capitals (quoted nicknames inside: 'Corrado "Junior" Soprano'), then "in" or "on" and its work.
+const ROLE_IN_WORK = /^(?:["“]?[A-Z][\w'’.-]*["”]?\s)*?["“]?[A-Z][\w'’.-]*["”]? (?:in|on) (?:the\s+)?["“]?[A-Z0-9a-z]/;
+
+/** One text per role of a "roles as A in X, B in Y" list; the text alone otherwise. */
+export function rolesAsListApart(text: string): string[] {
+  const m = text.includes('roles as ') ? ROLES_AS.exec(text) : null;
+  if (m === null || m[1] === undefined || m[2] === undefined) return [text];
+  const items = m[2].split(/,\s*(?:and\s+)?|\s+and\s+(?=["“]?[A-Z])/);
+  if (items.length < 2 || !items.every((x) => ROLE_IN_WORK.test(x) && (x.match(/["“”]/g) ?? []).length % 2 === 0)) return [text];
+  return items.map((x) => `${m[1]}role as ${x}.`);
 }

@@ -3,7 +3,7 @@ import { flatMapOf, longOnly, through } from './arrays.js';
 import { asRolesApart, asWellAsApart, bothApart, possessivesApart, yearsApart } from './as-well-as.js';
 import { splitClaims } from './claims.js';
 import { hangingExampleApart, listedSubjectApart } from './example-items.js';
-import { roleAsApart, rolesInApart } from './role-as.js';
+import { roleAsApart, rolesAsListApart, rolesInApart } from './role-as.js';
 import { gerundLeadApart } from './gerund-lead.js';
 import { timeSpanApart } from './time-spans.js';
 import { rolePairsApart } from './role-pairs.js';
@@ -250,7 +250,7 @@ function claimsOf(raw: string, question: string | undefined): { pairs: Pair[]; r
   }
   // An example's copy of the clause repeats the other conjuncts of the split; those are dropped. Repeats within one
   // piece stay: "There is a green star and a green star." is two stars.
-  const pieces = through(includingAsApart(statement), akaApart, asWellAsApart, knownApart, withExamples, possessivesApart, bothApart, yearsApart, asRolesApart).map(claimsOfPiece);
+  const pieces = through(includingAsApart(statement), akaApart, asWellAsApart, knownApart, rolesAsListApart, withExamples, possessivesApart, bothApart, yearsApart, asRolesApart).map(claimsOfPiece);
   const repeats = (claim: string, k: number): boolean => pieces.slice(0, k).some((p) => p.includes(claim));
   return pairsOf(flatMapOf(pieces, (p, k) => p.filter((c) => !repeats(c, k))));
 }
