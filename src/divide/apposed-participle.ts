@@ -38,3 +38,16 @@ export function auxAhead(toks: readonly Tok[], i: number): boolean {
   }
   return false;
 }
+
+// "spent most of her youth living near Concord", "spends his time writing": the -ing phrase after time spent is what
+// the subject did then, one fact with the main clause ("Katsu spent most of her youth living near Concord."), not
+// the time's ("Her youth is living near Concord.").
+const SPEND = new Set(['spend', 'spends', 'spent', 'spending']);
+const TIME = /^(?:youth|childhood|years?|time|life|days?|months?|weeks?|summers?|decades?|hours?|evenings?|career|adolescence|teens|twenties|thirties|retirement)$/;
+
+/** The -ing word at `i` follows a time the clause spends (within six tokens of "spend"). */
+export function spentTime(toks: readonly Tok[], i: number): boolean {
+  if (!/ing$/.test(toks[i]!.lower) || !TIME.test(toks[i - 1]?.lower ?? '')) return false;
+  for (let j = i - 2; j >= 0 && j >= i - 7; j--) if (SPEND.has(toks[j]!.lower)) return true;
+  return false;
+}

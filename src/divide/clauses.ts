@@ -6,7 +6,7 @@
  */
 import { flatMapOf, through } from './arrays.js';
 import { frontOnMain } from './fronted-when.js';
-import { apposedBeforeVerb, auxAhead } from './apposed-participle.js';
+import { apposedBeforeVerb, auxAhead, spentTime } from './apposed-participle.js';
 import { gerundListItem, gerundSeriesItem } from './gerund-item.js';
 import { retext, type Tok } from './nlp.js';
 import { draft, part, type Draft, type Part } from './clause-draft.js';
@@ -122,9 +122,11 @@ export function clauseParts(toks: readonly Tok[]): Part[] {
       if (op.alias !== undefined) prefix = `${fullName(toks, head)}${{ known: ' is also known as', real: '\'s real name is', nee: ' was born' }[op.alias]}`;
       const verb = op.consume === 0 ? t : next;
       // "Senecio was a prominent figure in Roman society, known for his military prowess": a person's participle is in
-      // the main clause's past ("Senecio was known for ..."), as the annotators wrote it.
+      // the main clause's past ("Senecio was known for ..."), as the annotators wrote it; so is a thing's event with its
+      // agent ("continued the building projects started by his father" -> "... were started by his father"), where a
+      // state stays present ("a marine sanctuary known for its coral reefs").
       const person = named !== null || h?.pos === 'PROPN' || ['he', 'she'].includes(h?.lower ?? '');
-      const past = verb !== undefined && (PAST_ONLY.has(verb.lower) || (op.kind === 'participle' && person && !/ing$/.test(verb.lower) && pastMain(drafts[home]!.toks)));
+      const past = verb !== undefined && (PAST_ONLY.has(verb.lower) || (op.kind === 'participle' && !/ing$/.test(verb.lower) && (person || toks[toks.indexOf(verb) + 1]?.lower === 'by') && pastMain(drafts[home]!.toks)));
       if (op.kind === 'participle') prefix = `${subject} ${past ? (plural ? 'were' : 'was') : be(plural)}`;
       const perfect = op.kind === 'participle' && op.head === -2 && verb !== undefined ? perfectAux(drafts[home]!.toks, verb) : null;
       if (perfect !== null) prefix = `${subject} ${perfect}`;
@@ -287,7 +289,7 @@ function opener(toks: readonly Tok[], i: number, main: readonly Tok[], afterComm
     && !(afterComma ? false : fronted(main))) {
     if (['ADJ', 'NOUN'].includes(next.pos) && !afterComma) return null; // "parked cars", a modifier
     if (!afterComma && t.pos === 'NOUN' && nounAfterModifier(toks, i)) return null; // "a tall, skinny building with", a noun
-    if (!afterComma && auxAhead(toks, i)) return null; // "the person using the desk is reading": the subject's own
+    if (!afterComma && (auxAhead(toks, i) || spentTime(toks, i))) return null; // "the person using the desk is reading", "spent her youth living"
     if (afterComma && gerundListItem(toks, i)) return null; // "his physicality, tackling ability, and ..."; gerund-item.ts
     if (afterComma && gerundSeriesItem(toks, i)) return null; // "enjoy swimming, sunbathing, or taking a stroll"; gerund-item.ts
     // "Krenz resigned his post", "his father founded the China Inland Mission": a past verb with an object.

@@ -42,4 +42,22 @@ describe('divideRules on real English: the twenty-second pass', () => {
     expect(claims('She is a part of the South Korean girl group Red Velvet, which debuted in 2014 under SM Entertainment.')).toContain('Red Velvet is a South Korean girl group.');
     expect(claims('He moved to other clubs such as Gandzasar Kapan in the Armenian Premier League.')).toContain('Gandzasar Kapan is in the Armenian Premier League.');
   });
+
+  it('keeps what a person did in the time spent with the time, not as the time\'s (first and second half)', () => {
+    const nkosi = claims('Nkosi spent the next several decades living and working in various countries, including England, Zambia, and the United States.');
+    expect(nkosi).toContain('Nkosi spent the next several decades living and working in England.');
+    expect(nkosi.filter((c) => /^The decades are/.test(c))).toEqual([]);
+    expect(claims('Katsu spent her childhood moving around the United States and overseas.')).toEqual(['Katsu spent her childhood moving around the United States and overseas.']);
+    // A participle after any other object is still the object's ("a clock mounted on a wall").
+    expect(claims('He bought a house facing the sea.')).toContain('The house is facing the sea.');
+  });
+
+  it('puts a thing\'s event with its agent in the main clause\'s past (second half)', () => {
+    const reign = claims('During his reign, he continued many of the building projects started by his father.');
+    expect(reign).toContain('The building projects were started by his father.');
+    expect(claims('Ford played the husband of a character played by Joan Van Ark.')).toContain('The character was played by Joan Van Ark.');
+    // A state stays in the present ("a marine sanctuary known for its coral reefs"), as does a present main clause.
+    expect(claims('The divers visited a marine sanctuary known for its vibrant coral reefs.')).toContain('The marine sanctuary is known for its vibrant coral reefs.');
+    expect(claims('The museum holds a painting painted by Leonardo da Vinci.')).toContain('The painting is painted by Leonardo da Vinci.');
+  });
 });
