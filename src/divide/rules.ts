@@ -17,6 +17,7 @@ import { awardForApart } from './award-for.js';
 import { playsAsApart } from './plays-as.js';
 import { timedSplit } from './time-np.js';
 import { yearApart } from './year-apart.js';
+import { ofWhichApart } from './of-which.js';
 import { leadInApart } from './lead-in.js';
 import { examplesApart } from './examples-apart.js';
 import { titleWhichApart } from './title-which.js';
@@ -238,6 +239,8 @@ function claimsOf(raw: string, question: string | undefined): { pairs: Pair[]; r
   if (text.includes('[')) text = text.replace(CITATIONS, '');
   // "Although she is a French citizen, ...": a concession states its clause ("Is although she a French citizen?").
   text = text.replace(/^(?:although|though|even though|whereas) /i, '');
+  const apart = text.includes(' of which ') ? ofWhichApart(text) : null;
+  if (apart !== null) return apart.map((x) => claimsOf(x, question)).reduce((a, b) => ({ pairs: [...a.pairs, ...b.pairs], reasons: [...a.reasons, ...b.reasons] }));
   if (isPlaceOnly(text)) return { pairs: [], reasons: ['fragment'] };
   let statement = text;
   const listed = listedSubjectApart(text, listItems);

@@ -75,11 +75,16 @@ const blocksVerb = (prev: string): boolean =>
   || prev === 'to' || /'s?$/.test(prev);
 
 /** True when a subject's head noun is plural, which decides between "Do" and "Does". */
+// Endings of adjectives ("instrumental", "famous", "notable", "popular", "other"), for verbAt's plural-noun test.
+const ADJECTIVE_END = /(?:al|ous|ful|ic|ive|able|ible|ar|ary|ern|ish|less|other)$/;
+
 export function isPluralSubject(subject: readonly Token[]): boolean {
   const words = subject.map((t) => t.word).filter((w) => w.length > 0);
   if (words.includes('and')) return true;
   const first = words[0] ?? '';
   const cut = words.findIndex((w, i) => i > 0 && (PREPOSITIONS.has(w) || RELATIVES.has(w)));
+  // "Some of his most famous works", "all of the dramas": the number is the noun's after "of".
+  if (cut === 1 && words[1] === 'of' && /^(?:some|most|all|none|any|half)$/.test(first)) return isPluralSubject(subject.slice(2));
   const head = words.slice(0, cut < 0 ? words.length : cut);
   const last = head[head.length - 1] ?? '';
   if (PLURAL_HEADS.has(last)) return true;
@@ -100,6 +105,8 @@ export function isParticipleAt(tokens: readonly Token[], i: number): boolean {
   return next === undefined || DETERMINERS.has(next) || /^["“'‘]?[A-Z0-9]/.test(tokens[i + 1]?.raw ?? '') || PREPOSITIONS.has(next) || /ly$/.test(next)
     || ['it', 'them', 'him', 'her', 'us', 'me', 'you', 'up', 'down', 'out', 'off', 'away', 'back'].includes(next)
     // "has served as a rabbi", "has worked as", "has released sixteen albums": a role or a count, not a modified noun.
+    // "has received positive reviews", "has earned critical acclaim": a count or a verdict, not a modified noun's look.
+    || /^(?:positive|negative|mixed|critical|widespread|numerous|several|many|multiple|favou?rable|universal|rave|international|worldwide)$/.test(next)
     || next === 'as' || next === 'due' || NUMBER_WORDS.has(next) || /^(?:\d|(?:thir|four|fif|six|seven|eigh|nine)teen$|(?:twen|thir|for|fif|six|seven|eigh|nine)ty$)/.test(next);
 }
 
@@ -161,6 +168,9 @@ export function verbAt(tokens: readonly Token[], i: number, afterRelative = fals
     const ambiguous = BASE_VERBS.has(w) && isPluralSubject(tokens.slice(0, i));
     return verbInfo(i, 'main', w, ambiguous ? w : irregular, ambiguous ? 'Do' : 'Did');
   }
+  // "the instrumental hits feature ...": a plural noun after a determiner and an adjective, before a verb's plain form
+  // ("the scene takes place": a noun before it, and the -s word is the verb).
+  if (/s$/.test(w) && i > 1 && DETERMINERS.has(tokens[i - 2]?.word ?? '') && ADJECTIVE_END.test(prev) && BASE_VERBS.has(next) && !blocksVerb(next)) return null;
   if (/s$/.test(w) && w.length > 2 && (BASE_VERBS.has(sFormToBase(w)) || isVerbWord(w))) {
     return verbInfo(i, 'main', w, sFormToBase(w), 'Does');
   }

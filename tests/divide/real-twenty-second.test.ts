@@ -60,4 +60,27 @@ describe('divideRules on real English: the twenty-second pass', () => {
     expect(claims('The divers visited a marine sanctuary known for its vibrant coral reefs.')).toContain('The marine sanctuary is known for its vibrant coral reefs.');
     expect(claims('The museum holds a painting painted by Leonardo da Vinci.')).toContain('The painting is painted by Leonardo da Vinci.');
   });
+
+  it('says a counted "of which" clause of the noun before it, as a statement of its own (both sets, both halves)', () => {
+    expect(claims('The image shows three mangosteen fruits, one of which is cut in half.')).toEqual(['There are three mangosteen fruits.', 'One of the mangosteen fruits is cut in half.']);
+    const kang = claims('Since then, he has starred in several other dramas, including "Sweet Home" and "Navillera", all of which have received positive reviews for his acting skills.');
+    // "all", "both" and "each" after named items: each item is the clause's subject, as the annotators wrote them.
+    expect(kang).toEqual(expect.arrayContaining(['"Sweet Home" has received positive reviews for his acting skills.', '"Navillera" has received positive reviews for his acting skills.']));
+    expect(claims('He has since released two albums, One Day at a Time and Ben Lummis, both of which reached multi-platinum status in his native country.'))
+      .toEqual(['He has since released two albums.', 'He has since released One Day at a Time.', 'He has since released Ben Lummis.', 'One Day at a Time reached multi-platinum status in his native country.', 'Ben Lummis reached multi-platinum status in his native country.']);
+    expect(kang.filter((c) => /of which/.test(c))).toEqual([]);
+    expect(claims('Dubois has since built a record with 16 wins, 15 of which were by knockout.')).toEqual(['Dubois has since built a record with 16 wins.', '15 of the wins were by knockout.']);
+    // The comma inside a closing quote; "or" is no part of the noun ("layers of nodes or artificial neurons").
+    expect(claims('Focus is best known for their instrumental hits "Hocus Pocus" and "Sylvia," both of which feature distinctive yodeling vocals.')).toEqual(expect.arrayContaining(['"Hocus Pocus" features distinctive yodeling vocals.', '"Sylvia" features distinctive yodeling vocals.']));
+    expect(claims('Neural networks are composed of layers of nodes or artificial neurons, each of which performs a simple computation.')).toContain('Each of the artificial neurons performs a simple computation.');
+  });
+
+  it('reads a plural noun after an adjective as the subject\'s, and "some of" a plural as plural (second half)', () => {
+    const q = (s: string): string[] => divideRules(s).claims.map((c) => c.question);
+    expect(q('Both of the instrumental hits feature distinctive yodeling vocals.')).toEqual(['Do both of the instrumental hits feature distinctive yodeling vocals?']);
+    expect(q('Her notable works include The Taker, The Reckoning and The Descent.')).toContain('Do her notable works include The Taker?');
+    expect(q('Some of his most notable fights include his victories against Gennady Golovkin, Miguel Cotto, Amir Khan, and Sergey Kovalev.')).toContain('Do some of his most notable fights include his victories against Gennady Golovkin?');
+    // A noun before the -s word leaves it the verb.
+    expect(q('The scene takes place in a rural area.')).toEqual(['Does the scene take place in a rural area?']);
+  });
 });
