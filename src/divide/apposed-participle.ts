@@ -51,3 +51,39 @@ export function spentTime(toks: readonly Tok[], i: number): boolean {
   for (let j = i - 2; j >= 0 && j >= i - 7; j--) if (SPEND.has(toks[j]!.lower)) return true;
   return false;
 }
+
+// Words that open a clause whose subject may follow them at once.
+const CLAUSE_OPENERS = new Set(['where', 'until', 'that', 'when', 'whenever', 'because', 'since', 'after', 'before', 'while', 'if', 'unless', 'once', 'whereas', 'although', 'though']);
+const NOUN_PHRASE = new Set(['DET', 'PRON', 'ADJ', 'NOUN', 'PROPN', 'NUM']);
+
+/**
+ * "where his mother worked as ...", "until his family moved to ...", "that da Vinci worked on ...": an -ed word after a
+ * noun phrase that a clause word opens is that clause's verb, not a participle of the noun ("His mother is worked as
+ * a member of the city council." had been the claim).
+ */
+export function verbOfClause(toks: readonly Tok[], i: number): boolean {
+  if (!/ed$/.test(toks[i]!.lower)) return false;
+  let j = i - 1;
+  while (j >= 0 && j > i - 6 && NOUN_PHRASE.has(toks[j]!.pos) && !CLAUSE_OPENERS.has(toks[j]!.lower)) j--;
+  if (j < 0 || j >= i - 1 || !CLAUSE_OPENERS.has(toks[j]!.lower)) return false;
+  // "where a character named Simba holds ...": a finite verb later in the clause leaves the -ed word a participle.
+  for (let k = i + 1; k < toks.length && toks[k]!.text !== ','; k++) {
+    // "erupted and collapsed on itself", "lived before joining the army": a second verb the clause parts would give
+    // the main clause's subject; the participle reading keeps the clause's own.
+    if (/^(?:and|or|before|after)$/.test(toks[k]!.lower) && (toks[k + 1]?.pos === 'VERB' || /ing$/.test(toks[k + 1]?.lower ?? ''))) return false;
+    if (CLAUSE_OPENERS.has(toks[k]!.lower)) break;
+    if ((toks[k]!.pos === 'VERB' || toks[k]!.pos === 'AUX') && isFinite(toks[k]!) && !/ed$/.test(toks[k]!.lower)) return false;
+  }
+  return true;
+}
+
+/** A clause opens after the clause word at `i`: a short noun phrase, then its -ed verb (verbOfClause). */
+export function edClauseAfter(toks: readonly Tok[], i: number): boolean {
+  // "appeared in A where she played X, B where she played Y, and many others": a list of such items stays whole.
+  if (toks.some((t, k) => k !== i && t.lower === toks[i]!.lower)) return false;
+  for (let k = i + 2; k < toks.length && k < i + 7; k++) {
+    if (/ed$/.test(toks[k]!.lower)) return verbOfClause(toks, k);
+    if (!NOUN_PHRASE.has(toks[k]!.pos)) return false;
+  }
+  return false;
+}

@@ -44,22 +44,28 @@ export function yearOfMain(main: readonly Tok[]): string {
 /**
  * "moved to FC Porto in 2006, where he won the UEFA Cup", "went into exile in Europe, where he died in 1904": the
  * named place before ", where" (at i), as a phrase for the clause ("He won the UEFA Cup at FC Porto.", "He died in
- * 1904 in Europe."), as the annotators wrote it; "in" where the text said "in", "at" otherwise. A year after the
- * name ("joined AC Milan in 2015, where ...") is skipped. Empty when no name ends right there.
+ * 1904 in Europe."), as the annotators wrote it; "in" where the text said "in" and for a town after "of", "from" or
+ * "near" ("the city of Fréjus where"), "at" otherwise. The comma may be missing ("from Łódź where his parents
+ * married"). A year after the name ("joined AC Milan in 2015, where ...") is skipped. Empty when no name ends there.
  */
+const INSTITUTION = /\b(?:Club|University|College|School|Academy|Institute|Hospital|Stadium|Arena|Theat(?:re|er)|Church|Hall|Cent(?:er|re)|Studios?|Company|Festival|Museum|Library|Prison|Base|Camp)\b/;
+
 export function placeBefore(toks: readonly Tok[], i: number): string {
-  let e = i - 1;
-  if (toks[e]?.text !== ',') return '';
+  // "in Granite, Oklahoma, where he died", or with no comma ("from Łódź where his parents married").
+  let e = toks[i - 1]?.text === ',' ? i - 1 : i;
   if (/^(?:1[5-9]|20)\d\d$/.test(toks[e - 1]?.text ?? '') && toks[e - 2]?.lower === 'in') e -= 2;
   let b = e;
-  const name = (t: Tok | undefined): boolean => t !== undefined && /^[A-Z0-9]/.test(t.text) && t.pos !== 'PRON';
-  while (b > 0 && b > e - 8 && (name(toks[b - 1]) || (['of', 'de', '&'].includes(toks[b - 1]!.lower) && name(toks[b - 2])))) b--;
-  if (b === e || !name(toks[b])) return '';
+  const name = (t: Tok | undefined): boolean => t !== undefined && /^[\p{Lu}0-9]/u.test(t.text) && t.pos !== 'PRON';
+  // "Lady Shri Ram College for Women", and a town with its state in commas ("Granite, Oklahoma where ...").
+  while (b > 0 && b > e - 8 && (name(toks[b - 1]) || ((['of', 'de', '&', 'for'].includes(toks[b - 1]!.lower) || (toks[b - 1]!.text === ',' && e === i)) && name(toks[b - 2])))) b--;
+  if (b === e || !name(toks[b]) || !/^\p{Lu}/u.test(toks[b]!.text)) return '';
   const the = toks[b - 1]?.lower === 'the' ? 'the ' : '';
   const prep = toks[b - 1 - (the ? 1 : 0)];
   if (prep === undefined || prep.text === ',' || ['and', 'or'].includes(prep.lower)) return '';
   const place = toks.slice(b, e).map((t, k) => (k > 0 && t.space !== '' ? ' ' : '') + t.text).join('');
-  return `${prep.lower === 'in' ? 'in' : 'at'} ${the}${place}`;
+  // A town is "in" ("the city of Fréjus where" -> "In Fréjus, ..."); an institution, or a place after "at", is "at".
+  const at = prep.lower === 'at' || (prep.lower !== 'in' && (!['of', 'from', 'near'].includes(prep.lower) || INSTITUTION.test(place)));
+  return `${at ? 'at' : 'in'} ${the}${place}`;
 }
 
 /**

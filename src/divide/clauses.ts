@@ -6,7 +6,7 @@
  */
 import { flatMapOf, through } from './arrays.js';
 import { frontOnMain } from './fronted-when.js';
-import { apposedBeforeVerb, auxAhead, spentTime } from './apposed-participle.js';
+import { apposedBeforeVerb, auxAhead, edClauseAfter, spentTime, verbOfClause } from './apposed-participle.js';
 import { gerundListItem, gerundSeriesItem } from './gerund-item.js';
 import { retext, type Tok } from './nlp.js';
 import { draft, part, type Draft, type Part } from './clause-draft.js';
@@ -280,7 +280,7 @@ function opener(toks: readonly Tok[], i: number, main: readonly Tok[], afterComm
     const inference = isComma(prev) && /^(?:indicates|suggests|implies|signifies)$/.test(next.lower) ? { skip: 'opinion or hedge' } : {};
     return { kind: 'relative', head: listCategory(toks, i) ?? pluralAntecedent(toks, i) ?? headBefore(toks, isComma(prev) ? i - 1 : i), consume: 1, ...inference };
   }
-  if (t.lower === 'where' && afterComma && i > 0 && ['DET', 'PRON', 'PROPN', 'NOUN', 'NUM'].includes(next.pos)) {
+  if (t.lower === 'where' && (afterComma || edClauseAfter(toks, i)) && i > 0 && ['DET', 'PRON', 'PROPN', 'NOUN', 'NUM'].includes(next.pos)) {
     return { kind: 'subordinate', head: -1, consume: 1, setting: 'where' };
   }
   if ((isParticipleForm(t) || ingBeforePhrase(toks, i)) && t.text === t.lower && !PREPOSITIONAL.has(t.lower) && i > 0
@@ -289,7 +289,7 @@ function opener(toks: readonly Tok[], i: number, main: readonly Tok[], afterComm
     && !(afterComma ? false : fronted(main))) {
     if (['ADJ', 'NOUN'].includes(next.pos) && !afterComma) return null; // "parked cars", a modifier
     if (!afterComma && t.pos === 'NOUN' && nounAfterModifier(toks, i)) return null; // "a tall, skinny building with", a noun
-    if (!afterComma && (auxAhead(toks, i) || spentTime(toks, i))) return null; // "the person using the desk is reading", "spent her youth living"
+    if (!afterComma && (auxAhead(toks, i) || spentTime(toks, i) || verbOfClause(toks, i))) return null; // "the person using the desk is reading", "spent her youth living", "where his mother worked"
     if (afterComma && gerundListItem(toks, i)) return null; // "his physicality, tackling ability, and ..."; gerund-item.ts
     if (afterComma && gerundSeriesItem(toks, i)) return null; // "enjoy swimming, sunbathing, or taking a stroll"; gerund-item.ts
     // "Krenz resigned his post", "his father founded the China Inland Mission": a past verb with an object.

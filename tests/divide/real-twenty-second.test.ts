@@ -83,4 +83,25 @@ describe('divideRules on real English: the twenty-second pass', () => {
     // A noun before the -s word leaves it the verb.
     expect(q('The scene takes place in a rural area.')).toEqual(['Does the scene take place in a rural area?']);
   });
+
+  it('reads an -ed word after a clause word and its subject as that clause\'s verb, not a participle (both halves)', () => {
+    // Had been "Rami grew up in ... Fréjus where his mother." and "His mother is worked as a member of the city council."
+    expect(claims('Rami grew up in the southern coast city of Fréjus where his mother worked as a member of the city council.'))
+      .toEqual(['Rami grew up in the southern coast city of Fréjus.', 'In Fréjus, his mother worked as a member of the city council.']);
+    expect(claims('Valpy lived there until his family moved to Vancouver after World War II.')).toEqual(['Valpy lived there until his family moved to Vancouver after World War II.']);
+    expect(claims('Howard Taylor was three when his father founded the China Inland Mission.')).toEqual(['Howard Taylor was three when his father founded the China Inland Mission.']);
+    // The place of a "where" clause without its comma, beyond ASCII and with its state.
+    expect(claims('His mother was from Łódź where his parents married.')).toEqual(['His mother was from Łódź.', 'In Łódź, his parents married.']);
+    expect(claims('In his later years, Post lived in Granite, Oklahoma where he died at the age of 88.')).toContain('In Granite, Oklahoma, he died at the age of 88.');
+    expect(claims('Kadokura attended Keio University where he studied computer science.')).toContain('At Keio University, Kadokura studied computer science.');
+    // A participle whose clause goes on to its own verb stays a participle; a list of "where" items stays whole; a
+    // second verb in the clause keeps the participle reading, which keeps the clause's subject.
+    expect(claims('The meme is parodying the movie scene from "The Lion King" where a character named Simba holds a cub.').join(' ')).toMatch(/named Simba/);
+    expect(claims('Paxton has appeared in several films including The Last House on the Left (2009) where she played Mari Collingwood, Blue Eyed Butcher (2012) where she played Susan Wright, and many others.'))
+      .toContain('Paxton has appeared in Blue Eyed Butcher where she played Susan Wright.');
+    expect(claims('Her grandmother still lives on Naishvilla road where her father lived before joining the Indian army.')).toContain('Her father joined the Indian army.');
+    expect(claims('Diamond Head Crater was formed when a volcano erupted and collapsed on itself.').join(' ')).not.toMatch(/Crater was collapsed/);
+    // A decade or a year is no place ("At 1960s, Santana formed the band Santana.").
+    expect(claims('Santana moved to San Francisco in the early 1960s where he formed the band Santana.').join(' ')).not.toMatch(/At 1960s/);
+  });
 });
