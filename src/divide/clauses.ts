@@ -13,7 +13,7 @@ import { draft, part, type Draft, type Part } from './clause-draft.js';
 import {
   careerStarter, frontedAs, lonePerson, pastAfterAnd, frontedBesides, frontedParticiple, fullName, isApposition, isFinite, isIngVerb, isParticipleForm, listCategory, PAST_ONLY, pastMain, pastOfMain, perfectAux, RELATIVES,
 } from './person-clauses.js';
-import { copulaSubject, definite, headBefore, herObject, isComma, NOUNISH, nounAfterModifier, pluralHead, POSSESSIVES, textOf, withArticle } from './noun-phrase.js';
+import { copulaSubject, definite, headBefore, herObject, isComma, namedHead, NOUNISH, nounAfterModifier, placeComma, pluralHead, POSSESSIVES, textOf, withArticle } from './noun-phrase.js';
 import { PARTICIPLES } from './lexicon.js';
 import { listNounAfterAnd } from './list-noun.js';
 import { pastOfIng } from './verbs.js';
@@ -94,7 +94,7 @@ export function clauseParts(toks: readonly Tok[]): Part[] {
       if (cur !== home) {
         // A comma ends a clause part only where the main clause resumes or a new part opens; otherwise it is
         // inside the part ("topics related to the Bible, Jewish tradition, and spirituality").
-        if (resumes(toks, i + 1, drafts[home]!.toks) && !listNounAfterAnd(toks, i)) cur = home;
+        if (resumes(toks, i + 1, drafts[home]!.toks) && !listNounAfterAnd(toks, i) && !placeComma(toks, i)) cur = home;
         else drafts[cur]!.toks.push(t);
         continue;
       }
@@ -302,7 +302,7 @@ function opener(toks: readonly Tok[], i: number, main: readonly Tok[], afterComm
     if (afterComma && !hasFinite(main)) {
       return { kind: 'participle', head: headBefore(toks, i - 1), consume: 0, subject: textOf(main), ...(skip ? { skip } : {}) };
     }
-    const head = afterComma ? -2 : headBefore(toks, i);
+    const head = afterComma ? -2 : namedHead(toks, headBefore(toks, i), t);
     return { kind: 'participle', head, consume: 0, ...(skip ? { skip } : {}) };
   }
   // "Botak Chin (real name: Wong Swee Chin) was ...", "Ramesses IV (also known as Ramses) was ...", "Marie Becker

@@ -121,3 +121,33 @@ export function nounAfterModifier(toks: readonly Tok[], i: number): boolean {
   return (toks[i - 1]?.pos === 'ADJ' && toks[i - 2]?.pos === 'DET')
     || (['ADJ', 'NOUN'].includes(toks[i - 1]?.pos ?? '') && isComma(toks[i - 2]) && toks[i - 3]?.pos === 'ADJ');
 }
+
+/**
+ * "an architecture firm located in Ybor City, Florida called Alfonso Architects Inc.": a naming participle ("called",
+ * "named", "titled", "dubbed") after a place's name names the common noun before the place's phrase, not the place
+ * ("Florida is called Alfonso Architects Inc." had been the claim). `head` as it was when there is no such noun.
+ */
+export function namedHead(toks: readonly Tok[], head: number, participle: Tok): number {
+  if (head < 1 || toks[head]!.pos !== 'PROPN' || !/^(?:called|named|titled|dubbed)$/.test(participle.lower)) return head;
+  let j = head;
+  while (j > 0 && (/^\p{Lu}/u.test(toks[j - 1]!.text) || toks[j - 1]!.text === ',')) j--;
+  if (!['in', 'at', 'near', 'outside', 'from'].includes(toks[j - 1]?.lower ?? '')) return head;
+  for (let k = j - 2; k >= 0 && k >= j - 4; k--) {
+    if (toks[k]!.pos === 'NOUN' && toks[k]!.text === toks[k]!.lower) return k;
+    if (toks[k]!.pos !== 'VERB' && toks[k]!.pos !== 'ADV') break;
+  }
+  return head;
+}
+
+/**
+ * "located in Ybor City, Florida called ...": the comma at `i` joins a place to its state or country, inside the
+ * phrase that names them, so a clause part goes on past it (the state had gone to the main clause: "a president of an
+ * architecture firm Florida").
+ */
+export function placeComma(toks: readonly Tok[], i: number): boolean {
+  const cap = (t: Tok | undefined): boolean => t !== undefined && /^\p{Lu}/u.test(t.text);
+  if (!cap(toks[i - 1]) || toks[i + 1]?.pos !== 'PROPN' || cap(toks[i + 2]) || toks[i + 2]?.text === ',') return false;
+  let j = i - 1;
+  while (j > 0 && cap(toks[j - 1])) j--;
+  return ['in', 'at', 'near', 'from'].includes(toks[j - 1]?.lower ?? '');
+}

@@ -17,14 +17,15 @@ import { claimToQuestion } from './question.js';
 const NAME = String.raw`(?:(?:[a-z]{1,3}-)?[A-Z][\w'’.-]*(?: (?:[A-Z][\w'’.-]*|of|on|the|for|de|la|von|van))*(?: \([A-Z]+\))?)`;
 const WHICH = new RegExp(String.raw`^(.*?)(\S+ )(${NAME}), (?:(for|in|with|from|by) )?which (.+)\.$`);
 // A subject pronoun and the verb it takes ("he co-wrote", "she also directed"), with the rest.
-const PRONOUN = /^(he|she|they) ((?:also |later |then )?)(?!(?:is|was|were|are|has|had|have|would|will|could)\b)([a-z][\w-]*)\b(.*)$/;
+// Two verbs joined by "and" take the object each ("which he wrote and directed" -> "He wrote X.", "He directed X.").
+const PRONOUN = /^(he|she|they) ((?:also |later |then )?)(?!(?:is|was|were|are|has|had|have|would|will|could)\b)([a-z][\w-]*(?: and (?:also )?[a-z][\w-]*ed\b)?)\b(.*)$/;
 // A finite verb that opens a subject relative ("which showcases", "which propelled").
 const SUBJECT_VERB = /^(?:[a-z]+(?:s|ed)|became|won|led|made|held|ran|grew|went|began|gave|took|brought) /;
 const NOT_BEFORE = /^(?:and|or|against|by|with|nor) $/;
 
 /** The claim without its "which" clause, and the clause with the name in its place; the claim alone otherwise. */
 export function whichApart(claim: string): string[] {
-  if (!claim.includes(' which ') || !isLong(claim)) return [claim];
+  if (!claim.includes(' which ')) return [claim];
   const m = WHICH.exec(claim);
   if (m === null) return [claim];
   const [, head = '', before = '', name = '', prep, rest = ''] = m;
@@ -44,6 +45,11 @@ export function whichApart(claim: string): string[] {
     // "which he used to launch ..." -> "He used al-Qaeda to launch ..."; a stranded preposition ("which she starred
     // in") leaves the object's place unknown.
     if (/\b(?:in|on|at|for|with|to|of|about|from)$/.test(p[4]!)) return [claim];
+    const verbs = p[3]!.split(/ and (?:also )?/);
+    if (verbs.length === 2) {
+      const both = verbs.map((v) => `${cap(p[1]!)} ${p[2]}${v} ${title}${p[4]}.`);
+      return both.some((f) => isLong(f) || claimToQuestion(f) === null) ? [claim] : [`${main.replace(/,$/, '')}.`, ...both];
+    }
     fact = `${cap(p[1]!)} ${p[2]}${p[3]} ${title}${p[4]}.`;
   } else if (SUBJECT_VERB.test(rest) && !/^(?:is|was|has|had|are|were)\b/.test(rest)) {
     fact = `${title} ${rest}.`;

@@ -104,4 +104,15 @@ describe('divideRules on real English: the twenty-second pass', () => {
     // A decade or a year is no place ("At 1960s, Santana formed the band Santana.").
     expect(claims('Santana moved to San Francisco in the early 1960s where he formed the band Santana.').join(' ')).not.toMatch(/At 1960s/);
   });
+
+  it('names the firm, not its state, with "called", and keeps "City, State" in the place (second half)', () => {
+    const alfonso = claims('Alfonso is a founding principal and president of an architecture firm located in Ybor City, Florida called Alfonso Architects Inc.');
+    expect(alfonso).toEqual(expect.arrayContaining(['Alfonso is a president of an architecture firm.', 'The architecture firm is located in Ybor City, Florida.', 'The architecture firm is called Alfonso Architects Inc.']));
+    expect(alfonso.filter((c) => /^Florida is called|firm Florida/.test(c))).toEqual([]);
+  });
+
+  it('takes a "which he wrote and directed" clause apart from a short claim too (second half)', () => {
+    expect(claims('Waititi\'s most recent film is Jojo Rabbit (2019), which he wrote and directed.'))
+      .toEqual(expect.arrayContaining(['Waititi\'s most recent film is Jojo Rabbit.', 'He wrote Jojo Rabbit.', 'He directed Jojo Rabbit.']));
+  });
 });
