@@ -7,8 +7,10 @@
  * "a", "of", "in", "the", ... inside) and may end with one lower-case plural ("and many other publications",
  * "and international matches"). With ", and" the items are cut at commas only, so "Bosnia and Herzegovina" stays one.
  */
-const LIST = /^(.*?\b(?:in|on|at|for|with|from|to|by|of|throughout|across|are|include|includes|included)\s)((?:the\s)?["“]?[A-Z].*)\.$/;
-const SMALL = new Set(['a', 'an', 'the', 'of', 'in', 'on', 'at', 'to', 'for', 'and', 'or', 'with', 'from', 'by', 'de', 'del', 'la', 'le', 'da', 'do', 'von', 'van', 'y']);
+// Also after a kind of work or a colon: "directing the films Boy, What We Do in the Shadows, ... and Jojo Rabbit",
+// "has acted in four of his films: Eagle vs Shark, Boy, Hunt for the Wilderpeople and Thor: Ragnarok".
+const LIST = /^(.*?(?:\b(?:in|on|at|for|with|from|to|by|of|throughout|across|are|include|includes|included|films|movies|series|shows|albums|songs|singles|novels|books|plays|operas|musicals)|:)\s)((?:the\s)?["“]?[A-Z].*)\.$/;
+const SMALL = new Set(['a', 'an', 'the', 'of', 'in', 'on', 'at', 'to', 'for', 'and', 'or', 'with', 'from', 'by', 'de', 'del', 'la', 'le', 'da', 'do', 'von', 'van', 'y', 'vs']);
 const NOT_PREFIX = /\b(?:between|among|amongst|both|either|neither|together|respectively|such as|including|like|born|died)\b|,/;
 const DATE = /^(?:\d|(?:January|February|March|April|May|June|July|August|September|October|November|December)\b)/;
 
@@ -51,5 +53,28 @@ export function nameListApart(claim: string): string[] {
   const inner = /\s(?:of|for|on|and)\s/.test(items[0]!) && items.slice(1).filter((x) => !x.includes(' ')).length >= 1;
   // "Minister of Agriculture, Fisheries and Food": single words after "of" or "for" are one name's parts.
   if (inner || (/\b(?:of|for) $/.test(prefix) && !items[0]!.includes(' '))) return [claim];
-  return items.map((x) => `${prefix}${x}${x.endsWith('.') ? '' : '.'}`);
+  const lead = leadOf(prefix);
+  if (lead === null) return [claim];
+  return [...lead.category, ...items.map((x) => `${lead.lead}${x}${x.endsWith('.') ? '' : '.'}`)];
+}
+
+const KIND_END = /(?:films|movies|series|shows|albums|songs|singles|novels|books|plays|operas|musicals) $/;
+const KIND_PHRASE = /(?:the|his|her|their|its) (?:[a-z][\w-]* ){0,2}(?:films|movies|series|shows|albums|songs|singles|novels|books|plays|operas|musicals) $/;
+
+// What each item follows. After a kind of work, the item takes the kind's place ("best known for directing the films
+// Boy, ..." -> "... for directing Boy."; naming.ts says "Boy is a film."). After a colon, the counted category is a
+// claim of its own and each item takes its place ("has acted in four of his films: Eagle vs Shark, ..." -> "Rachel
+// House has acted in four of his films.", "Rachel House has acted in Eagle vs Shark."). Null where neither reads.
+function leadOf(prefix: string): { lead: string; category: string[] } | null {
+  if (prefix.endsWith(': ')) {
+    const words = prefix.slice(0, -2).split(' ');
+    const k = words.findLastIndex((w, j) => j > 0 && /^(?:in|on|at|for|with|from|to|by|of)$/.test(w) && !(w === 'of' && /^(?:one|two|three|four|five|six|some|all|many|several|most)$/.test(words[j - 1]!)));
+    if (k < 1 || k >= words.length - 1) return null;
+    return { lead: `${words.slice(0, k + 1).join(' ')} `, category: [`${words.join(' ')}.`] };
+  }
+  if (KIND_END.test(prefix)) {
+    const m = KIND_PHRASE.exec(prefix);
+    return m === null ? null : { lead: prefix.slice(0, m.index), category: [] };
+  }
+  return { lead: prefix, category: [] };
 }

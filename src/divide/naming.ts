@@ -108,7 +108,8 @@ function kindFacts(toks: readonly Tok[]): NamingFact[] {
   const out: NamingFact[] = [];
   for (let k = 1; k < toks.length; k++) {
     const noun = toks[k - 1]!;
-    if (noun.pos !== 'NOUN' || noun.text !== noun.lower || NAME_PARTICLES.has(noun.lower)) continue;
+    // "Eagle vs Shark": "vs" inside a title is no kind.
+    if (noun.pos !== 'NOUN' || noun.text !== noun.lower || NAME_PARTICLES.has(noun.lower) || noun.lower === 'vs') continue;
     // "the consulting firm McKinsey & Company", "the film The Virgin Suicides", "the ABC drama series, The
     // Forgotten." (after a comma only when the title ends the clause).
     const comma = toks[k]!.text === ',' ? 1 : 0;

@@ -115,4 +115,12 @@ describe('divideRules on real English: the twenty-second pass', () => {
     expect(claims('Waititi\'s most recent film is Jojo Rabbit (2019), which he wrote and directed.'))
       .toEqual(expect.arrayContaining(['Waititi\'s most recent film is Jojo Rabbit.', 'He wrote Jojo Rabbit.', 'He directed Jojo Rabbit.']));
   });
+
+  it('splits a list of titles after a kind of work or a colon, each in the kind\'s place (second half)', () => {
+    expect(claims('Waititi is best known for directing the films Boy, What We Do in the Shadows, Hunt for the Wilderpeople, Thor: Ragnarok, and Jojo Rabbit.'))
+      .toEqual(expect.arrayContaining(['Waititi is best known for directing Boy.', 'Waititi is best known for directing What We Do in the Shadows.', 'Waititi is best known for directing Thor: Ragnarok.']));
+    expect(claims('Rachel House has acted in four of his films: Eagle vs Shark, Boy, Hunt for the Wilderpeople and Thor: Ragnarok.'))
+      .toEqual(['Rachel House has acted in four of his films.', 'Rachel House has acted in Eagle vs Shark.', 'Rachel House has acted in Boy.', 'Rachel House has acted in Hunt for the Wilderpeople.', 'Rachel House has acted in Thor: Ragnarok.']);
+    expect(claims('James grew up with four siblings: Alex, Livingston, Hugh, and Kate.')).toContain('James grew up with Hugh.');
+  });
 });
