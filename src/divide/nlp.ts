@@ -5,6 +5,7 @@
  */
 import winkNLP from 'wink-nlp';
 import model from 'wink-eng-lite-web-model';
+import { IRREGULAR_PAST } from './lexicon.js';
 
 /** One token: its text, lower-cased form, POS tag and character span [start, end) in the analysed text. */
 export interface Tok {
@@ -77,6 +78,15 @@ export function analyze(text: string): Analysis {
     at = start + value.length;
   }
   const sentences = (doc.sentences().out(its.span) as unknown as [number, number][]).map(([a, b]) => [index[a] ?? a, index[b] ?? b] as [number, number]);
+  // "Ford made his film debut", "Page was born": a capitalised first word the tagger reads as a verb, right before a
+  // finite verb, is the subject's name ("Ford" had been read as the verb, and "Did ford make ...?" asked).
+  for (let a = 0; a < tokens.length - 1; a++) {
+    const first = tokens[a]!;
+    if (first.pos !== 'VERB' || (a > 0 && !/^(?:[.!?\]]|\s+)$/.test(tokens[a - 1]!.text) && !first.space.includes('\n'))) continue;
+    const next = tokens[a + 1];
+    if (/^[A-Z][a-z]/.test(first.text) && next !== undefined && (next.pos === 'VERB' || next.pos === 'AUX')
+      && (/^(?:is|was|has|had|will|would|could|can|did|does)$/.test(next.lower) || /[^s]ed$/.test(next.lower) || IRREGULAR_PAST.has(next.lower))) first.pos = 'PROPN';
+  }
   return { tokens, sentences };
 }
 

@@ -123,4 +123,13 @@ describe('divideRules on real English: the twenty-second pass', () => {
       .toEqual(['Rachel House has acted in four of his films.', 'Rachel House has acted in Eagle vs Shark.', 'Rachel House has acted in Boy.', 'Rachel House has acted in Hunt for the Wilderpeople.', 'Rachel House has acted in Thor: Ragnarok.']);
     expect(claims('James grew up with four siblings: Alex, Livingston, Hugh, and Kate.')).toContain('James grew up with Hugh.');
   });
+
+  it('reads a capitalised first word before a finite verb as a name, not a verb (second half)', () => {
+    const ford = divideRules('Harrison Ford is an actor.\n\nFord made his film debut in 1966 and spent ten years in small roles before rising to stardom for his portrayal of Han Solo.').claims;
+    // Had been "His film debut rose to stardom ..." (the tagger read "Ford" as the verb) and "Did ford make ...?".
+    expect(ford.map((c) => c.claim)).toContain('Ford rose to stardom for his portrayal of Han Solo.');
+    expect(ford.map((c) => c.question)).toContain('Did Ford make his film debut in 1966?');
+    // An order stays an order: "Try adding salt." has no finite verb after its first word.
+    expect(divideRules('Try adding salt to the soup.').claims).toEqual([]);
+  });
 });
