@@ -7,7 +7,7 @@
 import { flatMapOf, through } from './arrays.js';
 import { frontOnMain } from './fronted-when.js';
 import { apposedBeforeVerb, auxAhead, edClauseAfter, spentTime, verbOfClause } from './apposed-participle.js';
-import { gerundListItem, gerundSeriesItem } from './gerund-item.js';
+import { gerundListItem, gerundSeriesItem, verbSeriesItem } from './gerund-item.js';
 import { retext, type Tok } from './nlp.js';
 import { draft, part, type Draft, type Part } from './clause-draft.js';
 import {
@@ -291,7 +291,7 @@ function opener(toks: readonly Tok[], i: number, main: readonly Tok[], afterComm
     if (!afterComma && t.pos === 'NOUN' && nounAfterModifier(toks, i)) return null; // "a tall, skinny building with", a noun
     if (!afterComma && (auxAhead(toks, i) || spentTime(toks, i) || verbOfClause(toks, i))) return null; // "the person using the desk is reading", "spent her youth living", "where his mother worked"
     if (afterComma && gerundListItem(toks, i)) return null; // "his physicality, tackling ability, and ..."; gerund-item.ts
-    if (afterComma && gerundSeriesItem(toks, i)) return null; // "enjoy swimming, sunbathing, or taking a stroll"; gerund-item.ts
+    if (afterComma && (gerundSeriesItem(toks, i) || verbSeriesItem(toks, i, main))) return null; // "enjoy swimming, sunbathing, or taking a stroll", "supported X, served in Y, and signed Z"; gerund-item.ts
     // "Krenz resigned his post", "his father founded the China Inland Mission": a past verb with an object.
     if (!afterComma && !/ing$/.test(t.lower) && (/^(?:his|her|their|its|it)$/.test(next.lower) || (next.pos === 'DET' && prev?.pos === 'PROPN'))) return null;
     if (next.pos === 'PUNCT' && !afterComma) return null; // "in the middle left.": a place, not "left" the verb

@@ -45,3 +45,25 @@ export function gerundSeriesItem(toks: readonly Tok[], i: number): boolean {
   const before = toks[k - 1];
   return before !== undefined && (GERUND_BEFORE.has(before.pos) || POSSESSIVE.has(before.lower) || before.lower === 'as');
 }
+
+const PAST = /^(?:[a-z]+ed|was|were|became|won|led|made|wrote|took|gave|went|began|held|ran|left|met|rose|sang|spent|taught|fought|built|founded)$/;
+
+/**
+ * "He supported the American Revolution, served in the Confederation Congress, and signed the Constitution": a past
+ * verb after a comma is the next item of a series of the subject's past verbs when the series ends with ", and" and a
+ * past verb, and the main clause's own verb is a past verb, not "was" ("He was born in X, raised in Y, and educated
+ * at Z" shares "was"). It had been read as a participle: "He was served in the Confederation Congress.".
+ */
+export function verbSeriesItem(toks: readonly Tok[], i: number, main: readonly Tok[]): boolean {
+  if (!PAST.test(toks[i]!.lower)) return false;
+  // Past a fronted phrase ("Throughout his long and distinguished career, Santana has released ...").
+  const comma = ['ADP', 'SCONJ', 'ADV'].includes(main[0]?.pos ?? '') ? main.findIndex((t) => t.text === ',') : -1;
+  const verb = main.slice(comma + 1).find((t) => t.pos === 'VERB' || t.pos === 'AUX');
+  if (verb === undefined || verb.pos !== 'VERB' || !PAST.test(verb.lower) || /^(?:was|were)$/.test(verb.lower)) return false;
+  for (let k = i + 1; k < toks.length - 2; k++) {
+    if (toks[k]!.text !== ',' || toks[k + 1]!.lower !== 'and') continue;
+    const next = /^(?:later|then|also|eventually|finally)$/.test(toks[k + 2]!.lower) ? toks[k + 3] : toks[k + 2];
+    return next !== undefined && PAST.test(next.lower);
+  }
+  return false;
+}

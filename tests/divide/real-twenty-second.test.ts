@@ -132,4 +132,12 @@ describe('divideRules on real English: the twenty-second pass', () => {
     // An order stays an order: "Try adding salt." has no finite verb after its first word.
     expect(divideRules('Try adding salt to the soup.').claims).toEqual([]);
   });
+
+  it('reads a past verb after a comma as the next item of a series of the subject\'s verbs, not a participle (second half)', () => {
+    expect(claims('He supported the American Revolution, served in the Confederation Congress, was a delegate to the Philadelphia Convention, signed it on behalf of Maryland, and later served in the House.'))
+      .toEqual(['He supported the American Revolution.', 'He served in the Confederation Congress.', 'He was a delegate to the Philadelphia Convention.', 'He signed it on behalf of Maryland.', 'He later served in the House.']);
+    // A series that shares "was" stays passive; a fronted phrase's participle is not the main verb.
+    expect(claims('He was born in Ohio, raised in Texas, and educated at Yale.')).toEqual(['He was born in Ohio.', 'He was raised in Texas.', 'He was educated at Yale.']);
+    expect(claims('Throughout his long and distinguished career, Santana has released over 30 studio albums, won 10 Grammy Awards, and collaborated with Wayne Shorter.')).toContain('Santana has won 10 Grammy Awards.');
+  });
 });
