@@ -75,9 +75,19 @@ export function copulaSubject(toks: readonly Tok[], head: number, main: readonly
 
 // The nearest noun head before i, not crossing a verb; -1 if none within reach.
 export function headBefore(toks: readonly Tok[], i: number): number {
-  for (let j = i - 1; j >= 0 && j >= i - 3; j--) {
+  let low = i - 3;
+  for (let j = i - 1; j >= 0 && j >= low; j--) {
     const t = toks[j];
     if (!t) break;
+    // "Carlos Santana (baseball), who is ...": the name before a bracket, not the bracket's word.
+    if (t.text === ')') {
+      const open = toks.slice(Math.max(0, j - 6), j).map((x) => x.text).lastIndexOf('(');
+      if (open < 0) break;
+      const at = Math.max(0, j - 6) + open;
+      low -= j - at + 1;
+      j = at;
+      continue;
+    }
     if (NOUNISH.has(t.pos) || (t.pos === 'PRON' && ['they', 'it', 'he', 'she', 'him', 'her', 'them'].includes(t.lower))) return j;
     if (t.pos === 'VERB' || t.pos === 'AUX') break;
   }

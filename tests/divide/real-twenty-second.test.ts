@@ -140,4 +140,13 @@ describe('divideRules on real English: the twenty-second pass', () => {
     expect(claims('He was born in Ohio, raised in Texas, and educated at Yale.')).toEqual(['He was born in Ohio.', 'He was raised in Texas.', 'He was educated at Yale.']);
     expect(claims('Throughout his long and distinguished career, Santana has released over 30 studio albums, won 10 Grammy Awards, and collaborated with Wayne Shorter.')).toContain('Santana has won 10 Grammy Awards.');
   });
+
+  it('takes the name before a bracket as what a relative clause after it is about (second half)', () => {
+    // Had been "The baseball is a Dominican-American professional baseball designated hitter ...".
+    expect(claims('Carlos Santana should not be confused with Carlos Santana (baseball), who is a Dominican-American baseball player.'))
+      .toContain('Carlos Santana is a baseball player.');
+    // Had been "There is a cult." with the clause dropped as a comment on the scene.
+    expect(claims('Varma first gained recognition for his crime drama, Shiva (1989), which won critical acclaim and went on to become a cult classic.'))
+      .toEqual(expect.arrayContaining(['Shiva won critical acclaim.', 'Shiva went on to become a cult classic.']));
+  });
 });
