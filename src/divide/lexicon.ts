@@ -176,6 +176,8 @@ export const HEDGE_PATTERNS: readonly RegExp[] = [
   /\bcould (?:be|have been)\b/i,
   /\b(?:not sure|unsure|unclear|hard to (?:say|tell)|difficult to (?:say|tell|determine))\b/i,
   /\b(?:cannot determine|can't tell|cannot tell)\b/i,
+  // "One possibility is that he is preparing to pack his suitcase": a guess named as one.
+  /^(?:one|another|a) (?:possibility|possible explanation|explanation|reason) (?:is|could be|might be) that\b/i,
 ];
 
 /** Sentences about the conversation rather than the image. */

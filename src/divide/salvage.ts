@@ -32,7 +32,8 @@ const ABSTRACT = new Set(`
   security warmth softness texture variety number lot lots part kind type sort form level amount use effect
   impression appearance element elements aspect aspects detail details overall glimpse contrast touch pop
   opportunity chance possibility source sign signs indication evidence behavior behaviour habit habits care love
-  relaxation leisure adventure connection relationship bond celebration occasion event mix
+  relaxation leisure adventure connection relationship bond celebration occasion event mix color colour colors colours
+  style styles
   days night nights week weeks month months year years hour hours minute minutes decade decades century age
 `.split(/\s+/).filter(Boolean));
 const QUANTIFIERS = new Set(['a', 'an', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'several', 'many', 'some']);
@@ -66,6 +67,8 @@ export function salvageNouns(toks: readonly Tok[], known: Set<string>, attribute
       continue;
     }
     const det = toks[a - 1];
+    // "a must-have for any gaming enthusiast or collector": a generic or negated noun names nothing there.
+    if (genericBefore(toks, a)) continue;
     const plural = pluralHead(head);
     const quantity = det && (QUANTIFIERS.has(det.lower) || det.pos === 'NUM') ? det.lower : plural ? '' : 'a';
     const of = ofComplement(toks, h);
@@ -152,4 +155,14 @@ export function salvagePart(s: Sentence, part: Part, hedged: boolean, out: { cla
     const q = claimToQuestion(n.claim);
     if (q !== null) out.claims.push({ sentence: s.text, claim: n.claim, question: q, start: n.start, end: n.end });
   }
+}
+
+// "any", "every", "no" or "each" opens the noun phrase before `a` (past its modifiers and an "or"/"and" list).
+function genericBefore(toks: readonly Tok[], a: number): boolean {
+  for (let d = a - 1; d >= 0 && d >= a - 6; d--) {
+    const t = toks[d]!;
+    if (/^(?:any|every|no|each)$/.test(t.lower)) return true;
+    if (!['NOUN', 'ADJ', 'CCONJ', 'PROPN'].includes(t.pos) && !/ing$/.test(t.lower)) return false;
+  }
+  return false;
 }

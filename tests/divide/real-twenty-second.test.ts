@@ -149,4 +149,12 @@ describe('divideRules on real English: the twenty-second pass', () => {
     expect(claims('Varma first gained recognition for his crime drama, Shiva (1989), which won critical acclaim and went on to become a cult classic.'))
       .toEqual(expect.arrayContaining(['Shiva won critical acclaim.', 'Shiva went on to become a cult classic.']));
   });
+
+  it('drops a guess named as one and makes no existence claim of a generic noun or a colour (VLM answers, both halves)', () => {
+    const guess = divideRules('One possibility is that he is preparing to pack his suitcase, as the image shows him standing in front of a window.');
+    expect(guess.claims.map((c) => c.claim).filter((c) => /possibility/.test(c))).toEqual([]);
+    expect(guess.skipped.map((s) => s.reason)).toContain('opinion or hedge');
+    expect(claims('The Mario Mug Collection is a must-have for any gaming enthusiast or collector.').filter((c) => /enthusiast|collector/.test(c) && /^There/.test(c))).toEqual([]);
+    expect(claims('The second picture shows a close-up of the charger, highlighting its blue color and the connection to the cell phone.').filter((c) => /color/.test(c))).toEqual([]);
+  });
 });
