@@ -151,8 +151,11 @@ function withExamples(text: string): string[] {
   const m = EXAMPLE_WORDS.test(text) ? EXAMPLES.exec(text) : null;
   // "The dishes in the image look like ramen noodles": a comparison after a verb of sense, not examples of a category.
   if (!m || m[1] === undefined || m[2] === undefined || m[3] === undefined || m[4] === undefined || (m[3].toLowerCase() === 'like' && SENSE_VERB.test(m[2]))) return withTitles(text);
-  const second = SECOND_LIST.exec(m[4]);
-  const rest = second ? withExamples(`${m[1]}${m[4].slice(second.index).replace(/^,?\s+and\s+/, '')}`) : [];
+  // "surrounded by various plants, including flowers, and is located near a sidewalk": a predicate of the subject's.
+  const pred = /,\s+and\s+(?:is|are|was|were|has|have|had)\s/.exec(m[4]);
+  const subject = pred ? /^(.+?)\s(?:is|are|was|were|has|have|had)\s/.exec(m[1])?.[1] : undefined;
+  const second = subject === undefined ? SECOND_LIST.exec(m[4]) : pred;
+  const rest = second ? (subject === undefined ? withExamples(`${m[1]}${m[4].slice(second.index).replace(/^,?\s+and\s+/, '')}`) : [`${subject} ${m[4].slice(second.index).replace(/^,?\s+and\s+/, '')}.`]) : [];
   const items = listItems(second ? m[4].slice(0, second.index) : m[4]);
   if (items === null) return [text];
   // "influenced by the minimalist sculptors of the 1960s, including Carl Andre": the examples are of the sculptors,

@@ -157,4 +157,10 @@ describe('divideRules on real English: the twenty-second pass', () => {
     expect(claims('The Mario Mug Collection is a must-have for any gaming enthusiast or collector.').filter((c) => /enthusiast|collector/.test(c) && /^There/.test(c))).toEqual([]);
     expect(claims('The second picture shows a close-up of the charger, highlighting its blue color and the connection to the cell phone.').filter((c) => /color/.test(c))).toEqual([]);
   });
+
+  it('says a predicate after an examples list of its subject (VLM dev, first half)', () => {
+    // Had been "The clock is surrounded by various plants including is located near a sidewalk."
+    expect(claims('The clock is surrounded by various plants, including flowers, and is located near a sidewalk.'))
+      .toEqual(['The clock is surrounded by various plants.', 'The clock is surrounded by various plants including flowers.', 'The clock is located near a sidewalk.']);
+  });
 });
