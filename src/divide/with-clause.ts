@@ -17,6 +17,7 @@ export function ingBeforePhrase(toks: readonly Tok[], j: number): boolean {
 // ", with trees and greenery surrounding the road": two bare nouns share what follows, so each is a fact of its own
 // ("There is greenery surrounding the road."); with a determiner the phrase may be one thing ("a cup and saucer").
 export function withNounsApart(d: Draft): Draft[] {
+  if (d.kind === 'with' && d.toks.some((t) => t.text === ',')) return withListApart(d);
   const [a, and, b, next] = d.toks;
   if (d.kind !== 'with' || a?.pos !== 'NOUN' || and?.lower !== 'and' || b?.pos !== 'NOUN' || next === undefined || NOUNISH.has(next.pos)) return [d];
   const rest = d.toks.slice(3);
@@ -44,4 +45,20 @@ export function withClause(toks: readonly Tok[]): string {
     return `${textOf(toks.slice(0, h + 1))} ${be(plural)} ${textOf(rest)}`;
   }
   return `there ${be(plural)} ${all}`;
+}
+
+// ", with the bear eating a donut, the cat drinking from a cup, and the rabbit eating a cookie": each item has its own
+// subject and -ing verb, a fact of its own ("The cat is drinking from a cup."); it had been "The bear is eating the cat
+// drinking from a cup.". Every item must be a noun phrase (with its determiner) right before its -ing verb.
+function withListApart(d: Draft): Draft[] {
+  const items: Tok[][] = [[]];
+  for (const t of d.toks) {
+    if (t.text === ',') items.push([]);
+    else if (!(t.lower === 'and' && items[items.length - 1]!.length === 0)) items[items.length - 1]!.push(t);
+  }
+  const shaped = (x: readonly Tok[]): boolean => {
+    const h = x.findIndex((t, k) => k > 0 && /ing$/.test(t.lower) && (t.pos === 'VERB' || ingBeforePhrase(x, k)));
+    return h >= 2 && ['DET', 'PRON'].includes(x[0]!.pos) && x.slice(1, h).every((t) => NOUNISH.has(t.pos) || t.pos === 'ADJ');
+  };
+  return items.length >= 2 && items.every(shaped) ? items.map((x) => draft(d.prefix, x, d.kind, d)) : [d];
 }

@@ -163,4 +163,9 @@ describe('divideRules on real English: the twenty-second pass', () => {
     expect(claims('The clock is surrounded by various plants, including flowers, and is located near a sidewalk.'))
       .toEqual(['The clock is surrounded by various plants.', 'The clock is surrounded by various plants including flowers.', 'The clock is located near a sidewalk.']);
   });
+
+  it('gives each item of a "with" list its own subject and verb (third set, LLaVA-1.5)', () => {
+    expect(claims('They are enjoying a meal together, with the bear eating a donut, the cat drinking from a cup, and the rabbit eating a cookie.'))
+      .toEqual(['They are enjoying a meal together.', 'The bear is eating a donut.', 'The cat is drinking from a cup.', 'The rabbit is eating a cookie.']);
+  });
 });
