@@ -311,7 +311,9 @@ function addNamingFacts(s: Sentence, out: DivideResult, from: number): void {
 function divideSentence(s: Sentence, answer: string, question: string | undefined, out: DivideResult): void {
   // An order is skipped whole, but not the reason it gives ("Additionally, be cautious of wildlife, as the pier is
   // surrounded by trees and mountains": the main clause is dropped, the "as" clause is a statement).
-  const order = opensWithOrder(s.tokens);
+  // "Cheese: Choose a type of cheese that ...": an order after a short heading is an order too.
+  const colon = s.tokens.findIndex((t, k) => k < 4 && t.text === ':');
+  const order = opensWithOrder(s.tokens) || (colon > 0 && opensWithOrder(s.tokens.slice(colon + 1)));
   const formReason = sentenceSkipReason(s.text) ?? (order && !/,\s+(?:as|because|since)\s+(?!(?:you|we|i)\b)/i.test(s.text) ? 'instruction or advice' : null);
   if (formReason !== null) {
     if (formReason !== 'empty') out.skipped.push({ sentence: s.text, reason: formReason });

@@ -168,4 +168,12 @@ describe('divideRules on real English: the twenty-second pass', () => {
     expect(claims('They are enjoying a meal together, with the bear eating a donut, the cat drinking from a cup, and the rabbit eating a cookie.'))
       .toEqual(['They are enjoying a meal together.', 'The bear is eating a donut.', 'The cat is drinking from a cup.', 'The rabbit is eating a cookie.']);
   });
+
+  it('skips an order after a short heading whole, with no claim or naming fact from inside it (third set)', () => {
+    const cheese = divideRules('Cheese: Choose a type of cheese that complements the meats, such as provolone, Swiss, or cheddar.');
+    // Had been "The cheese complements the meats, such as ...", "Swiss is a provolone." and "Swiss is a meat.".
+    expect(cheese.claims).toEqual([]);
+    expect(cheese.skipped.map((x) => x.reason)).toEqual(['instruction or advice']);
+    expect(divideRules('Vegetables: Add fresh vegetables like lettuce, tomatoes, onions, pickles, or olives.').claims).toEqual([]);
+  });
 });
