@@ -102,14 +102,16 @@ const LINKS = new Set(['of', 'for', 'de', 'del', 'della', 'delle', 'degli', 'da'
 const named = (t: Tok | undefined): boolean => t !== undefined && /^[A-Z]/.test(t.text) && !['DET', 'PRON', 'ADP', 'CCONJ', 'SCONJ', 'AUX'].includes(t.pos);
 const MONTHS = new Set('january february march april may june july august september october november december'.split(' '));
 
+const WRITTEN = /^(?:vs|text|texts|words?|caption|message|sign|inscription|writing|letters)$/;
+
 // "Premier League club Manchester City", "the popular bachata group Aventura": a common noun right before a name,
 // with its modifiers, says what the name is.
 function kindFacts(toks: readonly Tok[]): NamingFact[] {
   const out: NamingFact[] = [];
   for (let k = 1; k < toks.length; k++) {
     const noun = toks[k - 1]!;
-    // "Eagle vs Shark": "vs" inside a title is no kind.
-    if (noun.pos !== 'NOUN' || noun.text !== noun.lower || NAME_PARTICLES.has(noun.lower) || noun.lower === 'vs') continue;
+    // "Eagle vs Shark": "vs" inside a title is no kind; nor is what a text says ('the text "Liging Cable"').
+    if (noun.pos !== 'NOUN' || noun.text !== noun.lower || NAME_PARTICLES.has(noun.lower) || WRITTEN.test(noun.lower)) continue;
     // "the consulting firm McKinsey & Company", "the film The Virgin Suicides", "the ABC drama series, The
     // Forgotten." (after a comma only when the title ends the clause).
     const comma = toks[k]!.text === ',' ? 1 : 0;

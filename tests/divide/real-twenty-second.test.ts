@@ -176,4 +176,11 @@ describe('divideRules on real English: the twenty-second pass', () => {
     expect(cheese.skipped.map((x) => x.reason)).toEqual(['instruction or advice']);
     expect(divideRules('Vegetables: Add fresh vegetables like lettuce, tomatoes, onions, pickles, or olives.').claims).toEqual([]);
   });
+
+  it('names no kind for what a text on screen says (third set, Bard/Bing)', () => {
+    const panel = claims('The cell phone is now showing a white screen with the text "Liging Cable".');
+    expect(panel.filter((c) => /is a text/.test(c))).toEqual([]);
+    // A record label or a slang phrase is still a kind.
+    expect(claims('He signed to the label Wondaland Records in 2014.').join(' ')).not.toMatch(/is a text/);
+  });
 });
