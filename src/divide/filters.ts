@@ -81,7 +81,8 @@ const INDEFINITE_SUBJECT = /^(?:a|an|people|many|most|some|such|all|each|every)\
 const BARE_PLURAL_GENERIC = /^(?:[A-Za-z]+\s+)?[A-Za-z]+[^su\s]s\s+(?:are|can|have|need|require|love|like|enjoy|tend|make)\s+(?!(?:in|on|at|near|under|behind|beside|next|inside|outside|around|along|above|below|by|over|being)\b)(?![a-z]+(?:ing|ed)\b)/;
 // What a kind of thing is made or evolved for ("the duck's legs and feet are not designed for walking on hard
 // surfaces"): a fact about the species or the product, which no picture shows.
-const DESIGN = /\b(?:is|are)\s+(?:not\s+)?(?:designed|adapted|built|meant|evolved)\s+(?:for|to)\b/i;
+// Also what a kind is usually used for ("which are commonly used for listening to music").
+const DESIGN = /\b(?:is|are)\s+(?:not\s+)?(?:designed|adapted|built|meant|evolved|(?:commonly|typically|usually|often|generally)\s+used)\s+(?:for|to|as)\b/i;
 const DEFINITION = /\b(?:is|are)\s+(?:a|an)\s+(?:[a-z-]+\s+){0,2}(?:device|tool|type|kind|form|sort|means|machine|instrument|way|method|symbol)s?\s+(?:used|designed|meant|that|which|for|of|to)\b/i;
 
 // "The girl appears to be smiling": a thing's look is what a picture shows, so it stays a claim ("Does the girl

@@ -183,4 +183,13 @@ describe('divideRules on real English: the twenty-second pass', () => {
     // A record label or a slang phrase is still a kind.
     expect(claims('He signed to the label Wondaland Records in 2014.')).toContain('Wondaland Records is a label.');
   });
+
+  it('skips what a kind is commonly used for as world knowledge, and salvages no "area" or "items" (VLM dev)', () => {
+    const crystal = divideRules('The scene features a cell phone, a pair of earphones, and a small crystal, which are commonly used for listening to music.');
+    // Had been "The small crystal are commonly used for listening to music."
+    expect(crystal.claims.map((c) => c.claim).filter((c) => /commonly used/.test(c))).toEqual([]);
+    expect(crystal.skipped.map((x) => x.reason)).toContain('world knowledge');
+    expect(claims('The presence of these items suggests that the person who owns them enjoys music.').filter((c) => /^There (?:is|are)/.test(c))).toEqual([]);
+    expect(claims('It could make it difficult for workers to move around or access certain areas of the site.').filter((c) => /area|access/.test(c))).toEqual([]);
+  });
 });
