@@ -13,7 +13,7 @@ import { draft, part, type Draft, type Part } from './clause-draft.js';
 import {
   careerStarter, frontedAs, lonePerson, pastAfterAnd, frontedBesides, frontedParticiple, fullName, isApposition, isFinite, isIngVerb, isParticipleForm, listCategory, PAST_ONLY, pastMain, pastOfMain, perfectAux, RELATIVES,
 } from './person-clauses.js';
-import { copulaSubject, definite, headBefore, herObject, isComma, namedHead, NOUNISH, nounAfterModifier, placeComma, pluralHead, POSSESSIVES, textOf, withArticle } from './noun-phrase.js';
+import { copulaSubject, definite, headBefore, herObject, isComma, listItemAfter, namedHead, NOUNISH, nounAfterModifier, placeComma, pluralHead, POSSESSIVES, textOf, withArticle } from './noun-phrase.js';
 import { PARTICIPLES } from './lexicon.js';
 import { listNounAfterAnd } from './list-noun.js';
 import { pastOfIng } from './verbs.js';
@@ -95,6 +95,7 @@ export function clauseParts(toks: readonly Tok[]): Part[] {
         // A comma ends a clause part only where the main clause resumes or a new part opens; otherwise it is
         // inside the part ("topics related to the Bible, Jewish tradition, and spirituality").
         if (resumes(toks, i + 1, drafts[home]!.toks) && !listNounAfterAnd(toks, i) && !placeComma(toks, i)) cur = home;
+        else if (drafts[cur]!.kind === 'participle' && listItemAfter(toks, i + 1, drafts[cur]!.toks)) drafts[(cur = home)]!.toks.push(t);
         else drafts[cur]!.toks.push(t);
         continue;
       }

@@ -161,3 +161,17 @@ export function placeComma(toks: readonly Tok[], i: number): boolean {
   while (j > 0 && cap(toks[j - 1])) j--;
   return ['in', 'at', 'near', 'from'].includes(toks[j - 1]?.lower ?? '');
 }
+
+/**
+ * "are a dog sleeping on a couch, a ceiling fan, and a television": after a participle whose phrase is a place ("on a
+ * couch"), a comma and a noun phrase that ends at the next comma, "and" or the end is the main clause's next item,
+ * not more of the place ("The dog is sleeping on a couch, a ceiling fan, and a television." had been the claim).
+ * `part` holds the participle part's words so far.
+ */
+export function listItemAfter(toks: readonly Tok[], j: number, part: readonly Tok[]): boolean {
+  if (part.length < 3 || !/ing$/.test(part[0]!.lower) || part[1]!.pos !== 'ADP' || toks[j]?.pos !== 'DET') return false;
+  let k = j + 1;
+  while (k < toks.length && (toks[k]!.pos === 'ADJ' || toks[k]!.pos === 'NOUN')) k++;
+  const end = toks[k];
+  return k > j + 1 && toks[k - 1]!.pos === 'NOUN' && (end === undefined || end.text === ',' || end.lower === 'and' || /^[.!?]$/.test(end.text));
+}

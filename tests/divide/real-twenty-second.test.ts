@@ -192,4 +192,14 @@ describe('divideRules on real English: the twenty-second pass', () => {
     expect(claims('The presence of these items suggests that the person who owns them enjoys music.').filter((c) => /^There (?:is|are)/.test(c))).toEqual([]);
     expect(claims('It could make it difficult for workers to move around or access certain areas of the site.').filter((c) => /area|access/.test(c))).toEqual([]);
   });
+
+  it('goes back to the main clause\'s list after a participle\'s place phrase (VLM dev, first half)', () => {
+    // Had been "The dog is sleeping on a couch, a ceiling fan, and a television."
+    expect(claims('The key elements in this picture are a dog sleeping on a couch, a ceiling fan, and a television.')).toEqual([
+      'The key elements in this picture are a dog.', 'The key elements in this picture are a ceiling fan.',
+      'The key elements in this picture are a television.', 'The dog is sleeping on a couch.',
+    ]);
+    // A participle with an object keeps the list as its objects.
+    expect(claims('The image shows a man holding a bag, a phone, and a set of keys.').join(' ')).toMatch(/holding a phone/);
+  });
 });
