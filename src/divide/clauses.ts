@@ -5,6 +5,7 @@
  * large"). Built on wink's POS tags; each part keeps the character span of the text it came from.
  */
 import { flatMapOf, through } from './arrays.js';
+import { PICTURE_VERBS, splitAdjectives } from './adjective-split.js';
 import { frontOnMain } from './fronted-when.js';
 import { apposedBeforeVerb, auxAhead, edClauseAfter, spentTime, verbOfClause } from './apposed-participle.js';
 import { gerundListItem, gerundSeriesItem, verbSeriesItem } from './gerund-item.js';
@@ -13,7 +14,7 @@ import { draft, part, type Draft, type Part } from './clause-draft.js';
 import {
   careerStarter, frontedAs, lonePerson, pastAfterAnd, frontedBesides, frontedParticiple, fullName, isApposition, isFinite, isIngVerb, isParticipleForm, listCategory, PAST_ONLY, pastMain, pastOfMain, perfectAux, RELATIVES,
 } from './person-clauses.js';
-import { copulaSubject, definite, headBefore, herObject, isComma, listItemAfter, namedHead, NOUNISH, nounAfterModifier, placeComma, pluralHead, POSSESSIVES, textOf, withArticle } from './noun-phrase.js';
+import { copulaSubject, definite, headBefore, herObject, isComma, listItemAfter, namedHead, NOUNISH, nounAfterModifier, placeComma, pluralHead, POSSESSIVES, textOf } from './noun-phrase.js';
 import { PARTICIPLES } from './lexicon.js';
 import { listNounAfterAnd } from './list-noun.js';
 import { pastOfIng } from './verbs.js';
@@ -38,8 +39,6 @@ const PICTURE_NOUNS = new Set(['image', 'picture', 'photo', 'photograph', 'scene
 const SIDES = new Set(['top', 'bottom', 'middle', 'center', 'centre', 'upper', 'lower', 'far', 'the']);
 // Participles used as prepositions ("films including X"): they introduce items, not a clause.
 const PREPOSITIONAL = new Set(['during', 'including', 'featuring', 'following', 'regarding', 'concerning', 'excluding', 'according', 'depending', 'compared', 'given', 'based']);
-// Verbs of showing that the tagger often reads as plural nouns ("The image features a clock").
-const PICTURE_VERBS = new Set(['features', 'shows', 'depicts', 'displays', 'showcases', 'captures', 'presents', 'contains', 'includes']);
 
 // What a sentence-final participle phrase describes: the main clause's subject ("a girl is standing on a
 // sidewalk, holding an umbrella"), or its object when the subject is the picture itself or "there".
@@ -343,40 +342,6 @@ function opener(toks: readonly Tok[], i: number, main: readonly Tok[], afterComm
     return { kind: 'subordinate', head: -1, consume: 1 };
   }
   return null;
-}
-
-// "a large, old-fashioned clock", "social, political and economic issues": comma-joined adjectives are separate
-// facts. On what the clause is about they are attributes ("the clock is large"); elsewhere, one copy of the clause
-// per adjective ("He wrote about social issues", "... political issues"), so each fact keeps the clause's other
-// words. Adjectives without commas ("a large red circle") stay together, as the
-// shapes world's checker reads them.
-function splitAdjectives(d: Draft): Draft[] {
-  const toks = d.toks;
-  for (let i = 0; i < toks.length; i++) {
-    if (toks[i]?.pos !== 'ADJ' || toks[i + 1]?.text !== ',') continue;
-    let j = i;
-    const adjs: Tok[] = [];
-    while (toks[j]?.pos === 'ADJ' && (toks[j + 1]?.text === ',' || toks[j + 1]?.lower === 'and')) {
-      adjs.push(toks[j]!);
-      j += 2;
-      if (toks[j]?.lower === 'and' && toks[j - 1]?.text === ',') j++; // "social, political, and economic"
-    }
-    if (toks[j]?.pos !== 'ADJ' || adjs.length === 0) continue;
-    adjs.push(toks[j]!);
-    let h = j + 1;
-    if (!NOUNISH.has(toks[h]?.pos ?? '')) continue;
-    while (NOUNISH.has(toks[h + 1]?.pos ?? '')) h++;
-    // What the picture shows or the subject ("a large, old clock", "The tall, thin man is ..."): each adjective is a
-    // fact about the thing, "the clock is large", as the issue's annotators wrote it.
-    if (toks.slice(0, i).every((t) => !isFinite(t)) || toks.slice(0, i).some((t) => PICTURE_VERBS.has(t.lower) || t.lower === 'there')) {
-      const subject = definite(toks, h);
-      const kept = draft(d.prefix, [...toks.slice(0, i), ...toks.slice(j + 1)], d.kind, d);
-      const attrs = adjs.map((a) => draft(`${subject} ${be(pluralHead(toks[h]!))} ${a.text}`, [a], 'attribute'));
-      return [...splitAdjectives(kept), ...attrs];
-    }
-    return flatMapOf(adjs, (a) => splitAdjectives(draft(d.prefix, [...withArticle(toks.slice(0, i), a), a, ...toks.slice(j + 1)], d.kind, d)));
-  }
-  return [d];
 }
 
 function build(given: Draft): Part | null {
