@@ -312,7 +312,8 @@ function divideSentence(s: Sentence, answer: string, question: string | undefine
   // An order is skipped whole, but not the reason it gives ("Additionally, be cautious of wildlife, as the pier is
   // surrounded by trees and mountains": the main clause is dropped, the "as" clause is a statement).
   // "Cheese: Choose a type of cheese that ...": an order after a short heading is an order too.
-  const colon = s.tokens.findIndex((t, k) => k < 4 && t.text === ':');
+  let colon = -1;
+  for (let k = 1; k < 4 && k < s.tokens.length; k++) if (s.tokens[k]!.text === ':') colon = k;
   const order = opensWithOrder(s.tokens) || (colon > 0 && opensWithOrder(s.tokens.slice(colon + 1)));
   const formReason = sentenceSkipReason(s.text) ?? (order && !/,\s+(?:as|because|since)\s+(?!(?:you|we|i)\b)/i.test(s.text) ? 'instruction or advice' : null);
   if (formReason !== null) {

@@ -170,7 +170,7 @@ export function verbAt(tokens: readonly Token[], i: number, afterRelative = fals
   }
   // "the instrumental hits feature ...": a plural noun after a determiner and an adjective, before a verb's plain form
   // ("the scene takes place": a noun before it, and the -s word is the verb).
-  if (/s$/.test(w) && i > 1 && DETERMINERS.has(tokens[i - 2]?.word ?? '') && ADJECTIVE_END.test(prev) && BASE_VERBS.has(next) && !blocksVerb(next)) return null;
+  if (BASE_VERBS.has(next) && i > 1 && w.endsWith('s') && DETERMINERS.has(tokens[i - 2]?.word ?? '') && ADJECTIVE_END.test(prev) && !blocksVerb(next)) return null;
   if (/s$/.test(w) && w.length > 2 && (BASE_VERBS.has(sFormToBase(w)) || isVerbWord(w))) {
     return verbInfo(i, 'main', w, sFormToBase(w), 'Does');
   }

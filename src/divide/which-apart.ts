@@ -22,10 +22,12 @@ const PRONOUN = /^(he|she|they) ((?:also |later |then )?)(?!(?:is|was|were|are|h
 // A finite verb that opens a subject relative ("which showcases", "which propelled").
 const SUBJECT_VERB = /^(?:[a-z]+(?:s|ed)|became|won|led|made|held|ran|grew|went|began|gave|took|brought) /;
 const NOT_BEFORE = /^(?:and|or|against|by|with|nor) $/;
+// The cheap test before WHICH, which every claim with "which" meets: the clause after a comma.
+const CLAUSE_AFTER_NAME = /, (?:(?:for|in|with|from|by) )?which /;
 
 /** The claim without its "which" clause, and the clause with the name in its place; the claim alone otherwise. */
 export function whichApart(claim: string): string[] {
-  if (!claim.includes(' which ')) return [claim];
+  if (!claim.includes(' which ') || !CLAUSE_AFTER_NAME.test(claim)) return [claim];
   const m = WHICH.exec(claim);
   if (m === null) return [claim];
   const [, head = '', before = '', name = '', prep, rest = ''] = m;
