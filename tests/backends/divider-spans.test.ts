@@ -54,7 +54,7 @@ describe('the rules divider', () => {
 describe('the LLM divider over HTTP', () => {
   let srv: TestServer;
   beforeAll(async () => {
-    srv = await TestServer.start({ mimic: 'vllm', workers: 1 });
+    srv = await TestServer.start({ mimic: 'vllm', pool: sharedPool(1) });
   });
   afterAll(async () => {
     await srv?.close();
