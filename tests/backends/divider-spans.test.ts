@@ -1,7 +1,8 @@
 // Both dividers give each claim the character range of its source text in the answer as given: the rules divider in
 // the worker pool (also when divide.max_words cuts the answer), the LLM divider over HTTP (null for a rewritten fact).
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { WorkerPool } from '../../src/backends/local/pool.js';
+import type { WorkerPool } from '../../src/backends/local/pool.js';
+import { sharedPool } from '../helpers/file-pool.js';
 import { RulesDivider } from '../../src/backends/local/index.js';
 import type { DivideOutput } from '../../src/backends/types.js';
 import { loadConfig } from '../../src/config/load.js';
@@ -22,11 +23,11 @@ function expectSpansIndex(answer: string, out: DivideOutput): void {
 }
 
 describe('the rules divider', () => {
+  // The test process's shared pool of one worker (tests/helpers/file-pool.ts): what is tested is the divider, not its pool.
   let pool: WorkerPool;
   beforeAll(() => {
-    pool = new WorkerPool(1);
+    pool = sharedPool(1);
   });
-  afterAll(() => pool.close());
 
   test('every claim has a span into the answer, spacing kept', async () => {
     const [out] = await new RulesDivider(pool, null).divide([{ question: 'What is there?', answer: ANSWER }]);
@@ -53,7 +54,7 @@ describe('the rules divider', () => {
 describe('the LLM divider over HTTP', () => {
   let srv: TestServer;
   beforeAll(async () => {
-    srv = await TestServer.start({ mimic: 'vllm', workers: 1 });
+    srv = await TestServer.start({ mimic: 'vllm', pool: sharedPool(1) });
   });
   afterAll(async () => {
     await srv?.close();

@@ -2,22 +2,21 @@
 // answers, so the tests that lean on them test rlaifv against what a user meets: seeds ignored, max_tokens capped,
 // SGLang listing adapters by bare name while serving the base under it, vLLM's sticky load_inplace with its cost
 // visible, vLLM's 500s for adapters it cannot load, SGLang's /model_info, and /version saying what a mode copies.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { mkdirSync, writeFileSync, cpSync } from 'node:fs';
 import path from 'node:path';
 import http from 'node:http';
 import { detectServerKind } from '../../src/backends/openai/server-kind.js';
 import { TestServer } from '../../scripts/mimic/openai-server.js';
-import { WorkerPool } from '../../src/backends/local/pool.js';
+import type { WorkerPool } from '../../src/backends/local/pool.js';
+import { sharedPool } from '../helpers/file-pool.js';
 import { LABELER, POLICY, serverBackend, tempDir } from '../helpers/paths.js';
 import { OpenAIGenerator } from '../../src/backends/openai/index.js';
 
+// The test servers run in the test process's shared pool (tests/helpers/file-pool.ts): nothing here watches a pool's life.
 let pool: WorkerPool;
 beforeAll(() => {
-  pool = new WorkerPool(1);
-});
-afterAll(async () => {
-  await pool?.close();
+  pool = sharedPool(1);
 });
 
 const post = async (url: string, body: unknown) => {

@@ -8,7 +8,8 @@ import path from 'node:path';
 import { TestServer } from '../../scripts/mimic/openai-server.js';
 import type { Mimic } from '../../scripts/mimic/mimic.js';
 import { DEV, POLICY, tempDir, serverBackend } from '../helpers/paths.js';
-import { WorkerPool } from '../../src/backends/local/pool.js';
+import type { WorkerPool } from '../../src/backends/local/pool.js';
+import { sharedPool } from '../helpers/file-pool.js';
 import { OpenAIGenerator, OpenAILabeler } from '../../src/backends/openai/index.js';
 import { FatalBackendError } from '../../src/backends/errors.js';
 import { loadConfig } from '../../src/config/load.js';
@@ -54,12 +55,10 @@ const IMAGE = path.join(DEV, 'images', 'dev-0000.png');
 /** A question too long for the tiny models' 160-token context (with the image's 9 tokens). */
 const LONG = `${Array.from({ length: 200 }, (_, i) => ['Is', 'there', 'a', 'red', 'circle'][i % 5]).join(' ')}?`;
 
+// The test servers run in the test process's shared pool (tests/helpers/file-pool.ts): nothing here watches a pool's life.
 let pool: WorkerPool;
 beforeAll(() => {
-  pool = new WorkerPool(2);
-});
-afterAll(async () => {
-  await pool?.close();
+  pool = sharedPool(2);
 });
 
 describe.each(MODES)('the remote suite against the %s mimic', (mode) => {

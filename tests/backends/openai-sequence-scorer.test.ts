@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { TestServer } from '../../scripts/mimic/openai-server.js';
+import { sharedPool } from '../helpers/file-pool.js';
 import { POLICY, ROOT, TEST, serverBackend } from '../helpers/paths.js';
 import { LocalSequenceScorer } from '../../src/backends/local/index.js';
 import { OpenAISequenceScorer, answerSlice, readPromptLogprobs } from '../../src/backends/openai/sequence-scorer.js';
@@ -34,7 +35,8 @@ let srv: TestServer;
 let ignoring: TestServer;
 let refusing: TestServer;
 beforeAll(async () => {
-  srv = await TestServer.start({ workers: 1 });
+  // The test process's shared pool of one worker (tests/helpers/file-pool.ts), not a pool of the server's own.
+  srv = await TestServer.start({ pool: sharedPool(1) });
   ignoring = await TestServer.start({ pool: srv.pool, promptLogprobs: 'ignore' });
   refusing = await TestServer.start({ pool: srv.pool, promptLogprobs: 'refuse' });
 });

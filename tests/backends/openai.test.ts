@@ -5,7 +5,7 @@ import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { TestServer } from '../../scripts/mimic/openai-server.js';
 import { DEV, LABELER, POLICY, TEST, serverBackend, tempDir, testQuestions } from '../helpers/paths.js';
-import { WorkerPool } from '../../src/backends/local/pool.js';
+import type { WorkerPool } from '../../src/backends/local/pool.js';
 import { LocalGenerator, LocalLabeler } from '../../src/backends/local/index.js';
 import { OpenAIGenerator, OpenAILabeler } from '../../src/backends/openai/index.js';
 import { loadConfig } from '../../src/config/load.js';
@@ -98,11 +98,11 @@ afterAll(async () => {
 });
 
 describe('numbers over HTTP equal the in-process ones', () => {
+  // In-process: the test process's shared pool of one worker, not the server's (two workers).
   let pool: WorkerPool;
   beforeAll(() => {
-    pool = new WorkerPool(1);
+    pool = sharedPool(1);
   });
-  afterAll(() => pool.close());
 
   test('p_yes and p_no of 60 test questions within 1e-4 of the local labeler', async () => {
     const qs = testQuestions().slice(0, 60);

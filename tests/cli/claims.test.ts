@@ -7,6 +7,7 @@ import path from 'node:path';
 import { runNode } from '../helpers/run-cli.js';
 import { ROOT, serverBackend, tempDir } from '../helpers/paths.js';
 import { TestServer } from '../../scripts/mimic/openai-server.js';
+import { sharedPool } from '../helpers/file-pool.js';
 import { expectSpanInSentence } from '../helpers/spans.js';
 import type { ClaimsLine } from '../../src/pipeline/claims-preview.js';
 
@@ -139,7 +140,8 @@ describe('rlaifv claims: usage mistakes exit 2 and name the file', () => {
 describe('rlaifv claims with the LLM divider over HTTP', () => {
   let srv: TestServer;
   beforeAll(async () => {
-    srv = await TestServer.start({ mimic: 'vllm', workers: 1 });
+    // The test process's shared pool of one worker (tests/helpers/file-pool.ts), not a pool of the server's own.
+    srv = await TestServer.start({ mimic: 'vllm', pool: sharedPool(1) });
   });
   afterAll(async () => {
     await srv?.close();

@@ -2,22 +2,21 @@
 // generation_config that makes samples identical, seeds a server ignores, no runtime adapter route for the loop's
 // deploy hook, a labeler that thinks first), tells SGLang's merged top tokens from a real shortfall, shows the
 // server's own text under every error envelope, and names the exact server flag for each fix.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runDoctor, type Check } from '../../src/doctor/index.js';
-import { WorkerPool } from '../../src/backends/local/pool.js';
+import type { WorkerPool } from '../../src/backends/local/pool.js';
 import { DEFAULT_MODELS, TestServer } from '../../scripts/mimic/openai-server.js';
 import { LABELER, POLICY, tempDir } from '../helpers/paths.js';
+import { sharedPool } from '../helpers/file-pool.js';
 
+// The test servers run in the test process's shared pool (tests/helpers/file-pool.ts): no file here watches a pool's life.
 let pool: WorkerPool;
 let dir: string;
 beforeAll(() => {
-  pool = new WorkerPool(2);
+  pool = sharedPool(2);
   dir = tempDir('rlaifv-doctor-mimic-');
-});
-afterAll(async () => {
-  await pool?.close();
 });
 
 const backend = (url: string, model: string, extra: Record<string, unknown> = {}) => ({ type: 'openai', model, base_urls: [url], max_retries: 0, ...extra });

@@ -12,6 +12,10 @@ import { openDb } from '../../src/store/index.js';
 import { answer, BS, GT, HAPPY, RC, RC_POS, TRUTH, TWO, YS } from './fixture.js';
 import { POLICY, TEST, tempDir } from '../helpers/paths.js';
 import { runCliSync } from '../helpers/run-cli.js';
+import { filePool } from '../helpers/file-pool.js';
+
+// One worker pool for the file's in-process evaluations (each made its own, its workers loading the models again).
+const pool = filePool();
 
 const prompt = (id: string, kind: string | null, answers: EvalPrompt['answers']): EvalPrompt => ({ id, question: 'Q', kind, truth: TRUTH, paired: false, answers });
 
@@ -82,9 +86,10 @@ describe('a stored evaluation of the shipped policy on held-out prompts', () => 
       samples: 4,
       temperature: 0.7,
       greedy: true,
+      pool: pool(),
     });
     // Asked again, the stored evaluation is returned: nothing is generated twice.
-    const again = await evaluatePolicy(config, { policy: { type: 'local', model: POLICY }, prompts: path.join(TEST, 'prompts.jsonl'), limit: 30, samples: 4, temperature: 0.7, greedy: true });
+    const again = await evaluatePolicy(config, { policy: { type: 'local', model: POLICY }, prompts: path.join(TEST, 'prompts.jsonl'), limit: 30, samples: 4, temperature: 0.7, greedy: true, pool: pool() });
     expect(again).toEqual(ev);
     const db = openDb(config.db, { readonly: true });
     try {
@@ -145,7 +150,7 @@ describe('a stored evaluation of the shipped policy on held-out prompts', () => 
       }).join('\n') + '\n',
     );
     const { config } = loadConfig(undefined, { db: path.join(dir, 'e.sqlite'), workers: 2 });
-    const o = { policy: { type: 'local' as const, model: POLICY }, prompts: stripped, limit: null, samples: 3, temperature: 0.7, greedy: false };
+    const o = { policy: { type: 'local' as const, model: POLICY }, prompts: stripped, limit: null, samples: 3, temperature: 0.7, greedy: false, pool: pool() };
     const ev = await evaluatePolicy(config, o);
     expect(ev.has_truth).toBe(false);
     expect(ev.sampled.false_claim_rate).toBeNull();

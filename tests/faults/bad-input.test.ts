@@ -78,12 +78,42 @@ afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
+/** The bad lines of one describe block, skipped together by one `rlaifv run` (the default, --on-error skip). */
+interface SkipGroup {
+  name: string;
+  lines: (() => string)[];
+  run?: Promise<SkipRun>;
+}
+/** What that one run did: the file it read (the good line, then each bad line of the group in turn), and its store. */
+interface SkipRun {
+  file: string;
+  db: string;
+  result: CliResult;
+  after: Snapshot;
+}
+const skipGroup = (name: string): SkipGroup => ({ name, lines: [] });
+
+/** The group's skip run, made by the first of its tests that asks for it and shared by the others. */
+function skipRun(g: SkipGroup): Promise<SkipRun> {
+  g.run ??= (async () => {
+    const db = copyDb(`skip-${g.name}`);
+    const file = path.join(dir, `skip-${g.name}.jsonl`);
+    writeFileSync(file, [readFileSync(good, 'utf8').split('\n')[0], ...g.lines.map((l) => l())].join('\n') + '\n');
+    const result = await rlaifv('run', '--config', cfg, '--db', db, '--prompts', file);
+    return { file, db, result, after: snapshot(db) };
+  })();
+  return g.run;
+}
+
 /** A bad prompt line: --on-error stop exits 2 naming file:line and stores nothing; the default (skip) exits 0 with the
- * line recorded as an input failure with the same reason; the earlier rows are all still there, unchanged. With
- * `stats`, `rlaifv stats` then shows the base's counts and the one input failure: it runs for one kind per group, not
- * for each, since every kind's store is shown equal to the base row for row but for that one failure row, and the
- * counts are a function of the rows (20 fewer processes of 0.25 s CPU each). */
-function badLine(kind: string, name: string, line: () => string, reason: (file: string) => string | RegExp, opts: { stats?: boolean } = {}) {
+ * line recorded as an input failure with the same reason; the earlier rows are all still there, unchanged. The skip
+ * half runs once per group, all the group's bad lines in one file after one good line: the product keeps one bad line
+ * one failure (its own row, naming its own line), so each kind still finds its line skipped, its failure with its
+ * reason, and the store otherwise as it was (20 fewer `rlaifv run` processes of about 0.5 s of CPU each). With `stats`,
+ * `rlaifv stats` then shows the base's counts and the group's input failures: it runs for one kind per group, since
+ * the store is shown equal to the base row for row but for the failure rows, and the counts are a function of the rows. */
+function badLine(group: SkipGroup, kind: string, name: string, line: () => string, reason: (file: string) => string | RegExp, opts: { stats?: boolean } = {}) {
+  const lineNo = group.lines.push(line) + 1; // after the good line
   test(kind, async () => {
     const db = copyDb(name);
     const file = badFile(name, line());
@@ -100,65 +130,70 @@ function badLine(kind: string, name: string, line: () => string, reason: (file: 
     const afterStop = snapshot(db);
     expect(afterStop).toEqual(baseSnap); // nothing at all was written, not even a failure
 
-    const skip = await rlaifv('run', '--config', cfg, '--db', db, '--prompts', file); // the default: skip and go on
-    expect(skip.code, skip.stderr).toBe(0);
-    expect(skip.stderr).toContain(`skipped ${file}:2: `);
-    expect(skip.stdout).toMatch(/\n  input +1 prompts, 1 bad lines /);
-    expect(skip.stdout).toContain('failures: 1 {"input":1}');
-    const fails = failures(db);
-    expect(fails).toHaveLength(1);
-    expect(fails[0]).toMatchObject({ round_id: 1, stage: 'input', item: `${file}:2` });
-    expect(matches(fails[0]!.reason), fails[0]!.reason).toBe(true);
-    const after = snapshot(db);
-    const lost = lostRows(baseSnap, after);
+    const skip = await skipRun(group); // the default: skip and go on
+    const n = group.lines.length;
+    const at = `${skip.file}:${lineNo}`;
+    expect(skip.result.code, skip.result.stderr).toBe(0);
+    expect(skip.result.stderr).toContain(`skipped ${at}: `);
+    expect(skip.result.stdout).toMatch(new RegExp(`\\n  input +1 prompts, ${n} bad lines `));
+    expect(skip.result.stdout).toContain(`failures: ${n} {"input":${n}}`);
+    const fails = failures(skip.db);
+    expect(fails).toHaveLength(n);
+    const mine = fails.filter((f) => f.item === at);
+    expect(mine).toHaveLength(1);
+    expect(mine[0]).toMatchObject({ round_id: 1, stage: 'input', item: at });
+    expect(matches(mine[0]!.reason), mine[0]!.reason).toBe(true);
+    const lost = lostRows(baseSnap, skip.after);
     expect(lost).toEqual([]);
-    // Only the failure is new: no prompt, image or any later row of the bad line, nothing half-written.
-    expect(changedTables(baseSnap, after)).toEqual(['failures']);
+    // Only the failures are new: no prompt, image or any later row of a bad line, nothing half-written.
+    expect(changedTables(baseSnap, skip.after)).toEqual(['failures']);
 
     if (opts.stats) {
-      const stats = JSON.parse((await rlaifv('stats', '--db', db, '--json')).stdout);
+      const stats = JSON.parse((await rlaifv('stats', '--db', skip.db, '--json')).stdout);
       const same = ['prompts', 'candidates', 'divided', 'claims', 'questions', 'labeled', 'rejected_claims', 'scored', 'pairs', 'pairs_after_balance'];
       for (const k of same) expect(stats[k], k).toBe(baseStats[k]);
-      expect(stats).toMatchObject({ failures: 1, failures_by_stage: { input: 1 } });
+      expect(stats).toMatchObject({ failures: n, failures_by_stage: { input: n } });
     }
-    tally.push({ kind, sees: `${file}:2: ${fails[0]!.reason}`, tried: 2, lost: lost.length + lostRows(baseSnap, afterStop).length });
+    tally.push({ kind, sees: `${file}:2: ${mine[0]!.reason}`, tried: 2, lost: lost.length + lostRows(baseSnap, afterStop).length });
   });
 }
 
 describe.concurrent('bad prompt lines (rlaifv run --on-error stop | skip)', () => {
-  badLine('malformed JSON line', 'malformed', () => '{"image": "dev-0000.png", "question": "What', () => /^malformed JSON \(Unterminated string in JSON at position \d+\)$/);
-  badLine('missing field', 'missing', () => '{"question": "What is it?"}', () => 'field image: missing (required: a string)', { stats: true });
-  badLine('mistyped field', 'mistyped', () => '{"image": "dev-0000.png", "question": 7}', () => 'field question: must be a string, got a number');
+  const lines = skipGroup('lines');
+  badLine(lines, 'malformed JSON line', 'malformed', () => '{"image": "dev-0000.png", "question": "What', () => /^malformed JSON \(Unterminated string in JSON at position \d+\)$/);
+  badLine(lines, 'missing field', 'missing', () => '{"question": "What is it?"}', () => 'field image: missing (required: a string)', { stats: true });
+  badLine(lines, 'mistyped field', 'mistyped', () => '{"image": "dev-0000.png", "question": 7}', () => 'field question: must be a string, got a number');
   badLine(
+    lines,
     'duplicate prompt id with different content',
     'dup-id',
     () => '{"id": "dev-0001", "image": "dev-0000.png", "question": "How many shapes are there?"}',
     () => `field id: prompt id "dev-0001" was already used by ${good}:2 with different content`,
   );
-  badLine('missing image file', 'no-image', () => '{"image": "nope.png", "question": "What?"}', () => `field image: image file ${path.join(dir, 'nope.png')} does not exist`);
-  badLine('corrupt image (not an image at all)', 'garbage', () => '{"image": "garbage.png", "question": "What?"}', () =>
+  badLine(lines, 'missing image file', 'no-image', () => '{"image": "nope.png", "question": "What?"}', () => `field image: image file ${path.join(dir, 'nope.png')} does not exist`);
+  badLine(lines, 'corrupt image (not an image at all)', 'garbage', () => '{"image": "garbage.png", "question": "What?"}', () =>
     new RegExp(`^field image: image ${path.join(dir, 'garbage.png')} is corrupt or not an image \\(.+\\)$`));
-  badLine('corrupt image (a PNG cut after its header)', 'cut', () => '{"image": "cut.png", "question": "What?"}', () =>
+  badLine(lines, 'corrupt image (a PNG cut after its header)', 'cut', () => '{"image": "cut.png", "question": "What?"}', () =>
     new RegExp(`^field image: image ${path.join(dir, 'cut.png')} is corrupt: its png data cannot be decoded \\(.+\\)$`));
-  badLine('unsupported image format (SVG)', 'svg', () => '{"image": "pic.svg", "question": "What?"}', () =>
+  badLine(lines, 'unsupported image format (SVG)', 'svg', () => '{"image": "pic.svg", "question": "What?"}', () =>
     `field image: image ${path.join(dir, 'pic.svg')} has unsupported format svg; supported: png, jpeg, webp, gif (first frame), bmp, tiff, avif, heif`);
-  badLine('image too large (bytes, limits.max_image_bytes)', 'big-bytes', () => '{"image": "big-bytes.png", "question": "What?"}', () =>
+  badLine(lines, 'image too large (bytes, limits.max_image_bytes)', 'big-bytes', () => '{"image": "big-bytes.png", "question": "What?"}', () =>
     new RegExp(`^field image: image ${path.join(dir, 'big-bytes.png')} is \\d{6} bytes, over limits\\.max_image_bytes \\(200000\\)$`));
-  badLine('image too large (pixels, limits.max_image_pixels)', 'big-pixels', () => '{"image": "big-pixels.png", "question": "What?"}', () =>
+  badLine(lines, 'image too large (pixels, limits.max_image_pixels)', 'big-pixels', () => '{"image": "big-pixels.png", "question": "What?"}', () =>
     `field image: image ${path.join(dir, 'big-pixels.png')} is 600x600, over limits.max_image_pixels (250000)`);
-  badLine('empty question', 'empty-question', () => '{"image": "dev-0000.png", "question": "  "}', () => 'field question: must not be empty');
-  badLine('question too long (limits.max_question_chars)', 'long-question', () => JSON.stringify({ image: 'dev-0000.png', question: 'Why? '.repeat(1000) }), () =>
+  badLine(lines, 'empty question', 'empty-question', () => '{"image": "dev-0000.png", "question": "  "}', () => 'field question: must not be empty');
+  badLine(lines, 'question too long (limits.max_question_chars)', 'long-question', () => JSON.stringify({ image: 'dev-0000.png', question: 'Why? '.repeat(1000) }), () =>
     'field question: 5000 characters, over limits.max_question_chars (4000)');
-  badLine('multi-turn history: a turn with an unknown role', 'history-role', () =>
+  badLine(lines, 'multi-turn history: a turn with an unknown role', 'history-role', () =>
     JSON.stringify({ image: 'dev-0000.png', question: 'And the circle?', history: [{ role: 'user', content: 'Where is it?' }, { role: 'bot', content: 'Top left.' }] }), () =>
     'field history.1.role: must be user or assistant');
-  badLine('multi-turn history: turns not alternating from a user turn', 'history-order', () =>
+  badLine(lines, 'multi-turn history: turns not alternating from a user turn', 'history-order', () =>
     JSON.stringify({ image: 'dev-0000.png', question: 'And the circle?', history: [{ role: 'assistant', content: 'Hello.' }, { role: 'user', content: 'Where is it?' }] }), () =>
     'field history.0.role: must be user (turns alternate user/assistant, starting with user)');
-  badLine('LLaVA row: a conversation with no human turn', 'llava-no-human', () =>
+  badLine(lines, 'LLaVA row: a conversation with no human turn', 'llava-no-human', () =>
     JSON.stringify({ image: 'dev-0000.png', conversations: [{ from: 'gpt', value: 'There is a circle.' }] }), () =>
     'field conversations: no human turn (the last human turn is the question the policy answers)');
-  badLine('LLaVA row: a turn with an unknown from', 'llava-from', () =>
+  badLine(lines, 'LLaVA row: a turn with an unknown from', 'llava-from', () =>
     JSON.stringify({ image: 'dev-0000.png', conversations: [{ from: 'human', value: '<image>\nWhat is it?' }, { from: 'robot', value: 'A circle.' }] }), () =>
     'field conversations.1.from: must be human or gpt, got "robot"');
 });
@@ -166,6 +201,7 @@ describe.concurrent('bad prompt lines (rlaifv run --on-error stop | skip)', () =
 // Images that are not where they should be: a folder, a cut JPEG, and URLs a real HTTP server on 127.0.0.1 answers
 // with a 404, an HTML page or a file over the byte limit; "offline" is a closed port on 127.0.0.1.
 describe.concurrent('bad images: folders, cut JPEGs, URLs', () => {
+  const images = skipGroup('images');
   let server: http.Server;
   let url = '';
   let closed = '';
@@ -192,17 +228,17 @@ describe.concurrent('bad images: folders, cut JPEGs, URLs', () => {
   afterAll(async () => {
     await new Promise<void>((r) => server?.close(() => r()));
   });
-  badLine('a folder given as the image', 'folder', () => '{"image": "a-folder", "question": "What?"}', () =>
+  badLine(images, 'a folder given as the image', 'folder', () => '{"image": "a-folder", "question": "What?"}', () =>
     `field image: image ${path.join(dir, 'a-folder')} is a directory, not an image file`);
-  badLine('a truncated JPEG', 'cut-jpeg', () => '{"image": "cut.jpg", "question": "What?"}', () =>
+  badLine(images, 'a truncated JPEG', 'cut-jpeg', () => '{"image": "cut.jpg", "question": "What?"}', () =>
     new RegExp(`^field image: image ${path.join(dir, 'cut.jpg')} is corrupt: its jpeg data cannot be decoded \\(.+\\)$`));
-  badLine('an image URL that returns 404', 'url-404', () => JSON.stringify({ image: `${url}/gone.png`, question: 'What?' }), () =>
+  badLine(images, 'an image URL that returns 404', 'url-404', () => JSON.stringify({ image: `${url}/gone.png`, question: 'What?' }), () =>
     `field image: image ${url}/gone.png could not be fetched: HTTP 404 Not Found`, { stats: true });
-  badLine('an image URL that returns an HTML page', 'url-html', () => JSON.stringify({ image: `${url}/page.png`, question: 'What?' }), () =>
+  badLine(images, 'an image URL that returns an HTML page', 'url-html', () => JSON.stringify({ image: `${url}/page.png`, question: 'What?' }), () =>
     `field image: image ${url}/page.png could not be fetched: the server sent text/html, not an image`);
-  badLine('an image URL over limits.max_image_bytes', 'url-huge', () => JSON.stringify({ image: `${url}/huge.png`, question: 'What?' }), () =>
+  badLine(images, 'an image URL over limits.max_image_bytes', 'url-huge', () => JSON.stringify({ image: `${url}/huge.png`, question: 'What?' }), () =>
     `field image: image ${url}/huge.png could not be fetched: it is 300000 bytes, over limits.max_image_bytes (200000)`);
-  badLine('an image URL with no server (offline)', 'url-offline', () => JSON.stringify({ image: closed, question: 'What?' }), () =>
+  badLine(images, 'an image URL with no server (offline)', 'url-offline', () => JSON.stringify({ image: closed, question: 'What?' }), () =>
     `field image: image ${closed} could not be fetched: cannot connect (ECONNREFUSED)`);
 });
 

@@ -48,8 +48,10 @@ function writeConfig(dir: string, trainer = FORKED): string {
 
 // 16 training prompts make about 30 pairs a round (31 and 28; 40 made 75 and 63): enough for every assertion here,
 // none of which counts pairs, for 0.73 of a 2-round loop's CPU time (docs/testing.md, "How long it takes").
+// One worker (`--workers 1`): each worker imports transformers.js and onnxruntime and loads the models, and no test here
+// is about the pool's size (13 s of the file's CPU with two, docs/testing.md).
 const loopArgs = (config: string, db: string, rounds = 2, limit = 16, evalLimit = 10) =>
-  ['loop', '--rounds', String(rounds), '--limit', String(limit), '--eval-limit', String(evalLimit), '--config', config, '--db', db, '--workers', '2'];
+  ['loop', '--rounds', String(rounds), '--limit', String(limit), '--eval-limit', String(evalLimit), '--config', config, '--db', db, '--workers', '1'];
 // The failing and killed steps need one round with pairs to train on and nothing of its size: 8 training prompts (25
 // pairs) and 2 held-out ones.
 const smallLoopArgs = (config: string, db: string) => loopArgs(config, db, 1, 8, 2);
@@ -167,7 +169,7 @@ describe('rlaifv loop with the shapes DPO trainer', () => {
   });
 
   test('pairs on held-out images never reach any consumer, even from a training round run on them', async () => {
-    const run = await runNode(['run', '--round', 'next', '--prompts', path.join(TEST, 'prompts.jsonl'), '--limit', '10', '--samples', '4', '--db', db, '--workers', '2', '--quiet']);
+    const run = await runNode(['run', '--round', 'next', '--prompts', path.join(TEST, 'prompts.jsonl'), '--limit', '10', '--samples', '4', '--db', db, '--workers', '1', '--quiet']);
     expect(run.code, run.stderr).toBe(0);
     const round = rows<{ id: number }>(db, "SELECT MAX(id) AS id FROM rounds WHERE purpose = 'train'")[0]!.id;
     const kept = rows<{ n: number }>(db, 'SELECT COUNT(*) AS n FROM v_pairs WHERE round = ? AND kept = 1', round)[0]!.n;

@@ -2,12 +2,13 @@
 // (pair.corrections "refine") and `rlaifv export --format fire` wrote: it learns the clean last revisions given their
 // conversation, names its parent and dialogues file, and its checkpoint loads in rlaifv and makes those revisions
 // likelier; unusable input exits 2 naming the file, line and field.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { hashCheckpoint } from '../../src/util/checkpoint.js';
-import { WorkerPool } from '../../src/backends/local/pool.js';
+import type { WorkerPool } from '../../src/backends/local/pool.js';
+import { sharedPool } from '../helpers/file-pool.js';
 import { LocalSequenceScorer } from '../../src/backends/local/index.js';
 import type { FireRecord } from '../../src/export/fire.js';
 import { runNode } from '../helpers/run-cli.js';
@@ -20,8 +21,9 @@ const sha256 = (file: string) => createHash('sha256').update(readFileSync(file))
 let dir: string;
 let dialogues: string;
 let records: FireRecord[];
-const pool = new WorkerPool(2);
-afterAll(() => pool.close());
+// The test process's shared pool (tests/helpers/file-pool.ts); each scorer ends its lease of its model folder when done,
+// so the worker drops the trained checkpoint (WorkerPool).
+const pool = sharedPool(2);
 
 beforeAll(async () => {
   dir = tempDir('rlaifv-sft-');
@@ -66,7 +68,8 @@ describe('scripts/shapes/dpo.py --sft-only', () => {
     // Through rlaifv's own loading and scoring code: the mean token log-prob of what it learnt rises.
     const items = lastRevisions(records);
     const mean = async (model: string) => {
-      const got = await new LocalSequenceScorer(pool, model).logprobs(items);
+      const scorer = new LocalSequenceScorer(pool, model);
+      const got = await scorer.logprobs(items).finally(() => scorer.close());
       const vals = got.map((x) => {
         const v = x[0]!;
         if (v instanceof Error) throw v;

@@ -10,6 +10,7 @@ import { writeFileAtomic } from '../../src/util/fs.js';
 import { openDb, type Db } from '../../src/store/index.js';
 import { launchChromium, loadFile } from '../helpers/browser.js';
 import { tempDir } from '../helpers/paths.js';
+import { sharedPool } from '../helpers/file-pool.js';
 
 let browser: Browser;
 let db: Db;
@@ -21,7 +22,9 @@ beforeAll(async () => {
   config.generate.samples = 4;
   // The trainer copies its parent: this test is about what the report shows, not about training.
   config.loop = { ...config.loop, trainer: 'cp -r {policy} {out}', eval_samples: 4 };
-  loop = await runLoop(config, { rounds: 2, limit: 10, evalLimit: 12 });
+  // In the test process's shared pool (tests/helpers/file-pool.ts), not a pool of the loop's own: the copied checkpoints
+  // are leased while the loop uses them, as in a loop's own pool.
+  loop = await runLoop(config, { rounds: 2, limit: 10, evalLimit: 12, pool: sharedPool(2) });
   db = openDb(config.db, { readonly: true });
   browser = await launchChromium();
 });

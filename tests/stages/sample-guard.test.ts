@@ -3,12 +3,13 @@
 // test server's --seed-ignored), answers cut below max_tokens (vLLM's get_max_tokens cap, --cap-max-tokens). The
 // rule is pinned on its own, then a real round through the built CLI against the real test server on 127.0.0.1:
 // it stops within its first prompts naming the causes and the fixes, or goes on with the endpoint that samples right.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { SampleGuard, IDENTICAL_PROMPTS_TO_STOP, CUT_PROMPTS_TO_STOP } from '../../src/stages/sample-guard.js';
 import type { GenerateResult } from '../../src/backends/types.js';
-import { WorkerPool } from '../../src/backends/local/pool.js';
+import type { WorkerPool } from '../../src/backends/local/pool.js';
+import { sharedPool } from '../helpers/file-pool.js';
 import { TestServer } from '../../scripts/mimic/openai-server.js';
 import { DEV, serverBackend, tempDir } from '../helpers/paths.js';
 import { runNode } from '../helpers/run-cli.js';
@@ -61,14 +62,12 @@ describe('the rule', () => {
   });
 });
 
+// The test servers run in the test process's shared pool (tests/helpers/file-pool.ts): nothing here watches a pool's life.
 let pool: WorkerPool;
 let dir: string;
 beforeAll(() => {
-  pool = new WorkerPool(2);
+  pool = sharedPool(2);
   dir = tempDir('rlaifv-guard-');
-});
-afterAll(async () => {
-  await pool?.close();
 });
 
 /** A config file whose policy is served at `urls`, on the first `n` dev prompts. */
