@@ -31,7 +31,7 @@ export function ofWhichApart(text: string): string[] | null {
   let k = words.length - 1;
   for (; k >= 0 && k >= words.length - 14; k--) {
     const w = words[k]!.replace(/[,;:]+$/, '');
-    if (/^[a-z][a-z-]*[^s's]s$/.test(w) && !NOT_PLURAL.test(w)) break;
+    if (/^[a-z][a-z-]*[^s']s$/.test(w) && !NOT_PLURAL.test(w)) break;
   }
   if (k < 0 || k < words.length - 14) return null;
   let a = k;

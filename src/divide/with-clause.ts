@@ -17,7 +17,8 @@ export function ingBeforePhrase(toks: readonly Tok[], j: number): boolean {
 // ", with trees and greenery surrounding the road": two bare nouns share what follows, so each is a fact of its own
 // ("There is greenery surrounding the road."); with a determiner the phrase may be one thing ("a cup and saucer").
 export function withNounsApart(d: Draft): Draft[] {
-  if (d.kind === 'with' && d.toks.some((t) => t.text === ',')) return withListApart(d);
+  const items = d.kind === 'with' && d.toks.some((t) => t.text === ',') ? withListApart(d) : [d];
+  if (items.length > 1) return items;
   const [a, and, b, next] = d.toks;
   if (d.kind !== 'with' || a?.pos !== 'NOUN' || and?.lower !== 'and' || b?.pos !== 'NOUN' || next === undefined || NOUNISH.has(next.pos)) return [d];
   const rest = d.toks.slice(3);
