@@ -43,7 +43,13 @@ export function asWellAsApart(text: string): string[] {
     const possessed = POSSESSIVE_WORDS.has(first);
     // Not inside a name ("The Lord of the Rings").
     const opens = (k: number): boolean => (possessed ? POSSESSIVE_WORDS : DETERMINERS).has(tokens[k + 1]?.word ?? '') && !/^[A-Z]/.test(tokens[k - 1]?.raw ?? '');
-    tokens.forEach((t, k) => { if (k > verbIndex && PREPOSITIONS.has(t.word) && opens(k)) at = k; });
+    // Not inside a quoted title either ('the TV series "Without a Trace"': "Without" opened no phrase of the clause).
+    let quoted = false;
+    tokens.forEach((t, k) => {
+      if (/^["“]/.test(t.raw)) quoted = true;
+      if (!quoted && k > verbIndex && PREPOSITIONS.has(t.word) && opens(k)) at = k;
+      if (/["”][.,;:!?]*$/.test(t.raw) && !(/^["“]/.test(t.raw) && t.raw.length === 1)) quoted = false;
+    });
     if (at < 0 && possessed && clause.verb.kind === 'main' && DETERMINERS.has(tokens[verbIndex + 1]?.word ?? '')) at = verbIndex;
     if (at < 0) return [text];
     cut = at + 1;

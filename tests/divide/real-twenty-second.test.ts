@@ -202,4 +202,11 @@ describe('divideRules on real English: the twenty-second pass', () => {
     // A participle with an object keeps the list as its objects.
     expect(claims('The image shows a man holding a bag, a phone, and a set of keys.').join(' ')).toMatch(/holding a phone/);
   });
+
+  it('puts an ", as well as" item after a preposition of the clause, not one inside a quoted title (second half)', () => {
+    const sanchez = claims('Sánchez is best known for her roles in the TV series "Without a Trace" and "Devious Maids", as well as the films "Rush Hour 2", "The Game Plan", and "Act of Valor".');
+    // Had been 'Sánchez is best known for her roles in the TV series "Without the films "Rush Hour 2", ...'.
+    expect(sanchez.filter((c) => /Without the films/.test(c))).toEqual([]);
+    expect(sanchez).toContain('Sánchez is best known for her roles in the film "The Game Plan".');
+  });
 });
