@@ -98,7 +98,9 @@ export function yearsApart(text: string): string[] {
 // "served as lead singer, songwriter, and producer", "serving as a commentator and pundit for the BTCC", "worked as a
 // clerk for X and as a legal advisor to Y": each role one fact, the last one's phrase shared, as the annotators
 // wrote them ("O'Neill served as a pundit for the BTCC.").
-const AS_ROLES = /^(.*?\b(?:served|serves|serving|worked|works|working)\s+as\s+)(.+?)\.?$/;
+// Also a performance or a role as A and as B ("best known for his performances as Han Solo in the original Star Wars
+// trilogy and as the title character of the Indiana Jones film series").
+const AS_ROLES = /^(.*?\b(?:served|serves|serving|worked|works|working|performances?|portrayals?|roles?)\s+as\s+)(.+?)\.?$/;
 const ROLE_PHRASE = /\s((?:of|for|at|with|on|to|in)\s.+)$/;
 
 /** "S served as A, B and C of X." -> "S served as A of X." / ... as B of X. / ... as C of X. */
@@ -107,6 +109,8 @@ export function asRolesApart(text: string): string[] {
   if (!m || m[1] === undefined || m[2] === undefined) return [text];
   const again = m[2].split(/,?\s+and\s+as\s+/);
   if (again.length === 2) return again.map((r) => `${m[1]}${r}.`);
+  // A performance's or a role's "as" takes the "and as" split only (its list of names is roles.ts's and role-as.ts's).
+  if (!/\b(?:served|serves|serving|worked|works|working)\s+as\s+$/.test(m[1])) return [text];
   const items = m[2].split(/\s*,\s*(?:and\s+)?|\s+and\s+/);
   const last = items[items.length - 1] ?? '';
   const phrase = ROLE_PHRASE.exec(last);

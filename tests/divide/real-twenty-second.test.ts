@@ -209,4 +209,11 @@ describe('divideRules on real English: the twenty-second pass', () => {
     expect(sanchez.filter((c) => /Without the films/.test(c))).toEqual([]);
     expect(sanchez).toContain('Sánchez is best known for her roles in the film "The Game Plan".');
   });
+
+  it('takes a performance "as A and as B" apart, one role each (second half)', () => {
+    expect(claims('He is best known for his performances as Han Solo in the original Star Wars trilogy and as the title character of the Indiana Jones film series.')).toEqual([
+      'He is best known for his performances as Han Solo in the original Star Wars trilogy.',
+      'He is best known for his performances as the title character of the Indiana Jones film series.',
+    ]);
+  });
 });
