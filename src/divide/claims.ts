@@ -174,7 +174,7 @@ export function leadingTime(seg: readonly Token[]): number {
   return 0;
 }
 const INNER_CLAUSE = new Set(['as', 'because', 'since', 'while', 'when', 'although', 'though', 'if', 'that', 'who', 'which', 'where']);
-const SEQUENCE_ADVERBS = new Set(['later', 'then', 'subsequently', 'eventually', 'also', 'soon', 'briefly', 'currently']);
+const SEQUENCE_ADVERBS = new Set(['later', 'then', 'subsequently', 'eventually', 'also', 'soon', 'briefly', 'currently', 'even', 'still']);
 
 // "was born in" (a passive) or "is a member" / "is in": a "be" whose predicate is not an adjective.
 function isNominalBe(tokens: readonly Token[], g: number): boolean {

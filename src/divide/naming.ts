@@ -136,6 +136,8 @@ function kindFacts(toks: readonly Tok[]): NamingFact[] {
     let kind = singularOf(words(toks.slice(m, k)));
     // "his first film, Grumpy (1930)", "two further albums, King (2013)": an order is the sentence's, not the kind's.
     if (year) kind = kind.replace(/^(?:first|second|third|further|other|next|last|latest|later|earlier|previous) /, '');
+    // "his own television program, "The Kyu-chan Show"": "own" is the possessive's, not the kind's.
+    kind = kind.replace(/^own /, '');
     const last = title.toks[title.toks.length - 1]!;
     out.push({ claim: `${words(title.toks)} is ${articleFor(kind)} ${kind}.`, start: toks[m]!.start, end: last.end });
     k = title.next;

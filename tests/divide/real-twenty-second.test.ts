@@ -216,4 +216,11 @@ describe('divideRules on real English: the twenty-second pass', () => {
       'He is best known for his performances as the title character of the Indiana Jones film series.',
     ]);
   });
+
+  it('splits a second verb after "and even"/"and still", and names no "own" kind (second half)', () => {
+    expect(claims('Sakamoto was a regular host on Japanese variety shows and even had his own television program, "The Kyu-chan Show".')).toEqual([
+      'Sakamoto was a regular host on Japanese variety shows.', 'Sakamoto even had his own television program, "The Kyu-chan Show".',
+      'The Kyu-chan Show is a television program.',
+    ]);
+  });
 });
