@@ -228,7 +228,7 @@ function bornApart(claim: string): string[] {
 // isLong and returns the claim alone otherwise): a run is skipped where no claim is long (nearly every piece).
 function claimsOfPiece(p: string): string[] {
   const c = through(splitClaims(p), subjectPairApart, whoseApart, sequenceApart, prepRepeatApart, possessiveRepeatApart, hangingExampleApart, bornApart, whoApart, rolesApart, nationalityApart, timeSpanApart);
-  const d = through(longOnly(through(longOnly(longOnly(c, gerundLeadApart).flatMap(whichApart), rolePairsApart), roleAsApart, rolesInApart), leadInApart, leadHeadApart, dayLeadApart, dateCommaApart), yearApart);
+  const d = through(longOnly(through(longOnly(through(longOnly(c, gerundLeadApart), whichApart), rolePairsApart), roleAsApart, rolesInApart), leadInApart, leadHeadApart, dayLeadApart, dateCommaApart), yearApart);
   const e = through(longOnly(through(longOnly(d, awardForApart, playsAsApart), examplesApart), titleWhichApart), nameListApart, innerAppositionApart, endAppositionApart);
   return once(longOnly(e, longExampleApart, focusApart, commaListApart, gappedPairApart, quotedPairApart, rolesShareApart, knownPairApart, whereApart, onLoanApart, commaAndApart, placeEndApart, institutionAtApart, alongsideApart, andObjectsApart, andVerbApart, whileIngApart, passiveByApart, adjunctsApart, bornToApart)).map(asExistence);
 }
