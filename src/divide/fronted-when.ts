@@ -7,6 +7,7 @@
  * clause's (a naming fact, an example's kind); a claim it would make long (over 15 words) stays as it was, with the
  * phrase a fact of the verb and its object beside it, as lead-in.ts gives any long claim's fronted time.
  */
+import { additiveOnce } from './additive-once.js';
 import { flatMapOf } from './arrays.js';
 import { part, type Part } from './clause-draft.js';
 import { leadInApart } from './lead-in.js';
@@ -59,6 +60,7 @@ const PRONOUN = /^(?:He|She|They|It)\b/;
 /** A main clause's claims with its fronted phrase in front, each where it stays short and keeps the clause's subject. */
 export function frontedOn<C extends { claim: string; question: string }>(p: Part, out: { pairs: C[]; reasons: string[] }): { pairs: C[]; reasons: string[] } {
   const front = p.front;
+  out = { pairs: additiveOnce(out.pairs), reasons: out.reasons };
   if (p.back !== undefined) return backedOn(p, p.back, out);
   if (front === undefined) return out;
   const subject = (p.text.split(' ')[0] ?? '').toLowerCase();

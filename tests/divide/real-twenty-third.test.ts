@@ -1,0 +1,24 @@
+// The rules divider on the dev sets (../shared/real-claims/, MIT): issue 29's twenty-third pass, each rule pinned on a
+// dev sentence (the half it comes from is named).
+import { describe, expect, it } from 'vitest';
+import { divideRules } from '../../src/divide/rules.js';
+
+const claims = (answer: string): string[] => divideRules(answer).claims.map((c) => c.claim);
+
+describe('divideRules on real English: the twenty-third pass', () => {
+  it('keeps a fronted "in addition to X" on the sentence\'s first claim only (both halves)', () => {
+    const fe = divideRules('In addition to his work at Signaturit, Fernandez Fe is also an active investor and has invested in several startups, including OnTruck, a logistics platform, and Factorial, a HR management software.').claims;
+    const phrase = fe.filter((c) => /^In addition to his work at Signaturit, /.test(c.claim));
+    // The phrase's fact is asked once, with the first claim ("Is Fernandez Fe also an active investor in addition to ...?").
+    expect(phrase).toHaveLength(1);
+    expect(phrase[0]!.question).toMatch(/in addition to his work at Signaturit\?$/);
+    expect(fe.map((c) => c.claim)).toEqual(expect.arrayContaining(['Fernandez Fe has invested in OnTruck.', 'Fernandez Fe has invested in Factorial.']));
+    const invested = fe.find((c) => c.claim === 'Fernandez Fe has invested in OnTruck.');
+    expect(invested?.question).toBe('Has Fernandez Fe invested in OnTruck?');
+    const dushku = claims('In addition to her TV work, Dushku has starred in various films including True Lies (1994), Bring It On (2000), Wrong Turn (2003), and Eloise (2016)[1].');
+    expect(dushku.filter((c) => c.startsWith('In addition to her TV work, '))).toHaveLength(1);
+    expect(dushku).toEqual(expect.arrayContaining(['Dushku has starred in Bring It On.', 'Dushku has starred in Eloise.']));
+    // One claim: the phrase stays on it ("Harrison has starred in Star Wars." is the annotators' fact of it).
+    expect(claims('In addition to Star Wars, Harrison has also starred in Indiana Jones.')).toEqual(['In addition to Star Wars, Harrison has also starred in Indiana Jones.']);
+  });
+});
