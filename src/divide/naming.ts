@@ -102,6 +102,7 @@ const LINKS = new Set(['of', 'for', 'de', 'del', 'della', 'delle', 'degli', 'da'
 const named = (t: Tok | undefined): boolean => t !== undefined && /^[A-Z]/.test(t.text) && !['DET', 'PRON', 'ADP', 'CCONJ', 'SCONJ', 'AUX'].includes(t.pos);
 const MONTHS = new Set('january february march april may june july august september october november december'.split(' '));
 
+const POSSESSIVE = /^(?:his|her|their|its)$/i;
 const WRITTEN = /^(?:vs|text|texts|words?|caption|message|sign|inscription|writing|letters)$/;
 
 // "Premier League club Manchester City", "the popular bachata group Aventura": a common noun right before a name,
@@ -133,12 +134,21 @@ function kindFacts(toks: readonly Tok[]): NamingFact[] {
     while (m > 0 && m > k - 6 && (['ADJ', 'NOUN', 'PROPN'].includes(toks[m - 1]!.pos) || league(m - 1))) m--;
     // "The Lord of the Rings film trilogy, Friar Carl in ...": a kind that starts inside a title names no kind.
     if (toks[m]!.pos === 'PROPN' && toks[m - 1]?.lower === 'the' && toks[m - 2]?.lower === 'of' && /^[A-Z]/.test(toks[m - 3]?.text ?? '')) continue;
+    const last = title.toks[title.toks.length - 1]!;
+    // "his hometown club, Coritiba", "her second husband, Charles Farrell": a possessive's kind names the owner's one
+    // thing ("His hometown club is Coritiba.", as FActScore's annotators wrote it), where "Coritiba is a hometown
+    // club." says nothing of whose.
+    const owner = POSSESSIVE.exec(toks[m - 1]?.text ?? '')?.[0];
+    if (owner !== undefined && k - m <= 4 && !/[^s]s$/.test(noun.lower)) {
+      out.push({ claim: `${owner.charAt(0).toUpperCase()}${owner.slice(1)} ${words(toks.slice(m, k))} is ${words(title.toks).replace(/\.$/, '')}.`, start: toks[m - 1]!.start, end: last.end });
+      k = title.next;
+      continue;
+    }
     let kind = singularOf(words(toks.slice(m, k)));
     // "his first film, Grumpy (1930)", "two further albums, King (2013)": an order is the sentence's, not the kind's.
     if (year) kind = kind.replace(/^(?:first|second|third|further|other|next|last|latest|later|earlier|previous) /, '');
     // "his own television program, "The Kyu-chan Show"": "own" is the possessive's, not the kind's.
     kind = kind.replace(/^own /, '');
-    const last = title.toks[title.toks.length - 1]!;
     out.push({ claim: `${words(title.toks)} is ${articleFor(kind)} ${kind}.`, start: toks[m]!.start, end: last.end });
     k = title.next;
   }

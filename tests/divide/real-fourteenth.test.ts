@@ -43,10 +43,12 @@ describe('divideRules on biographies: a person\'s participle in the main clause\
 
 describe('divideRules on biographies: a title after its kind and a comma', () => {
   it('names a title with a year in brackets after it, and a quoted title that opens with a pronoun', () => {
-    expect(claims('Varma first gained recognition for his crime drama, Shiva (1989), which won critical acclaim.')).toContain('Shiva is a crime drama.');
+    // After a possessive the kind is the owner's one thing (the twenty-third pass): "His crime drama is Shiva.".
+    expect(claims('Varma first gained recognition for his crime drama, Shiva (1989), which won critical acclaim.')).toContain('His crime drama is Shiva.');
     expect(claims('Cukor won Best Director for the 1964 romantic comedy, "My Fair Lady."')).toContain('My Fair Lady is a romantic comedy.');
-    // An order is the sentence's, not the kind's.
-    expect(claims('He directed his first film, Grumpy (1930), for Paramount in 1930.')).toContain('Grumpy is a film.');
+    // An order is the sentence's, not the kind's; after a possessive it is the owner's ("His first film is Grumpy.").
+    expect(claims('He directed his first film, Grumpy (1930), for Paramount in 1930.')).toContain('His first film is Grumpy.');
+    expect(claims('He directed the first film, Grumpy (1930), for Paramount in 1930.')).toContain('Grumpy is a film.');
   });
 });
 

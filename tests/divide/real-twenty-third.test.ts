@@ -21,4 +21,17 @@ describe('divideRules on real English: the twenty-third pass', () => {
     // One claim: the phrase stays on it ("Harrison has starred in Star Wars." is the annotators' fact of it).
     expect(claims('In addition to Star Wars, Harrison has also starred in Indiana Jones.')).toEqual(['In addition to Star Wars, Harrison has also starred in Indiana Jones.']);
   });
+
+  it('names the owner\'s one thing after a possessive kind: "his hometown club, Coritiba" (both halves)', () => {
+    const carvalho = claims('Carvalho began his career at his hometown club, Coritiba.');
+    // FActScore's annotators: "His hometown club is Coritiba."; it had been "Coritiba is a hometown club." (whose?).
+    expect(carvalho).toContain('His hometown club is Coritiba.');
+    expect(carvalho).not.toContain('Coritiba is a hometown club.');
+    const kerser = divideRules('His debut studio album, The Chief, was released in February 2018.').claims;
+    expect(kerser.find((c) => c.claim === 'His debut studio album is The Chief.')?.question).toBe('Is his debut studio album The Chief?');
+    // A name that ends in an abbreviation's point ends the claim once.
+    expect(claims('Ramesses IV was succeeded by his son, Ramesses V.')).toContain('His son is Ramesses V.');
+    // Without a possessive the kind stays the name's ("the popular bachata group Aventura").
+    expect(claims('Santos was a member of the popular bachata group Aventura.')).toContain('Aventura is a popular bachata group.');
+  });
 });
