@@ -34,4 +34,15 @@ describe('divideRules on real English: the twenty-third pass', () => {
     // Without a possessive the kind stays the name's ("the popular bachata group Aventura").
     expect(claims('Santos was a member of the popular bachata group Aventura.')).toContain('Aventura is a popular bachata group.');
   });
+
+  it('names whose a picture\'s leading "his" or "her" is, as "he" and "she" were (third set)', () => {
+    const mona = divideRules('The Mona Lisa is a half-length portrait of a young woman sitting in a chair. She is wearing a white dress with a veil over her hair. Her hands are folded in her lap and she is looking out at the viewer with a mysterious smile.').claims;
+    const hands = mona.find((c) => /hands are folded/.test(c.claim));
+    expect(hands?.claim).toBe('The woman\'s hands are folded in her lap.');
+    expect(hands?.question).toBe('Are the woman\'s hands folded in her lap?');
+    // A possessive inside the claim is not its subject's ("Clemente is remembered for his talent, his integrity ...").
+    expect(claims('Roberto Clemente was a baseball player. He is remembered for his talent, his integrity, and his compassion.')).toContain('Clemente is remembered for his talent, his integrity, and his compassion.');
+    // A biography's "His" stays: its annotators wrote "His debut album ...".
+    expect(claims('Kerser is an Australian rapper. His debut album was a hit.')).toContain('His debut album was a hit.');
+  });
 });
