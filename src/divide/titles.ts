@@ -31,8 +31,11 @@ const capital = (t: Tok | undefined): boolean => t !== undefined && /^[A-Z0-9]/.
 
 const words = (toks: readonly Tok[]): string => toks.map((t, k) => (k > 0 && t.space !== '' ? ' ' : '') + t.text).join('');
 
-/** The title starting at token i (quoted or capitalised), and the index after it; null when none starts there. */
-export function titleAt(toks: readonly Tok[], i: number): { toks: Tok[]; next: number } | null {
+/**
+ * The title starting at token i (quoted or capitalised), and the index after it; null when none starts there. `list`:
+ * an item of a list of works after their kind, whose titles end at the list's commas and "and".
+ */
+export function titleAt(toks: readonly Tok[], i: number, list = false): { toks: Tok[]; next: number } | null {
   const t = toks[i];
   if (t === undefined) return null;
   if (OPEN_QUOTES.has(t.text) && capital(toks[i + 1])) {
@@ -43,17 +46,33 @@ export function titleAt(toks: readonly Tok[], i: number): { toks: Tok[]; next: n
     }
     return null;
   }
-  if (!capital(t) || t.pos === 'PRON') return null;
-  let k = i + 1;
-  while (k < toks.length) {
-    const w = toks[k]!;
-    if (capital(w) || (/^\d+$/.test(w.text) && !YEAR.test(w.text))) k++;
-    else if (CONNECTORS.has(w.lower) && capital(toks[k + 1])) k += 2;
-    else if (w.lower === 'of' && toks[k + 1]?.lower === 'the' && capital(toks[k + 2])) k += 3; // "Queen of the South"
-    else break;
-  }
+  // A capitalised pronoun after a list's comma, its kind, or an "and" after a year in brackets opens a title ("the
+  // films Boy (2010), What We Do in the Shadows (2014)"); elsewhere it is a subject ("He ...") or a title's inner word
+  // ("The Liar and His Lover").
+  const listed = toks[i - 1]?.text === ',' || toks[i - 1]?.pos === 'NOUN' || (/^(?:and|or)$/.test(toks[i - 1]?.lower ?? '') && toks[i - 2]?.text === ')');
+  if (!capital(t) || (t.pos === 'PRON' && (t.text === 'I' || !listed))) return null;
+  const end = (article: boolean): number => {
+    let k = i + 1;
+    while (k < toks.length) {
+      const w = toks[k]!;
+      if (capital(w) || (/^\d+$/.test(w.text) && !YEAR.test(w.text))) k++;
+      else if (CONNECTORS.has(w.lower) && capital(toks[k + 1])) k += 2;
+      else if (w.lower === 'of' && toks[k + 1]?.lower === 'the' && capital(toks[k + 2])) k += 3; // "Queen of the South"
+      // "What We Do in the Shadows", "Hunt for the Wilderpeople": a preposition and an article inside the title.
+      else if (article && PREPOSITION_IN_TITLE.has(w.lower) && /^(?:the|a|an)$/.test(toks[k + 1]?.lower ?? '') && capital(toks[k + 2])) k += 3;
+      else break;
+    }
+    return k;
+  };
+  const plain = end(false);
+  const long = end(true);
+  // The longer reading only where a year or a note in brackets follows, or a list's item ends ("One Day at a Time and
+  // Ben Lummis"); "the film Jojo Rabbit in the United States" and "Joe Joyce for the British, ..." keep their names.
+  const k = long > plain && (toks[long]?.text === '(' || (list && LIST_END.has(toks[long]?.lower ?? '.'))) ? long : plain;
   return { toks: toks.slice(i, k), next: k };
 }
+const LIST_END = new Set([',', 'and', 'or', '.', ';']);
+const PREPOSITION_IN_TITLE = new Set(['in', 'on', 'at', 'for', 'from', 'with', 'to', 'into', 'under', 'over', 'by']);
 
 // "(2005)", "(1992–1998)" or "in 2017" after a title: its year, and the index after it.
 function yearAt(toks: readonly Tok[], i: number): { year?: string; next: number } {
@@ -66,7 +85,7 @@ function yearAt(toks: readonly Tok[], i: number): { year?: string; next: number 
 // the clause went on after a title's "in YEAR".
 function titlesFrom(toks: readonly Tok[], i: number, bare: boolean): Title[] & { cut?: boolean } {
   const out: Title[] & { cut?: boolean } = [];
-  for (let k = i, title = titleAt(toks, k); title !== null; title = titleAt(toks, k)) {
+  for (let k = i, title = titleAt(toks, k, true); title !== null; title = titleAt(toks, k, true)) {
     if (title.toks.length > 12) return [];
     const { year, next } = yearAt(toks, title.next);
     out.push({ text: words(title.toks), start: title.toks[0]!.start, end: title.toks[title.toks.length - 1]!.end, ...(year !== undefined ? { year } : {}) });

@@ -45,4 +45,23 @@ describe('divideRules on real English: the twenty-third pass', () => {
     // A biography's "His" stays: its annotators wrote "His debut album ...".
     expect(claims('Kerser is an Australian rapper. His debut album was a hit.')).toContain('His debut album was a hit.');
   });
+
+  it('reads a whole title with "in the" or a colon inside it, in a list of works (both halves)', () => {
+    const waititi = claims('He is best known for directing the films Boy (2010), What We Do in the Shadows (2014), Hunt for the Wilderpeople (2016), Thor: Ragnarok (2017), and Jojo Rabbit (2019).');
+    expect(waititi).toEqual(expect.arrayContaining([
+      'What We Do in the Shadows is a film.', 'What We Do in the Shadows was released in 2014.',
+      'Hunt for the Wilderpeople is a film.', 'Hunt for the Wilderpeople was released in 2016.',
+      'Thor: Ragnarok was released in 2017.', 'Jojo Rabbit is a film.',
+    ]));
+    // Had been: "Shadows was released in 2014.", "Wilderpeople was released in 2016.", "Ragnarok was released in 2017.".
+    expect(waititi.filter((c) => /^(?:Shadows|Wilderpeople|Ragnarok) /.test(c))).toEqual([]);
+    expect(claims('He starred in the Marvel Cinematic Universe films Captain America: Civil War (2016), Black Panther (2018), Avengers: Infinity War (2018), and Avengers: Endgame (2019).'))
+      .toEqual(expect.arrayContaining(['Captain America: Civil War was released in 2016.', 'Avengers: Endgame was released in 2019.']));
+    // A pronoun opens a title after a year's bracket and "and" ...
+    expect(claims('Kang has also acted in the films Rough Cut (2008) and My Girlfriend Is an Agent (2009)[1].')).toContain('My Girlfriend Is an Agent is a film.');
+    // ... but not inside one ("The Liar and His Lover"), and a name's "for the British, ..." is no title's end.
+    expect(claims('He made his acting debut in the 2017 romantic comedy television series The Liar and His Lover.').filter((c) => /^His Lover is/.test(c))).toEqual([]);
+    expect(claims('In November 2020, Dubois fought undefeated prospect Joe Joyce for the British, Commonwealth, European, WBC Silver and WBO International heavyweight titles.'))
+      .not.toContain('Joe Joyce for the British is an undefeated prospect.');
+  });
 });
