@@ -262,7 +262,11 @@ function trySplit(clause: Clause, g: number, depth: number): string[] | null {
   const ctx = { be: mainIsBe || LINKING_VERBS.has(verb.base), there };
   // Without "and" or a comma there is no list: every reading below comes back to the predicate whole (most clauses);
   // nor is an "and" in a "where" clause's subject one (where-subject.ts; also for the clauses above).
-  const listed = mainPred.some((t) => t.word === 'and' || t.raw.endsWith(',')) && !insideWhereSubject(mainPred, -1, mainPred.findIndex((t) => t.word === 'and'), verbAt);
+  // "the 2014 and 2018 FIFA World Cups": two numbers joined before the head they share, the predicate's only "and"
+  // and no comma, are no list of the clause's ("won the 1958." and "won 1962 World Cup." had been said).
+  const numbers = mainPred.filter((t) => t.word === 'and' || t.raw.endsWith(',')).length === 1
+    && mainPred.some((t, k) => t.word === 'and' && /^\d+$/.test(mainPred[k - 1]?.raw ?? '') && /^\d+$/.test(mainPred[k + 1]?.raw ?? ''));
+  const listed = !numbers && mainPred.some((t) => t.word === 'and' || t.raw.endsWith(',')) && !insideWhereSubject(mainPred, -1, mainPred.findIndex((t) => t.word === 'and'), verbAt);
   const segs = listed ? segmentList(mainPred, false) : [];
   let items = !listed ? [mainPred] : twoNames(segs, tokens[g - 1]?.word ?? '') ?? objectsOfPreposition(segs, mainPred.filter((t) => /,$/.test(t.raw)).length) ?? namedObjects(segs)
     ?? prepositionObjects(segs);

@@ -32,9 +32,24 @@ export function perfectAux(main: readonly Tok[], verb: Tok): string | null {
  * A participle after a comma about a named person or he/she, when the main clause's verb is in the past tense.
  */
 export function pastOfMain(op: { kind: string; head: number; skip?: string }, t: Tok, head: Tok | undefined, main: readonly Tok[]): boolean {
-  if (op.kind !== 'participle' || op.head !== -2 || op.skip !== undefined || !isIngVerb(t) || head === undefined) return false;
-  if (head.pos !== 'PROPN' && !['he', 'she'].includes(head.lower)) return false;
-  return pastMain(main);
+  // The tagger may read the -ing word as a noun ("..., ruling from 1155 to 1149 BC").
+  const ing = isIngVerb(t) || (t.pos === 'NOUN' && /^[a-z]+ing$/.test(t.text) && !['being', 'having'].includes(t.lower));
+  if (op.kind !== 'participle' || op.head !== -2 || op.skip !== undefined || !ing || head === undefined) return false;
+  // A person did it, after a main clause in the past or the perfect ("has earned 32 caps for Argentina, scoring eight
+  // goals" -> "Icardi scored eight goals.", not "Icardi is scoring eight goals."); a thing after a past one ("The song
+  // ... became a worldwide hit, selling over 13 million copies" -> "The song sold over 13 million copies.").
+  if (head.pos === 'PROPN' || ['he', 'she'].includes(head.lower)) return pastMain(main) || perfectMain(main);
+  return head.pos === 'NOUN' && pastMain(main);
+}
+
+/** Whether the main clause's finite verb is a present perfect ("has also earned", "have been"). */
+function perfectMain(main: readonly Tok[]): boolean {
+  const k = main.findIndex((x) => x.text === x.lower && isFinite(x));
+  if (k < 0 || !['has', 'have'].includes(main[k]!.lower)) return false;
+  let j = k + 1;
+  while (main[j]?.pos === 'ADV') j++;
+  const v = main[j];
+  return v !== undefined && (v.lower === 'been' || (v.pos === 'VERB' && (/ed$/.test(v.lower) || PARTICIPLES.has(v.lower))));
 }
 
 /** Whether the main clause's finite verb is in the past tense ("was", "had", "moved", "won"). */

@@ -64,4 +64,30 @@ describe('divideRules on real English: the twenty-third pass', () => {
     expect(claims('In November 2020, Dubois fought undefeated prospect Joe Joyce for the British, Commonwealth, European, WBC Silver and WBO International heavyweight titles.'))
       .not.toContain('Joe Joyce for the British is an undefeated prospect.');
   });
+
+  it('puts a trailing -ing phrase in the past after a past or perfect main clause, not "is V-ing" (both halves)', () => {
+    // A person after a perfect: had been "Icardi is scoring eight goals.", "Owen is winning the 2011 Rip Curl Pro Portugal."
+    expect(claims('Icardi has also earned 32 caps for Argentina, scoring eight goals.')).toContain('Icardi scored eight goals.');
+    const owen = divideRules('Owen Wright is an Australian surfer. He has also achieved success in large-scale international events, winning the 2011 Rip Curl Pro Portugal, and placing runner-up at the 2018 Quiksilver Pro France.').claims;
+    expect(owen.find((c) => c.claim === 'Wright won the 2011 Rip Curl Pro Portugal.')?.question).toBe('Did Wright win the 2011 Rip Curl Pro Portugal?');
+    expect(owen.map((c) => c.claim)).toContain('Wright placed runner-up at the 2018 Quiksilver Pro France.');
+    // A thing after a past main clause; an -ing word the tagger read as a noun.
+    expect(claims('The song topped the Billboard Hot 100 chart in the US in 1963 and became a worldwide hit, selling over 13 million copies.')).toContain('The song sold over 13 million copies.');
+    expect(claims('Ramesses IV was the third pharaoh of the Twentieth Dynasty of Egypt, ruling from 1155 to 1149 BC.')).toContain('Ramesses IV ruled from 1155 to 1149 BC.');
+    // A present main clause keeps the present ("She is an active philanthropist, supporting ...").
+    expect(claims('She is also an active philanthropist, supporting numerous charities and causes throughout Italy.').some((c) => /is supporting numerous charities/.test(c))).toBe(true);
+    // A picture's present stays present ("A man is standing in the kitchen, holding a cup.").
+    expect(claims('A man is standing in the kitchen, holding a cup.')).toContain('The man is holding a cup.');
+  });
+
+  it('keeps "the 2014 and 2018 FIFA World Cups" whole (both halves)', () => {
+    const f = claims('Fernandinho has also represented the Brazil national team since 2011, earning over 50 caps and participating in the 2014 and 2018 FIFA World Cups.');
+    expect(f).toContain('Fernandinho participated in the 2014 and 2018 FIFA World Cups.');
+    // Had been "Fernandinho participated in the 2014." and "... in 2018 FIFA World Cups.".
+    expect(f.filter((c) => /in the 2014\.$|in 2018 FIFA/.test(c))).toEqual([]);
+    expect(claims('The Brazilian team won the 1994 and 2002 FIFA World Cups.')).toEqual(['The Brazilian team won the 1994 and 2002 FIFA World Cups.']);
+    // Years inside one item of a longer list leave the list alone.
+    expect(claims('Sabatini won the women\'s singles title at the US Open in 1990, two Year-End Championships in 1988 and 1994, and a silver medal at the 1988 Olympic Games.'))
+      .toContain('Sabatini won a silver medal at the 1988 Olympic Games.');
+  });
 });
