@@ -317,7 +317,11 @@ function objectsOfPreposition(segs: Token[][], commas: number): Token[][] | null
   const two = segs.length === 2 && named > 0 && theName(first.slice(named + 1)) && later.every(theName);
   // "played for the San Francisco Giants, Detroit Tigers, ... and the Cincinnati Reds": the preposition may lead
   // the predicate when the items are names.
-  if ((segs.length < 3 && !two) || p < 0 || (p === 0 && !(name(first.slice(1)) && names))) return null;
+  // "appeared in film, television, and theatre": bare nouns of up to three words, none with a phrase or an -ing word
+  // that every item might share ("creating films, photography, and written works about social issues").
+  const short = (seg: readonly Token[]): boolean => seg.length <= 3 && seg.every((t) => !PREPOSITIONS.has(t.word) && !/ing$/.test(t.word));
+  const allBare = p === 0 && [first.slice(1), ...later].every((seg, k) => short(seg) && bare(seg, k));
+  if ((segs.length < 3 && !two) || p < 0 || (p === 0 && !(name(first.slice(1)) && names) && !allBare)) return null;
   const object = first.slice(p + 1);
   const lead = first.slice(0, p + 1);
   if (name(object) && names) return [first, ...later.map((seg) => [...lead, ...seg])];

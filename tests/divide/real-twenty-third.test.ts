@@ -80,7 +80,7 @@ describe('divideRules on real English: the twenty-third pass', () => {
     expect(claims('A man is standing in the kitchen, holding a cup.')).toContain('The man is holding a cup.');
   });
 
-  it('keeps "the 2014 and 2018 FIFA World Cups" whole (both halves)', () => {
+  it('keeps "the 2014 and 2018 FIFA World Cups" whole, and gives each bare place of "appeared in film, television, and theatre" its claim (both halves)', () => {
     const f = claims('Fernandinho has also represented the Brazil national team since 2011, earning over 50 caps and participating in the 2014 and 2018 FIFA World Cups.');
     expect(f).toContain('Fernandinho participated in the 2014 and 2018 FIFA World Cups.');
     // Had been "Fernandinho participated in the 2014." and "... in 2018 FIFA World Cups.".
@@ -89,5 +89,9 @@ describe('divideRules on real English: the twenty-third pass', () => {
     // Years inside one item of a longer list leave the list alone.
     expect(claims('Sabatini won the women\'s singles title at the US Open in 1990, two Year-End Championships in 1988 and 1994, and a silver medal at the 1988 Olympic Games.'))
       .toContain('Sabatini won a silver medal at the 1988 Olympic Games.');
+    expect(claims('The strip was first published in 1970 and quickly gained popularity around the world, appearing in newspapers, magazines, and books.'))
+      .toEqual(expect.arrayContaining(['The strip appeared in newspapers.', 'The strip appeared in magazines.', 'The strip appeared in books.']));
+    // Items that may share a word or a phrase stay together ("creating films, photography, and written works about ...").
+    expect(claims('The Knowles Initiative focuses on creating films, photography, and written works about social issues.')).toContain('The Knowles Initiative focuses on creating films, photography, and written works about social issues.');
   });
 });
