@@ -105,7 +105,10 @@ function joinsName(toks: readonly Tok[], k: number): boolean {
  */
 export function lonePerson(before: readonly Tok[]): Tok | undefined {
   const words = before.filter((t) => t.pos !== 'ADV');
-  return words.length === 1 && /^(?:he|she|they)$/.test(words[0]!.lower) ? words[0] : undefined;
+  const last = words[words.length - 1];
+  if (last === undefined || !/^(?:he|she|they)$/.test(last.lower)) return undefined;
+  // "In 2001 he joined McKinsey & Company, serving as an analyst": after a fronted phrase without its comma too.
+  return words.length === 1 || (words.length <= 6 && words[0]!.pos === 'ADP' && words.slice(1, -1).every((t) => ['NUM', 'DET', 'NOUN', 'PROPN', 'ADJ'].includes(t.pos))) ? last : undefined;
 }
 
 /** An -ing verb other than "being" and "having". */

@@ -94,4 +94,11 @@ describe('divideRules on real English: the twenty-third pass', () => {
     // Items that may share a word or a phrase stay together ("creating films, photography, and written works about ...").
     expect(claims('The Knowles Initiative focuses on creating films, photography, and written works about social issues.')).toContain('The Knowles Initiative focuses on creating films, photography, and written works about social issues.');
   });
+
+  it('gives a trailing -ing phrase the subject after a fronted phrase without its comma (first half)', () => {
+    const l = claims('Martín Lousteau is an Argentine economist. In 2001 he joined the consulting firm McKinsey & Company, serving as an analyst in New York and later in Buenos Aires.');
+    expect(l).toContain('Lousteau served as an analyst in New York.');
+    // Had been "The consulting firm served as an analyst in New York.".
+    expect(l.filter((c) => /^The consulting firm served/.test(c))).toEqual([]);
+  });
 });
