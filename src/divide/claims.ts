@@ -233,7 +233,10 @@ function trySplit(clause: Clause, g: number, depth: number): string[] | null {
       // ", but was limited by injuries": "but" joins two facts about the subject as "and" does.
       // Not after a clause of its own opened on the way ("as his elder brother was named ... but was later deposed").
       const but = prevTok?.word === 'but' && !pred.slice(0, j).some((t) => INNER_CLAUSE.has(t.word));
-      const boundary = prevTok?.word === 'and' || but || (hasAnd && /,$/.test(prevTok?.raw ?? ''));
+      // "appeared in films, plays, and commercials": after a plural noun's comma, an -s word with its own comma (or an
+      // "and" after it) is the list's next noun, no verb's ("He writes songs, plays guitar, and sings." is two verbs).
+      const listNoun = /s,$/.test(prevTok?.raw ?? '') && /^[a-z]+s$/.test(pred[j]!.word) && (/,$/.test(pred[j]!.raw) || pred[j + 1]?.word === 'and');
+      const boundary = prevTok?.word === 'and' || but || (hasAnd && /,$/.test(prevTok?.raw ?? '') && !listNoun);
       const afterVerb = prevTok?.word === 'and' && isParticiple(pred[j - 2]?.word ?? '');
       if (boundary && startsVerbPhrase(subject, pred.slice(j), mainIsBe, beNominal, born, afterVerb)) cuts.push(j);
     }

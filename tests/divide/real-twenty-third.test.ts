@@ -101,4 +101,11 @@ describe('divideRules on real English: the twenty-third pass', () => {
     // Had been "The consulting firm served as an analyst in New York.".
     expect(l.filter((c) => /^The consulting firm served/.test(c))).toEqual([]);
   });
+
+  it('reads an -s word between a plural noun\'s comma and the list\'s next comma as a noun, not a second verb', () => {
+    // Had been "He has appeared in films." and "He plays, and commercials." ("Does he play and commercials?").
+    expect(claims('He has appeared in films, plays, and commercials.')).toEqual(['He has appeared in films.', 'He has appeared in plays.', 'He has appeared in commercials.']);
+    // A verb with its object between the commas is still one ("plays guitar").
+    expect(claims('He writes songs, plays guitar, and sings.')).toEqual(['He writes songs.', 'He plays guitar.', 'He sings.']);
+  });
 });
