@@ -25,7 +25,19 @@ export function definite(toks: readonly Tok[], h: number, pair = false): string 
   if (toks[h]?.pos === 'PRON' && ['he', 'she', 'they'].includes(toks[h]!.lower)) return toks[h]!.lower;
   let a = h;
   while (a > 0 && NOUNISH.has(toks[a - 1]?.pos ?? '') && toks[a - 1]?.pos === toks[h]?.pos) a--;
-  if (toks[h]?.pos === 'PROPN') return textOf(toks.slice(a, h + 1));
+  if (toks[h]?.pos === 'PROPN') {
+    // "the University of Oxford, which ...", "the Book of Gates, which describes ...": the whole name, not its last
+    // part ("Oxford is one of the oldest universities.", "Gates describes the journey of Ra." had been said).
+    // A capitalised noun inside the sentence is a name's word too ("Book").
+    const cap = (j: number): boolean => /^[A-Z]/.test(toks[j]?.text ?? '') && (toks[j]!.pos === 'PROPN' || (toks[j]!.pos === 'NOUN' && j > 0));
+    let b = a;
+    while (b > 1 && (toks[b - 1]!.lower === 'of' || toks[b - 1]!.lower === 'for') && cap(b - 2)) {
+      b -= 2;
+      while (b > 0 && cap(b - 1)) b--;
+    }
+    if (b === a) return textOf(toks.slice(a, h + 1));
+    return `${toks[b - 1]?.lower === 'the' ? 'the ' : ''}${textOf(toks.slice(b, h + 1))}`;
+  }
   // The noun's own modifiers come along ("his sharp breaking pitches, which ..." -> "his sharp breaking pitches
   // have ..."): a fact about the thing names it as the answer did. "a"/"an" becomes "the"; a possessive stays.
   let m = a;

@@ -108,4 +108,13 @@ describe('divideRules on real English: the twenty-third pass', () => {
     // A verb with its object between the commas is still one ("plays guitar").
     expect(claims('He writes songs, plays guitar, and sings.')).toEqual(['He writes songs.', 'He plays guitar.', 'He sings.']);
   });
+
+  it('names a relative clause\'s antecedent by its whole "X of Y" name (both halves)', () => {
+    // Had been "Gates describes the journey of Ra through the underworld.", "Scientific Management was published in 1911.".
+    expect(claims('The walls of the tomb are decorated with scenes from the Book of Gates, which describes the journey of Ra through the underworld[1].'))
+      .toContain('The Book of Gates describes the journey of Ra through the underworld.');
+    expect(claims('He was also a public speaker and writer, best known for his book The Principles of Scientific Management, which was published in 1911.'))
+      .toContain('The Principles of Scientific Management was published in 1911.');
+    expect(claims('He worked for the Bank of America, which is based in Charlotte.')).toContain('The Bank of America is based in Charlotte.');
+  });
 });
