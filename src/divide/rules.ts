@@ -167,7 +167,7 @@ function withExamples(text: string): string[] {
   // not after two categories ("honors for his many expeditions and explorations including the Gold Humboldt Medal").
   const named = (x: string): boolean => (/^["“'‘]?[A-Z0-9]/.test(x) || (/^the [A-Z0-9]/.test(x) && !/ and /.test(category))) && exampleKind(category, x) !== null;
   // "appeared in a number of feature films, including X": X takes the place of "a number of feature films".
-  const lead = pre.replace(/\b(?:an?\s+)?(?:number|variety|range|host|series|couple|lot|few|dozens|hundreds|one|some|several|many|most|all)\s+of\s+$/i, '');
+  const lead = pre.replace(/\b(?:an?\s+)?(?:number|variety|range|host|series|couple|lot|few|dozens|hundreds|one|some|several|many|most|all|string|pair|handful|slew|array|multitude|plethora)\s+of\s+$/i, '');
   // A title with "and" inside ("Tom and Huck", kept whole by the list) in quotes, so the conjunction split keeps it.
   const whole = (x: string): string => (/ and /.test(x) && !/^["“]/.test(x) ? `"${x}"` : x);
   return [`${m[1]}${m[2]}.`, ...items.map((x) => (named(x) ? `${lead}${whole(x)}.` : `${m[1]}${m[2]} ${m[3]} ${x}.`)), ...rest];

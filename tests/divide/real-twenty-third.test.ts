@@ -117,4 +117,13 @@ describe('divideRules on real English: the twenty-third pass', () => {
       .toContain('The Principles of Scientific Management was published in 1911.');
     expect(claims('He worked for the Bank of America, which is based in Charlotte.')).toContain('The Bank of America is based in Charlotte.');
   });
+
+  it('puts a named example in the place of "a string of X" or "a multitude of X", not after the quantifier (both halves)', () => {
+    // Had been "Malesani has since gone on to manage a string of Parma.", "... starred in a multitude of Singles.".
+    const m = claims('Malesani is an Italian football manager. He has since gone on to manage a string of Italian clubs, including Parma, Bologna, Empoli, and Milan.');
+    expect(m).toEqual(expect.arrayContaining(['Malesani has since gone on to manage Parma.', 'Malesani has since gone on to manage Milan.']));
+    expect(m.filter((c) => /a string of (?:Parma|Bologna|Empoli|Milan)/.test(c))).toEqual([]);
+    expect(claims('Sedgwick is an American actress. She has also starred in a multitude of films including Singles, Phenomenon, and The Game Plan.')).toContain('Sedgwick has also starred in Phenomenon.');
+    expect(claims('Beenie Man\'s career took off in the mid-1990s with a string of hits such as "Slam," "Gal Wine," and "World Dance".')).toContain('Beenie Man\'s career took off in the mid-1990s with "Slam".');
+  });
 });
