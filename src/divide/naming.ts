@@ -90,7 +90,8 @@ function locatedFacts(toks: readonly Tok[]): NamingFact[] {
     let e = y;
     while (e < toks.length && (named(toks[e]) || (LINKS.has(toks[e]!.lower) && named(toks[e + 1])))) e += LINKS.has(toks[e]!.lower) ? 2 : 1;
     // "played Sam Giancana in the US series ...": a name before a common noun modifies it, it is no place.
-    const modifier = toks[e]?.pos === 'NOUN' && toks[e]!.text === toks[e]!.lower;
+    // So does one before an adjective ("in the Netflix animated series ...": "Tuca is in the Netflix." had been said).
+    const modifier = (['NOUN', 'ADJ'].includes(toks[e]?.pos ?? '') || (toks[e]?.pos === 'VERB' && /ed$/.test(toks[e]!.text))) && toks[e]!.text === toks[e]!.lower;
     if (e === y || MONTHS.has(toks[y]!.lower) || toks[e]?.pos === 'NUM' || toks[e]?.lower === "'s" || modifier) continue;
     const thing = `${before.lower === 'the' ? 'The ' : ''}${words(toks.slice(a, i))}`;
     out.push({ claim: `${thing} is in ${words(toks.slice(i + 1, e))}.`, start: toks[a]!.start, end: toks[e - 1]!.end });

@@ -126,4 +126,10 @@ describe('divideRules on real English: the twenty-third pass', () => {
     expect(claims('Sedgwick is an American actress. She has also starred in a multitude of films including Singles, Phenomenon, and The Game Plan.')).toContain('Sedgwick has also starred in Phenomenon.');
     expect(claims('Beenie Man\'s career took off in the mid-1990s with a string of hits such as "Slam," "Gal Wine," and "World Dance".')).toContain('Beenie Man\'s career took off in the mid-1990s with "Slam".');
   });
+
+  it('places no name in a name that modifies what follows it ("in the Netflix animated series") (first half)', () => {
+    expect(claims('She is also the voice of Tuca in the Netflix animated series Tuca & Bertie (2019).')).not.toContain('Tuca is in the Netflix.');
+    // A name in a place still is ("attended the School of Visual Arts in New York City").
+    expect(claims('She attended the School of Visual Arts in New York City.')).toContain('The School of Visual Arts is in New York City.');
+  });
 });
