@@ -12,6 +12,7 @@ import {
   capitalize, expandContractions, fixArticles, joinTokens, normalizeText, splitAtSemicolons, stripTrailingPunct, tokenize,
   type Token,
 } from './text.js';
+import { PICTURE_VERBS } from './adjective-split.js';
 import { rewriteFirstPerson } from './first-person.js';
 import { verbAt } from './verbs.js';
 import { insideWhereSubject } from './where-subject.js';
@@ -274,19 +275,24 @@ function trySplit(clause: Clause, g: number, depth: number): string[] | null {
   const segs = listed ? segmentList(mainPred, false) : [];
   let items = !listed ? [mainPred] : twoNames(segs, tokens[g - 1]?.word ?? '') ?? objectsOfPreposition(segs, mainPred.filter((t) => /,$/.test(t.raw)).length) ?? namedObjects(segs)
     ?? prepositionObjects(segs);
+  let owned = false;
   if (items === null) {
     items = segs;
     if (!isSplittableList(items, ctx)) items = segmentList(mainPred, true);
     if (!isSplittableList(items, ctx)) items = [mainPred];
+    items = ownedItems(items, mainPred);
+    // Only in a picture's list ("There is a man and his dog", "The image shows ..."), where the possessive cannot be
+    // the subject's: "He was a fan of the band in his youth and their songs" names no owner here.
+    owned = items.length > 1 && (there || PICTURE_VERBS.has(verb.word));
   }
   if (items.length === 1 && vpClaims.length === 0) return null;
   const head = tokens.slice(0, g).map((t) => t.raw);
-  const mainClaims = items.map((item) => {
+  const mainClaims = items.map((item, k) => {
     const words = [...head];
     if (there && items.length > 1 && g === verbIndex + 1) {
       words[verbIndex] = agreeBe(words[verbIndex] ?? 'is', item.map((t) => t.word));
     }
-    return `${words.join(' ')} ${joinTokens(item)}`.trim();
+    return `${words.join(' ')} ${owned ? ownerText(item, items[k - 1]) : joinTokens(item)}`.trim();
   });
   return [...mainClaims, ...vpClaims];
 }
@@ -304,4 +310,31 @@ function trimJoiners(seg: readonly Token[]): Token[] {
   const last = out[out.length - 1];
   if (last) out[out.length - 1] = { raw: last.raw.replace(/,+$/, ''), word: last.word };
   return out;
+}
+
+// "a man and his dog", "a cell phone and its accessories": an item led by a possessive is the item before it's
+// ("There is the man's dog.", not "There is his dog."). After an item with a phrase or participle of its own ("a collage
+// of pictures featuring a cell phone and its accessories") the "and" joins inside that phrase: the list stays whole
+// ("The image is its accessories." had been said).
+function ownedItems(items: Token[][], whole: Token[]): Token[][] {
+  const inner = items.some((item, k) => {
+    if (k === 0 || !OBJECT_POSSESSIVES.has(item[0]?.word ?? '')) return false;
+    // The item before ends in an "of" phrase ("the son of Ramesses III and his queen") or holds a participle.
+    const before = items[k - 1]!;
+    const last = before.map((t) => t.word).filter((w) => PREPOSITIONS.has(w)).pop();
+    return last === 'of' || before.slice(1).some((t) => /ing$/.test(t.word));
+  });
+  return inner ? [whole] : items;
+}
+// "its" and "their" are a thing's or things'; "his" and "her" a person noun's only ("released several singles, and
+// his debut album" is the subject's).
+const PERSON = /^(?:man|woman|boy|girl|person|child|kid|guy|lady|gentleman|player|rider|skier|surfer|skateboarder)$/;
+function ownerText(item: readonly Token[], before: readonly Token[] | undefined): string {
+  const owner = before?.[before.length - 1]?.raw.replace(/[,.]+$/, '') ?? '';
+  const whose = item[0]?.word ?? '';
+  const fits = whose === 'its' || (whose === 'their' && owner.endsWith('s')) || ((whose === 'his' || whose === 'her') && PERSON.test(owner));
+  // "the tower's unique design and its stunning setting": the tower's, which a possessive before names.
+  const named = before?.some((t) => /['’]s$/.test(t.raw)) ?? false;
+  if (!OBJECT_POSSESSIVES.has(whose) || !fits || named || item.length < 2 || !/^[a-z][a-z-]*$/.test(owner)) return joinTokens(item);
+  return `the ${owner}${owner.endsWith('s') ? "'" : "'s"} ${joinTokens(item.slice(1))}`;
 }

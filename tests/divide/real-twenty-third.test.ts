@@ -132,4 +132,16 @@ describe('divideRules on real English: the twenty-third pass', () => {
     // A name in a place still is ("attended the School of Visual Arts in New York City").
     expect(claims('She attended the School of Visual Arts in New York City.')).toContain('The School of Visual Arts is in New York City.');
   });
+
+  it('reads an item led by a possessive as the item before it\'s, or the "and" as inside an "of" phrase (both halves, third set)', () => {
+    // Had been "The image is its accessories.", "IV was his queen, Isisnofret.", "Shahnaz Pahlavi is his third wife, Farah Pahlavi.".
+    expect(claims('The image is a collage of three different pictures featuring a cell phone and its accessories.')).toEqual(['The image is a collage of three different pictures featuring a cell phone and its accessories.']);
+    expect(claims('Ramesses IV was the son of Ramesses III and his queen, Isisnofret.').filter((c) => /was his queen/.test(c))).toEqual([]);
+    expect(claims('Shahnaz Pahlavi is the daughter of the late Shah of Iran, Mohammad Reza Pahlavi, and his third wife, Farah Pahlavi.').filter((c) => /is his third wife/.test(c))).toEqual([]);
+    // In a picture's list the possessive names its owner: "There is his dog." had been said.
+    expect(claims('The image shows a man and his dog.')).toEqual(['There is a man.', 'There is the man\'s dog.']);
+    expect(claims('The image features a cell phone and its accessories.')).toEqual(['There is a cell phone.', 'There are the phone\'s accessories.']);
+    // Not after an owner the item before names ("the tower's unique design and its stunning setting").
+    expect(claims('It captures the tower\'s unique design and its stunning setting in the city of Seattle.').some((c) => /design's setting/.test(c))).toBe(false);
+  });
 });
