@@ -19,7 +19,7 @@ import { PARTICIPLES } from './lexicon.js';
 import { listNounAfterAnd } from './list-noun.js';
 import { pastOfIng } from './verbs.js';
 import { whomAt, whomBody } from './whom.js';
-import { be, ingBeforePhrase, withClause, withNounsApart } from './with-clause.js';
+import { attributeOwner, be, ingBeforePhrase, withClause, withNounsApart } from './with-clause.js';
 import { datedPast, fronted, opensWhen, placeBefore, pronounSubject, yearOfMain } from './clause-time.js';
 
 export type { Part } from './clause-draft.js';
@@ -128,6 +128,7 @@ export function clauseParts(toks: readonly Tok[]): Part[] {
       const person = named !== null || h?.pos === 'PROPN' || ['he', 'she'].includes(h?.lower ?? '');
       const past = verb !== undefined && (PAST_ONLY.has(verb.lower) || (op.kind === 'participle' && !/ing$/.test(verb.lower) && (person || toks[toks.indexOf(verb) + 1]?.lower === 'by') && pastMain(drafts[home]!.toks)));
       if (op.kind === 'participle') prefix = `${subject} ${past ? (plural ? 'were' : 'was') : be(plural)}`;
+      if (op.kind === 'with') prefix = attributeOwner(toks, i + 1, drafts[home]!.toks) ?? '';
       const perfect = op.kind === 'participle' && op.head === -2 && verb !== undefined ? perfectAux(drafts[home]!.toks, verb) : null;
       if (perfect !== null) prefix = `${subject} ${perfect}`;
       // "..., having written many books" -> "Hedding has written many books", not "is having written".
@@ -353,7 +354,7 @@ function build(given: Draft): Part | null {
   const last = d.toks[k] ?? d.toks[d.toks.length - 1];
   if (!first || !last) return null;
   let body = d.kind === 'attribute' ? '' : textOf(d.toks).replace(/^[,;\s]+|[,;\s]+$/g, '');
-  if (d.kind === 'with') body = withClause(d.toks);
+  if (d.kind === 'with' && d.prefix === '') body = withClause(d.toks);
   if (d.whom !== undefined) body = whomBody(d.toks, d.whom.antecedent, d.whom.prep);
   // One clause only, not its relatives'; a place in front, so each of its conjuncts takes it ("At FC Porto, he won").
   if (d.time && !d.toks.some(isComma)) body = `${body.replace(/[.!?]+$/, '')} ${d.time}`;

@@ -63,3 +63,24 @@ function withListApart(d: Draft): Draft[] {
   };
   return items.length >= 2 && items.every(shaped) ? items.map((x) => draft(d.prefix, x, d.kind, d)) : [d];
 }
+
+// A measure the subject has: "with an estimated worth of over $800 million", "with a population of over 2 million".
+const ATTRIBUTES = new Set(['worth', 'value', 'population', 'price', 'height', 'length', 'width', 'depth', 'area', 'capacity', 'budget',
+  'revenue', 'salary', 'weight', 'record', 'score', 'average', 'rating', 'diameter', 'elevation', 'altitude', 'lifespan', 'wingspan', 'cost',
+  'circulation', 'attendance', 'membership', 'enrollment', 'runtime', 'duration']);
+
+/**
+ * "The Mona Lisa is one of the most valuable paintings in the world, with an estimated worth of over $800 million.": a
+ * "with" phrase whose noun is a measure "of" something says what the main clause's subject has ("The Mona Lisa has an
+ * estimated worth of over $800 million."), not that the measure exists ("There is an estimated worth ..."). The
+ * owner's prefix ("The Mona Lisa has"), or null: the subject must open the main clause, before its finite verb.
+ */
+export function attributeOwner(toks: readonly Tok[], i: number, main: readonly Tok[]): string | null {
+  let h = i;
+  while (h < toks.length && h < i + 4 && toks[h + 1]?.lower !== 'of' && ['DET', 'ADJ', 'ADV', 'VERB', 'NOUN'].includes(toks[h]?.pos ?? '')) h++;
+  if (!ATTRIBUTES.has(toks[h]?.lower ?? '') || toks[h + 1]?.lower !== 'of') return null;
+  const verb = main.findIndex((t) => t.pos === 'AUX' || (t.pos === 'VERB' && !/(?:ing|ed)$/.test(t.lower)));
+  const subject = main.slice(0, verb);
+  if (verb < 1 || subject.length > 5 || !['DET', 'PROPN'].includes(subject[0]!.pos) || subject.some((t) => t.text === ',')) return null;
+  return `${textOf(subject)} has`;
+}

@@ -144,4 +144,13 @@ describe('divideRules on real English: the twenty-third pass', () => {
     // Not after an owner the item before names ("the tower's unique design and its stunning setting").
     expect(claims('It captures the tower\'s unique design and its stunning setting in the city of Seattle.').some((c) => /design's setting/.test(c))).toBe(false);
   });
+
+  it('gives a "with" measure to the main clause\'s subject, not an existence claim (third set)', () => {
+    // Had been "There is an estimated worth of over $800 million.".
+    const mona = divideRules('The Mona Lisa is one of the most valuable paintings in the world, with an estimated worth of over $800 million.').claims;
+    expect(mona.find((c) => /worth/.test(c.claim))?.question).toBe('Does the Mona Lisa have an estimated worth of over $800 million?');
+    expect(claims('The city is one of the largest in Europe, with a population of over 2 million.')).toContain('The city has a population of over 2 million.');
+    // A thing with its place stays a thing that is there.
+    expect(claims('A man is standing in the kitchen, with a knife in his hand.')).toContain('There is a knife in his hand.');
+  });
 });
