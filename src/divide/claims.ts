@@ -238,7 +238,10 @@ function trySplit(clause: Clause, g: number, depth: number): string[] | null {
       // "appeared in films, plays, and commercials": after a plural noun's comma, an -s word with its own comma (or an
       // "and" after it) is the list's next noun, no verb's ("He writes songs, plays guitar, and sings." is two verbs).
       const listNoun = /s,$/.test(prevTok?.raw ?? '') && /^[a-z]+s$/.test(pred[j]!.word) && (/,$/.test(pred[j]!.raw) || pred[j + 1]?.word === 'and');
-      const boundary = prevTok?.word === 'and' || but || (hasAnd && /,$/.test(prevTok?.raw ?? '') && !listNoun);
+      // "holding the umbrella over her head, which shields her from the rain and helps her stay dry": after a relative
+      // the clause kept whole, "and" joins the relative's verbs ("She helps her stay dry." had been said).
+      const relative = prevTok?.word === 'and' && pred.slice(1, j).some((t, k) => (t.word === 'which' || t.word === 'who') && /,$/.test(pred[k]!.raw));
+      const boundary = (prevTok?.word === 'and' && !relative) || but || (hasAnd && /,$/.test(prevTok?.raw ?? '') && !listNoun);
       const afterVerb = prevTok?.word === 'and' && isParticiple(pred[j - 2]?.word ?? '');
       if (boundary && startsVerbPhrase(subject, pred.slice(j), mainIsBe, beNominal, born, afterVerb)) cuts.push(j);
     }

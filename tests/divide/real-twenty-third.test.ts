@@ -153,4 +153,12 @@ describe('divideRules on real English: the twenty-third pass', () => {
     // A thing with its place stays a thing that is there.
     expect(claims('A man is standing in the kitchen, with a knife in his hand.')).toContain('There is a knife in his hand.');
   });
+
+  it('gives a second verb after "and" inside a kept relative clause to the relative, not the subject (VLM dev, both halves)', () => {
+    // Had been "The girl helps her stay dry.", "In 1987, Gasalla starred in.", "Waititi's other notable films also appeared in as ...".
+    const girl = claims('The girl is holding the umbrella over her head, which shields her from the rain and helps her stay dry.');
+    expect(girl.filter((c) => /^The girl helps/.test(c))).toEqual([]);
+    expect(girl.some((c) => /which shields her from the rain and helps her stay dry/.test(c))).toBe(true);
+    expect(claims('In 1987, Gasalla directed his first film, Experto en ortología (Expert in Orthology), which he also wrote and starred in.').filter((c) => /starred in\.$/.test(c) && !/which/.test(c))).toEqual([]);
+  });
 });
