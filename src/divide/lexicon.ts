@@ -91,7 +91,8 @@ export const BASE_VERBS = set(`
   explore visit travel arrive depart exit approach gather sip taste smell feel view observe examine
   inspect study learn practice perform act photograph record hike picnic relax lounge recline squat
   crouch bend balance wrap tie fold mount attach connect support decorate adorn dominate flank span
-  divide separate indicate suggest advertise showcase
+  divide separate indicate suggest advertise showcase live reside belong receive compete marry retire earn
+  involve require operate join die
 `);
 
 // The tagger's verbs in the answer being divided ("specializes", "focuses"): the list above cannot hold every

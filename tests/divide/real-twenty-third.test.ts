@@ -161,4 +161,13 @@ describe('divideRules on real English: the twenty-third pass', () => {
     expect(girl.some((c) => /which shields her from the rain and helps her stay dry/.test(c))).toBe(true);
     expect(claims('In 1987, Gasalla directed his first film, Experto en ortología (Expert in Orthology), which he also wrote and starred in.').filter((c) => /starred in\.$/.test(c) && !/which/.test(c))).toEqual([]);
   });
+
+  it('knows "lives", "resides", "competes" and the like as verbs where the tagger reads a noun (both halves)', () => {
+    // Had been skipped as "no finite verb"; "He currently lives ..." kept its pronoun, its question unformed.
+    expect(claims('His grandmother lives on the road.')).toEqual(['His grandmother lives on the road.']);
+    expect(claims('Gerardo Fernandez Fe is a Cuban writer. Gerardo Fernandez Fe lives in the United States since 2013[1].')).toContain('Gerardo Fernandez Fe lives in the United States since 2013.');
+    expect(claims('Wardere is a British activist. She currently resides in Walthamstow, London.')).toContain('Wardere currently resides in Walthamstow, London.');
+    // "Arbore died in Romanian history." had been said for "..., but his legacy lives on as one of ... in Romanian history".
+    expect(claims('Arbore died in 1923, but his legacy lives on as one of the most important figures in Romanian history.')).toEqual(['Arbore died in 1923.', 'His legacy lives on as one of the most important figures in Romanian history.']);
+  });
 });
