@@ -144,7 +144,9 @@ function joinAbbreviations(answer: string, sentences: Sentence[]): Sentence[] {
     const initial = dotted && /(?:^|-)[A-Z][a-z]?$/.test(word!.text) && first !== undefined && /^[A-Z]\.$/.test(first.text);
     const abbreviation = dotted && ABBREVIATIONS.has(word!.lower) && first !== undefined && (/^[a-z]/.test(first.text) || first.pos === 'PROPN');
     const lower = dotted && first !== undefined && /^[a-z]/.test(first.text) && /^[A-Z]/.test(word!.text) && word!.text.length <= 3;
-    if (prev !== undefined && (initial || abbreviation || lower) && !answer.slice(prev.end, s.start).includes('\n')) {
+    // "a career batting average of .317", "using a .50 caliber rifle": a decimal's point ends no sentence.
+    const decimal = prev !== undefined && prev.tokens[n - 1]?.text === '.' && /\d/.test(answer.charAt(prev.tokens[n - 1]!.end));
+    if (prev !== undefined && (initial || abbreviation || lower || decimal) && !answer.slice(prev.end, s.start).includes('\n')) {
       out[out.length - 1] = { text: answer.slice(prev.start, s.end), start: prev.start, end: s.end, tokens: [...prev.tokens, ...s.tokens] };
     } else out.push(s);
   }

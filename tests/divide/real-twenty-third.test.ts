@@ -170,4 +170,11 @@ describe('divideRules on real English: the twenty-third pass', () => {
     // "Arbore died in Romanian history." had been said for "..., but his legacy lives on as one of ... in Romanian history".
     expect(claims('Arbore died in 1923, but his legacy lives on as one of the most important figures in Romanian history.')).toEqual(['Arbore died in 1923.', 'His legacy lives on as one of the most important figures in Romanian history.']);
   });
+
+  it('ends no sentence at a decimal point (".317", ".50 caliber") (both halves)', () => {
+    // Had been "Clemente had a career batting average of." and "317 and finished with 3,000 career hits.".
+    expect(claims('Roberto Clemente was a baseball player. He had a career batting average of .317 and finished with 3,000 career hits.'))
+      .toEqual(expect.arrayContaining(['Clemente had a career batting average of .317.', 'Clemente finished with 3,000 career hits.']));
+    expect(claims('Furlong made a record-breaking shot using a .50 caliber McMillan TAC-50 rifle.').some((c) => /using a\.$/.test(c))).toBe(false);
+  });
 });
