@@ -120,7 +120,9 @@ function kindFacts(toks: readonly Tok[]): NamingFact[] {
     const title = titleAt(toks, k + comma);
     // A quoted title may open with a pronoun ('the romantic comedy, "My Fair Lady."').
     const quoted = /^["“]$/.test(toks[k + comma]!.text) && (WORKS.test(noun.lower) || noun.lower === 'comedy');
-    if (title === null || title.toks.length > 10 || (title.toks[0]!.pos === 'PRON' && !quoted) || toks[title.next]?.lower === "'s") continue;
+    // "a .50 caliber McMillan TAC-50 rifle": a name before a lower-case noun modifies it and is no kind's.
+    const modifies = title !== null && toks[title.next]?.pos === 'NOUN' && toks[title.next]!.text === toks[title.next]!.lower;
+    if (title === null || title.toks.length > 10 || (title.toks[0]!.pos === 'PRON' && !quoted) || toks[title.next]?.lower === "'s" || modifies) continue;
     // "his crime drama, Shiva (1989), which ...": a year in brackets may follow the title.
     const year = toks[title.next]?.text === '(' && /^\d{4}$/.test(toks[title.next + 1]?.text ?? '') && toks[title.next + 2]?.text === ')';
     if (comma === 1 && !/^[.,;]?$/.test(toks[title.next]?.text ?? '') && !year) continue;

@@ -177,4 +177,12 @@ describe('divideRules on real English: the twenty-third pass', () => {
       .toEqual(expect.arrayContaining(['Clemente had a career batting average of .317.', 'Clemente finished with 3,000 career hits.']));
     expect(claims('Furlong made a record-breaking shot using a .50 caliber McMillan TAC-50 rifle.').some((c) => /using a\.$/.test(c))).toBe(false);
   });
+
+  it('names no kind of a name that modifies a lower-case noun after it (both halves)', () => {
+    // Had been "McMillan TAC-50 is a caliber.", "Pro Bowl is a two-time.", "Grammy Award is a six-time.".
+    expect(claims('Furlong made a record-breaking shot using a .50 caliber McMillan TAC-50 rifle.')).not.toContain('McMillan TAC-50 is a caliber.');
+    expect(claims('He is a two-time Pro Bowl selection.').filter((c) => /is a two-time\.$/.test(c))).toEqual([]);
+    // A name that ends the phrase still has its kind ("the popular bachata group Aventura").
+    expect(claims('Santos was a member of the popular bachata group Aventura.')).toContain('Aventura is a popular bachata group.');
+  });
 });
