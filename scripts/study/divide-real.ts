@@ -154,6 +154,8 @@ interface Figures {
   coverable: number | null; covered: number | null; coverage: number | null;
   /** Coverage with stop words matched before the plural fold too (see contentWords). */
   coverage_stop_before_fold: number | null; claims: number; long_claims: number; long_claims_count: number;
+  /** Fold-first misses that a claim covers but for a folded stop word, "was", "is", "has", "his" (missedOnlyByFold). */
+  missed_only_by_fold: number | null;
   sentences: number; sentences_no_claim: number; skipped_share: number;
   /**
    * Skipped sentences whose concrete content the answer's claims already hold: divided alone they give claims, and
@@ -190,17 +192,41 @@ export function coverageOf(answer: string, facts: readonly string[], claims: rea
   return out;
 }
 
+// The stop words the fold-first reading keeps as content words: folded, they leave the stop list ("was" -> "wa", "is"
+// -> "i", "has" -> "ha", "his" -> "hi", "this" -> "thi", "does" -> "doe", "appears" -> "appear", "seems" -> "seem").
+const FOLDED_STOP = new Set([...STOP].map(normWord).filter((w) => w !== '' && !STOP.has(w)));
+
+/**
+ * Coverable facts (fold-first) that no claim covers, but one would with the folded stop words left out: "He was
+ * proconsul in Africa." against "Senecio later became a proconsul in Africa.". The share of the fold-first reading's
+ * misses that are about "was", "is", "has" or "his" alone, a wording the sentence need not have.
+ */
+export function missedOnlyByFold(answer: string, facts: readonly string[], claims: readonly string[]): number {
+  const answerWords = contentWords(answer);
+  const claimWords = claims.map((c) => contentWords(c));
+  let n = 0;
+  for (const f of facts) {
+    const fw = [...contentWords(f)];
+    if (fw.length === 0 || !fw.every((w) => answerWords.has(w)) || claimWords.some((cw) => fw.every((w) => cw.has(w)))) continue;
+    const rest = fw.filter((w) => !FOLDED_STOP.has(w));
+    if (rest.length < fw.length && claimWords.some((cw) => rest.every((w) => cw.has(w)))) n++;
+  }
+  return n;
+}
+
 /** The figures a ready-made split has (InstructGPT's, on FActScore's lines): coverage both ways, atomicity. */
 interface SplitFigures {
   answers: number; claims_per_answer: number; facts_per_answer: number; ratio: number; coverable: number; covered: number;
   coverage: number; coverage_stop_before_fold: number; claims: number; long_claims: number; long_claims_count: number;
+  missed_only_by_fold: number;
 }
 export function measureSplit(items: Item[]): SplitFigures | null {
   const its = items.filter((it) => it.split !== undefined && it.facts !== undefined);
   if (its.length === 0) return null;
-  let claims = 0, long = 0, facts = 0;
+  let claims = 0, long = 0, facts = 0, fold = 0;
   const cov = [0, 0, 0, 0];
   for (const it of its) {
+    fold += missedOnlyByFold(it.answer, it.facts!, it.split!);
     claims += it.split!.length;
     long += it.split!.filter((c) => c.trim().split(/\s+/).length > 15).length;
     facts += it.facts!.length;
@@ -210,7 +236,7 @@ export function measureSplit(items: Item[]): SplitFigures | null {
   return {
     answers: its.length, claims_per_answer: Math.round((claims / its.length) * 100) / 100, facts_per_answer: Math.round((facts / its.length) * 100) / 100,
     ratio: r(claims / facts), coverable: cov[0]!, covered: cov[1]!, coverage: r(cov[1]! / cov[0]!), coverage_stop_before_fold: r(cov[3]! / cov[2]!),
-    claims, long_claims: r(long / claims), long_claims_count: long,
+    claims, long_claims: r(long / claims), long_claims_count: long, missed_only_by_fold: fold,
   };
 }
 
@@ -231,7 +257,7 @@ function measure(items: Item[], divide: Divide): Figures {
   const used = process.cpuUsage(t0);
   const secs = (used.user + used.system) / 1e6;
   let claimsF = 0, facts = 0, withFacts = 0, coverable = 0, covered = 0, claims = 0, long = 0, sentences = 0, noClaim = 0;
-  let questions = 0, ill = 0, coverable2 = 0, covered2 = 0, repeating = 0;
+  let questions = 0, ill = 0, coverable2 = 0, covered2 = 0, repeating = 0, fold = 0;
   const byReason: Record<string, number> = {};
   const dropped: Record<string, number> = {};
   const illEx: string[] = [];
@@ -271,6 +297,7 @@ function measure(items: Item[], divide: Divide): Figures {
     claimsF += d.claims.length;
     const c = coverageOf(it.answer, it.facts, d.claims.map((x) => x.claim));
     coverable += c[0]; covered += c[1]; coverable2 += c[2]; covered2 += c[3];
+    fold += missedOnlyByFold(it.answer, it.facts, d.claims.map((x) => x.claim));
   });
   const r = (x: number, d = 3) => Math.round(x * 10 ** d) / 10 ** d;
   const forms = Object.entries(byReason).filter(([k]) => FORM_REASONS.has(k)).reduce((a, [, n]) => a + n, 0);
@@ -281,6 +308,7 @@ function measure(items: Item[], divide: Divide): Figures {
     coverable: withFacts ? coverable : null, covered: withFacts ? covered : null,
     coverage: withFacts && coverable ? r(covered / coverable) : null,
     coverage_stop_before_fold: withFacts && coverable2 ? r(covered2 / coverable2) : null,
+    missed_only_by_fold: withFacts ? fold : null,
     claims, long_claims: claims ? r(long / claims) : 0, long_claims_count: long, sentences, sentences_no_claim: noClaim,
     skipped_share: sentences ? r(noClaim / sentences) : 0, skipped_repeating: repeating,
     skipped_share_without_repeats: sentences ? r((noClaim - repeating) / sentences) : 0,
@@ -349,6 +377,14 @@ function main(): void {
   for (const [name, r] of Object.entries(result)) {
     const f = r.all?.new as Figures | undefined;
     if (f) process.stdout.write(`  ${name}: ${JSON.stringify(f.skipped_by_reason)}; parts dropped from kept sentences: ${JSON.stringify(f.dropped_parts_by_reason)}\n`);
+  }
+  process.stdout.write('\ncoverable facts missed on the fold-first reading only for a folded stop word ("was", "is", "has", "his", "this", "does",\n"appears", "seems"; new; InstructGPT split):\n');
+  for (const [name, r] of Object.entries(result)) {
+    const f = r.all?.new as Figures | undefined;
+    const g = r.all?.instructgpt as SplitFigures | undefined;
+    if (f?.missed_only_by_fold === null || f === undefined || f.coverable === null || f.covered === null) continue;
+    const split = g === undefined ? '' : `; InstructGPT split ${g.missed_only_by_fold} of ${g.coverable - g.covered}`;
+    process.stdout.write(`  ${name}: ${f.missed_only_by_fold} of ${f.coverable - f.covered} missed${split}\n`);
   }
   process.stdout.write('\nsuspect claims by class (new; first half, second half):\n');
   for (const [name, r] of Object.entries(result)) {

@@ -1,7 +1,7 @@
 // The division study's measures (scripts/study/divide-real.ts) that the figures rest on: the two coverage
 // readings, a ready-made split scored like the divider, and a skipped sentence that only repeats the answer's claims.
 import { describe, expect, it } from 'vitest';
-import { coverageOf, measureSplit, repeatsClaims } from '../../scripts/study/divide-real.js';
+import { coverageOf, measureSplit, missedOnlyByFold, repeatsClaims } from '../../scripts/study/divide-real.js';
 import { divideRules } from '../../src/divide/rules.js';
 
 describe('division study measures', () => {
@@ -13,6 +13,15 @@ describe('division study measures', () => {
     expect(coverageOf(answer, [fact], ['Doug Sheehan is an actor.'])).toEqual([1, 1, 1, 1]);
     // A fact with a word the answer lacks is not coverable on either reading.
     expect(coverageOf(answer, ['Doug Sheehan is a singer.'], ['Doug Sheehan is an actor.'])).toEqual([0, 0, 0, 0]);
+  });
+
+  it('counts a fold-first miss that a claim covers but for "was", "is", "has" or "his"', () => {
+    const answer = 'He later became a proconsul in Africa and was a close ally of Emperor Trajan.';
+    // "He was proconsul in Africa." lacks only "was" (folded to "wa") in the claim; "He was an ally of Trajan." is covered.
+    expect(missedOnlyByFold(answer, ['He was proconsul in Africa.'], ['Senecio later became a proconsul in Africa.'])).toBe(1);
+    expect(missedOnlyByFold(answer, ['He was a close ally of Emperor Trajan.'], ['Senecio was a close ally of Emperor Trajan.'])).toBe(0);
+    // A miss for a content word is no such miss ("Africa" is not in the claim).
+    expect(missedOnlyByFold(answer, ['He was proconsul in Africa.'], ['Senecio later became a proconsul.'])).toBe(0);
   });
 
   it('scores a ready-made split on the lines that carry one, with its long claims', () => {
