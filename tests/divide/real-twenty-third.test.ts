@@ -185,4 +185,10 @@ describe('divideRules on real English: the twenty-third pass', () => {
     // A name that ends the phrase still has its kind ("the popular bachata group Aventura").
     expect(claims('Santos was a member of the popular bachata group Aventura.')).toContain('Aventura is a popular bachata group.');
   });
+
+  it('salvages no existence of a personality, a presentation, the artist or shade from a hedge (VLM dev, third set)', () => {
+    const d = claims('Secondly, the umbrella hats also act as a fashionable accessory, adding a touch of style and personality to their outdoor experience. The artist might have wanted to challenge the viewer\'s expectations and create a unique, memorable piece of art.');
+    expect(d.filter((c) => /^There is an? (?:personality|artist)\.$/.test(c))).toEqual([]);
+    expect(claims('The sandwiches are positioned close to each other, creating a visually appealing presentation.')).not.toContain('There is a presentation.');
+  });
 });
