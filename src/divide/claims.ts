@@ -241,7 +241,12 @@ function trySplit(clause: Clause, g: number, depth: number): string[] | null {
       // "holding the umbrella over her head, which shields her from the rain and helps her stay dry": after a relative
       // the clause kept whole, "and" joins the relative's verbs ("She helps her stay dry." had been said).
       const relative = prevTok?.word === 'and' && pred.slice(1, j).some((t, k) => (t.word === 'which' || t.word === 'who') && /,$/.test(pred[k]!.raw));
-      const boundary = (prevTok?.word === 'and' && !relative) || but || (hasAnd && /,$/.test(prevTok?.raw ?? '') && !listNoun);
+      // "food, music, and dance performances", "a quick, mobile, hard-working and tactical player", "starred in,
+      // co-wrote, and co-produced X": after a one-word item between two commas the list goes on with its next item,
+      // no second predicate ("They dance performances.", "She also starred in, co-wrote." had been said).
+      const c = /,$/.test(prevTok?.raw ?? '') ? j - 1 : prevTok?.word === 'and' && /,$/.test(pred[j - 2]?.raw ?? '') ? j - 2 : -1;
+      const oneWordItem = c >= 1 && /^[a-z][a-z-]*,$/.test(pred[c]!.raw) && /^[a-z][a-z-]*,$/.test(pred[c - 1]!.raw);
+      const boundary = !oneWordItem && ((prevTok?.word === 'and' && !relative) || but || (hasAnd && /,$/.test(prevTok?.raw ?? '') && !listNoun));
       const afterVerb = prevTok?.word === 'and' && isParticiple(pred[j - 2]?.word ?? '');
       if (boundary && startsVerbPhrase(subject, pred.slice(j), mainIsBe, beNominal, born, afterVerb)) cuts.push(j);
     }

@@ -191,4 +191,14 @@ describe('divideRules on real English: the twenty-third pass', () => {
     expect(d.filter((c) => /^There is an? (?:personality|artist)\.$/.test(c))).toEqual([]);
     expect(claims('The sandwiches are positioned close to each other, creating a visually appealing presentation.')).not.toContain('There is a presentation.');
   });
+
+  it('reads ", and X" after a one-word item between two commas as the list\'s next item, not a second predicate (second half, third set)', () => {
+    // Had been "They can enjoy traditional Hawaiian food, music." and "They dance performances.".
+    expect(claims('Visitors can attend a luau at a local resort or cultural center, where they can enjoy traditional Hawaiian food, music, and dance performances.').filter((c) => /dance performances\.$/.test(c) && !/music/.test(c))).toEqual([]);
+    // Had been "Palmer also starred in, co-wrote." and "... co-produced the drama film The Ever After ...".
+    const palmer = claims('Teresa Palmer is an Australian actress. She also starred in, co-wrote, and co-produced the drama film The Ever After (2014) with her husband Mark Webber[1].');
+    expect(palmer).toContain('Palmer also starred in, co-wrote, and co-produced the drama film The Ever After with her husband Mark Webber.');
+    // Items with their own objects are predicates still; a date's commas are no list.
+    expect(claims('He wears a hat, holds a cup, and smiles.')).toEqual(['He wears a hat.', 'He holds a cup.', 'He smiles.']);
+  });
 });
