@@ -28,7 +28,7 @@ const words = (toks: readonly Tok[]): string => toks.map((t, k) => (k > 0 && t.s
 // ("University of California", "Autlan de Navarro").
 function nameRun(toks: readonly Tok[], i: number, linked = false): Tok[] {
   const run: Tok[] = [];
-  for (let k = i; isName(toks[k]) || (linked && run.length > 0 && LINKS.has(toks[k]!.lower) && isName(toks[k + 1])); k++) run.push(toks[k]!);
+  for (let k = i; isName(toks[k]) || (linked && run.length > 0 && toks[k] !== undefined && LINKS.has(toks[k]!.lower) && isName(toks[k + 1])); k++) run.push(toks[k]!);
   return run;
 }
 
@@ -67,7 +67,7 @@ function placeFacts(toks: readonly Tok[]): NamingFact[] {
       const a = runs[r]!;
       const b = runs[r + 1]!;
       const thing = `${r === 0 && the ? 'The ' : ''}${words(a)}`;
-      out.push({ claim: `${thing} is in ${words(b)}.`, start: a[0]!.start, end: b[b.length - 1]!.end });
+      out.push({ claim: `${thing} is in ${words(b).replace(/\.$/, '')}.`, start: a[0]!.start, end: b[b.length - 1]!.end });
     }
     i = k;
   }

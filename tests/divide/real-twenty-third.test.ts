@@ -201,4 +201,11 @@ describe('divideRules on real English: the twenty-third pass', () => {
     // Items with their own objects are predicates still; a date's commas are no list.
     expect(claims('He wears a hat, holds a cup, and smiles.')).toEqual(['He wears a hat.', 'He holds a cup.', 'He smiles.']);
   });
+
+  it('reads a place chain that ends the sentence at an abbreviation without failing (first half)', () => {
+    // Had thrown inside the naming facts (the sentence was recorded as "could not be analysed").
+    const d = divideRules('He has a MBA from Princeton University, U.S.A.');
+    expect(d.skipped).toEqual([]);
+    expect(d.claims.map((c) => c.claim)).toEqual(['He has a MBA from Princeton University, U.S.A.', 'Princeton University is in U.S.A.']);
+  });
 });
