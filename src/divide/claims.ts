@@ -33,7 +33,7 @@ export function splitClaims(sentence: string): string[] {
   if (base === '') return [];
   const out: string[] = [];
   // Most sentences have no semicolon: no regex split then (the same single piece).
-  for (const piece of base.includes(';') ? splitAtSemicolons(base) : [base]) {
+  for (const piece of base.includes(';') ? semicolonItems(splitAtSemicolons(base)) : [base]) {
     if (piece.trim() !== '') out.push(...splitPiece(piece.trim()));
   }
   return out.map(finish).filter((c) => c.length > 1);
@@ -345,4 +345,16 @@ function ownerText(item: readonly Token[], before: readonly Token[] | undefined)
   const named = before?.some((t) => /['’]s$/.test(t.raw)) ?? false;
   if (!OBJECT_POSSESSIVES.has(whose) || !fits || named || item.length < 2 || !/^[a-z][a-z-]*$/.test(owner)) return joinTokens(item);
   return `the ${owner}${owner.endsWith('s') ? "'" : "'s"} ${joinTokens(item.slice(1))}`;
+}
+
+// "Fisher grew up in New Haven Connecticut; San Francisco; San Juan Puerto Rico; and Hartford Connecticut.": pieces
+// after the first that are names without a verb of their own go on the first piece's list, each after its lead up to
+// the preposition before the first name ("Fisher grew up in San Francisco."); alone they had no verb and were dropped.
+function semicolonItems(pieces: string[]): string[] {
+  const first = pieces[0] ?? '';
+  const lead = /^(.*?\b(?:in|of|at|for|with|from|on|to|by|include|includes|included|including)\s)(?=["“]?[A-Z])/.exec(first)?.[1];
+  if (lead === undefined || pieces.length < 2 || analyzeClause(first) === null) return pieces;
+  const items = pieces.slice(1).map((x) => x.replace(/^and\s+/, ''));
+  if (!items.every((x) => /^["“]?[A-Z]/.test(x) && x.split(' ').length <= 8 && analyzeClause(x) === null)) return pieces;
+  return [first, ...items.map((x) => `${lead}${x}`)];
 }

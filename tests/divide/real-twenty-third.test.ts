@@ -208,4 +208,14 @@ describe('divideRules on real English: the twenty-third pass', () => {
     expect(d.skipped).toEqual([]);
     expect(d.claims.map((c) => c.claim)).toEqual(['He has a MBA from Princeton University, U.S.A.', 'Princeton University is in U.S.A.']);
   });
+
+  it('carries a semicolon list of names on the first piece\'s lead (both halves)', () => {
+    // The pieces after the first had no verb and were dropped ("no question could be formed from "San Francisco."").
+    expect(claims('Fisher grew up in New Haven Connecticut; San Francisco; San Juan Puerto Rico; and Hartford Connecticut.'))
+      .toEqual(['Fisher grew up in New Haven Connecticut.', 'Fisher grew up in San Francisco.', 'Fisher grew up in San Juan Puerto Rico.', 'Fisher grew up in Hartford Connecticut.']);
+    expect(claims('The band\'s original lineup consisted of Thijs van Leer on vocals, Hammond organ and flute; Jan Akkerman on guitar; Martin Dresden on bass; and Hans Cleuver on drums.'))
+      .toContain('The band\'s original lineup consisted of Hans Cleuver on drums.');
+    // A piece with a verb of its own is a statement of its own.
+    expect(claims('He was born in Paris; He moved to London in 1990.')).toEqual(['He was born in Paris.', 'He moved to London in 1990.']);
+  });
 });
