@@ -34,6 +34,7 @@ const ABSTRACT = new Set(`
   opportunity chance possibility source sign signs indication evidence behavior behaviour habit habits care love
   relaxation leisure adventure connection relationship bond celebration occasion event mix color colour colors colours
   style styles area areas access item items thing things stuff personality presentation artist shade protection
+  transportation design concern process
   days night nights week weeks month months year years hour hours minute minutes decade decades century age
 `.split(/\s+/).filter(Boolean));
 const QUANTIFIERS = new Set(['a', 'an', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'several', 'many', 'some']);

@@ -218,4 +218,9 @@ describe('divideRules on real English: the twenty-third pass', () => {
     // A piece with a verb of its own is a statement of its own.
     expect(claims('He was born in Paris; He moved to London in 1990.')).toEqual(['He was born in Paris.', 'He moved to London in 1990.']);
   });
+
+  it('salvages no existence of transportation, a design, a concern or a process from a hedge (VLM dev)', () => {
+    const d = claims('The vintage suitcases could be a reference to the history of travel and transportation. The overall design suggests a potential concern for safety, which could affect the construction process.');
+    expect(d.filter((c) => /^There is an? (?:transportation|.*design|potential concern|.*process)\.$/.test(c))).toEqual([]);
+  });
 });
