@@ -133,8 +133,13 @@ export function clauseParts(toks: readonly Tok[]): Part[] {
       if (perfect !== null) prefix = `${subject} ${perfect}`;
       // "..., having written many books" -> "Hedding has written many books", not "is having written".
       // Also an irregular participle the tagger reads as an adjective, and "been": "having taken part", "having been".
-      const having = op.kind === 'participle' && op.consume === 0 && t.lower === 'having' && (next?.pos === 'VERB' || /^[a-z]+ed$/.test(next?.text ?? '') || PARTICIPLES.has(next?.lower ?? '') || next?.lower === 'been');
-      if (having) prefix = `${subject} ${plural ? 'have' : 'has'}`;
+      // An adverb may stand between ("having never fully recovered"); after a past main clause it is the past perfect
+      // ("He eventually died in 1986, having never fully recovered ..." -> "He had never fully recovered ...").
+      let pp = i + 1;
+      while (toks[pp]?.pos === 'ADV' && pp < i + 3) pp++;
+      const p = toks[pp];
+      const having = op.kind === 'participle' && op.consume === 0 && t.lower === 'having' && (p?.pos === 'VERB' || /^[a-z]+ed$/.test(p?.text ?? '') || PARTICIPLES.has(p?.lower ?? '') || p?.lower === 'been');
+      if (having) prefix = `${subject} ${pastMain(drafts[home]!.toks) ? 'had' : plural ? 'have' : 'has'}`;
       const d = draft(prefix, [], op.kind, { plural, paren: op.paren ? true : undefined, lead: op.consume > 0 || having ? t : undefined });
       if (op.skip) d.skip = op.skip;
       if (op.setting === 'when') d.time = yearOfMain(drafts[home]!.toks);

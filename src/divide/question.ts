@@ -38,7 +38,7 @@ function lowerLead(tokens: readonly Token[]): string[] {
 // After has/have/had, a participle makes a perfect ("has eaten"); otherwise it is possession.
 function isPerfect(rest: readonly Token[], subject: readonly Token[]): boolean {
   let j = 0;
-  while (j < rest.length && AUX_ADVERBS.has(rest[j]?.word ?? '')) j++;
+  while (j < rest.length && (AUX_ADVERBS.has(rest[j]?.word ?? '') || /^[a-z]{3,}ly$/.test(rest[j]?.word ?? ''))) j++;
   // "has also directed episodes": an adverb between makes the -ed word a participle, whatever follows.
   if (isParticipleAt(rest, j) || (j > 0 && /ed$/.test(rest[j]?.word ?? ''))) return true;
   // "Varma has directed films across ...": a person named by a name does things; a thing "has curved edges".

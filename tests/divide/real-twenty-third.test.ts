@@ -223,4 +223,15 @@ describe('divideRules on real English: the twenty-third pass', () => {
     const d = claims('The vintage suitcases could be a reference to the history of travel and transportation. The overall design suggests a potential concern for safety, which could affect the construction process.');
     expect(d.filter((c) => /^There is an? (?:transportation|.*design|potential concern|.*process)\.$/.test(c))).toEqual([]);
   });
+
+  it('reads "having" with an adverb before its participle as a perfect, past after a past main clause (both halves)', () => {
+    // Had been "Post is having never fully recovered ..." ("Is Post having never fully recovered ...?").
+    const post = divideRules('William Post was an American lottery winner. He eventually died in 1986 at the age of 37, having never fully recovered from the repercussions of his lottery win.').claims;
+    const c = post.find((x) => /recovered/.test(x.claim));
+    expect(c?.claim).toBe('Post had never fully recovered from the repercussions of his lottery win.');
+    expect(c?.question).toBe('Had Post never fully recovered from the repercussions of his lottery win?');
+    // "has" after a present main clause; an -ly adverb inside a perfect is no main "have" ("Does Dubois have since ...").
+    expect(claims('She is a prolific author, having written many books.')).toContain('She has written many books.');
+    expect(divideRules('Dubois has since quickly risen through the ranks of the heavyweight division.').claims[0]?.question).toBe('Has Dubois since quickly risen through the ranks of the heavyweight division?');
+  });
 });
