@@ -52,6 +52,15 @@ export function objectsOfPreposition(segs: Token[][], commas: number): Token[][]
   // ...") makes it as long as a last item may be.
   const firstBare = bare(own, own.some((t) => t.word === 'and') ? segs.length - 1 : 0);
   if (DETERMINERS.has(own[0]?.word ?? '') || !firstBare || !later.every((seg, k) => bare(seg, k + 1))) return null;
+  // "with practical, functional, and aesthetic benefits": one-word adjectives before the last item's noun share it,
+  // one claim each with it ("... with practical benefits ..."; "The umbrella hats provide the couple with functional."
+  // had been said).
+  const adjective = (seg: readonly Token[]): boolean => seg.length === 1 && /(?:al|ous|ive|ful|able|ible|less|ary|ory|ic|ical)$/.test(seg[0]!.word);
+  const last = later[later.length - 1] ?? [];
+  if (adjective(own) && later.slice(0, -1).every(adjective) && last.length > 1) {
+    const shared = last.slice(1);
+    return [[...lead, ...possessive, ...own, ...shared], ...later.slice(0, -1).map((seg) => [...lead, ...possessive, ...seg, ...shared]), [...lead, ...possessive, ...last]];
+  }
   return [first, ...later.map((seg) => [...lead, ...possessive, ...seg])];
 }
 

@@ -234,4 +234,15 @@ describe('divideRules on real English: the twenty-third pass', () => {
     expect(claims('She is a prolific author, having written many books.')).toContain('She has written many books.');
     expect(divideRules('Dubois has since quickly risen through the ranks of the heavyweight division.').claims[0]?.question).toBe('Has Dubois since quickly risen through the ranks of the heavyweight division?');
   });
+
+  it('gives each adjective of "with practical, functional, and aesthetic benefits" the shared noun (VLM dev)', () => {
+    // Had been "The umbrella hats provide the couple with practical." and "... with functional.".
+    expect(claims('Overall, the umbrella hats provide the couple with practical, functional, and aesthetic benefits on this rainy day.')).toEqual([
+      'The umbrella hats provide the couple with practical benefits on this rainy day.',
+      'The umbrella hats provide the couple with functional benefits on this rainy day.',
+      'The umbrella hats provide the couple with aesthetic benefits on this rainy day.',
+    ]);
+    // Nouns after the preposition are objects each ("many books on missions, evangelism, and global church planting").
+    expect(claims('He has written many books on missions, evangelism, and global church planting.')).toContain('He has written many books on evangelism.');
+  });
 });
