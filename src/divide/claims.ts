@@ -230,6 +230,8 @@ function trySplit(clause: Clause, g: number, depth: number): string[] | null {
   const cuts: number[] = [];
   if (!there) {
     const hasAnd = pred.some((t) => t.word === 'and');
+    // Where a relative clause opens after a comma (", which ..."), once for the loop below.
+    const relativeAt = pred.findIndex((t, k) => k > 0 && (t.word === 'which' || t.word === 'who') && /,$/.test(pred[k - 1]!.raw));
     for (let j = 1; j < pred.length; j++) {
       const prevTok = pred[j - 1];
       // ", but was limited by injuries": "but" joins two facts about the subject as "and" does.
@@ -240,7 +242,7 @@ function trySplit(clause: Clause, g: number, depth: number): string[] | null {
       const listNoun = /s,$/.test(prevTok?.raw ?? '') && /^[a-z]+s$/.test(pred[j]!.word) && (/,$/.test(pred[j]!.raw) || pred[j + 1]?.word === 'and');
       // "holding the umbrella over her head, which shields her from the rain and helps her stay dry": after a relative
       // the clause kept whole, "and" joins the relative's verbs ("She helps her stay dry." had been said).
-      const relative = prevTok?.word === 'and' && pred.slice(1, j).some((t, k) => (t.word === 'which' || t.word === 'who') && /,$/.test(pred[k]!.raw));
+      const relative = prevTok?.word === 'and' && relativeAt >= 0 && relativeAt < j;
       // "food, music, and dance performances", "a quick, mobile, hard-working and tactical player", "starred in,
       // co-wrote, and co-produced X": after a one-word item between two commas the list goes on with its next item,
       // no second predicate ("They dance performances.", "She also starred in, co-wrote." had been said).

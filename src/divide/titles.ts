@@ -65,7 +65,8 @@ export function titleAt(toks: readonly Tok[], i: number, list = false): { toks: 
     return k;
   };
   const plain = end(false);
-  const long = end(true);
+  // The article reading differs only where the plain one stopped at such a preposition: read it only there.
+  const long = PREPOSITION_IN_TITLE.has(toks[plain]?.lower ?? '') ? end(true) : plain;
   // The longer reading only where a year or a note in brackets follows, or a list's item ends ("One Day at a Time and
   // Ben Lummis"); "the film Jojo Rabbit in the United States" and "Joe Joyce for the British, ..." keep their names.
   const k = long > plain && (toks[long]?.text === '(' || (list && LIST_END.has(toks[long]?.lower ?? '.'))) ? long : plain;
