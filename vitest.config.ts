@@ -43,6 +43,9 @@ export default defineConfig({
     // cache (runDemoRound builds a given round once and hands each caller a copy: tests/helpers/round-cache.ts) and the
     // folder every tempDir() is made in.
     globalSetup: ['tests/helpers/run-folders-setup.ts'],
+    // Before each test, the server kinds detected per base URL are forgotten (tests/helpers/fresh-server-kinds.ts):
+    // a port an earlier test's server held may be a new server's now.
+    setupFiles: ['tests/helpers/fresh-server-kinds.ts'],
     projects: [
       {
         extends: true,

@@ -78,6 +78,15 @@ export function serverKind(setting: ServerSetting, baseUrl: string, key: string 
   return p;
 }
 
+/**
+ * Forget every detected kind. A process that starts and stops servers (the test suite, whose files share one process
+ * per worker) can be handed a closed server's port again by the OS, and the kind detected there would be taken for
+ * the new server's: an SGLang test server probed as the vLLM one that had held its port.
+ */
+export function forgetServerKinds(): void {
+  detected.clear();
+}
+
 /** What one request tells a server, on top of the standard chat fields. */
 export interface RequestShape {
   kind: ServerKind;
