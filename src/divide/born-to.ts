@@ -2,7 +2,7 @@
  * On claims over 15 words only: "Harrison was born in Chicago, Illinois, to former radio actress Dorothy and
  * advertising executive John William "Christopher" Ford." says where someone was born and to whom, two facts: "Harrison
  * was born in Chicago, Illinois." and "Harrison was born to former radio actress Dorothy and ...", as FActScore's
- * annotators wrote them ("Bin Laden was born in Riyadh.", "He was born to a wealthy family."). rules.ts's bornApart
+ * annotators wrote them ("Bin Laden was born in Riyadh.", "He was born to a wealthy family."). claim-steps.ts's bornApart
  * splits at "in"/"on" phrases only and leaves "to" with the place.
  */
 import { DETERMINERS } from './lexicon.js';

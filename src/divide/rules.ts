@@ -1,46 +1,12 @@
 /** The built-in English rules divider: answer -> atomic claims -> yes/no questions, with no model. */
-import { flatMapOf, longOnly, through } from './arrays.js';
+import { flatMapOf, through } from './arrays.js';
 import { asRolesApart, asWellAsApart, bothApart, possessivesApart, yearsApart } from './as-well-as.js';
-import { splitClaims } from './claims.js';
-import { hangingExampleApart, listedSubjectApart } from './example-items.js';
-import { roleAsApart, rolesAsListApart, rolesInApart } from './role-as.js';
-import { gerundLeadApart } from './gerund-lead.js';
-import { timeSpanApart } from './time-spans.js';
-import { rolePairsApart } from './role-pairs.js';
-import { whileIngApart } from './while-ing.js';
-import { whoseApart } from './whose-apart.js';
-import { whichApart } from './which-apart.js';
+import { listedSubjectApart } from './example-items.js';
+import { rolesAsListApart } from './role-as.js';
 import { plainExamples } from './plain-examples.js';
-import { passiveByApart } from './passive-by.js';
-import { dateCommaApart } from './date-comma.js';
-import { awardForApart } from './award-for.js';
-import { playsAsApart } from './plays-as.js';
 import { timedSplit } from './time-np.js';
-import { yearApart } from './year-apart.js';
 import { ofWhichApart } from './of-which.js';
-import { leadInApart } from './lead-in.js';
-import { examplesApart } from './examples-apart.js';
-import { titleWhichApart } from './title-which.js';
-import { andObjectsApart } from './and-objects.js';
-import { commaListApart } from './comma-list.js';
-import { focusApart } from './focus-apart.js';
-import { gappedPairApart } from './gapped-pair.js';
-import { quotedPairApart } from './quoted-pair.js';
-import { longExampleApart } from './long-example.js';
-import { rolesShareApart } from './roles-share.js';
-import { knownPairApart } from './known-pair.js';
-import { whereApart } from './where-apart.js';
-import { onLoanApart } from './on-loan.js';
-import { commaAndApart } from './comma-and.js';
-import { placeEndApart } from './place-end.js';
-import { alongsideApart } from './alongside.js';
-import { prepRepeatApart } from './prep-repeat.js';
-import { possessiveRepeatApart } from './possessive-repeat.js';
-import { nameListApart } from './name-list.js';
-import { endAppositionApart } from './end-apposition.js';
-import { innerAppositionApart } from './inner-apposition.js';
-import { sequenceApart } from './sequence.js';
-import { andVerbApart, setAndVerbs } from './and-verb.js';
+import { setAndVerbs } from './and-verb.js';
 import { includingAsApart } from './including-as.js';
 import { analyzeClause, clearClauseMemo, stripDiscourseMarkers } from './clause.js';
 import { clauseParts, type Part } from './clauses.js';
@@ -52,27 +18,20 @@ import { andInLastItem, isPluralPhrase } from './list.js';
 import { HEDGE_WORDS, inGuess } from './hedge-scope.js';
 import { exampleKind, namingFacts } from './naming.js';
 import { namePronouns } from './pronouns.js';
-import { knownApart, nationalityApart, once, rolesApart } from './roles.js';
+import { knownApart } from './roles.js';
 import { claimToQuestion, setNameHints } from './question.js';
 import { namingQuestionOf } from './naming-question.js';
 import { salvagePart } from './salvage.js';
-import { asExistence } from './shows.js';
-import { subjectPairApart } from './subject-pair.js';
 import { standsBeforeHedge, withoutHedgedAppositions } from './hedged-apposition.js';
 import { subjectParticipleApart } from './subject-participle.js';
-import { adjunctsApart } from './adjuncts-apart.js';
 import { akaApart } from './aka-apart.js';
-import { institutionAtApart } from './institution-at.js';
-import { whoApart } from './who-apart.js';
-import { leadHeadApart } from './lead-head.js';
-import { bornToApart } from './born-to.js';
-import { dayLeadApart } from './day-lead.js';
 import { dropRepeatedNames, nameHints } from './answer-names.js';
 import { segmentSentences, type Sentence } from './segment.js';
 import { WORKS } from './titles.js';
-import { articleFor, cleanWord, normalizeText, stripTrailingPunct } from './text.js';
+import { cleanWord, normalizeText, stripTrailingPunct } from './text.js';
 import type { DividedClaim } from './divided.js';
 import { backOnMain, frontedOn } from './fronted-when.js';
+import { claimsOfPiece } from './claim-steps.js';
 
 /** Claim -> yes/no question, re-exported so callers need only this module. */
 export { claimToQuestion } from './question.js';
@@ -210,27 +169,6 @@ function withTitles(text: string): string[] {
   // gives "starred in A." and the naming fact "A is a film."); a counted category says it in a claim of its own.
   const one = counted || m[3].toLowerCase() === 'the' ? '' : `${/series$/.test(m[2]) ? m[2] : m[2].replace(/ies$/, 'y').replace(/(ch|sh|ss|x)es$/, '$1').replace(/s$/, '')} `;
   return [...(counted ? [`${m[1]}${m[2]}.`] : []), ...items.map((x) => `${m[1]}${one}${x}.`)];
-}
-
-// "born in the Bronx, New York on September 21, 1974" -> born in the Bronx, New York / born on September 21, 1974:
-// the place and the date are two facts, as FActScore's annotators wrote them.
-const BORN = /^(.*?\b(?:born|died))\s+((?:in|on)\s+.+?)\.?$/;
-const NEXT_PHRASE = /,?\s+(?=(?:in|on)\s+(?:the\s+)?[A-Z0-9])/;
-
-function bornApart(claim: string): string[] {
-  const m = BORN.exec(claim);
-  if (!m || m[1] === undefined || m[2] === undefined) return [claim];
-  const phrases = m[2].split(NEXT_PHRASE).map((x) => x.replace(/[,\s]+$/, '')).filter((x) => x !== '');
-  return phrases.length < 2 ? [claim] : phrases.map((x) => `${m[1]} ${x}.`);
-}
-
-// A piece's claims through the claim steps. The steps in `longOnly` runs act on claims over 15 words only (each tests
-// isLong and returns the claim alone otherwise): a run is skipped where no claim is long (nearly every piece).
-function claimsOfPiece(p: string): string[] {
-  const c = through(splitClaims(p), subjectPairApart, whoseApart, sequenceApart, prepRepeatApart, possessiveRepeatApart, hangingExampleApart, bornApart, whoApart, rolesApart, nationalityApart, timeSpanApart);
-  const d = through(longOnly(through(longOnly(through(longOnly(c, gerundLeadApart), whichApart), rolePairsApart), roleAsApart, rolesInApart), leadInApart, leadHeadApart, dayLeadApart, dateCommaApart), yearApart);
-  const e = through(longOnly(through(longOnly(d, awardForApart, playsAsApart), examplesApart), titleWhichApart), nameListApart, innerAppositionApart, endAppositionApart);
-  return once(longOnly(e, longExampleApart, focusApart, commaListApart, gappedPairApart, quotedPairApart, rolesShareApart, knownPairApart, whereApart, onLoanApart, commaAndApart, placeEndApart, institutionAtApart, alongsideApart, andObjectsApart, andVerbApart, whileIngApart, passiveByApart, adjunctsApart, bornToApart)).map(asExistence);
 }
 
 // One statement's claims and questions, or the reason it gives none.
