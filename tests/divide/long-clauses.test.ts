@@ -1,0 +1,33 @@
+// The rules divider on the dev sets (../shared/real-claims/, MIT): issue 29's twenty-fourth pass, long claims timed by
+// another clause ("after", "before", "when"), each rule pinned on a dev sentence (the half it comes from is named).
+import { describe, expect, it } from 'vitest';
+import { divideRules } from '../../src/divide/rules.js';
+
+const claims = (answer: string): string[] => divideRules(answer).claims.map((c) => c.claim);
+
+describe('divideRules on real English: the twenty-fourth pass, clauses', () => {
+  it('states a long claim\'s "after"/"before"/"when" clause apart (second half)', () => {
+    expect(claims('Joyce won the fight after Dubois was unable to continue in the tenth round due to swelling around his left eye.')).toEqual([
+      'Joyce won the fight.', 'Dubois was unable to continue in the tenth round due to swelling around his left eye.',
+    ]);
+    expect(claims('Daullé later became Hyacinthe Rigaud\'s permanent engraver after Rigaud saw his portrait of the Comtesse de Feuquières.')).toEqual(expect.arrayContaining([
+      'Daullé later became Hyacinthe Rigaud\'s permanent engraver.', 'Rigaud saw his portrait of the Comtesse de Feuquières.',
+    ]));
+    // A "when" after a year happened in that year (the annotators: "The party was defeated in 1960.").
+    expect(claims('Botak Chin led the party\'s armed struggle against the British colonial government in Malaya until 1960 when the party was defeated.')).toContain('The party was defeated in 1960.');
+  });
+
+  it('keeps the clause where the claim needs it or its subject may be another person\'s (second half)', () => {
+    // "the last governor ... before X": the clause bounds the ranking.
+    const delRio = claims('He was the last governor to be appointed by the President of the United States before the election of governors was transferred to the people of Puerto Rico.');
+    expect(delRio.some((c) => / before the election of governors was transferred/.test(c))).toBe(true);
+    // "with her husband ... before he died": "he" is the husband's, not the subject's.
+    const tokiwa = claims('Tokiwa ran unsuccessful campaigns for seats in the upper house of the Japanese Parliament with her husband Kisho Kurokawa before he died in October of that year.');
+    expect(tokiwa.some((c) => /^(?:Tokiwa|He) died/.test(c))).toBe(false);
+    // A state says when, not what happened ("when he was five years old"); nor does a bare "began when ...".
+    expect(claims('Alfonso fled to the United States with his parents and two younger brothers in 1960 when he was five years old.').some((c) => /^(?:He|Alfonso) was five years old\.$/.test(c))).toBe(false);
+    expect(claims('Neumann\'s political career began when he was elected to the Federal seat of Blair in November 2007.').some((c) => /career began\.$/.test(c))).toBe(false);
+    // A short claim keeps its clause, as the annotators wrote it.
+    expect(claims('Daniel later debuted as a solo artist after the group disbanded.')).toEqual(['Daniel later debuted as a solo artist after the group disbanded.']);
+  });
+});
