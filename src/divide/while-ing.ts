@@ -45,8 +45,15 @@ export function whileIngApart(claim: string, i = 0, all: readonly string[] = [])
   }
   // The participle's own clause ends the claim: no second clause after it ("while ..., he ...").
   if (/,\s*(?:he|she|they|it|and|but)\b/i.test(rest)) return [claim];
-  // Where the relation itself is long, the claim stays whole: no part of it is dropped to make a claim short.
-  if (isLong(linked)) return [claim];
+  // Where the relation itself is long, the main clause and the participle's fact are two claims without it ("Hacker was
+  // named the International League Pitcher of the Year." and "Hacker was playing for the Indianapolis Indians.", as the
+  // annotators wrote them); where the main clause is long too, the claim stays whole.
+  // "While" keeps its aspect ("Hacker was playing for ...", the annotators' words); "after having X" is no fact alone.
+  if (isLong(linked)) {
+    if (isLong(main) || m[2] === 'having' || all.slice(0, i).some((c) => c.startsWith(main))) return [claim];
+    const during = m[1] === 'while' && m[2] !== 'being' ? `${/^(?:they|we)$/i.test(subject) ? 'were' : 'was'} ${m[2]}` : past;
+    return [`${main}.`, `${subject} ${during} ${rest}.`];
+  }
   // "Silva retired ... after playing for a variety of clubs in Brazil / in Greece / in England": the relation once.
   const said = all.slice(0, i).some((c) => c.startsWith(linked));
   return said ? [`${subject} ${past} ${rest}.`] : [`${linked.replace(/,$/, '')}.`, `${subject} ${past} ${rest}.`];

@@ -30,4 +30,18 @@ describe('divideRules on real English: the twenty-fourth pass, clauses', () => {
     // A short claim keeps its clause, as the annotators wrote it.
     expect(claims('Daniel later debuted as a solo artist after the group disbanded.')).toEqual(['Daniel later debuted as a solo artist after the group disbanded.']);
   });
+
+  it('states a long temporal participle apart from its long relation: "while playing for ..." (second half)', () => {
+    // The annotators: "He was named the International League Pitcher of the Year.", "He was playing for the Indianapolis Indians.".
+    expect(claims('Hacker was named the International League Pitcher of the Year while playing for the Indianapolis Indians.')).toEqual([
+      'Hacker was named the International League Pitcher of the Year.', 'Hacker was playing for the Indianapolis Indians.',
+    ]);
+    // "after having X": no fact alone ("Letwin had the whip." had been said).
+    const letwin = claims('Letwin was elected as a member of the Conservative Party, but sat as an independent after having the whip.');
+    expect(letwin).not.toContain('Letwin had the whip.');
+    // A short relation is still stated with its "while" (the twenty-first pass's rule).
+    expect(claims('Welbourn developed an interest in vascular surgery while working as a registrar at St Mary\'s Hospital, London.')).toEqual(expect.arrayContaining([
+      'Welbourn developed an interest in vascular surgery while working as a registrar.',
+    ]));
+  });
 });
