@@ -47,6 +47,7 @@ import { leadHeadApart } from './lead-head.js';
 import { bornToApart } from './born-to.js';
 import { dayLeadApart } from './day-lead.js';
 import { afterClauseApart } from './after-clause.js';
+import { commaIngApart } from './comma-ing.js';
 
 // "born in the Bronx, New York on September 21, 1974" -> born in the Bronx, New York / born on September 21, 1974:
 // the place and the date are two facts, as FActScore's annotators wrote them.
@@ -66,5 +67,5 @@ export function claimsOfPiece(p: string): string[] {
   const c = through(splitClaims(p), subjectPairApart, whoseApart, sequenceApart, prepRepeatApart, possessiveRepeatApart, hangingExampleApart, bornApart, whoApart, rolesApart, nationalityApart, timeSpanApart);
   const d = through(longOnly(through(longOnly(through(longOnly(c, gerundLeadApart), whichApart), rolePairsApart), roleAsApart, rolesInApart), leadInApart, leadHeadApart, dayLeadApart, dateCommaApart), yearApart);
   const e = through(longOnly(through(longOnly(d, awardForApart, playsAsApart), examplesApart), titleWhichApart), nameListApart, innerAppositionApart, endAppositionApart);
-  return once(longOnly(e, longExampleApart, focusApart, commaListApart, gappedPairApart, quotedPairApart, rolesShareApart, knownPairApart, whereApart, onLoanApart, commaAndApart, placeEndApart, institutionAtApart, alongsideApart, andObjectsApart, andVerbApart, whileIngApart, passiveByApart, adjunctsApart, bornToApart, afterClauseApart)).map(asExistence);
+  return once(longOnly(e, longExampleApart, focusApart, commaListApart, gappedPairApart, quotedPairApart, rolesShareApart, knownPairApart, whereApart, onLoanApart, commaAndApart, placeEndApart, institutionAtApart, alongsideApart, andObjectsApart, andVerbApart, whileIngApart, passiveByApart, adjunctsApart, bornToApart, afterClauseApart, commaIngApart)).map(asExistence);
 }

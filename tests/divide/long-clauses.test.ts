@@ -44,4 +44,25 @@ describe('divideRules on real English: the twenty-fourth pass, clauses', () => {
       'Welbourn developed an interest in vascular surgery while working as a registrar.',
     ]));
   });
+
+  it('states a long claim\'s closing participle as the subject\'s fact, in the main clause\'s tense (both halves)', () => {
+    // Tagged a noun ("founding/NOUN"), the participle had stayed in the claim.
+    expect(claims('Muranishi became one of the most prominent figures in the Japanese adult film industry, founding his own production company.')).toEqual([
+      'Muranishi became one of the most prominent figures in the Japanese adult film industry.', 'Muranishi founded his own production company.',
+    ]);
+    // Present after a present main clause; past after a perfect; an adverb after "be".
+    expect(claims('His work is characterized by its bold colors and abstract forms, often dealing with themes of cultural identity.')).toContain('His work often deals with themes of cultural identity.');
+    expect(claims('Adams has competed in both track and road cycling, most notably winning the Belgian National Time Trial Championships in 2008.')).toContain('Adams most notably won the Belgian National Time Trial Championships in 2008.');
+    expect(claims('Silva helped Arsenal win the Premier League in 2003-04, famously being part of the \'Invincibles\' team.')).toContain('Silva was famously part of the \'Invincibles\' team.');
+    // After a closing quote's comma.
+    expect(claims('Santana continued to play with different bands along the busy "Tijuana Strip," perfecting his style and sound.')).toContain('Santana perfected his style and sound.');
+  });
+
+  it('keeps a closing participle that is a preposition, a bare "featuring" or goes on into another clause', () => {
+    // "featuring" without an adverb describes the noun before it ("a poster featuring ...").
+    const bare = claims('The band released its second studio album through the independent record label Sub Pop in the summer of 1991, featuring local musicians.');
+    expect(bare).not.toContain('The band featured local musicians.');
+    const on = claims('Krenz resigned from all his posts in December 1989, following the fall of the Berlin Wall and the pro-democracy transition.');
+    expect(on.some((c) => /^Krenz followed/.test(c))).toBe(false);
+  });
 });
