@@ -18,11 +18,24 @@ export function awardForApart(claim: string): string[] {
   const m = AWARD_FOR.exec(claim);
   if (m === null || m[1] === undefined || m[2] === undefined || m[3] === undefined || m[4] === undefined) return [claim];
   const [head, award, whose, what] = [m[1], m[2], m[3], m[4]];
-  // The award's name before its own phrase ("the Grammy Award" of "the Grammy Award for Best Reggae Album").
-  const name = award.replace(/ (?:for|at|in|from|by) .*$/, '');
-  const reason = `${head} ${name} for ${whose} ${what}.`;
-  // An award given at an event is named with it ("the Grand Prize at the 2013 Korea Drama Awards"): the annotators
-  // wrote such a claim whole, so it stays whole.
-  if (isLong(reason) || /\b(?:and|or)\b/.test(what) || / at /.test(award)) return [claim];
-  return [`${head} ${award}.`, reason];
+  if (/\b(?:and|or)\b/.test(what)) return [claim];
+  // The award's name before its own phrase ("the Grammy Award" of "the Grammy Award for Best Reggae Album"), and the
+  // event it was given at ("at the Venice Film Festival"), each a fact of the award's, as the annotators wrote them
+  // ("She won the Volpi Cup for Best Actress.", "She won the Volpi Cup at the Venice Film Festival.", "She won the
+  // Volpi Cup for her performance in a film.").
+  const at = / at (?:the )?(?:\d{4} )?[A-Z]/.exec(award);
+  const event = at === null ? '' : award.slice(at.index);
+  const named = at === null ? award : award.slice(0, at.index);
+  const name = named.replace(/ (?:for|in|from|by) .*$/, '');
+  // Where the name makes the reason long, the annotators' "the award" ("He won the award for his role in The Boys.").
+  const kind = /\b(Award|Prize|Medal|Cup|Trophy|Order)s?\b[^A-Z]*$/.exec(name)?.[1]?.toLowerCase();
+  const reasonOf = (ref: string): string => `${head} ${ref} for ${whose} ${what}.`;
+  const reason = !isLong(reasonOf(name)) ? reasonOf(name) : kind !== undefined ? reasonOf(`the ${kind}`) : null;
+  if (reason === null || isLong(reason)) return [claim];
+  if (event === '') return [`${head} ${award}.`, reason];
+  // An award at an event: the annotators wrote the name with the event ("He has won the Grand Prize at the 2013 Korea
+  // Drama Awards."), its category apart where it has one.
+  const atEvent = `${head} ${name}${event}.`;
+  if (isLong(atEvent)) return [claim];
+  return named === name ? [atEvent, reason] : [`${head} ${named}.`, atEvent, reason];
 }

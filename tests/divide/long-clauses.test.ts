@@ -65,4 +65,20 @@ describe('divideRules on real English: the twenty-fourth pass, clauses', () => {
     const on = claims('Krenz resigned from all his posts in December 1989, following the fall of the Berlin Wall and the pro-democracy transition.');
     expect(on.some((c) => /^Krenz followed/.test(c))).toBe(false);
   });
+
+  it('states an award\'s category, its event and what it was for apart, with "the award" where the name is long (second half)', () => {
+    // The annotators: "She won the Volpi Cup for Best Actress.", "... at the Venice Film Festival.", "... for her performance in a film.".
+    expect(claims('Kirby won the Volpi Cup for Best Actress at the Venice Film Festival for her performance in the film "Pieces of a Woman."')).toEqual(expect.arrayContaining([
+      'Kirby won the Volpi Cup for Best Actress.', 'Kirby won the Volpi Cup at the Venice Film Festival.',
+    ]));
+    // "He won the award for his role in The Boys.": the long name gives way to "the award".
+    const wenham = claims('Wenham has won the Australian Film Institute Award for Best Supporting Actor for his role in the movie The Boys.');
+    expect(wenham).toEqual(expect.arrayContaining([
+      'Wenham has won the Australian Film Institute Award for Best Supporting Actor.', 'Wenham has won the award for his role in the movie The Boys.',
+    ]));
+    expect(wenham.some((c) => c.startsWith('Wenham has won the Australian Film Institute Award for his role'))).toBe(false);
+    // Two things it was for stay one claim.
+    const two = claims('Varma has won the National Film Award for Best Feature Film in Telugu for his films Shool and Satya and their music.');
+    expect(two.some((c) => / for his films Shool and Satya/.test(c))).toBe(true);
+  });
 });
