@@ -180,6 +180,9 @@ function claimsOf(raw: string, question: string | undefined): { pairs: Pair[]; r
   if (text.includes('[')) text = text.replace(CITATIONS, '');
   // "Although she is a French citizen, ...": a concession states its clause ("Is although she a French citizen?").
   text = text.replace(/^(?:although|though|even though|whereas) /i, '');
+  // 'her album "Lost and Found."': the sentence's period inside a closing quote is no title's; it goes after the quote
+  // ('... "Lost and Found".', asked '... "Lost and Found"?'), where a claim's own period would have doubled it.
+  if (/[^.]\.["”]\.?$/.test(text)) text = text.replace(/([^.])\.(["”])\.?$/, '$1$2.');
   const apart = text.includes(' of which ') ? ofWhichApart(text) : null;
   if (apart !== null) return apart.map((x) => claimsOf(x, question)).reduce((a, b) => ({ pairs: [...a.pairs, ...b.pairs], reasons: [...a.reasons, ...b.reasons] }));
   if (isPlaceOnly(text)) return { pairs: [], reasons: ['fragment'] };

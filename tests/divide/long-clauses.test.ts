@@ -82,3 +82,15 @@ describe('divideRules on real English: the twenty-fourth pass, clauses', () => {
     expect(two.some((c) => / for his films Shool and Satya/.test(c))).toBe(true);
   });
 });
+
+describe('divideRules on real English: the twenty-fourth pass, a closing quote', () => {
+  it('puts the sentence\'s period after a closing quote, once (both halves)', () => {
+    const iu = divideRules('IU debuted in 2008 as a solo artist with her album "Lost and Found."').claims;
+    const album = iu.find((c) => /her album/.test(c.claim));
+    // It had been '... "Lost and Found.".', asked '... "Lost and Found."?'.
+    expect(album?.claim).toBe('IU debuted in 2008 as a solo artist with her album "Lost and Found".');
+    expect(album?.question).toMatch(/"Lost and Found"\?$/);
+    // An ellipsis is the title's own.
+    expect(claims('Kim Casali was best known for creating the popular comic strip "Love Is...". She was born in 1941.')).toContain('Kim Casali was best known for creating the popular comic strip "Love Is...".');
+  });
+});
