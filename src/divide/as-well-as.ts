@@ -47,12 +47,16 @@ export function asWellAsApart(text: string): string[] {
     let quoted = false;
     tokens.forEach((t, k) => {
       if (/^["“]/.test(t.raw)) quoted = true;
-      if (!quoted && k > verbIndex && PREPOSITIONS.has(t.word) && opens(k)) at = k;
+      // "is remembered as a skilled lawyer, as well as a tireless defender of ...": "as" opens a role's phrase.
+      if (!quoted && k > verbIndex && (PREPOSITIONS.has(t.word) || t.word === 'as') && opens(k)) at = k;
       if (/["”][.,;:!?]*$/.test(t.raw) && !(/^["“]/.test(t.raw) && t.raw.length === 1)) quoted = false;
     });
     if (at < 0 && possessed && clause.verb.kind === 'main' && DETERMINERS.has(tokens[verbIndex + 1]?.word ?? '')) at = verbIndex;
     if (at < 0) return [text];
     cut = at + 1;
+  } else if (/^[a-z]{3,}s$/.test(first) && clause.verb.kind === 'main' && /^[a-z]{3,}s$/.test(tokens[verbIndex + 1]?.word ?? '')) {
+    // "initiated programs to protect ..., as well as campaigns to promote ...": a bare plural object's place.
+    cut = verbIndex + 1;
   } else {
     return [text];
   }

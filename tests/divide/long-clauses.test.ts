@@ -94,3 +94,15 @@ describe('divideRules on real English: the twenty-fourth pass, a closing quote',
     expect(claims('Kim Casali was best known for creating the popular comic strip "Love Is...". She was born in 1941.')).toContain('Kim Casali was best known for creating the popular comic strip "Love Is...".');
   });
 });
+
+describe('divideRules on real English: the twenty-fourth pass, ", as well as"', () => {
+  it('puts ", as well as Y" in the place of an "as" role or a bare plural object (both halves)', () => {
+    expect(claims('Donovan is remembered as a skilled and dedicated lawyer, as well as a tireless defender of civil liberties and human rights.')).toEqual([
+      'Donovan is remembered as a skilled and dedicated lawyer.', 'Donovan is remembered as a tireless defender of civil liberties and human rights.',
+    ]);
+    expect(claims('Diaz initiated programs to protect the province\'s forests and marine resources, as well as campaigns to promote waste reduction and recycling.')).toContain('Diaz initiated campaigns to promote waste reduction and recycling.');
+    // A bare plural after a determined object has no place of its own: the claim stays whole.
+    const whole = 'Diaz initiated the programs to protect the forests, as well as campaigns to promote recycling.';
+    expect(claims(whole)).not.toContain('Diaz initiated campaigns to promote recycling.');
+  });
+});
