@@ -106,3 +106,17 @@ describe('divideRules on real English: the twenty-fourth pass, ", as well as"', 
     expect(claims(whole)).not.toContain('Diaz initiated campaigns to promote recycling.');
   });
 });
+
+describe('divideRules on real English: the twenty-fourth pass, "where"', () => {
+  it('states a long claim\'s "where" clause at its place, for a common-noun place and a long clause too (second half)', () => {
+    expect(claims('Davis found his home at the Shocking Vibes studio where he continued to record singles with only moderate success in the early 1990s.')).toEqual([
+      'Davis found his home at the Shocking Vibes studio.', 'At the Shocking Vibes studio, Davis continued to record singles with only moderate success in the early 1990s.',
+    ]);
+    expect(claims('Jidenna grew up partially in Nigeria where his father was working as a professor of computer science at Enugu State University.')).toContain('Jidenna grew up partially in Nigeria.');
+    // A place with letters beyond ASCII.
+    expect(claims('Gilberto later moved to Atlético Mineiro in 2000 where he became a star player for three years in the Brazilian Campeonato Brasileiro Série A.')).toContain('Gilberto later moved to Atlético Mineiro in 2000.');
+    // A head that stays long stays whole: the next steps would read its phrases as the verb's.
+    const book = claims('The book covers his escape from a British internment camp in India with his companion Peter Aufschnaiter to Tibet where they spent several years.');
+    expect(book).not.toContain('The book covers his escape in India.');
+  });
+});
