@@ -31,6 +31,7 @@ import { WORKS } from './titles.js';
 import { cleanWord, normalizeText, stripTrailingPunct } from './text.js';
 import type { DividedClaim } from './divided.js';
 import { backOnMain, frontedOn } from './fronted-when.js';
+import { kindNamed } from './kind-named.js';
 import { claimsOfPiece } from './claim-steps.js';
 
 /** Claim -> yes/no question, re-exported so callers need only this module. */
@@ -240,9 +241,18 @@ function keepBeforeHedge(s: Sentence, part: Part, answer: string, question: stri
 
 // What the names of a kept sentence are ("Madrid is in Spain."), unless a claim already says it.
 function addNamingFacts(s: Sentence, out: DivideResult, from: number): void {
+  const found = namingFacts(s.tokens);
+  // A long claim names a work the naming facts describe by its name alone (kind-named.ts).
+  const kinds = found.map((f) => f.claim);
+  for (let k = from; k < out.claims.length && kinds.length > 0; k++) {
+    const c = out.claims[k]!;
+    const claim = kindNamed(c.claim, kinds);
+    const q = claim === c.claim ? null : claimToQuestion(claim);
+    if (q !== null) out.claims[k] = { ...c, claim, question: q };
+  }
   const have = new Set(out.claims.slice(from).map((c) => c.claim));
-  for (const found of namingFacts(s.tokens)) {
-    const f = found.claim.includes('[') ? { ...found, claim: found.claim.replace(CITATIONS, '') } : found;
+  for (const fact of found) {
+    const f = fact.claim.includes('[') ? { ...fact, claim: fact.claim.replace(CITATIONS, '') } : fact;
     const q = have.has(f.claim) ? null : namingQuestionOf(f.claim);
     if (q !== null) out.claims.push({ sentence: s.text, claim: f.claim, question: q, start: f.start, end: f.end });
     have.add(f.claim);

@@ -120,3 +120,14 @@ describe('divideRules on real English: the twenty-fourth pass, "where"', () => {
     expect(book).not.toContain('The book covers his escape in India.');
   });
 });
+
+describe('divideRules on real English: the twenty-fourth pass, a described work', () => {
+  it('keeps a work\'s kind in a long claim but leaves its year and praise to the naming fact (both halves)', () => {
+    const haagensen = claims('Haagensen is best known for his role in the critically acclaimed Brazilian movie "City of God".');
+    expect(haagensen).toContain('Haagensen is best known for his role in the Brazilian movie "City of God".');
+    expect(haagensen.some((c) => /^City of God is an? .*movie\.$/.test(c))).toBe(true);
+    expect(claims('Hori quickly rose to fame with his performance in the 1912 film The Loyal 47 Ronin.')).toContain('Hori quickly rose to fame with his performance in the film The Loyal 47 Ronin.');
+    // A short claim keeps its description, as the annotators did ("She starred in the 2009 film I Love You, Beth Cooper.").
+    expect(claims('Sheehan starred in the 1998 film Clueless.')).toContain('Sheehan starred in the 1998 film Clueless.');
+  });
+});
