@@ -131,3 +131,14 @@ describe('divideRules on real English: the twenty-fourth pass, a described work'
     expect(claims('Sheehan starred in the 1998 film Clueless.')).toContain('Sheehan starred in the 1998 film Clueless.');
   });
 });
+
+describe('divideRules on real English: the twenty-fourth pass, a framing phrase', () => {
+  it('drops a long claim\'s opening phrase that frames it without a fact; keeps a time (both halves)', () => {
+    expect(claims('Despite these challenges, Wong continued to work in the film industry until her death in 1961.')).toContain('Wong continued to work in the film industry until her death in 1961.');
+    expect(claims('Off the pitch, Icardi has been involved in a public falling out with former Inter Milan teammate Maxi Lopez over his relationship with Lopez\'s ex-wife.')[0]).toMatch(/^Icardi has been involved in a public falling out/);
+    // "in recent years" is a time the annotators kept.
+    expect(claims('In recent years, Sheehan has focused on directing and producing theater productions in his local community.').some((c) => /in recent years/i.test(c))).toBe(true);
+    // A phrase with a fact of its own ("his controversial legacy") stays.
+    expect(claims('Despite his controversial legacy, Kruger is widely recognized as a symbol of Afrikaner nationalism and resistance against British imperialism.').some((c) => /^Despite his controversial legacy/.test(c))).toBe(true);
+  });
+});
