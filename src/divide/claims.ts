@@ -160,6 +160,7 @@ function startsVerbPhrase(subject: readonly Token[], seg: readonly Token[], main
 }
 
 const OBJECT_POSSESSIVES = new Set(['his', 'her', 'their', 'its']);
+const LATER_WORDS = new Set(['later', 'subsequently', 'eventually', 'afterwards', 'afterward', 'thereafter']);
 
 /**
  * The length of a time phrase opening a conjunct ("since then", "by 1965", "by the age of 15", "by the 1950s"), or 0:
@@ -270,7 +271,10 @@ function trySplit(clause: Clause, g: number, depth: number): string[] | null {
     // "Santana ... and by 1965 had formed the band" -> "Santana had formed the band by 1965.", as a claim says it.
     const time = leadingTime(seg);
     const body = time > 0 ? `${joinTokens(seg.slice(time))} ${joinTokens(seg.slice(0, time))}` : joinTokens(seg);
-    return splitPredicate(`${joinTokens(subject)} ${be}${body}`, depth + 1);
+    // "In 2009, she won the title, and later went on to ...": a later conjunct is not at the fronted time.
+    const later = LATER_WORDS.has(seg[0]?.word ?? '') || (AUXILIARIES.has(seg[0]?.word ?? '') && seg[1]?.word === 'since');
+    const who = later && clause.intro.length > 0 ? subject.slice(clause.intro.length) : subject;
+    return splitPredicate(`${joinTokens(who)} ${be}${body}`, depth + 1);
   });
 
   // Pass 2: "There is a red circle, a blue star and a green square" -> one claim per item.

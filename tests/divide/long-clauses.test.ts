@@ -142,3 +142,15 @@ describe('divideRules on real English: the twenty-fourth pass, a framing phrase'
     expect(claims('Despite his controversial legacy, Kruger is widely recognized as a symbol of Afrikaner nationalism and resistance against British imperialism.').some((c) => /^Despite his controversial legacy/.test(c))).toBe(true);
   });
 });
+
+describe('divideRules on real English: the twenty-fourth pass, a later conjunct', () => {
+  it('does not date a "later" or "has since" conjunct at the sentence\'s fronted time (both halves)', () => {
+    const barboza = claims('In 2009, she won the title of Miss Earth Venezuela, and later went on to represent her country in the Miss Earth 2009 pageant.');
+    expect(barboza).toContain('In 2009, she won the title of Miss Earth Venezuela.');
+    expect(barboza).toContain('She later went on to represent her country in the Miss Earth 2009 pageant.');
+    const oneill = claims('In 2015, he moved to the British GT4 Championship and has since gone on to become the most successful driver in the series.');
+    expect(oneill).toContain('He has since gone on to become the most successful driver in the series.');
+    // A conjunct without such a word keeps the time ("In 1985, he joined the club and won the cup." is both in 1985).
+    expect(claims('In 1985, he joined the club and won the cup.')).toContain('In 1985, he won the cup.');
+  });
+});

@@ -914,8 +914,11 @@ describe('divideRules on biographies: the eleventh pass', () => {
     // "hosted or starred" has no object of its own; "went on to ..." no object at all.
     const show = 'Following this show, he hosted or starred in numerous other variety programs on Argentine television, mostly for Channel 9.';
     expect(claims(show)).toEqual([show]);
-    expect(claims('In 2009, Barboza won the title of Miss Earth Venezuela, and later went on to represent her country in the Miss Earth 2009 pageant, where she became a semi-finalist.'))
-      .toContain('In 2009, Barboza later went on to represent her country in the Miss Earth 2009 pageant.');
+    // Since the twenty-fourth pass the "later" conjunct does not take the fronted year at all (claims.ts), and "went on
+    // to ..." is still not split into a dated fact.
+    const barboza = claims('In 2009, Barboza won the title of Miss Earth Venezuela, and later went on to represent her country in the Miss Earth 2009 pageant, where she became a semi-finalist.');
+    expect(barboza).toContain('Barboza later went on to represent her country in the Miss Earth 2009 pageant.');
+    expect(barboza.some((c) => /went on in 2009/.test(c))).toBe(false);
     expect(claims('In 2009, Barboza won the title of Miss Earth Venezuela.')).toEqual(['In 2009, Barboza won the title of Miss Earth Venezuela.']);
   });
 
