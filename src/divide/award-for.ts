@@ -18,7 +18,8 @@ export function awardForApart(claim: string): string[] {
   const m = AWARD_FOR.exec(claim);
   if (m === null || m[1] === undefined || m[2] === undefined || m[3] === undefined || m[4] === undefined) return [claim];
   const [head, award, whose, what] = [m[1], m[2], m[3], m[4]];
-  if (/\b(?:and|or)\b/.test(what)) return [claim];
+  // Two things it was for stay one claim; an "and" inside a quoted title ("Art and Life") is the title's.
+  if (/\b(?:and|or)\b/.test(what.replace(/["“][^"”]*["”]/g, '""'))) return [claim];
   // The award's name before its own phrase ("the Grammy Award" of "the Grammy Award for Best Reggae Album"), and the
   // event it was given at ("at the Venice Film Festival"), each a fact of the award's, as the annotators wrote them
   // ("She won the Volpi Cup for Best Actress.", "She won the Volpi Cup at the Venice Film Festival.", "She won the

@@ -77,6 +77,8 @@ describe('divideRules on real English: the twenty-fourth pass, clauses', () => {
       'Wenham has won the Australian Film Institute Award for Best Supporting Actor.', 'Wenham has won the award for his role in the movie The Boys.',
     ]));
     expect(wenham.some((c) => c.startsWith('Wenham has won the Australian Film Institute Award for his role'))).toBe(false);
+    // An "and" inside a quoted title is the title's.
+    expect(claims('Beenie Man has won the Grammy Award for Best Reggae Album for his album "Art and Life".')).toContain('Beenie Man has won the Grammy Award for his album "Art and Life".');
     // Two things it was for stay one claim.
     const two = claims('Varma has won the National Film Award for Best Feature Film in Telugu for his films Shool and Satya and their music.');
     expect(two.some((c) => / for his films Shool and Satya/.test(c))).toBe(true);
