@@ -156,3 +156,14 @@ describe('divideRules on real English: the twenty-fourth pass, a later conjunct'
     expect(claims('In 1985, he joined the club and won the cup.')).toContain('In 1985, he won the cup.');
   });
 });
+
+describe('divideRules on real English: the twenty-fourth pass, until a death', () => {
+  it('states a long claim\'s "until her death in 1997 at the age of 56" as the death\'s date and age (second half)', () => {
+    expect(claims('Casali continued to create the strip until her death in 1997 at the age of 56.')).toEqual([
+      'Casali continued to create the strip until her death.', 'Casali died in 1997.', 'Casali died at the age of 56.',
+    ]);
+    // After a list the death may be anyone's; a subject that names no one has no death of its own.
+    expect(claims('He served three separate tenures – 1969 to 1972, 1992 to 2001, and 2004 until his death on August 3, 2011.').some((c) => / died on August 3, 2011/.test(c))).toBe(false);
+    expect(claims('His tragic personal life saw him struggle with alcoholism and poverty until his death in 1983.').some((c) => /life died/.test(c))).toBe(false);
+  });
+});
