@@ -13,7 +13,7 @@ import { verbLemma } from './nlp.js';
 import { isPluralSubject, pastOfIng } from './verbs.js';
 
 // The claim, the comma (after a closing quote too: '"Tijuana Strip," perfecting ...'), an adverb, the -ing word, the rest.
-const TAIL = /^(.+?),(["”]?) ((?:(?:often|also|later|eventually|famously|notably|most notably|frequently|subsequently|ultimately|thereby|thus|successfully|gradually|further)\s)?)([a-z]{2,}ing) (.+)\.$/;
+const TAIL = /^(.+?),(["”]?) ((?:(?:often|also|later|eventually|famously|notably|most notably|frequently|subsequently|ultimately|thereby|thus|successfully|gradually|further|by)\s)?)([a-z]{2,}ing) (.+)\.$/;
 // -ing words that are no verb of the subject's after a comma: prepositions and nouns.
 const NOT_VERB = /^(?:including|during|following|according|regarding|concerning|excluding|depending|featuring|something|nothing|anything|everything|building|wedding|painting|meaning|beginning|evening|morning|ending|setting|training|funding|housing|clothing|spring|king|string|thing|bring|sing|ring|wing)$/;
 const PRESENT_OF: Readonly<Record<string, string>> = { being: 'is', having: 'has' };
@@ -23,7 +23,8 @@ export function commaIngApart(claim: string): string[] {
   if (!isLong(claim) || !claim.includes('ing ')) return [claim];
   const m = TAIL.exec(claim);
   if (m === null || m[1] === undefined || m[3] === undefined || m[4] === undefined || m[5] === undefined) return [claim];
-  const [head, adverb, ing, rest] = [`${m[1]}${m[2] ?? ''}`, m[3], m[4], m[5]];
+  // ", by contesting in the Lok Sabha elections": the means is what the subject did ("Reddy contested in ...").
+  const [head, adverb, ing, rest] = [`${m[1]}${m[2] ?? ''}`, m[3] === 'by ' ? '' : m[3], m[4], m[5]];
   // "featuring" reads as a verb only after an adverb ("often featuring"); a bare one describes the noun before it.
   if ((NOT_VERB.test(ing) && !(ing === 'featuring' && adverb !== '')) || ing === 'having') return [claim];
   // Another clause or list goes on after it: the participle's own words may be a list's ("..., and ...").

@@ -54,6 +54,8 @@ describe('divideRules on real English: the twenty-fourth pass, clauses', () => {
     expect(claims('His work is characterized by its bold colors and abstract forms, often dealing with themes of cultural identity.')).toContain('His work often deals with themes of cultural identity.');
     expect(claims('Adams has competed in both track and road cycling, most notably winning the Belgian National Time Trial Championships in 2008.')).toContain('Adams most notably won the Belgian National Time Trial Championships in 2008.');
     expect(claims('Silva helped Arsenal win the Premier League in 2003-04, famously being part of the \'Invincibles\' team.')).toContain('Silva was famously part of the \'Invincibles\' team.');
+    // ", by contesting ...": the means is what the subject did.
+    expect(claims('Reddy started his political career in 2009, by contesting in the Lok Sabha elections on a Congress party ticket from Kadapa constituency.')).toContain('Reddy contested in the Lok Sabha elections on a Congress party ticket from Kadapa constituency.');
     // After a closing quote's comma.
     expect(claims('Santana continued to play with different bands along the busy "Tijuana Strip," perfecting his style and sound.')).toContain('Santana perfected his style and sound.');
   });
