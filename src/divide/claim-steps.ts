@@ -54,13 +54,22 @@ import { untilDeathApart } from './until-death.js';
 // "born in the Bronx, New York on September 21, 1974" -> born in the Bronx, New York / born on September 21, 1974:
 // the place and the date are two facts, as FActScore's annotators wrote them.
 const BORN = /^(.*?\b(?:born|died))\s+((?:in|on)\s+.+?)\.?$/;
-const NEXT_PHRASE = /,?\s+(?=(?:in|on)\s+(?:the\s+)?[A-Z0-9])/;
+// "in the small town of Vimieiro", "in the village of Kakru": a place named after its kind opens a phrase too.
+const NEXT_PHRASE = /,?\s+(?=(?:in|on)\s+(?:the\s+)?(?:[A-Z0-9]|(?:small\s+|tiny\s+|little\s+)?(?:town|village|city|hamlet|district|municipality|province|region)\s+of\s+[A-Z]))/;
 
 function bornApart(claim: string): string[] {
   const m = BORN.exec(claim);
   if (!m || m[1] === undefined || m[2] === undefined) return [claim];
   const phrases = m[2].split(NEXT_PHRASE).map((x) => x.replace(/[,\s]+$/, '')).filter((x) => x !== '');
-  return phrases.length < 2 ? [claim] : phrases.map((x) => `${m[1]} ${x}.`);
+  if (phrases.length < 2) return [claim];
+  // "in the small town of Vimieiro, in the municipality of Santa Comba": the town is in the larger area, as the
+  // annotators wrote it ("Vimieiro is in the municipality of Santa Comba.").
+  const within = phrases.flatMap((x, k) => {
+    const next = phrases[k + 1];
+    if (!/^in the (?:[a-z]+ )?(?:town|village|city|hamlet) of [A-Z]/.test(x) || next === undefined || !/^in the (?:district|municipality|province|region|county|state) of [A-Z]/.test(next)) return [];
+    return [`${x.charAt(3).toUpperCase()}${x.slice(4)} is ${next}.`];
+  });
+  return [...phrases.map((x) => `${m[1]} ${x}.`), ...within];
 }
 
 // A piece's claims through the claim steps. The steps in `longOnly` runs act on claims over 15 words only (each tests

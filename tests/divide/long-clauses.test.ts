@@ -169,3 +169,14 @@ describe('divideRules on real English: the twenty-fourth pass, until a death', (
     expect(claims('His tragic personal life saw him struggle with alcoholism and poverty until his death in 1983.').some((c) => /life died/.test(c))).toBe(false);
   });
 });
+
+describe('divideRules on real English: the twenty-fourth pass, where someone was born', () => {
+  it('reads a place named after its kind as a birth phrase of its own, and the town in the larger area (first half)', () => {
+    expect(claims('Salazar was born in 1889 in the small town of Vimieiro, in the municipality of Santa Comba in northern Portugal.')).toEqual([
+      'Salazar was born in 1889.', 'Salazar was born in the small town of Vimieiro.', 'Salazar was born in the municipality of Santa Comba in northern Portugal.',
+      'The small town of Vimieiro is in the municipality of Santa Comba in northern Portugal.',
+    ]);
+    // A place that is no area keeps its phrase whole ("in the hospital of ..." is no town).
+    expect(claims('Kakru was born on May 28, 1941, in the hospital of Srinagar.')).not.toContain('Kakru was born in the hospital of Srinagar.');
+  });
+});
