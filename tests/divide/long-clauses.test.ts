@@ -79,6 +79,9 @@ describe('divideRules on real English: the twenty-fourth pass, clauses', () => {
       'Wenham has won the Australian Film Institute Award for Best Supporting Actor.', 'Wenham has won the award for his role in the movie The Boys.',
     ]));
     expect(wenham.some((c) => c.startsWith('Wenham has won the Australian Film Institute Award for his role'))).toBe(false);
+    // An award that an example's split leaves long goes through the award step again (it had run before the examples).
+    expect(claims('She has won several awards, including the Primetime Emmy Award for Outstanding Guest Actress in a Comedy Series for her appearance on "Saturday Night Live" in 2018.'))
+      .toContain('She has won the award for her appearance on "Saturday Night Live" in 2018.');
     // An "and" inside a quoted title is the title's.
     expect(claims('Beenie Man has won the Grammy Award for Best Reggae Album for his album "Art and Life".')).toContain('Beenie Man has won the Grammy Award for his album "Art and Life".');
     // Two things it was for stay one claim.
