@@ -46,7 +46,10 @@ export function prepRepeatApart(claim: string): string[] {
     const at = [];
     for (let x = clause.verbIndex + 1; x < j; x++) if (words[x] === p && !(p === 'of' && /^[A-Z]/.test(words[x - 1]!))) at.push(x);
     const i = at[0] ?? -1;
-    if (at.length !== 1 || i >= j - 1) continue;
+    // ", and for his work ...": after a comma the "and" joins the clause's phrases, and the first such preposition
+    // after the verb is the one said again ("known for his advocacy for gun control ..., and for his work to ...").
+    const comma = /,$/.test(words[j - 1]!) && at.length > 1 && at[0] === clause.verbIndex + 1 + words.slice(clause.verbIndex + 1).findIndex((w) => PREPOSITIONS.has(w));
+    if ((at.length !== 1 && !comma) || i >= j - 1) continue;
     // The phrase is the verb's, not a noun's: no other preposition ("of" aside) between the verb and it, so "lived in
     // a house by the lake and by the river" stays whole (the house is by both).
     if (words.slice(clause.verbIndex + 1, i).some((w) => PREPOSITIONS.has(w) && w !== 'of')) continue;

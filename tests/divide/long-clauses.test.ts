@@ -183,3 +183,15 @@ describe('divideRules on real English: the twenty-fourth pass, where someone was
     expect(claims('Kakru was born on May 28, 1941, in the hospital of Srinagar.')).not.toContain('Kakru was born in the hospital of Srinagar.');
   });
 });
+
+describe('divideRules on real English: the twenty-fourth pass, a preposition said again after a comma', () => {
+  it('splits ", and for his work ..." at the first "for" after the verb, though another "for" is inside the first phrase (second half)', () => {
+    expect(claims('Fischer was also known for his advocacy for gun control after the 1996 Port Arthur massacre, and for his work to improve the quality of life for regional Australians.')).toEqual([
+      'Fischer was also known for his advocacy for gun control after the 1996 Port Arthur massacre.',
+      'Fischer was also known for his work to improve the quality of life for regional Australians.',
+    ]);
+    // Without the comma either "for" may be the one said again: whole.
+    const whole = 'Fischer was known for his advocacy for gun control and for road safety in rural areas of New South Wales.';
+    expect(claims(whole)).not.toContain('Fischer was known for his advocacy for road safety in rural areas of New South Wales.');
+  });
+});
