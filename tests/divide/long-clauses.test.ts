@@ -192,6 +192,6 @@ describe('divideRules on real English: the twenty-fourth pass, a preposition sai
     ]);
     // Without the comma either "for" may be the one said again: whole.
     const whole = 'Fischer was known for his advocacy for gun control and for road safety in rural areas of New South Wales.';
-    expect(claims(whole)).not.toContain('Fischer was known for his advocacy for road safety in rural areas of New South Wales.');
+    expect(claims(whole).some((c) => c.startsWith('Fischer was known for road safety'))).toBe(false);
   });
 });
