@@ -25,7 +25,8 @@ export function afterClauseApart(claim: string): string[] {
     // "only held these positions before ...": the clause bounds the claim, which alone says something else.
     if (spaceWords(left) < 4 || spaceWords(right) < 4 || /\b(?:only|just|shortly|soon|long|years|months|days|weeks|immediately)$/.test(left) || /\b(?:only|first|last)\b/.test(left)) continue;
     // A comma only before a name goes on ("crashed into Mount Takamagahara Ueno, Gunma Prefecture").
-    if (/[;:"“”(]|,(?! [A-Z])/.test(right) || plainClause(left) === null) continue;
+    // ", when the crowds are smaller": a clause after a comma is the clause parts' (clauses.ts), not this step's.
+    if (/[;:"“”(]|,(?! [A-Z])/.test(right) || /,$/.test(left) || plainClause(left) === null) continue;
     const when = m[1] === 'when';
     if (when && TIME_NOUN.test(left)) continue;
     const lc = plainClause(left)!;
