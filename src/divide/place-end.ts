@@ -10,7 +10,8 @@
 import { isLong } from './long.js';
 
 const WORD = String.raw`[A-Z][\w'’.-]*`;
-const PLACE_END = new RegExp(String.raw`^(.+ (?:at|from|for) )((?:the )?${WORD}(?: (?:${WORD}|of|for|&|de|la|and|the))+) in ((?:the )?${WORD}(?: ${WORD})*(?:, ${WORD}(?: ${WORD})*)?)\.$`);
+// An event's name may open with its year ("the 2011 Pan American Games").
+const PLACE_END = new RegExp(String.raw`^(.+ (?:at|from|for) )((?:the )?(?:${WORD}|(?:1[5-9]|20)\d\d)(?: (?:${WORD}|of|for|&|de|la|and|the))+) in ((?:the )?${WORD}(?: ${WORD})*(?:, ${WORD}(?: ${WORD})*)?)\.$`);
 
 /** The claim to its institution, and where the institution is; the claim alone otherwise. */
 export function placeEndApart(claim: string): string[] {
@@ -20,6 +21,11 @@ export function placeEndApart(claim: string): string[] {
   const [, head = '', name = '', place = ''] = m;
   if (/ (?:of|for|&|de|la|and|the)$/.test(name) || / and /.test(name)) return [claim];
   const named = name.startsWith('the ') ? `The ${name.slice(4)}` : name;
-  const out = [`${head}${name}.`, `${named} is in ${place}.`];
+  // A dated event was held there ("The 2011 Pan American Games were held in Guadalajara.").
+  const event = /^(?:the )?\d{4} /.test(name);
+  // "the 2011 South American Championships in Athletics": a sport after "in" is the event's name, no place.
+  if (event && /^(?:Athletics|Aquatics|Swimming|Gymnastics|Cycling|Rowing|Canoeing|Football|Tennis|Golf|Boxing|Wrestling|Fencing|Judo|Sailing|Shooting|Archery|Badminton|Weightlifting)$/.test(place)) return [claim];
+  const where = event ? `${/s$/.test(name) ? 'were' : 'was'} held in` : 'is in';
+  const out = [`${head}${name}.`, `${named} ${where} ${place}.`];
   return out.some(isLong) ? [claim] : out;
 }

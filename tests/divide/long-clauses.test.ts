@@ -197,3 +197,12 @@ describe('divideRules on real English: the twenty-fourth pass, a preposition sai
     expect(claims(whole).some((c) => c.startsWith('Fischer was known for road safety'))).toBe(false);
   });
 });
+
+describe('divideRules on real English: the twenty-fourth pass, a dated event\'s place', () => {
+  it('states where a dated event ending a long claim was held; a sport after "in" is the name\'s (both halves)', () => {
+    expect(claims('Díaz followed it up with a gold medal at the 2011 Pan American Games in Guadalajara.')).toEqual([
+      'Díaz followed it up with a gold medal at the 2011 Pan American Games.', 'The 2011 Pan American Games were held in Guadalajara.',
+    ]);
+    expect(claims('Burgos also won gold in the 400 metres at the 2011 South American Championships in Athletics.').some((c) => /held in Athletics/.test(c))).toBe(false);
+  });
+});
