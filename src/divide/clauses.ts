@@ -26,6 +26,8 @@ export type { Part } from './clause-draft.js';
 
 // Clauses of reason, concession, contrast and condition stand apart; time clauses ("since he was a child",
 // "when ...") qualify the main clause and stay in it, except in front of it or as an event of its own (clause-time.ts).
+// Verbs of state whose -ing form reads wrong after "is" ("The box is containing ...").
+const STATIVE_ING = new Set(['containing', 'consisting', 'belonging', 'comprising']);
 const SUBORDINATORS = new Set(['because', 'although', 'though', 'if', 'unless', 'while', 'whereas', 'as', 'so']);
 // Participles that introduce an inference or an evaluation, not something to see.
 const HEDGE_PARTICIPLES = new Set(['suggesting', 'indicating', 'implying', 'hinting', 'signifying', 'meaning']);
@@ -162,6 +164,11 @@ export function clauseParts(toks: readonly Tok[]): Part[] {
           drafts[cur]!.prefix = starter ?? subject;
           drafts[cur]!.pastAnd = true;
           drafts[cur]!.toks.push(retext(t, pastOfIng(t.lower), pastOfIng(t.lower)));
+        } else if (!having && STATIVE_ING.has(t.lower) && op.kind === 'participle' && op.head !== -2) {
+          // "a box containing three donuts" -> "The box contains three donuts.", not "is containing": a state's verb.
+          drafts[cur]!.prefix = subject;
+          const base = t.lower.replace(/ing$/, '');
+          drafts[cur]!.toks.push(retext(t, plural ? base : `${base}s`, plural ? base : `${base}s`));
         } else if (!having) drafts[cur]!.toks.push(t);
       } else i += op.consume - 1;
       if (op.past && next !== undefined) {

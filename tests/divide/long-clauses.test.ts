@@ -206,3 +206,15 @@ describe('divideRules on real English: the twenty-fourth pass, a dated event\'s 
     expect(claims('Burgos also won gold in the 400 metres at the 2011 South American Championships in Athletics.').some((c) => /held in Athletics/.test(c))).toBe(false);
   });
 });
+
+describe('divideRules on real English: the twenty-fourth pass, a state\'s participle', () => {
+  it('states "a box containing three donuts" in the simple present (VLM dev, first half)', () => {
+    const box = divideRules('The image features a close-up view of a box containing three glazed donuts.').claims;
+    const contains = box.find((c) => /three glazed donuts/.test(c.claim));
+    // It had been "The box is containing three glazed donuts.", asked "Is the box containing ...?".
+    expect(contains?.claim).toBe('The box contains three glazed donuts.');
+    expect(contains?.question).toBe('Does the box contain three glazed donuts?');
+    // Other participles keep their progressive ("The man is holding an umbrella.").
+    expect(claims('The image shows a man holding an umbrella.')).toContain('The man is holding an umbrella.');
+  });
+});
