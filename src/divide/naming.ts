@@ -66,6 +66,8 @@ function placeFacts(toks: readonly Tok[]): NamingFact[] {
     for (let r = 0; r + 1 < runs.length; r++) {
       const a = runs[r]!;
       const b = runs[r + 1]!;
+      // "featured in Forbes, Inc., and other publications": a company's suffix or a list's next name, no place.
+      if (/^(?:Inc|Ltd|Co|Corp|LLC|plc|GmbH|AG|SA)\.?$/.test(words(b))) continue;
       const thing = `${r === 0 && the ? 'The ' : ''}${words(a)}`;
       out.push({ claim: `${thing} is in ${words(b).replace(/\.$/, '')}.`, start: a[0]!.start, end: b[b.length - 1]!.end });
     }

@@ -218,3 +218,11 @@ describe('divideRules on real English: the twenty-fourth pass, a state\'s partic
     expect(claims('The image shows a man holding an umbrella.')).toContain('The man is holding an umbrella.');
   });
 });
+
+describe('divideRules on real English: the twenty-fourth pass, a company suffix', () => {
+  it('reads no place in "Forbes, Inc." (first half)', () => {
+    expect(claims('Kourosh has been featured in Forbes, Inc., and other prominent publications.')).not.toContain('Forbes is in Inc.');
+    // A town before its country is still placed.
+    expect(claims('He grew up in Kuala Lumpur, Malaysia.')).toContain('Kuala Lumpur is in Malaysia.');
+  });
+});
