@@ -160,6 +160,7 @@ function startsVerbPhrase(subject: readonly Token[], seg: readonly Token[], main
 }
 
 const OBJECT_POSSESSIVES = new Set(['his', 'her', 'their', 'its']);
+const DEGREE = new Set(['most', 'more', 'very', 'highly', 'extremely', 'so', 'too', 'less', 'least']);
 const LATER_WORDS = new Set(['later', 'subsequently', 'eventually', 'afterwards', 'afterward', 'thereafter']);
 
 /**
@@ -249,7 +250,9 @@ function trySplit(clause: Clause, g: number, depth: number): string[] | null {
       // no second predicate ("They dance performances.", "She also starred in, co-wrote." had been said).
       const c = /,$/.test(prevTok?.raw ?? '') ? j - 1 : prevTok?.word === 'and' && /,$/.test(pred[j - 2]?.raw ?? '') ? j - 2 : -1;
       const oneWordItem = c >= 1 && /^[a-z][a-z-]*,$/.test(pred[c]!.raw) && /^[a-z][a-z-]*,$/.test(pred[c - 1]!.raw);
-      const boundary = !oneWordItem && ((prevTok?.word === 'and' && !relative) || but || (hasAnd && /,$/.test(prevTok?.raw ?? '') && !listNoun));
+      // "one of the most popular and acclaimed stars": after "most X and", an -ed word is the next adjective.
+      const graded = prevTok?.word === 'and' && DEGREE.has(pred[j - 3]?.word ?? '') && /ed$/.test(pred[j]!.word);
+      const boundary = !oneWordItem && !graded && ((prevTok?.word === 'and' && !relative) || but || (hasAnd && /,$/.test(prevTok?.raw ?? '') && !listNoun));
       const afterVerb = prevTok?.word === 'and' && isParticiple(pred[j - 2]?.word ?? '');
       if (boundary && startsVerbPhrase(subject, pred.slice(j), mainIsBe, beNominal, born, afterVerb)) cuts.push(j);
     }

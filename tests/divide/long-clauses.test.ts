@@ -226,3 +226,12 @@ describe('divideRules on real English: the twenty-fourth pass, a company suffix'
     expect(claims('He grew up in Kuala Lumpur, Malaysia.')).toContain('Kuala Lumpur is in Malaysia.');
   });
 });
+
+describe('divideRules on real English: the twenty-fourth pass, graded adjectives', () => {
+  it('reads "the most popular and acclaimed stars" as two adjectives, no second verb (both halves)', () => {
+    const bertotti = claims('She has since become one of the most popular and acclaimed stars in Latin America.');
+    expect(bertotti).toEqual(['She has since become one of the most popular and acclaimed stars in Latin America.']);
+    // After "very popular and", an auxiliary still opens a verb phrase of its own.
+    expect(claims('The cartoons became very popular and were syndicated in newspapers around the world.')).toContain('The cartoons were syndicated in newspapers around the world.');
+  });
+});
