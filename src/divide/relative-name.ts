@@ -1,0 +1,98 @@
+/**
+ * On claims over 15 words only: a "which" or "that" clause right after a quoted title or a name, which which-apart.ts
+ * (a name, after a comma) and title-which.ts (a title, after a comma, with one of its verbs) leave in the claim, says
+ * a fact of its own about the title, as FActScore's annotators wrote them:
+ *  - 'Kirby was cast as Princess Margaret in the Netflix series "The Crown," which earned her critical acclaim ...'
+ *    -> '... in the Netflix series "The Crown".' and "The Crown earned her critical acclaim ..." ("The Crown earned
+ *    her critical acclaim.");
+ *  - "... the rockabilly band The Living End which he formed in 1994 with schoolmate Scott Owen" (the object, no
+ *    comma) -> "He formed The Living End in 1994 with schoolmate Scott Owen." ("Cheney and Scott Owen formed The
+ *    Living End.");
+ *  - "... the film "Pieces of a Woman," for which she received ... nominations" -> 'She received ... nominations for
+ *    "Pieces of a Woman".';
+ *  - "... "That Girl in Yellow Boots," which she also starred in" (a preposition at the clause's end) -> 'She also
+ *    starred in "That Girl in Yellow Boots".'.
+ * The guards are which-apart's: the title or name is not the claim's subject, nor an item after "and"/"or"/"nor",
+ * nor after "against"/"by"/"with" (a fight against a man "which he won" is about the fight), nor a place after a
+ * comma, nor one of the examples after "including"/"such as"; a name's subject clause opens on a verb other than
+ * "is"/"was"/"has" (a place's "which was then ..."); the fact must make a question.
+ */
+import { isLong } from './long.js';
+import { DETERMINERS, PREPOSITIONS } from './lexicon.js';
+import { claimToQuestion } from './question.js';
+
+// A quoted title, its comma inside or outside the quotes; or a run of capitalised words (with "of", "the" and the
+// like inside, not "in" or "and": "for Chelsea in the Premier League which" is the league's), a colon after a word, a year after "of": "the Philadelphia Convention of 1787").
+const TITLE = String.raw`["“]([^"“”]+?),?["”]`;
+const WORD = String.raw`(?:[a-z]{1,3}-)?[A-Z][\w'’.-]*:?`;
+const NAME = String.raw`(${WORD}(?: (?:${WORD}|of|on|the|for|de|la|von|van|vs))*(?: of \d{4})?)`;
+// After the title, a year it came out in ('"Everlasting Life" in 1998 which won her ...': a year wins nothing) or
+// after the name a bracketed gloss ("Experto en ortología (Expert in Orthology), which"), both kept in the claim.
+const RELATIVE = new RegExp(String.raw`^(.*?)(\S+ )(?:${TITLE}( in \d{4})?|${NAME}( \([^()]+\))?),? (?:(for|in|with|from|by|during) )?(which|that) (.+?)\.?$`);
+const NOT_BEFORE = /^(?:and|or|against|by|with|nor) $/;
+// A subject pronoun, the adverbs it may take, a verb (or two joined by "and") and the rest.
+const PRONOUN = /^(he|she|they) ((?:also |later |then |first )?)(?!(?:is|was|were|are|has|had|have|would|will|could)\b)([a-z][\w-]*(?: and (?:also )?[a-z][\w-]*)?)\b(.*)$/;
+const PREP = '(?:in|on|at|for|with|to|of|about|from)';
+// A finite verb that opens a subject relative ("which earned", "that brought", "which features").
+const SUBJECT_VERB = /^(?:[a-z]+(?:s|ed)|became|won|led|made|held|ran|grew|went|began|gave|took|brought|wrote|drew|saw|sold|told) /;
+
+/** The claim up to its title or name, and the relative clause as a fact of the title; the claim alone otherwise. */
+export function relativeNameApart(claim: string): string[] {
+  if (!isLong(claim) || !/ (?:which|that) /.test(claim)) return [claim];
+  const m = RELATIVE.exec(claim);
+  if (m === null) return [claim];
+  const [, head = '', before = '', quoted, year = '', name, gloss = '', prep, relative = '', rest = ''] = m;
+  const bare = quoted ?? name ?? '';
+  if (head.trim() === '' || NOT_BEFORE.test(before) || /\b(?:including|such as)\b/.test(`${head}${before}`)) return [claim];
+  // A capitalised word after a comma ("near Concord, Massachusetts, which"): a place's, and "which" may be the event's.
+  if (quoted === undefined && /,$/.test(before.trim()) && /^[A-Z]/.test(before)) return [claim];
+  const title = quoted === undefined ? bare : `"${bare}"`;
+  const main = `${head}${before}${title}${year}${gloss}`.replace(/\.?$/, '.');
+  const p = PRONOUN.exec(rest);
+  const facts: string[] = [];
+  if (prep !== undefined) {
+    // "for which she received X" -> "She received X for Title."; "that" takes no preposition.
+    if (p === null || relative === 'that' || prep === 'during') return [claim];
+    facts.push(`${cap(p[1]!)} ${p[2]}${p[3]}${p[4]} ${prep} ${title}.`);
+  } else if (p !== null && relative === 'which') {
+    const verbs = p[3]!.split(/ and (?:also )?/);
+    const tail = p[4]!;
+    // "which she starred in alongside X": a stranded preposition with more after it leaves the object's place unknown.
+    if (new RegExp(String.raw`^ ${PREP} (?:${PREP}|alongside|during|until|since|between|as|and|after|before|when|while|again|later|once|twice)\b`).test(tail) || verbs.length > 2) return [claim];
+    // "which he formed in 1994 with X" -> "He formed Title in 1994 with X."; "which she also starred in" -> "She also
+    // starred in Title."; "which he wrote and starred in" -> "He wrote Title." and "He starred in Title.".
+    const stranded = new RegExp(String.raw`^ ${PREP}$`).test(tail);
+    const at = (verb: string, adverb: string, after: string): string => `${cap(p[1]!)} ${adverb}${verb}${stranded ? `${tail} ${title}` : ` ${title}${after}`}.`;
+    if (verbs.length === 1) facts.push(at(verbs[0]!, p[2]!, tail));
+    else if (tail === '' || stranded) facts.push(`${cap(p[1]!)} ${p[2]}${verbs[0]} ${title}.`, at(verbs[1]!, '', ''));
+  } else if (SUBJECT_VERB.test(rest) && !/^(?:is|was|are|were|has|had|does|did)\b/.test(rest)) {
+    facts.push(`${subjectOf(`${head}${before}`, bare)} ${rest}.`);
+  } else if (quoted !== undefined && relative === 'which' && /^(?:is|was|are|were|has|had) /.test(rest)) {
+    facts.push(`${subjectOf(`${head}${before}`, bare)} ${rest}.`);
+  }
+  if (facts.length === 0 || facts.some((f) => f === '' || /\b(?:which|who|whom|that)\b/.test(f.replace(bare, '')) || claimToQuestion(f) === null)) return [claim];
+  return [main, ...facts];
+}
+
+// A title's kind before it ("the music video", "her major-label debut album", "the Netflix series"): its words back to
+// the determiner or possessive that opens it.
+const KIND = /(?:^|\s)(the|a|an|his|her|its|their) ((?:[\w-]+ ){1,4})$/;
+
+/**
+ * A subject clause's subject: the title with its kind where one goes before it ('the music video "Pardesiya ..."
+ * which brought her ...' -> "The music video Pardesiya ... brought her ...", as the annotators wrote "The music video
+ * brought her ..."), the title alone otherwise.
+ */
+function subjectOf(before: string, title: string): string {
+  // 'His most recent book is "China vs America: A Warning," which discusses ...': the claim's subject is the kind.
+  const named = /^((?:His|Her|Their|Its) (?:[\w-]+ ){0,3}[\w-]+) (?:is|was) $/.exec(before);
+  if (named !== null) return named[1]!;
+  const m = KIND.exec(before);
+  const kind = m?.[2]?.trim();
+  if (kind === undefined || kind.split(' ').some((w) => PREPOSITIONS.has(w) || DETERMINERS.has(w) || /^(?:is|was|are|were|became|called|named|titled)$/.test(w))) return cap(title);
+  return `${/^(?:his|her|its|their)$/.test(m![1]!) ? cap(m![1]!) : 'The'} ${kind} ${title}`;
+}
+
+function cap(s: string): string {
+  return `${s.charAt(0).toUpperCase()}${s.slice(1)}`;
+}

@@ -1,0 +1,49 @@
+// The rules divider on the dev sets (../shared/real-claims/, MIT): issue 29's twenty-fourth pass, the relative clauses
+// on names and titles that long claims kept, each rule pinned on a dev sentence.
+import { describe, expect, it } from 'vitest';
+import { divideRules } from '../../src/divide/rules.js';
+import { relativeNameApart } from '../../src/divide/relative-name.js';
+
+const claims = (answer: string): string[] => divideRules(answer).claims.map((c) => c.claim);
+
+describe('divideRules on real English: relative clauses on names and titles (twenty-fourth pass)', () => {
+  it('makes a "which"/"that" clause right after a quoted title or a name a fact of the title (biographies)', () => {
+    const kirby = divideRules('Kirby\'s breakthrough role came in 2016 when she was cast as Princess Margaret in the Netflix series "The Crown," which earned her critical acclaim and a nomination for the Primetime Emmy Award for Outstanding Supporting Actress in a Drama Series.').claims;
+    expect(kirby.map((c) => c.claim)).toContain('She was cast as Princess Margaret in the Netflix series "The Crown".');
+    // The title's kind goes with it ("The music video brought her to ...", the annotators wrote).
+    const crown = kirby.find((c) => /^The Netflix series The Crown earned her critical acclaim/.test(c.claim));
+    expect(crown?.question).toMatch(/^Did the Netflix series The Crown earn her critical acclaim/);
+    expect(claims('In 2003 she appeared in the music video "Pardesiya Yeh Sach Hai Piya" which brought her to the attention of the Bollywood film industry[1].'))
+      .toEqual(expect.arrayContaining(['In 2003 she appeared in the music video "Pardesiya Yeh Sach Hai Piya".', 'The music video Pardesiya Yeh Sach Hai Piya brought her to the attention of the Bollywood film industry.']));
+    // A name without a comma; an object relative; a year after the title ("a year wins nothing").
+    expect(claims('Cheney is the founding mainstay guitarist, songwriter, and lead vocalist of the rockabilly band The Living End which he formed in 1994 with schoolmate Scott Owen [1][2].'))
+      .toContain('Cheney formed The Living End in 1994 with schoolmate Scott Owen.');
+    expect(claims('She released her major-label debut album "Everlasting Life" in 1998 which won her the Gospel Music Excellence award for Contemporary Female Vocalist of the Year.'))
+      .toEqual(expect.arrayContaining(['She released her major-label debut album "Everlasting Life" in 1998.', 'Her major-label debut album Everlasting Life won her the Gospel Music Excellence award for Contemporary Female Vocalist of the Year.']));
+    // "for which" after a quoted title; the subject that the title names ("His most recent book is ...").
+    expect(claims('In 2020, she starred in the film "Pieces of a Woman," for which she received Academy Award, BAFTA, SAG, Critics\' Choice, and Golden Globe nominations.'))
+      .toContain('She received Academy Award, BAFTA, SAG, Critics\' Choice, and Golden Globe nominations for "Pieces of a Woman".');
+    expect(claims('His most recent book is "China vs America: A Warning," which discusses how China\'s rise poses a threat to Western democracies[1].'))
+      .toEqual(expect.arrayContaining(['His most recent book is "China vs America: A Warning".', 'His most recent book discusses how China\'s rise poses a threat to Western democracies.']));
+    expect(claims('Nadiadwala made his directorial debut with the movie Kick that brought him various debutant director awards.'))
+      .toContain('The movie Kick brought him various debutant director awards.');
+  });
+
+  it('leaves the relative where its antecedent is not the title or the name (guards)', () => {
+    const whole = (s: string): void => expect(relativeNameApart(s)).toEqual([s]);
+    // One of the examples after "including": the category's (the examples' rules decide).
+    whole('Kalki has written scripts for several films, including "That Girl in Yellow Boots," which she also starred in.');
+    // A fight against a man "which he won" is about the fight.
+    whole('Dubois\' first fight as a professional was in April 2017 against Marcus Kelly, which he won by knockout in the first round.');
+    // A place after a comma: "which" may be about the event.
+    whole('Katsu spent most of her youth living near Concord, Massachusetts, which she attributes to her interest in early American history.');
+    // An item after "and": the clause may be the list's.
+    whole('She has appeared in the films "Blue Valentine" and "Shutter Island," which were both nominated for several awards.');
+    // "that" with its own subject is the complementizer of "told", not a relative.
+    whole('In an interview with the newspaper, he told Richard Smith that he had never planned to become an actor at all.');
+    // A stranded preposition with more after it: the title's place is unknown.
+    whole('She was cast in the drama series "The Good Wife," which she starred in alongside Julianna Margulies for seven years.');
+    // A name's "which was": a place's state then ("which was then part of ...").
+    whole('He was born in the village of Kosovska Mitrovica which was then part of the Ottoman Empire in the nineteenth century.');
+  });
+});
