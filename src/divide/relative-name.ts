@@ -14,7 +14,7 @@
  *    starred in "That Girl in Yellow Boots".'.
  * The guards are which-apart's: the title or name is not the claim's subject, nor an item after "and"/"or"/"nor",
  * nor after "against"/"by"/"with" (a fight against a man "which he won" is about the fight), nor a place after a
- * comma, nor one of the examples after "including"/"such as"; a name's subject clause opens on a verb other than
+ * comma, nor one of several examples after "including"/"such as" (the one example right after it owns the clause); a name's subject clause opens on a verb other than
  * "is"/"was"/"has" (a place's "which was then ..."); the fact must make a question.
  */
 import { isLong } from './long.js';
@@ -43,7 +43,11 @@ export function relativeNameApart(claim: string): string[] {
   if (m === null) return [claim];
   const [, head = '', before = '', quoted, year = '', name, gloss = '', prep, relative = '', rest = ''] = m;
   const bare = quoted ?? name ?? '';
-  if (head.trim() === '' || NOT_BEFORE.test(before) || /\b(?:including|such as)\b/.test(`${head}${before}`)) return [claim];
+  // One of several examples ("such as Tru Calling and Dollhouse, for which ...") may share the clause with the others;
+  // the one example right after "including" or "such as" owns it ("several action films, including Black Panther,
+  // for which he received ..."), as a clause about the category would stand before the example.
+  const example = /\b(?:including|such as)\b/.test(head);
+  if (head.trim() === '' || NOT_BEFORE.test(before) || (example && !/^(?:including|as) $/.test(before)) || /\b(?:including|such as)\b.*\b(?:including|such as)\b/.test(`${head}${before}`)) return [claim];
   // A capitalised word after a comma ("near Concord, Massachusetts, which"): a place's, and "which" may be the event's.
   if (quoted === undefined && /,$/.test(before.trim()) && /^[A-Z]/.test(before)) return [claim];
   const title = quoted === undefined ? bare : `"${bare}"`;

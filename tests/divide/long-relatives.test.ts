@@ -29,10 +29,20 @@ describe('divideRules on real English: relative clauses on names and titles (twe
       .toContain('The movie Kick brought him various debutant director awards.');
   });
 
+  it('gives the one example right after "including" its relative clause (biographies)', () => {
+    expect(claims('He also starred in several action films, including Black Panther (2018), for which he received several awards and nominations.'))
+      .toContain('He received several awards and nominations for Black Panther.');
+    // A stranded preposition at the clause's end: the title goes after it (annotators: "She starred in That Girl in
+    // Yellow Boots.").
+    expect(claims('Apart from acting, Kalki is also a writer and has written scripts for several films, including "That Girl in Yellow Boots," which she also starred in.'))
+      .toEqual(expect.arrayContaining(['Kalki has written scripts for several films, including "That Girl in Yellow Boots".', 'She also starred in "That Girl in Yellow Boots".']));
+  });
+
   it('leaves the relative where its antecedent is not the title or the name (guards)', () => {
     const whole = (s: string): void => expect(relativeNameApart(s)).toEqual([s]);
-    // One of the examples after "including": the category's (the examples' rules decide).
-    whole('Kalki has written scripts for several films, including "That Girl in Yellow Boots," which she also starred in.');
+    // One of several examples after "such as": the clause may be the list's.
+    whole('Dushku also had lead roles in other TV shows such as Tru Calling and Dollhouse, for which she was a producer.');
+    whole('Gaynor later appeared in several musical films including "There is No Business Like Show Business", "South Pacific", and "Les Girls" for which she received a Golden Globe award.');
     // A fight against a man "which he won" is about the fight.
     whole('Dubois\' first fight as a professional was in April 2017 against Marcus Kelly, which he won by knockout in the first round.');
     // A place after a comma: "which" may be about the event.
