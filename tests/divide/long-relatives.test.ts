@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { divideRules } from '../../src/divide/rules.js';
 import { relativeNameApart } from '../../src/divide/relative-name.js';
+import { duringWhichApart } from '../../src/divide/during-which.js';
 
 const claims = (answer: string): string[] => divideRules(answer).claims.map((c) => c.claim);
 
@@ -55,5 +56,16 @@ describe('divideRules on real English: relative clauses on names and titles (twe
     whole('She was cast in the drama series "The Good Wife," which she starred in alongside Julianna Margulies for seven years.');
     // A name's "which was": a place's state then ("which was then part of ...").
     whole('He was born in the village of Kosovska Mitrovica which was then part of the Ottoman Empire in the nineteenth century.');
+  });
+
+  it('makes the clause after ", during which" a claim of its own where it has the person for its subject (biographies)', () => {
+    const itakura = claims('Itakura is a Japanese footballer. He played for Kawasaki Frontale until 2019, during which he won the J1 League in 2017 and 2018.');
+    expect(itakura).toEqual(expect.arrayContaining(['Itakura played for Kawasaki Frontale until 2019.', 'Itakura won the J1 League in 2017.', 'Itakura won the J1 League in 2018.']));
+    expect(itakura.filter((c) => /during which/.test(c))).toEqual([]);
+    // No comma, and "some" (the teachers) for its subject: whole.
+    const speech = 'The head of staff read her work and asked her to deliver a speech to 120 teachers during which some realized that their students might have undergone FGM.';
+    expect(duringWhichApart(speech)).toEqual([speech]);
+    const some = 'She toured Europe and Asia with the band for two whole years, during which some of the members left the group for good.';
+    expect(duringWhichApart(some)).toEqual([some]);
   });
 });
