@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { divideRules } from '../../src/divide/rules.js';
 import { relativeNameApart } from '../../src/divide/relative-name.js';
 import { duringWhichApart } from '../../src/divide/during-which.js';
+import { eventWhichApart } from '../../src/divide/event-which.js';
 
 const claims = (answer: string): string[] => divideRules(answer).claims.map((c) => c.claim);
 
@@ -67,5 +68,16 @@ describe('divideRules on real English: relative clauses on names and titles (twe
     expect(duringWhichApart(speech)).toEqual([speech]);
     const some = 'She toured Europe and Asia with the band for two whole years, during which some of the members left the group for good.';
     expect(duringWhichApart(some)).toEqual([some]);
+  });
+
+  it('gives a fight "which he won" after "against" a name to the fight\'s owner (biographies)', () => {
+    const dubois = divideRules('Dubois\' first fight as a professional was in April 2017 against Marcus Kelly, which he won by knockout in the first round[1].').claims;
+    expect(dubois.map((c) => c.claim)).toEqual(expect.arrayContaining(['Dubois\' first fight as a professional was in April 2017 against Marcus Kelly.', 'Dubois won his first fight as a professional by knockout in the first round.']));
+    expect(dubois.find((c) => /^Dubois won/.test(c.claim))?.question).toBe('Did Dubois win his first fight as a professional by knockout in the first round?');
+    // Not an event ("his rivalry"), not "won"/"lost" ("which he later described as ..."): whole.
+    const rivalry = 'Dubois\' longest rivalry as a professional was in the heavyweight division against Joe Joyce, which he won by knockout in the tenth round.';
+    expect(eventWhichApart(rivalry)).toEqual([rivalry]);
+    const described = 'Dubois\' first fight as a professional was in April 2017 against Marcus Kelly, which he later described as the easiest night of his career.';
+    expect(eventWhichApart(described)).toEqual([described]);
   });
 });
