@@ -50,8 +50,12 @@ export function relativeNameApart(claim: string): string[] {
   if (head.trim() === '' || NOT_BEFORE.test(before) || (example && !/^(?:including|as) $/.test(before)) || /\b(?:including|such as)\b.*\b(?:including|such as)\b/.test(`${head}${before}`)) return [claim];
   // A capitalised word after a comma ("near Concord, Massachusetts, which"): a place's, and "which" may be the event's.
   if (quoted === undefined && /,$/.test(before.trim()) && /^[A-Z]/.test(before)) return [claim];
-  const title = quoted === undefined ? bare : `"${bare}"`;
-  const main = `${head}${before}${title}${year}${gloss}`.replace(/\.?$/, '.');
+  // A name after a preposition that follows a capitalised word may start before it ("the Nobel Prize in Physics which
+  // he shared ..." is the prize's); a title after a title is a list's item ('"Bad," "Dangerous," which sold ...').
+  if ((/^[a-z]+ $/.test(before) && PREPOSITIONS.has(before.trim()) && /[A-Z][\w'’.-]* $/.test(head)) || /["”],? $/.test(before)) return [claim];
+  // A name's "the" goes with it where the name is the object ("He left the University of Oxford ...").
+  const title = quoted === undefined ? `${before === 'the ' ? 'the ' : ''}${bare}` : `"${bare}"`;
+  const main = `${head}${before === 'the ' && quoted === undefined ? '' : before}${title}${year}${gloss}`.replace(/\.?$/, '.');
   const p = PRONOUN.exec(rest);
   const facts: string[] = [];
   if (prep !== undefined) {
@@ -70,9 +74,9 @@ export function relativeNameApart(claim: string): string[] {
     if (verbs.length === 1) facts.push(at(verbs[0]!, p[2]!, tail));
     else if (tail === '' || stranded) facts.push(`${cap(p[1]!)} ${p[2]}${verbs[0]} ${title}.`, at(verbs[1]!, '', ''));
   } else if (SUBJECT_VERB.test(rest) && !/^(?:is|was|are|were|has|had|does|did)\b/.test(rest)) {
-    facts.push(`${subjectOf(`${head}${before}`, bare)} ${rest}.`);
+    facts.push(`${subjectOf(`${head}${before}`, quoted === undefined ? title : bare)} ${rest}.`);
   } else if (quoted !== undefined && relative === 'which' && /^(?:is|was|are|were|has|had) /.test(rest)) {
-    facts.push(`${subjectOf(`${head}${before}`, bare)} ${rest}.`);
+    facts.push(`${subjectOf(`${head}${before}`, quoted === undefined ? title : bare)} ${rest}.`);
   }
   if (facts.length === 0 || facts.some((f) => f === '' || /\b(?:which|who|whom|that)\b/.test(f.replace(bare, '')) || claimToQuestion(f) === null)) return [claim];
   return [main, ...facts];

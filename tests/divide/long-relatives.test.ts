@@ -29,6 +29,11 @@ describe('divideRules on real English: relative clauses on names and titles (twe
       .toEqual(expect.arrayContaining(['His most recent book is "China vs America: A Warning".', 'His most recent book discusses how China\'s rise poses a threat to Western democracies.']));
     expect(claims('Nadiadwala made his directorial debut with the movie Kick that brought him various debutant director awards.'))
       .toContain('The movie Kick brought him various debutant director awards.');
+    // A name's "the" goes with it, as object or subject.
+    expect(relativeNameApart('In 1990 he studied for two years at the University of Oxford which he left in 1992 without taking a degree.'))
+      .toEqual(['In 1990 he studied for two years at the University of Oxford.', 'He left the University of Oxford in 1992 without taking a degree.']);
+    expect(relativeNameApart('He was one of the delegates to the Constitutional Convention which drafted the United States Constitution in Philadelphia.'))
+      .toContain('The Constitutional Convention drafted the United States Constitution in Philadelphia.');
   });
 
   it('gives the one example right after "including" its relative clause (biographies)', () => {
@@ -55,6 +60,10 @@ describe('divideRules on real English: relative clauses on names and titles (twe
     whole('In an interview with the newspaper, he told Richard Smith that he had never planned to become an actor at all.');
     // A stranded preposition with more after it: the title's place is unknown.
     whole('She was cast in the drama series "The Good Wife," which she starred in alongside Julianna Margulies for seven years.');
+    // A name after a preposition after a capitalised word may start before it: the prize's, not "Physics".
+    whole('He received the Nobel Prize in Physics which he shared with Max Born for his work on quantum mechanics.');
+    // A title after a title: a list's item.
+    whole('His albums include "Bad," "Dangerous," which sold more than thirty million copies around the world.');
     // A name's "which was": a place's state then ("which was then part of ...").
     whole('He was born in the village of Kosovska Mitrovica which was then part of the Ottoman Empire in the nineteenth century.');
   });
