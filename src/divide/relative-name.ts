@@ -18,7 +18,7 @@
  * "is"/"was"/"has" (a place's "which was then ..."); the fact must make a question.
  */
 import { isLong } from './long.js';
-import { DETERMINERS, PREPOSITIONS } from './lexicon.js';
+import { DETERMINERS, IRREGULAR_PAST, PREPOSITIONS } from './lexicon.js';
 import { claimToQuestion } from './question.js';
 
 // A quoted title, its comma inside or outside the quotes; or a run of capitalised words (with "of", "the" and the
@@ -30,6 +30,9 @@ const NAME = String.raw`(${WORD}(?: (?:${WORD}|of|on|the|for|de|la|von|van|vs))*
 // after the name a bracketed gloss ("Experto en ortología (Expert in Orthology), which"), both kept in the claim.
 const RELATIVE = new RegExp(String.raw`^(.*?)(\S+ )(?:${TITLE}( in \d{4})?|${NAME}( \([^()]+\))?),? (?:(for|in|with|from|by|during) )?(which|that) (.+?)\.?$`);
 const NOT_BEFORE = /^(?:and|or|against|by|with|nor) $/;
+const KIN = /^(?:His|Her|Their) (?:[a-z-]+ )?(?:father|mother|parents?|brother|sister|son|daughter|wife|husband|partner|uncle|aunt|grand[a-z]+|cousin|friend|teacher|coach|mentor|boss)\b/;
+// An award in the claim: a subject clause after the title may be the award's event's.
+const AWARD = /\b(?:won|wins|received|earned|awarded|nominated)\b/;
 // A subject pronoun, the adverbs it may take, a verb (or two joined by "and") and the rest.
 const PRONOUN = /^(he|she|they) ((?:also |later |then |first )?)(?!(?:is|was|were|are|has|had|have|would|will|could)\b)([a-z][\w-]*(?: and (?:also )?[a-z][\w-]*)?)\b(.*)$/;
 const PREP = '(?:in|on|at|for|with|to|of|about|from)';
@@ -52,11 +55,19 @@ export function relativeNameApart(claim: string): string[] {
   if (quoted === undefined && /,$/.test(before.trim()) && /^[A-Z]/.test(before)) return [claim];
   // A name after a preposition that follows a capitalised word may start before it ("the Nobel Prize in Physics which
   // he shared ..." is the prize's); a title after a title is a list's item ('"Bad," "Dangerous," which sold ...').
-  if ((/^[a-z]+ $/.test(before) && PREPOSITIONS.has(before.trim()) && /[A-Z][\w'’.-]* $/.test(head)) || /["”],? $/.test(before)) return [claim];
+  // So may one after "and the" ("The Old Man and the Sea, which won ..." is the novel's).
+  if ((/^[a-z]+ $/.test(before) && PREPOSITIONS.has(before.trim()) && /[A-Z][\w'’.-]* $/.test(head)) || /["”],? $/.test(before) || (before === 'the ' && /\b(?:and|or|&) $/.test(head))) return [claim];
+  // After a noun's preposition the clause may be the noun's ("the first album by Oasis that sold ...", "a friendly
+  // against Brazil which ended ..."); after a verb's it is the name's ("studied at the University of Oxford which he
+  // left ...").
+  const lead = /(\S+) (\S+) (?:the )?$/.exec(`${head}${before}`);
+  if (lead !== null && PREPOSITIONS.has(lead[2]!) && !isVerbLike(lead[1]!)) return [claim];
   // A name's "the" goes with it where the name is the object ("He left the University of Oxford ...").
   const title = quoted === undefined ? `${before === 'the ' ? 'the ' : ''}${bare}` : `"${bare}"`;
   const main = `${head}${before === 'the ' && quoted === undefined ? '' : before}${title}${year}${gloss}`.replace(/\.?$/, '.');
-  const p = PRONOUN.exec(rest);
+  // "His father was a member of the Communist Party which he left ...": the clause's "he" may be the father, where a
+  // fact's "he" is read as the answer's person.
+  const p = KIN.test(head) ? null : PRONOUN.exec(rest);
   const facts: string[] = [];
   if (prep !== undefined) {
     // "for which she received X" -> "She received X for Title."; "that" takes no preposition.
@@ -73,6 +84,9 @@ export function relativeNameApart(claim: string): string[] {
     const at = (verb: string, adverb: string, after: string): string => `${cap(p[1]!)} ${adverb}${verb}${stranded ? `${tail} ${title}` : ` ${title}${after}`}.`;
     if (verbs.length === 1) facts.push(at(verbs[0]!, p[2]!, tail));
     else if (tail === '' || stranded) facts.push(`${cap(p[1]!)} ${p[2]}${verbs[0]} ${title}.`, at(verbs[1]!, '', ''));
+  } else if (AWARD.test(head)) {
+    // 'She won an Emmy for her performance in "Olive Kitteridge," which made her ...': the win may be what did it.
+    return [claim];
   } else if (SUBJECT_VERB.test(rest) && !/^(?:is|was|are|were|has|had|does|did)\b/.test(rest)) {
     facts.push(`${subjectOf(`${head}${before}`, quoted === undefined ? title : bare)} ${rest}.`);
   } else if (quoted !== undefined && relative === 'which' && /^(?:is|was|are|were|has|had) /.test(rest)) {
@@ -99,6 +113,11 @@ function subjectOf(before: string, title: string): string {
   const kind = m?.[2]?.trim();
   if (kind === undefined || kind.split(' ').some((w) => PREPOSITIONS.has(w) || DETERMINERS.has(w) || /^(?:is|was|are|were|became|called|named|titled)$/.test(w))) return cap(title);
   return `${/^(?:his|her|its|their)$/.test(m![1]!) ? cap(m![1]!) : 'The'} ${kind} ${title}`;
+}
+
+// A verb before a preposition ("studied at", "was cast as", "starred in"), not a noun ("album by", "member of").
+function isVerbLike(w: string): boolean {
+  return /(?:ed|ing)$/.test(w) || IRREGULAR_PAST.has(w) || /^(?:is|was|are|were|be|been|appeared|played)$/.test(w);
 }
 
 function cap(s: string): string {

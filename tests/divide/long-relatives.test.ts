@@ -30,9 +30,9 @@ describe('divideRules on real English: relative clauses on names and titles (twe
     expect(claims('Nadiadwala made his directorial debut with the movie Kick that brought him various debutant director awards.'))
       .toContain('The movie Kick brought him various debutant director awards.');
     // A name's "the" goes with it, as object or subject.
-    expect(relativeNameApart('In 1990 he studied for two years at the University of Oxford which he left in 1992 without taking a degree.'))
-      .toEqual(['In 1990 he studied for two years at the University of Oxford.', 'He left the University of Oxford in 1992 without taking a degree.']);
-    expect(relativeNameApart('He was one of the delegates to the Constitutional Convention which drafted the United States Constitution in Philadelphia.'))
+    expect(relativeNameApart('He studied at the University of Oxford which he left in 1992 without taking a degree.'))
+      .toEqual(['He studied at the University of Oxford.', 'He left the University of Oxford in 1992 without taking a degree.']);
+    expect(relativeNameApart('In the summer of 1787 he travelled to the Constitutional Convention which drafted the United States Constitution in Philadelphia.'))
       .toContain('The Constitutional Convention drafted the United States Constitution in Philadelphia.');
   });
 
@@ -62,6 +62,14 @@ describe('divideRules on real English: relative clauses on names and titles (twe
     whole('She was cast in the drama series "The Good Wife," which she starred in alongside Julianna Margulies for seven years.');
     // A name after a preposition after a capitalised word may start before it: the prize's, not "Physics".
     whole('He received the Nobel Prize in Physics which he shared with Max Born for his work on quantum mechanics.');
+    // After a noun's preposition the clause may be the noun's (the album's, not the band's).
+    whole('The band Oasis released the first album by Oasis that sold more than a million copies in the first week.');
+    // An award in the claim: the win may be what made her so.
+    whole('She won an Emmy Award for her performance in the HBO miniseries "Olive Kitteridge," which made her one of the few actresses to win the Triple Crown of Acting.');
+    // A name after "and the" may start before it (the novel "The Old Man and the Sea").
+    whole('He also wrote the novel The Old Man and the Sea, which won the Pulitzer Prize for Fiction in 1953 and was cited by the Nobel committee.');
+    // The clause's "he" may be the father's.
+    whole('His father was a member of the Communist Party which he left in 1956 after the Soviet invasion of Hungary.');
     // A title after a title: a list's item.
     whole('His albums include "Bad," "Dangerous," which sold more than thirty million copies around the world.');
     // A name's "which was": a place's state then ("which was then part of ...").
