@@ -9,7 +9,8 @@
 import { isLong } from './long.js';
 import { claimToQuestion } from './question.js';
 
-const DURING = /^(.+?), (?:during|after) which ((?:he|she|they) .+?)\.?$/;
+// "during which time he ..." as well.
+const DURING = /^(.+?), (?:during|after) which (?:time |period )?((?:he|she|they) .+?)\.?$/;
 
 /** The claim without its ", during which" clause, and the clause as a claim; the claim alone otherwise. */
 export function duringWhichApart(claim: string): string[] {

@@ -80,6 +80,8 @@ describe('divideRules on real English: relative clauses on names and titles (twe
     const itakura = claims('Itakura is a Japanese footballer. He played for Kawasaki Frontale until 2019, during which he won the J1 League in 2017 and 2018.');
     expect(itakura).toEqual(expect.arrayContaining(['Itakura played for Kawasaki Frontale until 2019.', 'Itakura won the J1 League in 2017.', 'Itakura won the J1 League in 2018.']));
     expect(itakura.filter((c) => /during which/.test(c))).toEqual([]);
+    expect(duringWhichApart('He served as the mayor of the city from 2001 to 2009, during which time he opened a new stadium and a new library.'))
+      .toEqual(['He served as the mayor of the city from 2001 to 2009.', 'He opened a new stadium and a new library.']);
     // No comma, and "some" (the teachers) for its subject: whole.
     const speech = 'The head of staff read her work and asked her to deliver a speech to 120 teachers during which some realized that their students might have undergone FGM.';
     expect(duringWhichApart(speech)).toEqual([speech]);
