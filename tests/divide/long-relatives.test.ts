@@ -5,6 +5,7 @@ import { divideRules } from '../../src/divide/rules.js';
 import { relativeNameApart } from '../../src/divide/relative-name.js';
 import { duringWhichApart } from '../../src/divide/during-which.js';
 import { eventWhichApart } from '../../src/divide/event-which.js';
+import { inWhichApart } from '../../src/divide/in-which.js';
 
 const claims = (answer: string): string[] => divideRules(answer).claims.map((c) => c.claim);
 
@@ -98,5 +99,15 @@ describe('divideRules on real English: relative clauses on names and titles (twe
     expect(eventWhichApart(rivalry)).toEqual([rivalry]);
     const described = 'Dubois\' first fight as a professional was in April 2017 against Marcus Kelly, which he later described as the easiest night of his career.';
     expect(eventWhichApart(described)).toEqual([described]);
+  });
+
+  it('says what happened "in which" a thing the claim\'s verb takes, in that thing (biographies)', () => {
+    const casali = claims('Casali gave a rare interview in which she deplored the courts\' involvement in Mrs Blood\'s case: such matters should be dealt with privately."');
+    expect(casali).toEqual(expect.arrayContaining(['Casali gave a rare interview.', 'Casali deplored the courts\' involvement in Mrs Blood\'s case in the rare interview.']));
+    // After a noun's preposition (the series or the success?), with a second predicate, with "they": whole.
+    const whole = (s: string): void => expect(inWhichApart(s)).toEqual([s]);
+    whole('Rebeldes was formed as a result of the success of the eponymous TV series in which she starred.');
+    whole('In 2005 he survived a serious car accident in which he was badly injured and spent three months in hospital.');
+    whole('He founded a small company in which they produced cheap radios and televisions for the local market.');
   });
 });
