@@ -28,7 +28,7 @@ const WORD = String.raw`(?:[a-z]{1,3}-)?[A-Z][\w'’.-]*:?`;
 const NAME = String.raw`(${WORD}(?: (?:${WORD}|of|on|the|for|de|la|von|van|vs))*(?: of \d{4})?)`;
 // After the title, a year it came out in ('"Everlasting Life" in 1998 which won her ...': a year wins nothing) or
 // after the name a bracketed gloss ("Experto en ortología (Expert in Orthology), which"), both kept in the claim.
-const RELATIVE = new RegExp(String.raw`^(.*?)(\S+ )(?:${TITLE}( in \d{4})?|${NAME}( \([^()]+\))?),? (?:(for|in|with|from|by|during) )?(which|that) (.+?)\.?$`);
+const RELATIVE = new RegExp(String.raw`^(.*?)(\S+ )(?:${TITLE}( in \d{4})?|${NAME}( \([^()]+\))?)(,?) (?:(for|in|with|from|by|during) )?(which|that) (.+?)\.?$`);
 const NOT_BEFORE = /^(?:and|or|against|by|with|nor) $/;
 const KIN = /^(?:His|Her|Their) (?:[a-z-]+ )?(?:father|mother|parents?|brother|sister|son|daughter|wife|husband|partner|uncle|aunt|grand[a-z]+|cousin|friend|teacher|coach|mentor|boss)\b/;
 // An award in the claim: a subject clause after the title may be the award's event's.
@@ -44,7 +44,7 @@ export function relativeNameApart(claim: string): string[] {
   if (!isLong(claim) || !/ (?:which|that) /.test(claim)) return [claim];
   const m = RELATIVE.exec(claim);
   if (m === null) return [claim];
-  const [, head = '', before = '', quoted, year = '', name, gloss = '', prep, relative = '', rest = ''] = m;
+  const [, head = '', before = '', quoted, year = '', name, gloss = '', comma = '', prep, relative = '', rest = ''] = m;
   const bare = quoted ?? name ?? '';
   // One of several examples ("such as Tru Calling and Dollhouse, for which ...") may share the clause with the others;
   // the one example right after "including" or "such as" owns it ("several action films, including Black Panther,
@@ -60,7 +60,7 @@ export function relativeNameApart(claim: string): string[] {
   // After a noun's preposition the clause may be the noun's ("the first album by Oasis that sold ...", "a friendly
   // against Brazil which ended ..."); after a verb's it is the name's ("studied at the University of Oxford which he
   // left ...").
-  const lead = /(\S+) (\S+) (?:the )?$/.exec(`${head}${before}`);
+  const lead = /(\S+) (\S+) (?:the |an? )?$/.exec(`${head}${before}`);
   if (lead !== null && PREPOSITIONS.has(lead[2]!) && !isVerbLike(lead[1]!)) return [claim];
   // A name's "the" goes with it where the name is the object ("He left the University of Oxford ...").
   const title = quoted === undefined ? `${before === 'the ' ? 'the ' : ''}${bare}` : `"${bare}"`;
@@ -86,6 +86,10 @@ export function relativeNameApart(claim: string): string[] {
     else if (tail === '' || stranded) facts.push(`${cap(p[1]!)} ${p[2]}${verbs[0]} ${title}.`, at(verbs[1]!, '', ''));
   } else if (AWARD.test(head)) {
     // 'She won an Emmy for her performance in "Olive Kitteridge," which made her ...': the win may be what did it.
+    return [claim];
+  } else if (quoted === undefined && comma !== '') {
+    // "while surfing in Hawaii, which forced him to ...", "aired on Netflix, which earned him ...": after a name's
+    // comma a subject clause may be the whole event's (which-apart.ts reads the names' own).
     return [claim];
   } else if (SUBJECT_VERB.test(rest) && !/^(?:is|was|are|were|has|had|does|did)\b/.test(rest)) {
     facts.push(`${subjectOf(`${head}${before}`, quoted === undefined ? title : bare)} ${rest}.`);

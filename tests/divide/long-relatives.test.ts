@@ -71,6 +71,11 @@ describe('divideRules on real English: relative clauses on names and titles (twe
     whole('He also wrote the novel The Old Man and the Sea, which won the Pulitzer Prize for Fiction in 1953 and was cited by the Nobel committee.');
     // The clause's "he" may be the father's.
     whole('His father was a member of the Communist Party which he left in 1956 after the Soviet invasion of Hungary.');
+    // After a name's comma a subject clause may be the whole event's (from the dev answers' whole sentences).
+    whole('In 2015, Owen suffered a serious head injury while surfing in Hawaii, which forced him to take a break from the sport.');
+    whole('Most of his series have been aired around the world on Netflix, which earned him the nickname "Son of Netflix."');
+    // A name after "of a" may start before it (the autobiography, not "Shattered Rock Star").
+    whole('In 2007 he published his diaries as the bestselling autobiography The Heroin Diaries: A Year in the Life of a Shattered Rock Star which covers his life in 1987.');
     // A title after a title: a list's item.
     whole('His albums include "Bad," "Dangerous," which sold more than thirty million copies around the world.');
     // A name's "which was": a place's state then ("which was then part of ...").
