@@ -31,6 +31,9 @@ const NAME = String.raw`(${WORD}(?: (?:${WORD}|of|on|the|for|de|la|von|van|vs))*
 const RELATIVE = new RegExp(String.raw`^(.*?)(\S+ )(?:${TITLE}( in \d{4})?|${NAME}( \([^()]+\))?)(,?) (?:(for|in|with|from|by|during) )?(which|that) (.+?)\.?$`);
 const NOT_BEFORE = /^(?:and|or|against|by|with|nor) $/;
 const KIN = /^(?:His|Her|Their) (?:[a-z-]+ )?(?:father|mother|parents?|brother|sister|son|daughter|wife|husband|partner|uncle|aunt|grand[a-z]+|cousin|friend|teacher|coach|mentor|boss)\b/;
+// An auxiliary after the clause's own verb, not after "and"/"but"/"or" ("which peaked at 8 and was nominated ..."): the
+// main clause's verb.
+const AFTER_CLAUSE = /^\S+ .*?(?<!\b(?:and|but|or|which|that|who|it|he|she|they))\s(?:is|was|are|were|has|had|have|will|would|did|does)\b/;
 // An award in the claim: a subject clause after the title may be the award's event's.
 const AWARD = /\b(?:won|wins|received|earned|awarded|nominated)\b/;
 // A subject pronoun, the adverbs it may take, a verb (or two joined by "and") and the rest.
@@ -96,6 +99,9 @@ export function relativeNameApart(claim: string): string[] {
   } else if (quoted !== undefined && relative === 'which' && /^(?:is|was|are|were|has|had) /.test(rest)) {
     facts.push(`${subjectOf(`${head}${before}`, quoted === undefined ? title : bare)} ${rest}.`);
   }
+  // "the company Microsoft that dominated the market had stifled ...": a clause inside the subject ends before the
+  // main verb, which follows it; the claim up to the name must have a verb of its own.
+  if (AFTER_CLAUSE.test(rest) || claimToQuestion(main) === null) return [claim];
   if (facts.length === 0 || facts.some((f) => f === '' || /\b(?:which|who|whom|that)\b/.test(f.replace(bare, '')) || claimToQuestion(f) === null)) return [claim];
   return [main, ...facts];
 }

@@ -76,6 +76,9 @@ describe('divideRules on real English: relative clauses on names and titles (twe
     whole('Most of his series have been aired around the world on Netflix, which earned him the nickname "Son of Netflix."');
     // A name after "of a" may start before it (the autobiography, not "Shattered Rock Star").
     whole('In 2007 he published his diaries as the bestselling autobiography The Heroin Diaries: A Year in the Life of a Shattered Rock Star which covers his life in 1987.');
+    // A clause inside the subject ends before the main verb: the name's clause is not the claim's end.
+    whole('In his speech he claimed that the company Microsoft that dominated the market had stifled innovation for years.');
+    whole('The rockabilly band The Living End which he formed in 1994 with schoolmate Scott Owen has released six albums.');
     // A title after a title: a list's item.
     whole('His albums include "Bad," "Dangerous," which sold more than thirty million copies around the world.');
     // A name's "which was": a place's state then ("which was then part of ...").
