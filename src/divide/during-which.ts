@@ -8,6 +8,7 @@
  */
 import { isLong } from './long.js';
 import { claimToQuestion } from './question.js';
+import { capitalize } from './text.js';
 
 // "during which time he ..." as well.
 const DURING = /^(.+?), (?:during|after) which (?:time |period )?((?:he|she|they) .+?)\.?$/;
@@ -17,7 +18,7 @@ export function duringWhichApart(claim: string): string[] {
   if (!isLong(claim) || !claim.includes(' which ')) return [claim];
   const m = DURING.exec(claim);
   if (m === null) return [claim];
-  const fact = `${m[2]!.charAt(0).toUpperCase()}${m[2]!.slice(1)}.`;
+  const fact = `${capitalize(m[2]!)}.`;
   if (/\b(?:which|who|whom)\b/.test(m[2]!) || claimToQuestion(fact) === null) return [claim];
   return [`${m[1]}.`, fact];
 }

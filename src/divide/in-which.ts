@@ -7,9 +7,11 @@
  * in which she starred": the series or the success?), where the phrase has a preposition or a name of its own, where
  * the clause has a second predicate ("in the X" would end the last), or where it makes no question.
  */
-import { DETERMINERS, IRREGULAR_PAST, PREPOSITIONS } from './lexicon.js';
+import { DETERMINERS, PREPOSITIONS } from './lexicon.js';
 import { isLong } from './long.js';
 import { claimToQuestion } from './question.js';
+import { isVerbLike } from './relative-name.js';
+import { capitalize } from './text.js';
 
 const IN_WHICH = /^(.*?(\S+) )(a|an|the|his|her|their) ((?:[a-z][\w'’-]* ){0,3}[a-z][\w-]*) in which (he|she) (.+?)\.?$/;
 
@@ -20,10 +22,10 @@ export function inWhichApart(claim: string): string[] {
   if (m === null) return [claim];
   const [, head = '', verb = '', det = '', phrase = '', pronoun = '', rest = ''] = m;
   // The verb that takes the phrase ("gave", "starred in"): not a noun's preposition, nor a list's "and".
-  if (!(/(?:ed|ing)$/.test(verb) || IRREGULAR_PAST.has(verb)) || phrase.split(' ').some((w) => PREPOSITIONS.has(w) || DETERMINERS.has(w))) return [claim];
+  if (!isVerbLike(verb) || phrase.split(' ').some((w) => PREPOSITIONS.has(w) || DETERMINERS.has(w))) return [claim];
   // A second predicate or clause ("he was injured and spent three months in hospital"): "in the X" would end the last.
   if (/\b(?:which|who|whom|that|and|but|or)\b|,/.test(rest)) return [claim];
   const the = det === 'a' || det === 'an' ? 'the' : det;
-  const fact = `${pronoun.charAt(0).toUpperCase()}${pronoun.slice(1)} ${rest} in ${the} ${phrase}.`;
+  const fact = `${capitalize(pronoun)} ${rest} in ${the} ${phrase}.`;
   return isLong(fact) || claimToQuestion(fact) === null ? [claim] : [`${head}${det} ${phrase}.`, fact];
 }

@@ -20,6 +20,7 @@
 import { isLong } from './long.js';
 import { DETERMINERS, IRREGULAR_PAST, PREPOSITIONS } from './lexicon.js';
 import { claimToQuestion } from './question.js';
+import { capitalize } from './text.js';
 
 // A quoted title, its comma inside or outside the quotes; or a run of capitalised words (with "of", "the" and the
 // like inside, not "in" or "and": "for Chelsea in the Premier League which" is the league's), a colon after a word, a year after "of": "the Philadelphia Convention of 1787").
@@ -75,7 +76,7 @@ export function relativeNameApart(claim: string): string[] {
   if (prep !== undefined) {
     // "for which she received X" -> "She received X for Title."; "that" takes no preposition.
     if (p === null || relative === 'that' || prep === 'during') return [claim];
-    facts.push(`${cap(p[1]!)} ${p[2]}${p[3]}${p[4]} ${prep} ${title}.`);
+    facts.push(`${capitalize(p[1]!)} ${p[2]}${p[3]}${p[4]} ${prep} ${title}.`);
   } else if (p !== null && relative === 'which') {
     const verbs = p[3]!.split(/ and (?:also )?/);
     const tail = p[4]!;
@@ -84,9 +85,9 @@ export function relativeNameApart(claim: string): string[] {
     // "which he formed in 1994 with X" -> "He formed Title in 1994 with X."; "which she also starred in" -> "She also
     // starred in Title."; "which he wrote and starred in" -> "He wrote Title." and "He starred in Title.".
     const stranded = new RegExp(String.raw`^ ${PREP}$`).test(tail);
-    const at = (verb: string, adverb: string, after: string): string => `${cap(p[1]!)} ${adverb}${verb}${stranded ? `${tail} ${title}` : ` ${title}${after}`}.`;
+    const at = (verb: string, adverb: string, after: string): string => `${capitalize(p[1]!)} ${adverb}${verb}${stranded ? `${tail} ${title}` : ` ${title}${after}`}.`;
     if (verbs.length === 1) facts.push(at(verbs[0]!, p[2]!, tail));
-    else if (tail === '' || stranded) facts.push(`${cap(p[1]!)} ${p[2]}${verbs[0]} ${title}.`, at(verbs[1]!, '', ''));
+    else if (tail === '' || stranded) facts.push(`${capitalize(p[1]!)} ${p[2]}${verbs[0]} ${title}.`, at(verbs[1]!, '', ''));
   } else if (AWARD.test(head)) {
     // 'She won an Emmy for her performance in "Olive Kitteridge," which made her ...': the win may be what did it.
     return [claim];
@@ -121,15 +122,11 @@ function subjectOf(before: string, title: string): string {
   if (named !== null) return named[1]!;
   const m = KIND.exec(before);
   const kind = m?.[2]?.trim();
-  if (kind === undefined || kind.split(' ').some((w) => PREPOSITIONS.has(w) || DETERMINERS.has(w) || /^(?:is|was|are|were|became|called|named|titled)$/.test(w))) return cap(title);
-  return `${/^(?:his|her|its|their)$/.test(m![1]!) ? cap(m![1]!) : 'The'} ${kind} ${title}`;
+  if (kind === undefined || kind.split(' ').some((w) => PREPOSITIONS.has(w) || DETERMINERS.has(w) || /^(?:is|was|are|were|became|called|named|titled)$/.test(w))) return capitalize(title);
+  return `${/^(?:his|her|its|their)$/.test(m![1]!) ? capitalize(m![1]!) : 'The'} ${kind} ${title}`;
 }
 
-// A verb before a preposition ("studied at", "was cast as", "starred in"), not a noun ("album by", "member of").
-function isVerbLike(w: string): boolean {
-  return /(?:ed|ing)$/.test(w) || IRREGULAR_PAST.has(w) || /^(?:is|was|are|were|be|been|appeared|played)$/.test(w);
-}
-
-function cap(s: string): string {
-  return `${s.charAt(0).toUpperCase()}${s.slice(1)}`;
+/** A verb before a preposition ("studied at", "was cast as", "starred in"), not a noun ("album by", "member of"). */
+export function isVerbLike(w: string): boolean {
+  return /(?:ed|ing)$/.test(w) || IRREGULAR_PAST.has(w) || /^(?:is|was|are|were|be|been)$/.test(w);
 }
