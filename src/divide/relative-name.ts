@@ -3,19 +3,16 @@
  * (a name, after a comma) and title-which.ts (a title, after a comma, with one of its verbs) leave in the claim, says
  * a fact of its own about the title, as FActScore's annotators wrote them:
  *  - 'Kirby was cast as Princess Margaret in the Netflix series "The Crown," which earned her critical acclaim ...'
- *    -> '... in the Netflix series "The Crown".' and "The Crown earned her critical acclaim ..." ("The Crown earned
- *    her critical acclaim.");
+ *    -> '... in the Netflix series "The Crown".' and "The Netflix series The Crown earned her critical acclaim ..."
+ *    ("The Crown earned her critical acclaim.");
  *  - "... the rockabilly band The Living End which he formed in 1994 with schoolmate Scott Owen" (the object, no
  *    comma) -> "He formed The Living End in 1994 with schoolmate Scott Owen." ("Cheney and Scott Owen formed The
  *    Living End.");
  *  - "... the film "Pieces of a Woman," for which she received ... nominations" -> 'She received ... nominations for
  *    "Pieces of a Woman".';
- *  - "... "That Girl in Yellow Boots," which she also starred in" (a preposition at the clause's end) -> 'She also
- *    starred in "That Girl in Yellow Boots".'.
- * The guards are which-apart's: the title or name is not the claim's subject, nor an item after "and"/"or"/"nor",
- * nor after "against"/"by"/"with" (a fight against a man "which he won" is about the fight), nor a place after a
- * comma, nor one of several examples after "including"/"such as" (the one example right after it owns the clause); a name's subject clause opens on a verb other than
- * "is"/"was"/"has" (a place's "which was then ..."); the fact must make a question.
+ *  - "... including "That Girl in Yellow Boots," which she also starred in" (the one example after "including"; a
+ *    preposition at the clause's end) -> 'She also starred in "That Girl in Yellow Boots".'.
+ * Whole where the clause may be another's (each guard below says whose), or where the fact makes no question.
  */
 import { isLong } from './long.js';
 import { DETERMINERS, IRREGULAR_PAST, PREPOSITIONS } from './lexicon.js';
@@ -23,12 +20,13 @@ import { claimToQuestion } from './question.js';
 import { capitalize } from './text.js';
 
 // A quoted title, its comma inside or outside the quotes; or a run of capitalised words (with "of", "the" and the
-// like inside, not "in" or "and": "for Chelsea in the Premier League which" is the league's), a colon after a word, a year after "of": "the Philadelphia Convention of 1787").
+// like inside, not "in" or "and": "for Chelsea in the Premier League which" is the league's), a colon after a word,
+// a year after "of" ("the Philadelphia Convention of 1787").
 const TITLE = String.raw`["“]([^"“”]+?),?["”]`;
 const WORD = String.raw`(?:[a-z]{1,3}-)?[A-Z][\w'’.-]*:?`;
 const NAME = String.raw`(${WORD}(?: (?:${WORD}|of|on|the|for|de|la|von|van|vs))*(?: of \d{4})?)`;
 // After the title, a year it came out in ('"Everlasting Life" in 1998 which won her ...': a year wins nothing) or
-// after the name a bracketed gloss ("Experto en ortología (Expert in Orthology), which"), both kept in the claim.
+// after the name a bracketed gloss ("Alfonso Architects Inc. (AAI), which"), both kept in the claim.
 const RELATIVE = new RegExp(String.raw`^(.*?)(\S+ )(?:${TITLE}( in \d{4})?|${NAME}( \([^()]+\))?)(,?) (?:(for|in|with|from|by|during) )?(which|that) (.+?)\.?$`);
 const NOT_BEFORE = /^(?:and|or|against|by|with|nor) $/;
 const KIN = /^(?:His|Her|Their) (?:[a-z-]+ )?(?:father|mother|parents?|brother|sister|son|daughter|wife|husband|partner|uncle|aunt|grand[a-z]+|cousin|friend|teacher|coach|mentor|boss)\b/;
