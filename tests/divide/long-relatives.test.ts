@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { divideRules } from '../../src/divide/rules.js';
 import { relativeNameApart } from '../../src/divide/relative-name.js';
+import { claimToQuestion } from '../../src/divide/question.js';
 import { duringWhichApart } from '../../src/divide/during-which.js';
 import { eventWhichApart } from '../../src/divide/event-which.js';
 import { inWhichApart } from '../../src/divide/in-which.js';
@@ -117,5 +118,14 @@ describe('divideRules on real English: relative clauses on names and titles (twe
     whole('Rebeldes was formed as a result of the success of the eponymous TV series in which she starred.');
     whole('In 2005 he survived a serious car accident in which he was badly injured and spent three months in hospital.');
     whole('He founded a small company in which they produced cheap radios and televisions for the local market.');
+  });
+
+  it('asks of a "co-" verb\'s irregular past, so an object relative\'s fact with one is kept (biographies)', () => {
+    const gasalla = divideRules('Gasalla\'s first film role was in the comedy-drama La Raulito (1975), which he co-wrote with director Lautaro Murúa[1].').claims;
+    expect(gasalla.find((c) => c.claim === 'He co-wrote La Raulito with director Lautaro Murúa.')?.question).toBe('Did he co-write La Raulito with director Lautaro Murúa?');
+    expect(gasalla.map((c) => c.claim)).toContain('Gasalla\'s first film role was in the comedy-drama La Raulito.');
+    expect(claimToQuestion('They co-wrote songs.')).toBe('Did they co-write songs?');
+    // A "co-" before a word that is no irregular past asks nothing new.
+    expect(claimToQuestion('The co-pilot.')).toBeNull();
   });
 });
