@@ -38,6 +38,11 @@ const AWARD = /\b(?:won|wins|received|earned|awarded|nominated)\b/;
 // A subject pronoun, the adverbs it may take, a verb (or two joined by "and") and the rest.
 const PRONOUN = /^(he|she|they) ((?:also |later |then |first )?)(?!(?:is|was|were|are|has|had|have|would|will|could)\b)([a-z][\w-]*(?: and (?:also )?[a-z][\w-]*)?)\b(.*)$/;
 const PREP = '(?:in|on|at|for|with|to|of|about|from)';
+// Words SUBJECT_VERB's "-s" would take for a verb ("that his father died", "that this album ...", "that as a child"),
+// and the auxiliaries a name's clause does not open on (a place's "which was then ...").
+const NOT_VERB = /^(?:is|was|are|were|has|had|does|did|his|this|its|as|us|thus|hers|ours|theirs|yours|perhaps|always|sometimes)\b/;
+// "told the journalist Mark Smith that ...": after a verb of saying, "that" opens what was said.
+const SAYING = /\b(?:told|tells|said|says|claimed|claims|announced|revealed|stated|wrote|writes|reported|argued|explained|noted|admitted|confirmed|insisted|informed|assured|reminded|convinced|warned|believed|thought|felt|knew|learned|showed|proved)\b/;
 // A finite verb that opens a subject relative ("which earned", "that brought", "which features").
 const SUBJECT_VERB = /^(?:[a-z]+(?:s|ed)|became|won|led|made|held|ran|grew|went|began|gave|took|brought|wrote|drew|saw|sold|told) /;
 
@@ -93,7 +98,7 @@ export function relativeNameApart(claim: string): string[] {
     // "while surfing in Hawaii, which forced him to ...", "aired on Netflix, which earned him ...": after a name's
     // comma a subject clause may be the whole event's (which-apart.ts reads the names' own).
     return [claim];
-  } else if (SUBJECT_VERB.test(rest) && !/^(?:is|was|are|were|has|had|does|did)\b/.test(rest)) {
+  } else if (SUBJECT_VERB.test(rest) && !NOT_VERB.test(rest) && !(relative === 'that' && SAYING.test(head))) {
     facts.push(`${subjectOf(`${head}${before}`, quoted === undefined ? title : bare)} ${rest}.`);
   } else if (quoted !== undefined && relative === 'which' && /^(?:is|was|are|were|has|had) /.test(rest)) {
     facts.push(`${subjectOf(`${head}${before}`, quoted === undefined ? title : bare)} ${rest}.`);

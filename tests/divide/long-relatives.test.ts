@@ -58,6 +58,10 @@ describe('divideRules on real English: relative clauses on names and titles (twe
     whole('Katsu spent most of her youth living near Concord, Massachusetts, which she attributes to her interest in early American history.');
     // An item after "and": the clause may be the list's.
     whole('She has appeared in the films "Blue Valentine" and "Shutter Island," which were both nominated for several awards.');
+    // After a verb of saying, "that" opens what was said; "his", "this", "as" open no relative's verb.
+    whole('In an interview in 2010 he told the journalist Mark Smith that his father died when he was only a child.');
+    whole('In an interview in 2010 she told the magazine Rolling Stone that this album reflects her years in Nashville.');
+    whole('He told the newspaper The Times that as a child he dreamed of becoming a famous football player.');
     // "that" with its own subject is the complementizer of "told", not a relative.
     whole('In an interview with the newspaper, he told Richard Smith that he had never planned to become an actor at all.');
     // A stranded preposition with more after it: the title's place is unknown.
