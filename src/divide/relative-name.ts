@@ -15,7 +15,7 @@
  * Whole where the clause may be another's (each guard below says whose), or where the fact makes no question.
  */
 import { isLong } from './long.js';
-import { DETERMINERS, IRREGULAR_PAST, PREPOSITIONS } from './lexicon.js';
+import { DETERMINERS, IRREGULAR_PAST, PREPOSITIONS, PRONOUNS } from './lexicon.js';
 import { claimToQuestion } from './question.js';
 import { capitalize } from './text.js';
 
@@ -43,6 +43,7 @@ const PREP = '(?:in|on|at|for|with|to|of|about|from)';
 const NOT_VERB = /^(?:is|was|are|were|has|had|does|did|his|this|its|as|us|thus|hers|ours|theirs|yours|perhaps|always|sometimes)\b/;
 // "told the journalist Mark Smith that ...": after a verb of saying, "that" opens what was said.
 const SAYING = /\b(?:told|tells|said|says|claimed|claims|announced|revealed|stated|wrote|writes|reported|argued|explained|noted|admitted|confirmed|insisted|informed|assured|reminded|convinced|warned|believed|thought|felt|knew|learned|showed|proved)\b/;
+const QUOTING = /^(?:said|says|told|tells|stated|declared|added|remarked|replied|tweeted|exclaimed|quipped|words|phrase|line|quote|quotation|slogan|saying|message|statement|remark) $/;
 // A finite verb that opens a subject relative ("which earned", "that brought", "which features").
 const SUBJECT_VERB = /^(?:[a-z]+(?:s|ed)|became|won|led|made|held|ran|grew|went|began|gave|took|brought|wrote|drew|saw|sold|told) /;
 
@@ -58,6 +59,10 @@ export function relativeNameApart(claim: string): string[] {
   // for which he received ..."), as a clause about the category would stand before the example.
   const example = /\b(?:including|such as)\b/.test(head);
   if (head.trim() === '' || NOT_BEFORE.test(before) || (example && !/^(?:including|as) $/.test(before)) || /\b(?:including|such as)\b.*\b(?:including|such as)\b/.test(`${head}${before}`)) return [claim];
+  // A quotation, not a title: right after a verb of saying or its noun ('he said "I have never played better ...,"
+  // which surprised ...'; "wrote" takes titles too), lower-case ('wrote "the world is a stage ...," which became
+  // ...'), or a sentence ("I have never ...": a title's words are capitalised, "I Will Always Love You").
+  if (quoted !== undefined && (QUOTING.test(before) || /^(?:[a-z]|(?:I|We|You|It's|There) [a-z])/.test(quoted))) return [claim];
   // A capitalised word after a comma ("near Concord, Massachusetts, which"): a place's, and "which" may be the event's.
   if (quoted === undefined && /,$/.test(before.trim()) && /^[A-Z]/.test(before)) return [claim];
   // A name after a preposition that follows a capitalised word may start before it ("the Nobel Prize in Physics which
@@ -125,7 +130,9 @@ function subjectOf(before: string, title: string): string {
   if (named !== null) return named[1]!;
   const m = KIND.exec(before);
   const kind = m?.[2]?.trim();
-  if (kind === undefined || kind.split(' ').some((w) => PREPOSITIONS.has(w) || DETERMINERS.has(w) || /^(?:is|was|are|were|became|called|named|titled)$/.test(w))) return capitalize(title);
+  // Nouns and their adjectives only ("the match he famously said" is no kind).
+  const notKind = (w: string): boolean => PREPOSITIONS.has(w) || DETERMINERS.has(w) || PRONOUNS.has(w) || SAYING.test(w) || /^(?:is|was|are|were|became|called|named|titled)$/.test(w);
+  if (kind === undefined || kind.split(' ').some(notKind)) return capitalize(title);
   return `${/^(?:his|her|its|their)$/.test(m![1]!) ? capitalize(m![1]!) : 'The'} ${kind} ${title}`;
 }
 

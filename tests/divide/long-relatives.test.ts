@@ -29,6 +29,9 @@ describe('divideRules on real English: relative clauses on names and titles (twe
       .toContain('She received Academy Award, BAFTA, SAG, Critics\' Choice, and Golden Globe nominations for "Pieces of a Woman".');
     expect(claims('His most recent book is "China vs America: A Warning," which discusses how China\'s rise poses a threat to Western democracies[1].'))
       .toEqual(expect.arrayContaining(['His most recent book is "China vs America: A Warning".', 'His most recent book discusses how China\'s rise poses a threat to Western democracies.']));
+    // A title may open on "I" where its words are capitalised.
+    expect(relativeNameApart('Her biggest hit was the power ballad "I Will Always Love You" which topped the charts in fourteen countries in 1992.'))
+      .toContain('The power ballad I Will Always Love You topped the charts in fourteen countries in 1992.');
     expect(claims('Nadiadwala made his directorial debut with the movie Kick that brought him various debutant director awards.'))
       .toContain('The movie Kick brought him various debutant director awards.');
     // A name's "the" goes with it, as object or subject.
@@ -58,6 +61,10 @@ describe('divideRules on real English: relative clauses on names and titles (twe
     whole('Katsu spent most of her youth living near Concord, Massachusetts, which she attributes to her interest in early American history.');
     // An item after "and": the clause may be the list's.
     whole('She has appeared in the films "Blue Valentine" and "Shutter Island," which were both nominated for several awards.');
+    // A quotation is no title: after a verb of saying or "the words", lower-case, or a sentence.
+    whole('After the match he famously said "I have never played better in my whole life," which surprised many of the reporters in the room.');
+    whole('She once wrote "the world is a stage and we are all actors," which became the motto of the theatre company.');
+    whole('After the match he famously said in the press room the words "I have never played better in my whole life," which surprised many reporters.');
     // After a verb of saying, "that" opens what was said; "his", "this", "as" open no relative's verb.
     whole('In an interview in 2010 he told the journalist Mark Smith that his father died when he was only a child.');
     whole('In an interview in 2010 she told the magazine Rolling Stone that this album reflects her years in Nashville.');
