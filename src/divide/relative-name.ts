@@ -90,6 +90,8 @@ export function relativeNameApart(claim: string): string[] {
     const tail = p[4]!;
     // "which she starred in alongside X": a stranded preposition with more after it leaves the object's place unknown.
     if (new RegExp(String.raw`^ ${PREP} (?:${PREP}|alongside|during|until|since|between|as|and|after|before|when|while|again|later|once|twice)\b`).test(tail) || verbs.length > 2) return [claim];
+    // "which he helped to found in 1957": an infinitive, not a place for the object ("He helped X to found ...").
+    if (/^ to ([a-z]+)\b/.test(tail) && !DETERMINERS.has(/^ to ([a-z]+)/.exec(tail)![1]!)) return [claim];
     // "which he formed in 1994 with X" -> "He formed Title in 1994 with X."; "which she also starred in" -> "She also
     // starred in Title."; "which he wrote and starred in" -> "He wrote Title." and "He starred in Title.".
     const stranded = new RegExp(String.raw`^ ${PREP}$`).test(tail);

@@ -91,6 +91,8 @@ describe('divideRules on real English: relative clauses on names and titles (twe
     // A clause inside the subject ends before the main verb: the name's clause is not the claim's end.
     whole('In his speech he claimed that the company Microsoft that dominated the market had stifled innovation for years.');
     whole('The rockabilly band The Living End which he formed in 1994 with schoolmate Scott Owen has released six albums.');
+    // An infinitive after the clause's verb leaves the object's place unknown ("He helped X to found ...").
+    whole('He moved to Dublin in 1950 and directed the Dublin Theatre Festival which he helped to found in 1957 with friends.');
     // A title after a title: a list's item.
     whole('His albums include "Bad," "Dangerous," which sold more than thirty million copies around the world.');
     // A name's "which was": a place's state then ("which was then part of ...").
