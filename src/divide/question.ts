@@ -67,7 +67,8 @@ export function claimToQuestion(claim: string): string | null {
   if (co === null || base === undefined) return q;
   // "He co-wrote La Raulito ..." is asked as "He wrote La Raulito ...", with the "co-" put back on its verb.
   const plain = questionOf(claim.replace(co[0], co[1]!));
-  return plain === null || !new RegExp(String.raw`\b${base}\b`).test(plain) ? null : plain.replace(new RegExp(String.raw`\b${base}\b`), `co-${base}`);
+  const verb = new RegExp(String.raw`\b${base}\b`);
+  return plain === null || !verb.test(plain) ? null : plain.replace(verb, `co-${base}`);
 }
 
 function questionOf(claim: string): string | null {

@@ -105,9 +105,9 @@ export function relativeNameApart(claim: string): string[] {
     // "while surfing in Hawaii, which forced him to ...", "aired on Netflix, which earned him ...": after a name's
     // comma a subject clause may be the whole event's (which-apart.ts reads the names' own).
     return [claim];
-  } else if (SUBJECT_VERB.test(rest) && !NOT_VERB.test(rest) && !(relative === 'that' && SAYING.test(head))) {
-    facts.push(`${subjectOf(`${head}${before}`, quoted === undefined ? title : bare)} ${rest}.`);
-  } else if (quoted !== undefined && relative === 'which' && /^(?:is|was|are|were|has|had) /.test(rest)) {
+  } else if ((SUBJECT_VERB.test(rest) && !NOT_VERB.test(rest) && !(relative === 'that' && SAYING.test(head)))
+    || (quoted !== undefined && relative === 'which' && /^(?:is|was|are|were|has|had) /.test(rest))) {
+    // A title's "which was ..." as title-which.ts reads it; a name's only with another verb (see NOT_VERB).
     facts.push(`${subjectOf(`${head}${before}`, quoted === undefined ? title : bare)} ${rest}.`);
   }
   // "the company Microsoft that dominated the market had stifled ...": a clause inside the subject ends before the
