@@ -17,6 +17,10 @@ import { yearApart } from './year-apart.js';
 import { leadInApart } from './lead-in.js';
 import { examplesApart } from './examples-apart.js';
 import { titleWhichApart } from './title-which.js';
+import { relativeNameApart } from './relative-name.js';
+import { duringWhichApart } from './during-which.js';
+import { eventWhichApart } from './event-which.js';
+import { inWhichApart } from './in-which.js';
 import { andObjectsApart } from './and-objects.js';
 import { commaListApart } from './comma-list.js';
 import { focusApart } from './focus-apart.js';
@@ -77,6 +81,6 @@ function bornApart(claim: string): string[] {
 export function claimsOfPiece(p: string): string[] {
   const c = through(splitClaims(p), subjectPairApart, whoseApart, sequenceApart, prepRepeatApart, possessiveRepeatApart, hangingExampleApart, bornApart, whoApart, rolesApart, nationalityApart, timeSpanApart);
   const d = through(longOnly(through(longOnly(through(longOnly(c, gerundLeadApart), whichApart), rolePairsApart), roleAsApart, rolesInApart), framingLeadApart, leadInApart, leadHeadApart, dayLeadApart, dateCommaApart), yearApart);
-  const e = through(longOnly(through(longOnly(d, awardForApart, playsAsApart), examplesApart), titleWhichApart), nameListApart, innerAppositionApart, endAppositionApart);
+  const e = through(longOnly(through(longOnly(d, awardForApart, playsAsApart), examplesApart), titleWhichApart, relativeNameApart, duringWhichApart, eventWhichApart, inWhichApart), nameListApart, innerAppositionApart, endAppositionApart);
   return once(longOnly(e, longExampleApart, focusApart, commaListApart, gappedPairApart, quotedPairApart, rolesShareApart, knownPairApart, whereApart, onLoanApart, commaAndApart, placeEndApart, institutionAtApart, alongsideApart, andObjectsApart, andVerbApart, whileIngApart, passiveByApart, adjunctsApart, bornToApart, afterClauseApart, commaIngApart, untilDeathApart, awardForApart)).map(asExistence);
 }

@@ -1,6 +1,6 @@
 /** Turn one declarative claim into a yes/no question, keeping tense and every negation word. */
 import { analyzeClause } from './clause.js';
-import { AUX_ADVERBS, DETERMINERS, isVerbWord, NOT_PAST_ED, PRONOUNS } from './lexicon.js';
+import { AUX_ADVERBS, DETERMINERS, IRREGULAR_PAST, isVerbWord, NOT_PAST_ED, PRONOUNS } from './lexicon.js';
 import { capitalize, stripTrailingPunct, type Token } from './text.js';
 import { isParticipleAt } from './verbs.js';
 
@@ -55,8 +55,23 @@ function isMainDo(rest: readonly Token[]): boolean {
 
 const TAIL_OPENERS = /^(?:in|on|at|by|for|from|with|during|after|before|following|since|until|upon|throughout|over|under|as|when|while|once|despite|between|within|without|across|around|into|near|among|like|of|to)$/;
 
+// "co-wrote", "co-led": a "co-" before an irregular past the verb rules do not read (they would split "co-wrote,
+// co-directed and co-starred in X" on it).
+const CO_PAST = /\bco-([a-z]+)\b/;
+
 /** Turn a declarative claim into a yes/no question, or null when no finite verb is found. */
 export function claimToQuestion(claim: string): string | null {
+  const q = questionOf(claim);
+  const co = q === null && typeof claim === 'string' ? CO_PAST.exec(claim) : null;
+  const base = co === null ? undefined : IRREGULAR_PAST.get(co[1]!);
+  if (co === null || base === undefined) return q;
+  // "He co-wrote La Raulito ..." is asked as "He wrote La Raulito ...", with the "co-" put back on its verb.
+  const plain = questionOf(claim.replace(co[0], co[1]!));
+  const verb = new RegExp(String.raw`\b${base}\b`);
+  return plain === null || !verb.test(plain) ? null : plain.replace(verb, `co-${base}`);
+}
+
+function questionOf(claim: string): string | null {
   if (typeof claim !== 'string' || /\?\s*$/.test(claim)) return null;
   const clause = analyzeClause(claim);
   if (!clause || clause.verb.fromRelative) return null;
