@@ -32,4 +32,32 @@ describe('divideRules on real English: examples after a category (twenty-fourth 
     expect(claims('He was the director of the Health and Safety Executive.')).toEqual(['He was the director of the Health and Safety Executive.']);
     expect(claims('He was the director of the Food and Drug Administration.')).toEqual(['He was the director of the Food and Drug Administration.']);
   });
+
+  it('gives each determined object of the verb\'s first preposition a claim, when the items have phrases of their own (bios)', () => {
+    // FActScore's annotators: "He is remembered for the creation of the International Refugee Organization.".
+    const donovan = claims('He is also remembered for his involvement in the Nuremberg Trials, the creation of the International Refugee Organization, and his successful defense of accused Nazi war criminal Adolf Eichmann.');
+    expect(donovan).toEqual(expect.arrayContaining([
+      'He is also remembered for his involvement in the Nuremberg Trials.',
+      'He is also remembered for the creation of the International Refugee Organization.',
+      'He is also remembered for his successful defense of accused Nazi war criminal Adolf Eichmann.',
+    ]));
+    // Annotators: "Lousteau pushed for a new exchange rate system.".
+    const lousteau = claims('As Minister of Economy, Lousteau pushed for a number of reforms and initiatives, such as the implementation of a new tax system, a new exchange rate system, and the creation of an international financial center in Buenos Aires.');
+    expect(lousteau).toEqual(expect.arrayContaining(['As Minister of Economy, Lousteau pushed for a new exchange rate system.', 'As Minister of Economy, Lousteau pushed for the creation of an international financial center in Buenos Aires.']));
+  });
+
+  it('keeps the list whole where the first item\'s own phrase may hold it, or a later "its" is the first item\'s (bios)', () => {
+    // Annotators: "He is known for his works in the development of public spaces." (the inner phrase's list).
+    const mimbelli = 'He is known for his works in the field of urban planning and the development of public spaces in Italian cities.';
+    expect(claims(mimbelli)).not.toContain('He is known for the development of public spaces in Italian cities.');
+    // "graduated from a Bachelor of Science" would be false: the degrees are the "with" phrase's.
+    const lummis = claims('She graduated from the University of Wyoming with a Bachelor of Science degree in animal science in 1976 and a Bachelor of Science in biology in 1978.');
+    expect(lummis.some((c) => /graduated from a Bachelor/.test(c))).toBe(false);
+    // "the sick" is shaped like the inner object ("her work with the poor"), not like the first item.
+    const work = claims('She is known for her work with the poor, the sick, and the elderly in the slums of the city of Calcutta today.');
+    expect(work).not.toContain('She is known for the sick.');
+    // "its spin-off series" is Buffy's: apart, "its" would have no owner.
+    const faith = claims('Her role as Faith is in the supernatural drama series Buffy the Vampire Slayer and its spin-off series Angel.');
+    expect(faith).not.toContain('Her role as Faith is in its spin-off series Angel.');
+  });
 });
