@@ -60,4 +60,35 @@ describe('divideRules on real English: examples after a category (twenty-fourth 
     const faith = claims('Her role as Faith is in the supernatural drama series Buffy the Vampire Slayer and its spin-off series Angel.');
     expect(faith).not.toContain('Her role as Faith is in its spin-off series Angel.');
   });
+
+  it('gives a counted category of posts its titles as positions held, and a phrase around or within the category (bios)', () => {
+    // FActScore's annotators: "He held the position of Minister of Finance." ("held" had kept it whole).
+    const miki = claims('Before becoming Prime Minister, he held several cabinet positions including Minister of International Trade and Industry and Minister of Finance.');
+    expect(miki).toEqual(expect.arrayContaining([
+      'Before becoming Prime Minister, he held several cabinet positions.',
+      'Before becoming Prime Minister, he held the position of Minister of International Trade and Industry.',
+      'Before becoming Prime Minister, he held the position of Minister of Finance.',
+    ]));
+    // A fronted phrase goes with the post's whole title, not with "the position" alone.
+    const letwin = claims('During his time in Parliament, he held various ministerial positions, including Minister of State for Policy from 2010 to 2015 under Prime Minister David Cameron.');
+    expect(letwin).toContain('He held the position of Minister of State for Policy during his time in Parliament.');
+    expect(letwin).not.toContain('He held the position during his time in Parliament.');
+    // Annotators: "Fonseca's work has been exhibited in the Museum of Modern Art."; "around the world" is the category's.
+    const fonseca = claims('Fonseca\'s work has been exhibited in numerous galleries and museums around the world, including the Museum of Modern Art in New York City and the Peggy Guggenheim Collection in Venice.');
+    expect(fonseca).toEqual(expect.arrayContaining([
+      'Fonseca\'s work has been exhibited in numerous galleries and museums around the world.',
+      'Fonseca\'s work has been exhibited in the Museum of Modern Art in New York City.',
+      'Fonseca\'s work has been exhibited in the Peggy Guggenheim Collection in Venice.',
+    ]));
+  });
+
+  it('keeps posts whole where a title points back ("in the same ministry") or a piece opens no office (bios)', () => {
+    // Annotators resolved it ("... in the Ministry of Foreign Affairs"); a claim of its own would not say which ministry.
+    const icaza = claims('She has also held various positions within the Mexican government, such as Director of International Organizations and Conferences in the Ministry of Foreign Affairs, and Director of the Department of International Security and Disarmament in the same ministry.');
+    expect(icaza.some((c) => /held the position of Director of the Department/.test(c))).toBe(false);
+    expect(icaza.some((c) => /held (?:the position of )?Conferences|held Disarmament/.test(c))).toBe(false);
+    // "News and Current Affairs" is one title's: no office's word follows the "and".
+    const unsworth = claims('Throughout her career, Unsworth has held several senior positions, including Deputy Director of News and Current Affairs.');
+    expect(unsworth).not.toContain('Throughout her career, Unsworth has held the position of Current Affairs.');
+  });
 });
