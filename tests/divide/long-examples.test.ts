@@ -91,4 +91,20 @@ describe('divideRules on real English: examples after a category (twenty-fourth 
     const unsworth = claims('Throughout her career, Unsworth has held several senior positions, including Deputy Director of News and Current Affairs.');
     expect(unsworth).not.toContain('Throughout her career, Unsworth has held the position of Current Affairs.');
   });
+
+  it('gives an example of an example\'s own category the outer category\'s place, with what it is (bios)', () => {
+    // FActScore's annotators: "He starred in The Life of an Actor.", "The Life of an Actor is a silent film.".
+    const hori = claims('He went on to star in over 100 films, including some of the most successful Japanese silent films of the time such as The Life of an Actor (1917), and A Page of Madness (1926).');
+    expect(hori).toEqual(expect.arrayContaining([
+      'He went on to star in over 100 films.',
+      'He went on to star in some of the most successful Japanese silent films of the time.',
+      'He went on to star in The Life of an Actor.',
+      'The Life of an Actor is a Japanese silent film.',
+      'He went on to star in A Page of Madness.',
+    ]));
+    expect(hori.some((c) => / such as /.test(c))).toBe(false);
+    // Not a name: the inner example stays with its categories.
+    const works = claims('He went on to write over 100 books, including some of the most popular travel guides of the time such as a guide to walking in the Alps.');
+    expect(works).not.toContain('He went on to write a guide to walking in the Alps.');
+  });
 });
