@@ -97,7 +97,10 @@ function listItems(list: string, most = 8): string[] | null {
     else items.push(x);
   }
   // ", which propelled ...", ", in 1982 for her novel": the clause goes on; these are not items of a list.
-  const notItem = (x: string): boolean => x.split(/\s+/).length > most || /^(?:which|who|that|where|when|in|on|at|for|from|with|by|to|as)\b/i.test(x);
+  // In a list of quoted titles only, a title is one item however long ("The Dub Album They Didn't Want You to Hear");
+  // not beside an apposition (', "Behind the Ranges: ...", a biography of ...').
+  const titles = items.every((x) => /^["“][^"“”]+["”]$/.test(x));
+  const notItem = (x: string): boolean => (x.split(/\s+/).length > most && !titles) || /^(?:which|who|that|where|when|in|on|at|for|from|with|by|to|as)\b/i.test(x);
   return items.length === 0 || items.some(notItem) ? null : items;
 }
 
@@ -153,7 +156,8 @@ function countedExamples(text: string): string[] | null {
   const offices = POSTS.test(m[2]) ? officeTitles(list) : null;
   if (offices?.length === 0) return null;
   const items = offices ?? listItems(list, 12) ?? longItems(list);
-  if (items === null || !/\b(?:has|have|had|was|were)\b|\b(?:\w+ed|held)\s*$/i.test(m[1])) return null;
+  // A verb before the category: a perfect or a past, or a modal's ("can also play several instruments such as ...").
+  if (items === null || !/\b(?:has|have|had|was|were)\b|\b(?:\w+ed|held)\s*$|\b(?:can|could|will|would)\s+(?:also\s+)?[a-z]+\s*$/i.test(m[1])) return null;
   const rest = more && subject !== undefined ? [`${subject} ${m[4].slice(more.index).replace(/^,?\s+and\s+/, '')}.`] : [];
   // "held numerous positions, including Deputy Director of X": a bare title is held as a position.
   const post = (x: string): string => (POSTS.test(m[2]!) && /\b(?:held|occupied)\s$/.test(m[1]!) && /^[A-Z]/.test(x) ? `the position of ${x}` : x);

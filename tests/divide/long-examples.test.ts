@@ -107,4 +107,34 @@ describe('divideRules on real English: examples after a category (twenty-fourth 
     const works = claims('He went on to write over 100 books, including some of the most popular travel guides of the time such as a guide to walking in the Alps.');
     expect(works).not.toContain('He went on to write a guide to walking in the Alps.');
   });
+
+  it('reads examples after a verb group that is no perfect ("continued to release", "can play", "is supporting") (bios)', () => {
+    // FActScore's annotators: 'Scientist released the album "Scientist Meets the Space Invaders".'; a quoted title
+    // in a list of quoted titles is one item however long.
+    const scientist = claims('Throughout the 1980s, Scientist continued to release critically acclaimed albums, such as "Scientist Meets the Space Invaders" and "The Dub Album They Didn\'t Want You to Hear".');
+    expect(scientist).toEqual(expect.arrayContaining([
+      'Throughout the 1980s, Scientist continued to release critically acclaimed albums.',
+      'Throughout the 1980s, Scientist continued to release "Scientist Meets the Space Invaders".',
+      'Throughout the 1980s, Scientist continued to release "The Dub Album They Didn\'t Want You to Hear".',
+    ]));
+    const wendy = claims('Besides her passion for singing, she can also play several instruments such as the guitar and piano[1].');
+    expect(wendy).toEqual(expect.arrayContaining(['Besides her passion for singing, she can also play several instruments.', 'She can also play the guitar.', 'She can also play piano.']));
+    // Annotators: "She supports causes such as cancer research."; examples that are no names take the category's place.
+    const pahlavi = claims('She currently lives in Switzerland and is an active philanthropist, supporting causes such as cancer research, children\'s charities, and the preservation of Iranian culture.');
+    expect(pahlavi).toEqual(expect.arrayContaining(['She is supporting causes.', 'She is supporting cancer research.', 'She is supporting the preservation of Iranian culture.']));
+    const bbc = claims('Under her leadership, the BBC has covered major events such as Brexit negotiations and the COVID-19 pandemic[1].');
+    expect(bbc).toContain('Under her leadership, the BBC has covered the COVID-19 pandemic.');
+  });
+
+  it('keeps a list whole where an apposition stands in it, an example holds a phrase, or a copula comes before (bios)', () => {
+    // ', "Behind the Ranges: ...", a biography of another CIM missionary': the long title's length rule stays.
+    const taylor = claims('He wrote several books about his experiences in China, including "Hudson Taylor and the China Inland Mission", a biography of his father, and "Behind the Ranges: The Life-Changing Story of J.O. Fraser", a biography of another CIM missionary.');
+    expect(taylor).not.toContain('He wrote "Hudson Taylor.');
+    // An example with a phrase of its own ("to the poor") may be no example of the category: whole.
+    const care = claims('She is supporting causes such as medical care for children, help to the poor, and the preservation of Iranian culture.');
+    expect(care).not.toContain('She is supporting help to the poor.');
+    // "has been venues for ...": after a copula the category is a complement, not an object.
+    const been = claims('Over the years, the old town hall has been venues for many events such as concerts, art fairs, and the annual meeting of the local council.');
+    expect(been).not.toContain('Over the years, the old town hall has been concerts.');
+  });
 });
