@@ -73,3 +73,19 @@ export function listedSubjectApart(text: string, listItems: (list: string) => st
     return [`${subject} ${verb} ${x}.`, ...(what === null ? [] : [`${what.charAt(0).toUpperCase()}${what.slice(1)}`])];
   });
 }
+
+// "received numerous accolades for her work in football, including being named the FA's Women's Referee of the Year
+// in 2009 and 2010, and being awarded a MBE ...": the examples are events that happened to the subject, one claim each
+// ("Sian was named the FA's Women's Referee of the Year in 2009 and 2010."), as FActScore's annotators wrote them
+// ("Sian was named ... in 2009."); "Tukaki has received being named as one of ..." had been said. The subject is the
+// lead's words before its perfect, with no comma (no fronted phrase); otherwise the claim stays whole.
+const EVENT = /^being\s+[a-z]+(?:ed|en|wn)\s/;
+
+/** The category's claim and one claim per "being ..." event; the text alone when the subject cannot be told. */
+export function eventsApart(lead: string, category: string, list: string, text: string): string[] {
+  const subject = /^([A-Z][^,]*?)\s(?:has|have|had)\s/.exec(lead)?.[1];
+  const events = list.split(/,?\s+(?:and\s+)?(?=being\s)/);
+  if (subject === undefined || subject.split(' ').length > 4 || !events.every((x) => EVENT.test(`${x} `))) return [text];
+  const be = /^(?:they|we)$/i.test(subject) ? 'were' : 'was';
+  return [`${lead}${category}.`, ...events.map((x) => `${subject} ${be} ${x.replace(/^being\s+/, '').replace(/[,.]+$/, '')}.`)];
+}

@@ -1,7 +1,7 @@
 /** The built-in English rules divider: answer -> atomic claims -> yes/no questions, with no model. */
 import { flatMapOf, through } from './arrays.js';
 import { asRolesApart, asWellAsApart, bothApart, possessivesApart, yearsApart } from './as-well-as.js';
-import { listedSubjectApart } from './example-items.js';
+import { eventsApart, listedSubjectApart } from './example-items.js';
 import { rolesAsListApart } from './role-as.js';
 import { plainExamples } from './plain-examples.js';
 import { timedSplit } from './time-np.js';
@@ -153,6 +153,7 @@ function countedExamples(text: string): string[] | null {
   const list = more && subject !== undefined ? m[4].slice(0, more.index) : m[4];
   // "held several cabinet positions including Minister of International Trade and Industry and Minister of Finance":
   // titles apart at the "and" an office's word follows, not inside "Trade and Industry".
+  if (/^being\s/.test(list)) return eventsApart(m[1], m[2], list, text);
   const offices = POSTS.test(m[2]) ? officeTitles(list) : null;
   if (offices?.length === 0) return null;
   const items = offices ?? listItems(list, 12) ?? longItems(list);

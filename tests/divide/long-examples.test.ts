@@ -137,4 +137,21 @@ describe('divideRules on real English: examples after a category (twenty-fourth 
     const been = claims('Over the years, the old town hall has been venues for many events such as concerts, art fairs, and the annual meeting of the local council.');
     expect(been).not.toContain('Over the years, the old town hall has been concerts.');
   });
+
+  it('gives each "being ..." example an event of the subject\'s own, where the subject can be told (bios)', () => {
+    // FActScore's annotators: "Sian was named the FA's Women's Referee of the Year in 2009.".
+    const sian = claims('Sian has received numerous accolades for her work in football, including being named the FA\'s Women\'s Referee of the Year in 2009 and 2010, and being awarded an MBE in the 2016 New Year Honours for services to football.');
+    expect(sian).toEqual(expect.arrayContaining([
+      'Sian has received numerous accolades for her work in football.',
+      'Sian was named the FA\'s Women\'s Referee of the Year in 2009.',
+      'Sian was named the FA\'s Women\'s Referee of the Year in 2010.',
+    ]));
+    // It had been "Tukaki has received being named as one of ...".
+    const tukaki = claims('Tukaki has received numerous awards and accolades for his work, including being named as one of the top 100 Global Influencers in the Future of Work by the World Economic Forum.');
+    expect(tukaki).toContain('Tukaki was named as one of the top 100 Global Influencers in the Future of Work by the World Economic Forum.');
+    expect(tukaki.some((c) => /received being/.test(c))).toBe(false);
+    // After a fronted phrase the subject is not the lead's first words: whole, never "received being ...".
+    const fronted = claims('In his long career, Tukaki has received numerous awards and accolades for his work, including being named one of the top 100 Global Influencers.');
+    expect(fronted.some((c) => /received being|was named/.test(c))).toBe(false);
+  });
 });
