@@ -154,4 +154,19 @@ describe('divideRules on real English: examples after a category (twenty-fourth 
     const fronted = claims('In his long career, Tukaki has received numerous awards and accolades for his work, including being named one of the top 100 Global Influencers.');
     expect(fronted.some((c) => /received being|was named/.test(c))).toBe(false);
   });
+
+  it('lets the last item of a list after a preposition have its own phrase when it opens with an article (bios)', () => {
+    const medina = claims('Her research has focused on mental health epidemiology, substance abuse, and the development of interventions to improve mental health outcomes.');
+    expect(medina).toEqual(expect.arrayContaining([
+      'Her research has focused on mental health epidemiology.',
+      'Her research has focused on substance abuse.',
+      'Her research has focused on the development of interventions to improve mental health outcomes.',
+    ]));
+    // An earlier item with a phrase ("health across Mexico") may be no item of the list: whole, as before.
+    const across = 'Her research has focused on health across Mexico, substance abuse, and the development of interventions to improve mental health outcomes.';
+    expect(claims(across)).toEqual([across]);
+    // Two items only: the phrase may be both items' ("... outcomes in Mexico"), whole.
+    const two = 'Her research has focused on mental health epidemiology and the development of interventions to improve mental health outcomes in Mexico.';
+    expect(claims(two)).toEqual([two]);
+  });
 });
