@@ -169,4 +169,11 @@ describe('divideRules on real English: examples after a category (twenty-fourth 
     const two = 'Her research has focused on mental health epidemiology and the development of interventions to improve mental health outcomes in Mexico.';
     expect(claims(two)).toEqual([two]);
   });
+
+  it('reads a counted category with a phrase "over the years", and names no kind after a span of time (bios)', () => {
+    const kerser = claims('He is known for his aggressive and confrontational rap style, and has released numerous albums and singles over the years, including "No Rest for the Sickest", "King", and "Tradition".');
+    expect(kerser).toEqual(expect.arrayContaining(['He has released numerous albums and singles over the years.', 'He has released "King".', 'He has released "Tradition".']));
+    // "the years, including King" had given "King is a year.".
+    expect(kerser.some((c) => / is a year\.$/.test(c))).toBe(false);
+  });
 });
