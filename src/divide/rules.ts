@@ -72,7 +72,7 @@ const YEAR_BRACKETS = /\s*\([^()]{0,40}\b(?:1[5-9]|20)\d\d\b[^()]{0,40}\)/g;
 // "He has appeared in films such as A, B and C" -> "He has appeared in films", "... in films such as A", ...: each
 // example is a fact of its own, as the annotators wrote them. Only after a preposition, where an example can
 // take the category noun's place.
-const EXAMPLES = /^(.*\b(?:in|on|at|for|with|of|by|from|to|into)\s+)((?:[\w'’-]+\s+){0,4}?[\w'’-]+),?\s+(such as|including|like)\s+(.+?)\.?$/i;
+const EXAMPLES = /^(.*\b(?:in|on|at|for|with|of|by|from|to|into|beside|alongside|against|among)\s+)((?:[\w'’-]+\s+){0,4}?[\w'’-]+),?\s+(such as|including|like)\s+(.+?)\.?$/i;
 
 // "Varma has directed several successful films, including Rangeela (1995) and Satya (1998)": after a verb, a
 // counted category's examples are objects of their own ("Varma has directed Rangeela."; the year is a naming fact).

@@ -176,4 +176,12 @@ describe('divideRules on real English: examples after a category (twenty-fourth 
     // "the years, including King" had given "King is a year.".
     expect(kerser.some((c) => / is a year\.$/.test(c))).toBe(false);
   });
+
+  it('reads examples after "beside", "alongside", "against" and "among" as after the other prepositions (bios)', () => {
+    const davis = claims('In the early 1990s, he honed his craft beside the then-dominant Dancehall figures including Ninjaman, Admiral Bailey and Shabba Ranks[1].');
+    expect(davis).toEqual(expect.arrayContaining(['In the early 1990s, he honed his craft beside the then-dominant Dancehall figures.', 'In the early 1990s, he honed his craft beside Admiral Bailey.']));
+    expect(claims('Nkosi worked alongside other notable writers such as Can Themba and Bessie Head.')).toContain('Nkosi worked alongside Bessie Head.');
+    // A comparison after a verb of sense stays whole, as after the others ("looks like").
+    expect(claims('The building looks like a castle.')).toEqual(['The building looks like a castle.']);
+  });
 });
