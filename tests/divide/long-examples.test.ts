@@ -184,4 +184,17 @@ describe('divideRules on real English: examples after a category (twenty-fourth 
     // A comparison after a verb of sense stays whole, as after the others ("looks like").
     expect(claims('The building looks like a castle.')).toEqual(['The building looks like a castle.']);
   });
+
+  it('gives places named after "including in" the head\'s own "in" phrase, one claim each (bios)', () => {
+    // FActScore's annotators: "Kourosh Zolani has performed in Iran.".
+    const zolani = claims('Kourosh Zolani has performed in various concerts and festivals around the world, including in Iran, Europe, and North America[3].');
+    expect(zolani).toEqual(expect.arrayContaining([
+      'Kourosh Zolani has performed in various concerts and festivals around the world.',
+      'Kourosh Zolani has performed in Iran.',
+      'Kourosh Zolani has performed in North America.',
+    ]));
+    // Not names: the places may be the examples' own phrases, whole.
+    const towns = 'Kourosh Zolani has performed in various concerts and festivals around the world, including in small towns and large cities.';
+    expect(claims(towns)).not.toContain('Kourosh Zolani has performed in small towns.');
+  });
 });
