@@ -197,4 +197,15 @@ describe('divideRules on real English: examples after a category (twenty-fourth 
     const towns = 'Kourosh Zolani has performed in various concerts and festivals around the world, including in small towns and large cities.';
     expect(claims(towns)).not.toContain('Kourosh Zolani has performed in small towns.');
   });
+
+  it('reads a counted category with a phrase "during" its time (bios)', () => {
+    // FActScore's annotators: "Boseman received a Golden Globe Award."; the list split had left three items on one claim.
+    const boseman = claims('Boseman received multiple accolades during his two-decade career, including two Screen Actors Guild Awards, a Golden Globe Award, a Critics\' Choice Movie Award, and a Primetime Emmy Award[1].');
+    expect(boseman).toEqual(expect.arrayContaining([
+      'Boseman received multiple accolades during his two-decade career.',
+      'Boseman received two Screen Actors Guild Awards.',
+      'Boseman received a Golden Globe Award.',
+      'Boseman received a Primetime Emmy Award.',
+    ]));
+  });
 });
