@@ -20,6 +20,7 @@ import { titleWhichApart } from './title-which.js';
 import { andObjectsApart } from './and-objects.js';
 import { commaListApart } from './comma-list.js';
 import { detObjectsApart } from './det-objects.js';
+import { apposedExamplesApart } from './apposed-examples.js';
 import { unnamedExamplesApart } from './plain-examples.js';
 import { focusApart } from './focus-apart.js';
 import { gappedPairApart } from './gapped-pair.js';
@@ -67,5 +68,5 @@ export function claimsOfPiece(p: string): string[] {
   const c = through(splitClaims(p), subjectPairApart, whoseApart, sequenceApart, prepRepeatApart, possessiveRepeatApart, hangingExampleApart, bornApart, whoApart, rolesApart, nationalityApart, timeSpanApart);
   const d = through(longOnly(through(longOnly(through(longOnly(c, gerundLeadApart), whichApart), rolePairsApart), roleAsApart, rolesInApart), leadInApart, leadHeadApart, dayLeadApart, dateCommaApart), yearApart);
   const e = through(longOnly(through(longOnly(d, awardForApart, playsAsApart), examplesApart), titleWhichApart), nameListApart, innerAppositionApart, endAppositionApart);
-  return once(longOnly(e, longExampleApart, unnamedExamplesApart, focusApart, detObjectsApart, commaListApart, gappedPairApart, quotedPairApart, rolesShareApart, knownPairApart, whereApart, onLoanApart, commaAndApart, placeEndApart, institutionAtApart, alongsideApart, andObjectsApart, andVerbApart, whileIngApart, passiveByApart, adjunctsApart, bornToApart)).map(asExistence);
+  return once(longOnly(e, apposedExamplesApart, longExampleApart, unnamedExamplesApart, focusApart, detObjectsApart, commaListApart, gappedPairApart, quotedPairApart, rolesShareApart, knownPairApart, whereApart, onLoanApart, commaAndApart, placeEndApart, institutionAtApart, alongsideApart, andObjectsApart, andVerbApart, whileIngApart, passiveByApart, adjunctsApart, bornToApart)).map(asExistence);
 }

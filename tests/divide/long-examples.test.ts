@@ -208,4 +208,26 @@ describe('divideRules on real English: examples after a category (twenty-fourth 
       'Boseman received a Primetime Emmy Award.',
     ]));
   });
+
+  it('gives named examples that each carry an apposition their place and what each is (bios)', () => {
+    const taylor = claims('He wrote several books about his experiences in China, including "Hudson Taylor and the China Inland Mission", a biography of his father, and "Behind the Ranges: The Life-Changing Story of J.O. Fraser", a biography of another CIM missionary.');
+    // FActScore's annotators: "He wrote a biography of his father.", 'He wrote a book called "Behind the Ranges: ..."'.
+    expect(taylor).toEqual(expect.arrayContaining([
+      'He wrote several books about his experiences in China.',
+      'He wrote "Hudson Taylor and the China Inland Mission".',
+      '"Hudson Taylor and the China Inland Mission" is a biography of his father.',
+      'He wrote a biography of his father.',
+      'He wrote "Behind the Ranges: The Life-Changing Story of J.O. Fraser".',
+    ]));
+    const abu = claims('Ahmadu Bello University has produced notable alumni such as Namadi Sambo, former vice president of Nigeria, and Olufemi Obafemi, poet, playwright, and author[3].');
+    expect(abu).toEqual(expect.arrayContaining(['Ahmadu Bello University has produced Namadi Sambo.', 'Namadi Sambo is a former vice president of Nigeria.', 'Olufemi Obafemi is a poet.', 'Olufemi Obafemi is an author.']));
+  });
+
+  it('keeps a single apposed example with a phrase after it whole, and a list where a name has no apposition (bios)', () => {
+    // Annotators: "She received the award in 1982."; "She received the Naoki Prize in 1982 ..." would not say "award".
+    const tokiwa = 'She received numerous awards for her work, including the Naoki Prize, one of Japan\'s most prestigious literary prizes, in 1982 for her novel "Yume no Kakera."';
+    expect(claims(tokiwa).some((c) => c.startsWith('She received the Naoki Prize'))).toBe(false);
+    const mixed = claims('He has written several books about the war, including Black Hawk Down, a bestseller, and Guests of the Ayatollah.');
+    expect(mixed).not.toContain('Black Hawk Down is a bestseller.');
+  });
 });
