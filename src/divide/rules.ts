@@ -76,7 +76,7 @@ const EXAMPLES = /^(.*\b(?:in|on|at|for|with|of|by|from|to|into|beside|alongside
 
 // "Varma has directed several successful films, including Rangeela (1995) and Satya (1998)": after a verb, a
 // counted category's examples are objects of their own ("Varma has directed Rangeela."; the year is a naming fact).
-const COUNTED_EXAMPLES = /^(.*?\s)((?:several|many|numerous|various|multiple|two|three|four|five|a number of|(?:over|more than|nearly|about)\s+\d+)\s+(?:[\w'’-]+\s+){0,3}[\w'’-]+(?:\s+(?:for|in|from|on|at|throughout|around|across|within|over|during)\s+(?:(?!\s(?:and|has|have|had|is|was|were)\s)[^,]){1,80}?|\s+(?:on|of|about)\s+(?:[a-z][\w'’-]*,?\s+){1,8}and\s+[a-z][\w'’-]*(?:\s+[a-z][\w'’-]*)?)?),?\s+(such as|including)\s+(.+?)\.?$/i;
+const COUNTED_EXAMPLES = /^(.*?\s)((?:several|many|numerous|various|multiple|two|three|four|five|a number of|(?:over|more than|nearly|about)\s+\d+)\s+(?:[\w'’-]+\s+){0,3}[\w'’-]+(?:\s+(?:for|in|from|on|at|throughout|around|across|within|over|during)\s+(?:(?!\s(?:has|have|had|is|was|were)\s|\sand\s+(?:has|have|had|is|was|were|also|later|[a-z]+ed)\s)[^,]){1,80}?|\s+(?:on|of|about)\s+(?:[a-z][\w'’-]*,?\s+){1,8}and\s+[a-z][\w'’-]*(?:\s+[a-z][\w'’-]*)?)?),?\s+(such as|including)\s+(.+?)\.?$/i;
 // Words EXAMPLES and COUNTED_EXAMPLES cannot match without (as cheap tests before them).
 const EXAMPLE_WORDS = /such as|including|like/i;
 const SENSE_VERB = /\b(?:looks?|looked|seems?|seemed|sounds?|feels?|smells?|tastes?)$/i;

@@ -230,4 +230,17 @@ describe('divideRules on real English: examples after a category (twenty-fourth 
     const mixed = claims('He has written several books about the war, including Black Hawk Down, a bestseller, and Guests of the Ayatollah.');
     expect(mixed).not.toContain('Black Hawk Down is a bestseller.');
   });
+
+  it('ends a sentence at a full stop inside a closing quote before a capital, so the examples before it split (bios)', () => {
+    // wink read "M*A*S*H." and "P.I." as initials and went on into the next sentence.
+    const sheehan = claims('Sheehan began his acting career in the 1970s and appeared in several popular TV shows such as "The Rockford Files" and "M*A*S*H." In addition to his work on television, Sheehan has appeared in films such as "Cocoon: The Return" and "Clambake."');
+    expect(sheehan).toEqual(expect.arrayContaining(['Sheehan appeared in "The Rockford Files".', 'Sheehan appeared in "M*A*S*H".']));
+    expect(sheehan.some((c) => /M\*A\*S\*H\." In addition/.test(c))).toBe(false);
+    const vieira = claims('In addition to his work in film, Vieira also worked as a stunt coordinator for television shows such as "The A-Team" and "Magnum, P.I." He has received several awards for his contributions to the film and television industry, including the Screen Actors Guild Lifetime Achievement Award in 2016.');
+    expect(vieira).toEqual(expect.arrayContaining(['Vieira also worked as a stunt coordinator for "Magnum, P.I".', 'He has received the Screen Actors Guild Lifetime Achievement Award in 2016.']));
+    // The example is of the counted object, not of the phrase after it ("received several awards for the X Award").
+    expect(vieira.some((c) => /awards for the Screen/.test(c))).toBe(false);
+    // A quoted "Mr." is an abbreviation's, and a stop inside an open quote ends nothing.
+    expect(claims('She played the role of "Mr." Smith\'s wife in the film.')).toEqual(['She played the role of "Mr." Smith\'s wife in the film.']);
+  });
 });
