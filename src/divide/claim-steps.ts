@@ -23,6 +23,9 @@ import { eventWhichApart } from './event-which.js';
 import { inWhichApart } from './in-which.js';
 import { andObjectsApart } from './and-objects.js';
 import { commaListApart } from './comma-list.js';
+import { detObjectsApart } from './det-objects.js';
+import { apposedExamplesApart } from './apposed-examples.js';
+import { unnamedExamplesApart } from './plain-examples.js';
 import { focusApart } from './focus-apart.js';
 import { gappedPairApart } from './gapped-pair.js';
 import { quotedPairApart } from './quoted-pair.js';
@@ -82,5 +85,5 @@ export function claimsOfPiece(p: string): string[] {
   const c = through(splitClaims(p), subjectPairApart, whoseApart, sequenceApart, prepRepeatApart, possessiveRepeatApart, hangingExampleApart, bornApart, whoApart, rolesApart, nationalityApart, timeSpanApart);
   const d = through(longOnly(through(longOnly(through(longOnly(c, gerundLeadApart), whichApart), rolePairsApart), roleAsApart, rolesInApart), framingLeadApart, leadInApart, leadHeadApart, dayLeadApart, dateCommaApart), yearApart);
   const e = through(longOnly(through(longOnly(d, awardForApart, playsAsApart), examplesApart), titleWhichApart, relativeNameApart, duringWhichApart, eventWhichApart, inWhichApart), nameListApart, innerAppositionApart, endAppositionApart);
-  return once(longOnly(e, longExampleApart, focusApart, commaListApart, gappedPairApart, quotedPairApart, rolesShareApart, knownPairApart, whereApart, onLoanApart, commaAndApart, placeEndApart, institutionAtApart, alongsideApart, andObjectsApart, andVerbApart, whileIngApart, passiveByApart, adjunctsApart, bornToApart, afterClauseApart, commaIngApart, untilDeathApart, awardForApart)).map(asExistence);
+  return once(longOnly(e, apposedExamplesApart, longExampleApart, unnamedExamplesApart, focusApart, detObjectsApart, commaListApart, gappedPairApart, quotedPairApart, rolesShareApart, knownPairApart, whereApart, onLoanApart, commaAndApart, placeEndApart, institutionAtApart, alongsideApart, andObjectsApart, andVerbApart, whileIngApart, passiveByApart, adjunctsApart, bornToApart, afterClauseApart, commaIngApart, untilDeathApart, awardForApart)).map(asExistence);
 }

@@ -51,9 +51,13 @@ export function commaListApart(claim: string): string[] {
   // The first item a noun phrase too: no "and", no verb ("the crater is challenging but rewarding, offering ...").
   if (/\b(?:and|is|was|are|were|has|have|had)\b/.test(items[0]!)) return [claim];
   const bare = (x: string): string[] => x.split(' ').filter((w) => !DETERMINERS.has(w));
-  if (items.some((x) => x.split(' ').length > 7 || bare(x).length === 0)) return [claim];
+  // After a preposition, the last item may have its own phrase when it opens with a determiner ("focused on mental
+  // health epidemiology, substance abuse, and the development of interventions to improve ..."): the others may not.
+  const afterPrep = PREPOSITIONS.has(words[start - 1]!);
+  const ownPhrase = (x: string, k: number): boolean => afterPrep && k === items.length - 1 && k > 1 && /^(?:the|a|an) /.test(x) && x.split(' ').length <= 10;
+  if (items.some((x, k) => (x.split(' ').length > 7 && !ownPhrase(x, k)) || bare(x).length === 0)) return [claim];
   // Each item a noun phrase: no phrase but "of", not led by an adverb or a verb with its object ("featuring a dog").
-  if (items.some((x) => x.split(' ').some((w) => PREPOSITIONS.has(w) && w !== 'of') || /^[a-z]+ly\b/.test(x) || /^[a-z]+ing (?:a|an|the|his|her|their|\S+ \S+)/.test(x))) return [claim];
+  if (items.some((x, k) => (!ownPhrase(x, k) && x.split(' ').some((w) => PREPOSITIONS.has(w) && w !== 'of')) || /^[a-z]+ly\b/.test(x) || /^[a-z]+ing (?:a|an|the|his|her|their|\S+ \S+)/.test(x))) return [claim];
   // A single capitalised word is a name's part ("Defence"); "Canadian co-production Together Forever" runs names
   // and words together.
   if (items.some((x) => /^[A-Z][^ ]*$/.test(x) || /^[A-Z]\S* .*\b[a-z][\w-]* [A-Z]/.test(x))) return [claim];
@@ -61,7 +65,7 @@ export function commaListApart(claim: string): string[] {
   // middleweight, and light heavyweight divisions"), or a one-word adjective among the items.
   const last = items[items.length - 1]!;
   const plural = (x: string): boolean => /[^s]s$/.test(x);
-  if (plural(last) && !items.slice(0, -1).some(plural) && items.slice(0, -1).every((x) => bare(x).length < bare(last).length)) return [claim];
+  if (plural(last) && !ownPhrase(last, items.length - 1) && !items.slice(0, -1).some(plural) && items.slice(0, -1).every((x) => bare(x).length < bare(last).length)) return [claim];
   if (items.slice(0, -1).some((x) => !x.includes(' ') && MODIFIER.test(x)) || items.some((x) => UNITS.test(x))) return [claim];
   // "consists of two parts, the Mishnah and the Gemara": a counted noun and its items, an apposition.
   const counted = ['two', 'three', 'four', 'five', 'six'].indexOf(items[0]!.split(' ')[0]!) + 2;

@@ -15,11 +15,30 @@ const LIST_OR_CLAUSE = /,|\s(?:and|or|which|who|that|such as|including)\s/;
 const BARE_PHRASE = /\s(?:from|of|for|by|on|with|at|in|to)\s+[a-z]+s$/;
 const PHRASE = /\s(?:for|from|in|at|to|with)\s/;
 
+// "over 100 films, including some of the most successful Japanese silent films of the time such as The Life of an
+// Actor": an example of the example's own category, which the list split left hanging on both.
+const NESTED = /^((?:some of|several|many|most of|a few of|two|three|four|five|\d+)\s[^,]*?[^su\s]s\b[^,]*?)\s+such as\s+(.+)$/;
+
+// The inner category takes the outer one's place ("Hori went on to star in some of the most successful Japanese silent
+// films of the time."), and so does its named example ("Hori went on to star in The Life of an Actor."), as FActScore's
+// annotators wrote them ("He starred in The Life of an Actor."). A single name only, as below.
+function nestedApart(lead: string, category: string, inner: string, item: string): string[] | null {
+  if (!NAMED.test(item) || item.split(/\s+/).length > 8 || LIST_OR_CLAUSE.test(` ${item} `)) return null;
+  // What the example is, from the inner category's plural head without its count, its superlative and its phrase
+  // ("The Life of an Actor is a Japanese silent film.", as the annotators wrote "... is a silent film.").
+  const head = inner.replace(/^(?:\S+ )?of /, '').replace(/^the most [a-z-]+ /, '').replace(/^(?:\d+|two|three|four|five|several|many) /, '').replace(/ (?:of|in|from|for|at|by) .*$/, '');
+  const kind = /^[A-Za-z -]+$/.test(head) ? exampleKind(head, item) : null;
+  return [`${lead}${category}.`, `${lead}${inner}.`, `${lead}${item}.`, ...(kind === null ? [] : [kind])];
+}
+
 /** The claim's category and its named example apart; the claim alone when it hangs no single example. */
 export function hangingExampleApart(claim: string): string[] {
   const m = HANGING.exec(claim);
   if (m === null || m[1] === undefined || m[2] === undefined || m[3] === undefined) return [claim];
   const [lead, category, item] = [m[1], m[2], m[3]];
+  const nested = NESTED.exec(item);
+  const inner = nested === null ? null : nestedApart(lead, category, nested[1]!, nested[2]!);
+  if (inner !== null) return inner;
   // "held a variety of roles including X" (a title only: "Head of News at BBC World Service" has its own phrase)
   // is held as a position; other example phrases must be single names that read in the category's place.
   const post = /\b(?:positions|posts|roles|offices)\b/.test(category) && /\b(?:held|occupied)\s$/.test(lead);
@@ -53,4 +72,20 @@ export function listedSubjectApart(text: string, listItems: (list: string) => st
     const what = exampleKind(kind, x);
     return [`${subject} ${verb} ${x}.`, ...(what === null ? [] : [`${what.charAt(0).toUpperCase()}${what.slice(1)}`])];
   });
+}
+
+// "received numerous accolades for her work in football, including being named the FA's Women's Referee of the Year
+// in 2009 and 2010, and being awarded a MBE ...": the examples are events that happened to the subject, one claim each
+// ("Sian was named the FA's Women's Referee of the Year in 2009 and 2010."), as FActScore's annotators wrote them
+// ("Sian was named ... in 2009."); "Tukaki has received being named as one of ..." had been said. The subject is the
+// lead's words before its perfect, with no comma (no fronted phrase); otherwise the claim stays whole.
+const EVENT = /^being\s+[a-z]+(?:ed|en|wn)\s/;
+
+/** The category's claim and one claim per "being ..." event; the text alone when the subject cannot be told. */
+export function eventsApart(lead: string, category: string, list: string, text: string): string[] {
+  const subject = /^([A-Z][^,]*?)\s(?:has|have|had)\s/.exec(lead)?.[1];
+  const events = list.split(/,?\s+(?:and\s+)?(?=being\s)/);
+  if (subject === undefined || subject.split(' ').length > 4 || !events.every((x) => EVENT.test(`${x} `))) return [text];
+  const be = /^(?:they|we)$/i.test(subject) ? 'were' : 'was';
+  return [`${lead}${category}.`, ...events.map((x) => `${subject} ${be} ${x.replace(/^being\s+/, '').replace(/[,.]+$/, '')}.`)];
 }

@@ -21,6 +21,8 @@ export function examplesApart(claim: string): string[] {
   const m = /^(.+?),?\s+(?:including|such as)\s+(.+?)\.?$/.exec(claim);
   if (m === null || m[1] === undefined || m[2] === undefined) return [claim];
   const [head, examples] = [m[1], m[2]];
+  const places = placesApart(head, examples);
+  if (places !== null) return places;
   // "including as chair of ..." (a post), "including being named ..." (an event): other rules' shapes.
   if (/^(?:as|being|for|in|at|with|when|to)\b/.test(examples) || /\b(?:including|such as)\b/.test(examples)) return [claim];
   // A clause about the examples ("..., for which he received ...", ", which propelled ...") or a second phrase
@@ -58,4 +60,19 @@ export function examplesApart(claim: string): string[] {
   const category = `${head}.`;
   const named = `${lead} ${examples.replace(/[,.]+$/, '').replace(/[,.]+(["”])$/, '$1')}.`;
   return [category, named];
+}
+
+// "Kourosh Zolani has performed in various concerts and festivals around the world, including in Iran, Europe, and
+// North America.": places named after "including in" are where the head's own "in" phrase happened, one claim each
+// ("Kourosh Zolani has performed in Iran."), as FActScore's annotators wrote them; the lead runs to the head's last
+// "in" (so "played for clubs in Europe, including in Spain" gives "played for clubs in Spain"). Names only, up to
+// four words each.
+function placesApart(head: string, examples: string): string[] | null {
+  const m = /^(in|at|across|throughout)\s+(.+)$/.exec(examples);
+  if (m === null || m[1] === undefined || m[2] === undefined) return null;
+  const at = head.lastIndexOf(` ${m[1]} `);
+  const items = m[2].replace(/[.,]+$/, '').split(/,\s+(?:and\s+)?|\s+and\s+/);
+  if (at < 0 || items.length < 2 || !items.every((x) => /^(?:the\s+)?[A-Z][\w'’.-]*(?:\s[A-Z][\w'’.-]*){0,3}$/.test(x))) return null;
+  const lead = head.slice(0, at + m[1].length + 2);
+  return [`${head}.`, ...items.map((x) => `${lead}${x}.`)];
 }

@@ -14,8 +14,10 @@ import { isLong } from './long.js';
 
 // Another fact, not a time or a circumstance (lead-in.ts keeps these with the whole object or not at all).
 const ANOTHER = /^(?:in addition to|apart from|aside from|besides)\s/i;
-// A head that says nothing without its phrase ("the first woman to ...", "a member of ...", "the head of state").
+// A head that says nothing without its phrase ("the first woman to ...", "a member of ...", "the head of state");
+// a post's takes the title's name ("He held the position during his time in Parliament." had been said).
 const EMPTY_HEAD = /^(?:role|roles|part|first|only|last|one|number|some|many|most|all|way|name|member|head|version|edition|season|episode|kind|type|series|rest|end|start|beginning|lot|couple|pair|group|side|top|bottom|center|centre|front|back|age)$/;
+const POST = /^(?:position|post|office|title|rank)$/;
 
 /** The claim without its fronted phrase and the verb with the object's head in that phrase; the claim alone otherwise. */
 export function leadHeadApart(claim: string): string[] {
@@ -50,6 +52,12 @@ export function leadHeadApart(claim: string): string[] {
     if (/^[A-Z]/.test(toks[j - 1]!.raw) && /^[A-Z]/.test(next.raw)) return null;
     // A role a phrase names stands alone ("was cast in the lead role"); an object's needs its phrase ("played a key role in").
     const w = toks[j - 1]!.word;
+    // "the position of Minister of State for Policy": a post's head takes the title's name with it.
+    if (POST.test(w) && /^[A-Z]/.test(next.raw)) {
+      let e = j + 1;
+      while (e < toks.length && (/^[A-Z]/.test(toks[e]!.raw) || (/^(?:of|for|and|the)$/.test(toks[e]!.word) && /^[A-Z]/.test(toks[e + 1]?.raw ?? ''))) && !/[,;:]$/.test(toks[e - 1]!.raw)) e++;
+      return e;
+    }
     return j - a < 2 || (EMPTY_HEAD.test(w) && !(phrase && /^(?:role|part)$/.test(w))) ? null : j;
   };
   let head: number | null;

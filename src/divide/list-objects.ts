@@ -68,6 +68,15 @@ export function objectsOfPreposition(segs: Token[][], commas: number): Token[][]
 // verb's preposition, one claim each. Not inside a name ("the Center for Sex and Society": a capital before the
 // preposition) nor a name with "and" in it ("Bosnia and Herzegovina", "The Globe and Mail").
 const FIXED_PAIRS = /\b(?:Bosnia and Herzegovina|Trinidad and Tobago|Antigua and Barbuda|Saint Kitts and Nevis|Turks and Caicos|Serbia and Montenegro)\b/;
+// "the Health and Safety Executive", "the Food and Drug Administration": one word after "the", and a body's name
+// without its own article after "and", share the article: one body ("She was the Chief Executive of the Health." and
+// "She was Safety Executive." had been said).
+const BODY = /^(?:Executive|Administration|Council|Committee|Commission|Agency|Authority|Board|Department|Office|Service|Institute|Society|Association|Foundation|Organi[sz]ation|Bureau|Ministry|Corporation|Trust|Federation)$/;
+function oneBody(before: readonly Token[], after: readonly Token[]): boolean {
+  const n = before.length;
+  return n >= 2 && before[n - 2]?.word === 'the' && /^[A-Z][a-z]/.test(before[n - 1]?.raw ?? '') && after[0]?.word !== 'the' && BODY.test(after[after.length - 1]?.raw ?? '');
+}
+
 export function twoNames(segs: Token[][], verb: string): Token[][] | null {
   const [first = [], second = []] = segs;
   let named = -1;
@@ -87,7 +96,8 @@ export function twoNames(segs: Token[][], verb: string): Token[][] | null {
   // Not "the Tamil and Telugu film industries", "the Arts and Crafts movement": a one-word name before a kind shares it.
   const capitals = object.filter((t) => /^\p{Lu}/u.test(t.raw)).length;
   const named2 = (seg: readonly Token[]): boolean => nameSeg(seg) || (namedKind(seg) && capitals >= 2);
-  if (!named2(object) || !named2(second) || digits(object) !== digits(second) || single || FIXED_PAIRS.test(wholes) || (second.length === 1 && object[0]?.word === 'the')) return null;
+  const body = oneBody(object, second);
+  if (!named2(object) || !named2(second) || digits(object) !== digits(second) || single || body || FIXED_PAIRS.test(wholes) || (second.length === 1 && object[0]?.word === 'the')) return null;
   return [first, [...first.slice(0, named + 1), ...second]];
 }
 
@@ -106,5 +116,5 @@ export function namedObjects(segs: Token[][]): Token[][] | null {
   const name = (seg: readonly Token[]): boolean => seg.length > 1 && seg.length <= 8
     && (/^["“]?[A-Z]/.test(seg[0]?.raw ?? '') || (seg[0]?.word === 'the' && /^[A-Z]/.test(seg[1]?.raw ?? '')))
     && !seg.some((t) => PREPOSITIONS.has(t.word) && !/^(?:of|for|de|and)$/.test(t.word) && t !== seg[0]);
-  return segs.length >= 2 && segs.every(name) ? segs : null;
+  return segs.length >= 2 && segs.every(name) && !segs.some((seg, k) => k > 0 && oneBody(segs[k - 1]!, seg)) ? segs : null;
 }

@@ -26,6 +26,9 @@ export function longExampleApart(claim: string): string[] {
   const k = words.findIndex((w, i) => i >= 2 && PREPOSITIONS.has(w) && w !== 'of' && w !== 'to' && w !== 'by');
   // A gerund after it ("a key role in introducing changes to ...") is an action: its object is not the example's place.
   if (k < 0 || k >= words.length - 1 || /ing$/.test(words[k + 1]!)) return [claim];
+  // "received several awards for his contributions to ..., including the X Award": a counted object before the phrase
+  // is what the example is of ("received several awards for the X Award" had been said).
+  if (words.slice(2, k).some((w) => /^(?:several|numerous|many|various|multiple|number)$/.test(w))) return [claim];
   // What the example is must stay said: a name gets its kind ("A Child's Garden of Verses is a moving essay."), from
   // the category's plural head before its own phrase; any other example names that head itself ("the soundtrack").
   const category = words.slice(k + 1).join(' ').replace(/ (?:on|in|of|for|about|from|with|at|to) .*$/, '').replace(/^(?:his|her|their|its) /, '');

@@ -364,7 +364,8 @@ export function exampleKind(category: string, item: string): string | null {
   const kind = category.replace(QUANTIFIERS, '').trim();
   const head = /^(.*?)(\w+)$/.exec(kind);
   // The kind is a plural noun, never a number ("the 1960s, including Carl Andre" names no "1960").
-  if (!head || head[2] === undefined || !/[^su]s$/.test(head[2]) || /\d/.test(head[2])) return null;
+  // Nor a span of time ("albums and singles over the years, including "King"" had given "King is a year.").
+  if (!head || head[2] === undefined || !/[^su]s$/.test(head[2]) || /\d/.test(head[2]) || /^(?:years|decades|centuries|months|weeks|days|times)$/.test(head[2])) return null;
   const one = singularOf(head[2]);
   const phrase = `${head[1] ?? ''}${one}`;
   return `${name} is ${articleFor(phrase)} ${phrase}.`;

@@ -1,13 +1,13 @@
 /** The built-in English rules divider: answer -> atomic claims -> yes/no questions, with no model. */
 import { flatMapOf, through } from './arrays.js';
 import { asRolesApart, asWellAsApart, bothApart, possessivesApart, yearsApart } from './as-well-as.js';
-import { listedSubjectApart } from './example-items.js';
+import { eventsApart, listedSubjectApart } from './example-items.js';
 import { rolesAsListApart } from './role-as.js';
 import { plainExamples } from './plain-examples.js';
 import { timedSplit } from './time-np.js';
 import { ofWhichApart } from './of-which.js';
 import { setAndVerbs } from './and-verb.js';
-import { includingAsApart } from './including-as.js';
+import { includingAsApart, officeTitles } from './including-as.js';
 import { analyzeClause, clearClauseMemo, stripDiscourseMarkers } from './clause.js';
 import { clauseParts, type Part } from './clauses.js';
 import { isPlainPart } from './clause-draft.js';
@@ -73,11 +73,11 @@ const YEAR_BRACKETS = /\s*\([^()]{0,40}\b(?:1[5-9]|20)\d\d\b[^()]{0,40}\)/g;
 // "He has appeared in films such as A, B and C" -> "He has appeared in films", "... in films such as A", ...: each
 // example is a fact of its own, as the annotators wrote them. Only after a preposition, where an example can
 // take the category noun's place.
-const EXAMPLES = /^(.*\b(?:in|on|at|for|with|of|by|from|to|into)\s+)((?:[\w'’-]+\s+){0,4}?[\w'’-]+),?\s+(such as|including|like)\s+(.+?)\.?$/i;
+const EXAMPLES = /^(.*\b(?:in|on|at|for|with|of|by|from|to|into|beside|alongside|against|among)\s+)((?:[\w'’-]+\s+){0,4}?[\w'’-]+),?\s+(such as|including|like)\s+(.+?)\.?$/i;
 
 // "Varma has directed several successful films, including Rangeela (1995) and Satya (1998)": after a verb, a
 // counted category's examples are objects of their own ("Varma has directed Rangeela."; the year is a naming fact).
-const COUNTED_EXAMPLES = /^(.*?\s)((?:several|many|numerous|various|multiple|two|three|four|five|a number of|(?:over|more than|nearly|about)\s+\d+)\s+(?:[\w'’-]+\s+){0,3}[\w'’-]+(?:\s+(?:for|in|from|on|at|throughout)\s+(?:(?!\s(?:and|has|have|had|is|was|were)\s)[^,]){1,80}?|\s+(?:on|of|about)\s+(?:[a-z][\w'’-]*,?\s+){1,8}and\s+[a-z][\w'’-]*(?:\s+[a-z][\w'’-]*)?)?),?\s+(such as|including)\s+(.+?)\.?$/i;
+const COUNTED_EXAMPLES = /^(.*?\s)((?:several|many|numerous|various|multiple|two|three|four|five|a number of|(?:over|more than|nearly|about)\s+\d+)\s+(?:[\w'’-]+\s+){0,3}[\w'’-]+(?:\s+(?:for|in|from|on|at|throughout|around|across|within|over|during)\s+(?:(?!\s(?:has|have|had|is|was|were)\s|\sand\s+(?:has|have|had|is|was|were|also|later|[a-z]+ed)\s)[^,]){1,80}?|\s+(?:on|of|about)\s+(?:[a-z][\w'’-]*,?\s+){1,8}and\s+[a-z][\w'’-]*(?:\s+[a-z][\w'’-]*)?)?),?\s+(such as|including)\s+(.+?)\.?$/i;
 // Words EXAMPLES and COUNTED_EXAMPLES cannot match without (as cheap tests before them).
 const EXAMPLE_WORDS = /such as|including|like/i;
 const SENSE_VERB = /\b(?:looks?|looked|seems?|seemed|sounds?|feels?|smells?|tastes?)$/i;
@@ -98,7 +98,10 @@ function listItems(list: string, most = 8): string[] | null {
     else items.push(x);
   }
   // ", which propelled ...", ", in 1982 for her novel": the clause goes on; these are not items of a list.
-  const notItem = (x: string): boolean => x.split(/\s+/).length > most || /^(?:which|who|that|where|when|in|on|at|for|from|with|by|to|as)\b/i.test(x);
+  // In a list of quoted titles only, a title is one item however long ("The Dub Album They Didn't Want You to Hear");
+  // not beside an apposition (', "Behind the Ranges: ...", a biography of ...').
+  const titles = items.every((x) => /^["“][^"“”]+["”]$/.test(x));
+  const notItem = (x: string): boolean => (x.split(/\s+/).length > most && !titles) || /^(?:which|who|that|where|when|in|on|at|for|from|with|by|to|as)\b/i.test(x);
   return items.length === 0 || items.some(notItem) ? null : items;
 }
 
@@ -140,6 +143,8 @@ function longItems(list: string): string[] | null {
   return items.some((x) => x.split(/\s+/).length > 20 || x.includes(',') || /^(?:which|who|that|where|when|in|on|at|for|from|with|by|to|as)\b/i.test(x)) ? null : items;
 }
 
+const POSTS = /\b(?:positions|posts)\b/i;
+
 function countedExamples(text: string): string[] | null {
   const m = COUNTED_WORDS.test(text) ? COUNTED_EXAMPLES.exec(text) : null;
   if (!m || m[1] === undefined || m[2] === undefined || m[4] === undefined) return null;
@@ -147,11 +152,17 @@ function countedExamples(text: string): string[] | null {
   const more = /,?\s+and\s+(?:has|have|had|is|was|are|were)\s/.exec(m[4]);
   const subject = more ? /^(.+?)\s(?:has|have|had|is|was|are|were|\w+ed)\s/.exec(m[1])?.[1] : undefined;
   const list = more && subject !== undefined ? m[4].slice(0, more.index) : m[4];
-  const items = listItems(list, 12) ?? longItems(list);
-  if (items === null || !/\b(?:has|have|had|was|were)\b|\b\w+ed\s*$/i.test(m[1])) return null;
+  // "held several cabinet positions including Minister of International Trade and Industry and Minister of Finance":
+  // titles apart at the "and" an office's word follows, not inside "Trade and Industry".
+  if (/^being\s/.test(list)) return eventsApart(m[1], m[2], list, text);
+  const offices = POSTS.test(m[2]) ? officeTitles(list) : null;
+  if (offices?.length === 0) return null;
+  const items = offices ?? listItems(list, 12) ?? longItems(list);
+  // A verb before the category: a perfect or a past, or a modal's ("can also play several instruments such as ...").
+  if (items === null || !/\b(?:has|have|had|was|were)\b|\b(?:\w+ed|held)\s*$|\b(?:can|could|will|would)\s+(?:also\s+)?[a-z]+\s*$/i.test(m[1])) return null;
   const rest = more && subject !== undefined ? [`${subject} ${m[4].slice(more.index).replace(/^,?\s+and\s+/, '')}.`] : [];
   // "held numerous positions, including Deputy Director of X": a bare title is held as a position.
-  const post = (x: string): string => (/\b(?:positions|posts)\b/i.test(m[2]!) && /\b(?:held|occupied)\s$/.test(m[1]!) && /^[A-Z]/.test(x) ? `the position of ${x}` : x);
+  const post = (x: string): string => (POSTS.test(m[2]!) && /\b(?:held|occupied)\s$/.test(m[1]!) && /^[A-Z]/.test(x) ? `the position of ${x}` : x);
   return [`${m[1]}${m[2]}.`, ...items.map((x) => `${m[1]}${post(x)}.`), ...rest];
 }
 

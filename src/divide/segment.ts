@@ -70,7 +70,30 @@ export function segmentSentences(answer: string): Sentence[] {
     }
     push(answer, cur, out);
   }
-  return joinQuotes(answer, tokens, joinAbbreviations(answer, out));
+  return closedQuotesApart(joinQuotes(answer, tokens, joinAbbreviations(answer, out)));
+}
+
+// 'appeared in several popular TV shows such as "The Rockford Files" and "M*A*S*H." In addition to his work on
+// television, ...': a full stop inside a closing quote, then a capital, ends the sentence (American style puts the
+// stop inside the quote), where wink read "H." or "P.I." as an initial's and went on. Only where the quote closes
+// (an even count of straight quotes up to it, or a curly closing one).
+const CLOSED = /[.!?]["\u201d](?=\s+["\u201c]?[A-Z])/g;
+function closedQuotesApart(sentences: Sentence[]): Sentence[] {
+  if (!sentences.some((s) => /[.!?]["\u201d]\s/.test(s.text))) return sentences;
+  return sentences.flatMap((s) => {
+    // Not after a title's abbreviation ('the role of "Mr." Smith's wife').
+    const abbreviation = (k: number): boolean => ABBREVIATIONS.has((/([A-Za-z]+)\.["\u201d]$/.exec(s.text.slice(0, k))?.[1] ?? '').toLowerCase());
+    const cuts = [...s.text.matchAll(CLOSED)].map((m) => m.index + 2).filter((k) => !abbreviation(k) && (s.text[k - 1] === '\u201d' || (s.text.slice(0, k).match(/"/g)?.length ?? 0) % 2 === 0));
+    if (cuts.length === 0) return [s];
+    const out: Sentence[] = [];
+    let from = 0;
+    for (const k of [...cuts, s.text.length]) {
+      const tokens = s.tokens.filter((t) => t.start >= s.start + from && t.start < s.start + k);
+      if (tokens.length > 0) out.push({ text: s.text.slice(tokens[0]!.start - s.start, k).trimEnd(), start: tokens[0]!.start, end: s.start + k, tokens });
+      from = k;
+    }
+    return out;
+  });
 }
 
 // Open double quotes in a text: an odd count of straight ones whose last opens a quotation inside the sentence (after

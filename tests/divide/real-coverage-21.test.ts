@@ -30,7 +30,9 @@ describe('divideRules on real English: the twenty-first pass (coverage)', () => 
 
   it('gives a claim the phrase would make long its verb and object with the phrase beside it (second half)', () => {
     const miki = claims('Takeo Miki was a Japanese politician. Before becoming Prime Minister, he held several cabinet positions including Minister of International Trade and Industry and Minister of Finance.');
-    expect(miki).toEqual(expect.arrayContaining(['Miki held several cabinet positions including Minister of International Trade and Industry and Minister of Finance.', 'Miki held several cabinet positions before becoming Prime Minister.']));
+    // Since the twenty-fourth pass the titles are claims of their own (long-examples.test.ts), none long: each keeps
+    // the phrase in front.
+    expect(miki).toEqual(expect.arrayContaining(['Before becoming Prime Minister, Miki held several cabinet positions.', 'Before becoming Prime Minister, Miki held the position of Minister of Finance.']));
     const krenz = claims('Egon Krenz is a former East German politician. After resigning from his posts, Krenz faced trial for his role in the deaths of people who were killed while trying to cross the Berlin Wall during his tenure as a Politburo member[2].');
     expect(krenz).toEqual(expect.arrayContaining(['Krenz resigned from his posts.', 'Krenz faced trial for his role in the deaths of people.', 'Krenz faced trial after resigning from his posts.']));
   });
