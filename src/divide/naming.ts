@@ -301,8 +301,9 @@ function titleBefore(toks: readonly Tok[], k: number): { text: string; start: nu
   const opens = (j: number): boolean => /^(?:The|A|An)$/.test(toks[j]!.text) && TITLE_WORDS.has(toks[j - 1]?.lower ?? '') && toks[j - 1]!.text === toks[j - 1]!.lower;
   while (a > 0 && !opens(a)) {
     if (cap(toks[a - 1]) || ((TITLE_WORDS.has(toks[a - 1]!.lower) || clitic(a - 1) || toks[a - 1]!.text === ':') && cap(toks[a - 2]))) a--;
-    // "What We Do in the Shadows (2014)", "Hunt for the Wilderpeople (2016)": a preposition and its article.
-    else if (toks[a - 1]!.text === 'the' && TITLE_WORDS.has(toks[a - 2]?.lower ?? '') && toks[a - 2]!.text === toks[a - 2]!.lower && cap(toks[a - 3])) a -= 2;
+    // "What We Do in the Shadows (2014)", "Hunt for the Wilderpeople (2016)", "The Life of an Actor (1917)": a
+    // preposition and its article.
+    else if (/^(?:the|a|an)$/.test(toks[a - 1]!.text) && TITLE_WORDS.has(toks[a - 2]?.lower ?? '') && toks[a - 2]!.text === toks[a - 2]!.lower && cap(toks[a - 3])) a -= 2;
     else break;
   }
   if (toks[a]!.text === toks[a]!.lower) a++;

@@ -235,3 +235,12 @@ describe('divideRules on real English: the twenty-fourth pass, graded adjectives
     expect(claims('The cartoons became very popular and were syndicated in newspapers around the world.')).toContain('The cartoons were syndicated in newspapers around the world.');
   });
 });
+
+describe('divideRules on real English: the twenty-fourth pass, a title with "a" or "an" inside', () => {
+  it('dates the whole title "The Life of an Actor (1917)", not its last word (both halves)', () => {
+    const hori = claims('He went on to star in over 100 films, including some of the most successful Japanese silent films of the time such as The Life of an Actor (1917), and A Page of Madness (1926).');
+    expect(hori).toContain('The Life of an Actor was released in 1917.');
+    expect(hori).not.toContain('Actor was released in 1917.');
+    expect(claims('He starred in the film Snakes on a Plane (2006).')).toContain('Snakes on a Plane was released in 2006.');
+  });
+});
