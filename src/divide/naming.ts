@@ -229,6 +229,11 @@ function exampleFacts(toks: readonly Tok[]): NamingFact[] {
 // and no comma between is inside a title; only the last one ends the list. After ", and" (the list's), any "and"
 // before the next comma is a title's ("..., and Forecasting Love and Weather").
 function andInItem(toks: readonly Tok[], k: number, commas: number): boolean {
+  // "Minister of International Trade and Industry and Minister of Finance": with no comma, an "and" between an "of"
+  // name and one capitalised word that another "and" follows is inside the name ("Industry is a cabinet position."
+  // had been said).
+  if (commas === 0 && toks[k]!.lower === 'and' && /^[A-Z][a-z]+$/.test(toks[k + 1]?.text ?? '') && toks[k + 2]?.lower === 'and'
+    && toks.slice(Math.max(0, k - 4), k).some((t) => t.lower === 'of')) return true;
   if (commas === 0 || toks[k]!.lower !== 'and' || toks[k - 1]?.text === ',') return false;
   for (let j = k - 1; j > 0 && toks[j]!.text !== ','; j--) if (toks[j]!.lower === 'and' && toks[j - 1]?.text === ',') return true;
   for (let j = k + 1; j < toks.length; j++) {

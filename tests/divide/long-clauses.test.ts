@@ -244,3 +244,13 @@ describe('divideRules on real English: the twenty-fourth pass, a title with "a" 
     expect(claims('He starred in the film Snakes on a Plane (2006).')).toContain('Snakes on a Plane was released in 2006.');
   });
 });
+
+describe('divideRules on real English: the twenty-fourth pass, an "and" inside an office\'s name', () => {
+  it('names "Minister of International Trade and Industry" whole in a comma-less list (both halves)', () => {
+    const miki = claims('Before becoming Prime Minister, he held several cabinet positions including Minister of International Trade and Industry and Minister of Finance.');
+    expect(miki).toContain('Minister of International Trade and Industry is a cabinet position.');
+    expect(miki).not.toContain('Industry is a cabinet position.');
+    // Two names with no "of" before the "and" stay two ("Kenya and Tanzania").
+    expect(claims('He visited several countries including Kenya and Tanzania and Uganda.')).toEqual(expect.arrayContaining(['Kenya is a country.', 'Tanzania is a country.']));
+  });
+});
