@@ -43,8 +43,15 @@ function isPerfect(rest: readonly Token[], subject: readonly Token[]): boolean {
   if (isParticipleAt(rest, j) || (j > 0 && /ed$/.test(rest[j]?.word ?? ''))) return true;
   // "Varma has directed films across ...": a person named by a name does things; a thing "has curved edges".
   const named = subject.length > 0 && subject.every((t) => /^\p{Lu}/u.test(t.raw)) && !DETERMINERS.has(subject[0]!.word) && !PRONOUNS.has(subject[0]!.word);
-  return named && /^[a-z]{4,}ed$/.test(rest[j]?.raw ?? '') && !NOT_PAST_ED.has(rest[j]!.word);
+  // So does a body ("the BBC has covered major events", "the band has released albums"), named or not.
+  const head = subject[subject.length - 1];
+  const body = head !== undefined && (ORGANIZATIONS.has(head.word) || /^[A-Z]{2,}$/.test(head.raw));
+  return (named || body) && /^[a-z]{4,}ed$/.test(rest[j]?.raw ?? '') && !NOT_PAST_ED.has(rest[j]!.word);
 }
+
+const ORGANIZATIONS = new Set(`company band group team club organization organisation party government university
+  school foundation network station channel studio label firm agency museum institute council committee league
+  federation association union newspaper magazine orchestra choir army navy ministry court parliament`.split(/\s+/));
 
 // After do/does/did, a bare verb or "not" makes it an auxiliary; an object makes it the verb "do".
 function isMainDo(rest: readonly Token[]): boolean {

@@ -254,3 +254,12 @@ describe('divideRules on real English: the twenty-fourth pass, an "and" inside a
     expect(claims('He visited several countries including Kenya and Tanzania and Uganda.')).toEqual(expect.arrayContaining(['Kenya is a country.', 'Tanzania is a country.']));
   });
 });
+
+describe('claimToQuestion: the twenty-fourth pass, a body\'s perfect', () => {
+  it('asks a body\'s "has covered" as a perfect, a thing\'s "has curved edges" as possession (both halves)', async () => {
+    const { claimToQuestion } = await import('../../src/divide/question.js');
+    expect(claimToQuestion('Under her leadership, the BBC has covered major events.')).toBe('Has the BBC covered major events under her leadership?');
+    expect(claimToQuestion('The band has featured members of Brujeria and Fear Factory.')).toBe('Has the band featured members of Brujeria and Fear Factory?');
+    expect(claimToQuestion('The table has curved edges.')).toBe('Does the table have curved edges?');
+  });
+});
