@@ -22,12 +22,12 @@ export function splitAdjectives(d: Draft): Draft[] {
     if (toks[i]?.pos !== 'ADJ' || toks[i + 1]?.text !== ',') continue;
     let j = i;
     const adjs: Tok[] = [];
-    while (toks[j]?.pos === 'ADJ' && (toks[j + 1]?.text === ',' || toks[j + 1]?.lower === 'and')) {
+    while (adjective(toks[j]) && (toks[j + 1]?.text === ',' || toks[j + 1]?.lower === 'and')) {
       adjs.push(toks[j]!);
       j += 2;
       if (toks[j]?.lower === 'and' && toks[j - 1]?.text === ',') j++; // "social, political, and economic"
     }
-    if (toks[j]?.pos !== 'ADJ' || adjs.length === 0) continue;
+    if (!adjective(toks[j]) || adjs.length === 0) continue;
     adjs.push(toks[j]!);
     let h = j + 1;
     if (!NOUNISH.has(toks[h]?.pos ?? '')) continue;
@@ -44,3 +44,8 @@ export function splitAdjectives(d: Draft): Draft[] {
   }
   return [d];
 }
+
+// An adjective, or a hyphenated compound the tagger reads as a verb ("hard-working/VERB" in "a quick, mobile,
+// hard-working and tactical player").
+// Not a verb's prefix ("co-edited", "re-released"); the run must open with a true adjective.
+const adjective = (t: Tok | undefined): boolean => t !== undefined && (t.pos === 'ADJ' || (/^[a-z]+-[a-z]+$/.test(t.text) && !/^(?:co|re|pre|un|non|self|ex)-/.test(t.text)));

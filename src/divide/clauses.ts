@@ -296,7 +296,8 @@ function opener(toks: readonly Tok[], i: number, main: readonly Tok[], afterComm
   if (t.lower === 'where' && (afterComma || edClauseAfter(toks, i)) && i > 0 && ['DET', 'PRON', 'PROPN', 'NOUN', 'NUM'].includes(next.pos)) {
     return { kind: 'subordinate', head: -1, consume: 1, setting: 'where' };
   }
-  if ((isParticipleForm(t) || ingBeforePhrase(toks, i)) && t.text === t.lower && !PREPOSITIONAL.has(t.lower) && i > 0
+  // "a quick, mobile, hard-working and tactical player": a hyphenated -ing compound is an adjective of the list.
+  if ((isParticipleForm(t) || ingBeforePhrase(toks, i)) && t.text === t.lower && !PREPOSITIONAL.has(t.lower) && i > 0 && !/^[a-z]+-[a-z]+ing$/.test(t.lower)
     && (afterComma || (prev !== undefined && (NOUNISH.has(prev.pos) || ['him', 'them'].includes(prev.lower) || herObject(prev, t))))
     && (hasFinite(main) || (afterComma && apposedBeforeVerb(toks, i, main)))
     && !(afterComma ? false : fronted(main))) {

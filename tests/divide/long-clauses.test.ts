@@ -263,3 +263,17 @@ describe('claimToQuestion: the twenty-fourth pass, a body\'s perfect', () => {
     expect(claimToQuestion('The table has curved edges.')).toBe('Does the table have curved edges?');
   });
 });
+
+describe('divideRules on real English: the twenty-fourth pass, a hyphenated adjective in a list', () => {
+  it('reads "hard-working" as one of the list\'s adjectives, no participle (second half)', () => {
+    const salah = claims('Salah is regarded as a quick, mobile, hard-working and tactical player with good technique and an eye for goal.');
+    // It had been "Salah is regarded as a quick, mobile." and "Salah is hard-working and tactical player with ...".
+    expect(salah).toEqual(expect.arrayContaining([
+      'Salah is regarded as a quick player with good technique and an eye for goal.',
+      'Salah is regarded as a hard-working player with good technique and an eye for goal.',
+    ]));
+    expect(salah.some((c) => /mobile\.$/.test(c))).toBe(false);
+    // A run of adjectives opens with a true adjective: "co-authored, edited and co-edited" is a run of verbs.
+    expect(claims('Rivera-Pagán is a prolific author who wrote, co-authored, edited and co-edited dozens of books.').some((c) => /dozens are/.test(c))).toBe(false);
+  });
+});
