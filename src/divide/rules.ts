@@ -214,11 +214,19 @@ function claimsOf(raw: string, question: string | undefined): { pairs: Pair[]; r
   return pairsOf(flatMapOf(pieces, (p, k) => p.filter((c) => !repeats(c, k))));
 }
 
+const DANGLING_END = /\s(?:a|an|the|(?:seen|saw) (?:her|him|them))\.$/;
+
 // Claims with their questions, and a reason for each claim no question could be formed from.
 function pairsOf(claims: readonly string[]): { pairs: Pair[]; reasons: string[] } {
   const pairs: Pair[] = [];
   const reasons: string[] = [];
   for (const claim of claims) {
+    // "Shortly afterward he obtained a ...", "Her acting career has seen her nominated ...": a claim cut after an
+    // article, or after "seen her" whose participle went to a claim of its own, says nothing alone.
+    if (DANGLING_END.test(claim)) {
+      reasons.push('fragment');
+      continue;
+    }
     const q = claimToQuestion(claim);
     if (q === null) reasons.push(`no question could be formed from "${claim}"`);
     else pairs.push({ claim, question: q });

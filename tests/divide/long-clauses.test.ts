@@ -277,3 +277,15 @@ describe('divideRules on real English: the twenty-fourth pass, a hyphenated adje
     expect(claims('Rivera-Pagán is a prolific author who wrote, co-authored, edited and co-edited dozens of books.').some((c) => /dozens are/.test(c))).toBe(false);
   });
 });
+
+describe('divideRules on real English: the twenty-fourth pass, a claim cut after an article', () => {
+  it('skips a claim that ends in an article or in "seen her" as a fragment (both halves)', () => {
+    const ellipsis = divideRules('Shortly afterward he obtained a ... [3]. He later moved to Paris.');
+    expect(ellipsis.claims.map((c) => c.claim)).not.toContain('Shortly afterward he obtained a.');
+    expect(ellipsis.skipped.some((s) => s.reason === 'fragment')).toBe(true);
+    const seen = claims('Her acting career has seen her nominated for Best Supporting Actress at the 2010 Brazilian Film Festival.');
+    expect(seen).not.toContain('Her acting career has seen her.');
+    // A name that ends in a capital "A" is no article.
+    expect(claims('He became a star player in the Brazilian Campeonato Brasileiro Série A.')).toContain('He became a star player in the Brazilian Campeonato Brasileiro Série A.');
+  });
+});
