@@ -57,6 +57,7 @@ import { afterClauseApart } from './after-clause.js';
 import { commaIngApart } from './comma-ing.js';
 import { framingLeadApart } from './framing-lead.js';
 import { untilDeathApart } from './until-death.js';
+import { andAgainApart } from './and-again.js';
 
 // "born in the Bronx, New York on September 21, 1974" -> born in the Bronx, New York / born on September 21, 1974:
 // the place and the date are two facts, as FActScore's annotators wrote them.
@@ -85,5 +86,5 @@ export function claimsOfPiece(p: string): string[] {
   const c = through(splitClaims(p), subjectPairApart, whoseApart, sequenceApart, prepRepeatApart, possessiveRepeatApart, hangingExampleApart, bornApart, whoApart, rolesApart, nationalityApart, timeSpanApart);
   const d = through(longOnly(through(longOnly(through(longOnly(c, gerundLeadApart), whichApart), rolePairsApart), roleAsApart, rolesInApart), framingLeadApart, leadInApart, leadHeadApart, dayLeadApart, dateCommaApart), yearApart);
   const e = through(longOnly(through(longOnly(d, awardForApart, playsAsApart), examplesApart), titleWhichApart, relativeNameApart, duringWhichApart, eventWhichApart, inWhichApart), nameListApart, innerAppositionApart, endAppositionApart);
-  return once(longOnly(e, apposedExamplesApart, longExampleApart, unnamedExamplesApart, focusApart, detObjectsApart, commaListApart, gappedPairApart, quotedPairApart, rolesShareApart, knownPairApart, whereApart, onLoanApart, commaAndApart, placeEndApart, institutionAtApart, alongsideApart, andObjectsApart, andVerbApart, whileIngApart, passiveByApart, adjunctsApart, bornToApart, afterClauseApart, commaIngApart, untilDeathApart, awardForApart)).map(asExistence);
+  return once(longOnly(e, apposedExamplesApart, longExampleApart, unnamedExamplesApart, focusApart, detObjectsApart, commaListApart, gappedPairApart, quotedPairApart, rolesShareApart, knownPairApart, whereApart, onLoanApart, commaAndApart, placeEndApart, institutionAtApart, alongsideApart, andObjectsApart, andVerbApart, whileIngApart, passiveByApart, adjunctsApart, bornToApart, afterClauseApart, commaIngApart, untilDeathApart, awardForApart, andAgainApart)).map(asExistence);
 }

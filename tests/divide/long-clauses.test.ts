@@ -289,3 +289,14 @@ describe('divideRules on real English: the twenty-fourth pass, a claim cut after
     expect(claims('He became a star player in the Brazilian Campeonato Brasileiro Série A.')).toContain('He became a star player in the Brazilian Campeonato Brasileiro Série A.');
   });
 });
+
+describe('divideRules on real English: the twenty-fourth pass, "and again"', () => {
+  it('states a long claim\'s event once per time, "again" with the second (second half)', () => {
+    expect(claims('Gasalla received the Konex Award for Best Comedian of the Decade in 1981 and again in 1991.')).toEqual([
+      'Gasalla received the Konex Award for Best Comedian of the Decade in 1981.', 'Gasalla received the Konex Award for Best Comedian of the Decade again in 1991.',
+    ]);
+    // "and again" before no time stays ("... and again at the club" is no second time).
+    const club = 'Gasalla received the Konex Award for Best Comedian of the Decade in 1981 and again at the club.';
+    expect(claims(club)).not.toContain('Gasalla received the Konex Award for Best Comedian of the Decade again at the club.');
+  });
+});
