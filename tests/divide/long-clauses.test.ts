@@ -295,8 +295,8 @@ describe('divideRules on real English: the twenty-fourth pass, "and again"', () 
     expect(claims('Gasalla received the Konex Award for Best Comedian of the Decade in 1981 and again in 1991.')).toEqual([
       'Gasalla received the Konex Award for Best Comedian of the Decade in 1981.', 'Gasalla received the Konex Award for Best Comedian of the Decade again in 1991.',
     ]);
-    // "and again" before no time stays ("... and again at the club" is no second time).
-    const club = 'Gasalla received the Konex Award for Best Comedian of the Decade in 1981 and again at the club.';
-    expect(claims(club)).not.toContain('Gasalla received the Konex Award for Best Comedian of the Decade again at the club.');
+    // "and again" before no time stays ("... and again in the club's history" is no second time).
+    const club = 'Gasalla received the Konex Award for Best Comedian of the Decade in 1981 and again in the club\'s history.';
+    expect(claims(club)).toEqual([club]);
   });
 });
