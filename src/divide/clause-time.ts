@@ -92,7 +92,7 @@ const DATED = /\b(?:in|on)\s+(?:[A-Z]?[a-z]+\s+){0,2}(?:\d{1,2},?\s+)?(?:1[5-9]|
 
 // "After One Direction went on hiatus in 2016, Payne launched ...": the finite verb read so far is the fronted
 // clause's, so "launched" right after the subject is the main verb, not a participle ("Payne is launched ...").
-const FRONTED = new Set(['after', 'before', 'when', 'once', 'since', 'until', 'while', 'although', 'though', 'because', 'if']);
+const FRONTED = new Set(['after', 'before', 'when', 'once', 'since', 'until', 'while', 'although', 'though', 'because', 'if', 'despite']);
 export function fronted(main: readonly Tok[]): boolean {
   if (!FRONTED.has(main[0]?.lower ?? '')) return false;
   const comma = main.findIndex(isComma);

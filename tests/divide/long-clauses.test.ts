@@ -300,3 +300,12 @@ describe('divideRules on real English: the twenty-fourth pass, "and again"', () 
     expect(claims(club)).toEqual([club]);
   });
 });
+
+describe('divideRules on real English: the twenty-fourth pass, a fronted "despite" phrase', () => {
+  it('reads the -ed word after "Despite ..., Rivers" as the main verb, no participle (second half)', () => {
+    const rivers = claims('Despite intense pressure from white Democrats to acquit them, Rivers refused to back down and ultimately secured convictions against all but one of the defendants.');
+    // It had been "Rivers is refused to back down and ultimately secured ...".
+    expect(rivers).toContain('Despite intense pressure from white Democrats to acquit them, Rivers refused to back down.');
+    expect(rivers.some((c) => /Rivers is refused/.test(c))).toBe(false);
+  });
+});
