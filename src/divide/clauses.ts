@@ -17,7 +17,7 @@ import {
 import { copulaSubject, definite, headBefore, herObject, isComma, listItemAfter, namedHead, NOUNISH, nounAfterModifier, placeComma, pluralHead, POSSESSIVES, textOf } from './noun-phrase.js';
 import { PARTICIPLES } from './lexicon.js';
 import { listNounAfterAnd } from './list-noun.js';
-import { pastOfIng } from './verbs.js';
+import { pastOfIng, thirdPerson } from './verbs.js';
 import { whomAt, whomBody } from './whom.js';
 import { attributeOwner, be, ingBeforePhrase, withClause, withNounsApart } from './with-clause.js';
 import { datedPast, fronted, opensWhen, placeBefore, pronounSubject, yearOfMain } from './clause-time.js';
@@ -168,7 +168,8 @@ export function clauseParts(toks: readonly Tok[]): Part[] {
           // "a box containing three donuts" -> "The box contains three donuts.", not "is containing": a state's verb.
           drafts[cur]!.prefix = subject;
           const base = t.lower.replace(/ing$/, '');
-          drafts[cur]!.toks.push(retext(t, plural ? base : `${base}s`, plural ? base : `${base}s`));
+          const verb = plural ? base : thirdPerson(base);
+          drafts[cur]!.toks.push(retext(t, verb, verb));
         } else if (!having) drafts[cur]!.toks.push(t);
       } else i += op.consume - 1;
       if (op.past && next !== undefined) {

@@ -10,7 +10,7 @@ import { plainClause } from './clause.js';
 import { IRREGULAR_PAST, PARTICIPLES } from './lexicon.js';
 import { isLong } from './long.js';
 import { verbLemma } from './nlp.js';
-import { isPluralSubject, pastOfIng } from './verbs.js';
+import { isPluralSubject, pastOfIng, thirdPerson } from './verbs.js';
 
 // The claim, the comma (after a closing quote too: '"Tijuana Strip," perfecting ...'), an adverb, the -ing word, the rest.
 const TAIL = /^(.+?),(["”]?) ((?:(?:often|also|later|eventually|famously|notably|most notably|frequently|subsequently|ultimately|thereby|thus|successfully|gradually|further|by)\s)?)([a-z]{2,}ing) (.+)\.$/;
@@ -52,6 +52,5 @@ export function commaIngApart(claim: string): string[] {
 // "dealing" -> "deals" (singular) / "deal" (plural), from wink's lemma.
 function presentOf(base: string, plural: boolean): string | null {
   if (!/^[a-z]{2,}$/.test(base) || /ing$/.test(base)) return null;
-  if (plural) return base;
-  return /(?:s|sh|ch|x|z|o)$/.test(base) ? `${base}es` : /[^aeiou]y$/.test(base) ? `${base.slice(0, -1)}ies` : `${base}s`;
+  return plural ? base : thirdPerson(base);
 }

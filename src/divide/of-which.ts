@@ -9,6 +9,7 @@
  */
 
 import { BASE_VERBS } from './lexicon.js';
+import { thirdPerson } from './verbs.js';
 
 // The comma may sit inside a closing quote ('"Sylvia," both of which').
 const OF_WHICH = /,(["”]?)\s+(one|some|many|most|all|both|each|none|several|few|two|three|four|five|\d+) of which (?=[a-z])/;
@@ -67,6 +68,5 @@ function singularVerb(rest: string): string | null {
   if (one !== undefined) return `${one}${tail}`;
   if (/^(?:[a-z]+ed|was|had|did|won|made|became|went|came|received|reached)$/.test(first)) return rest;
   if (!/^[a-z]+$/.test(first) || !BASE_VERBS.has(first)) return null;
-  const s = /(?:s|sh|ch|x|z|o)$/.test(first) ? `${first}es` : /[^aeiou]y$/.test(first) ? `${first.slice(0, -1)}ies` : `${first}s`;
-  return `${s}${tail}`;
+  return `${thirdPerson(first)}${tail}`;
 }

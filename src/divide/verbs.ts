@@ -238,3 +238,11 @@ export function pastOfIng(word: string): string {
   if (new RegExp(`${base}${base.slice(-1)}ing$`).test(word)) return `${base}${base.slice(-1)}ed`;
   return `${base}ed`;
 }
+
+/**
+ * The third person singular present of a base verb ("deal" -> "deals", "watch" -> "watches", "carry" -> "carries").
+ * @example thirdPerson('contain') // 'contains'
+ */
+export function thirdPerson(base: string): string {
+  return /(?:s|sh|ch|x|z|o)$/.test(base) ? `${base}es` : /[^aeiou]y$/.test(base) ? `${base.slice(0, -1)}ies` : `${base}s`;
+}
