@@ -4,7 +4,7 @@
  * clause says two things, each a fact of its own as FActScore's annotators wrote them ("Daniel debuted as a solo
  * artist.", "The group disbanded."). The claim goes on without the "after"/"before" clause, which becomes a claim.
  */
-import { analyzeClause, plainClause } from './clause.js';
+import { plainClause } from './clause.js';
 import { AUXILIARIES, BE_FORMS } from './lexicon.js';
 import { isLong, spaceWords } from './long.js';
 
@@ -26,10 +26,10 @@ export function afterClauseApart(claim: string): string[] {
     if (spaceWords(left) < 4 || spaceWords(right) < 4 || /\b(?:only|just|shortly|soon|long|years|months|days|weeks|immediately)$/.test(left) || /\b(?:only|first|last)\b/.test(left)) continue;
     // A comma only before a name goes on ("crashed into Mount Takamagahara Ueno, Gunma Prefecture").
     // ", when the crowds are smaller": a clause after a comma is the clause parts' (clauses.ts), not this step's.
-    if (/[;:"“”(]|,(?! [A-Z])/.test(right) || /,$/.test(left) || plainClause(left) === null) continue;
+    if (/[;:"“”(]|,(?! [A-Z])/.test(right) || /,$/.test(left)) continue;
     const when = m[1] === 'when';
-    if (when && TIME_NOUN.test(left)) continue;
-    const lc = plainClause(left)!;
+    const lc = plainClause(left);
+    if (lc === null || (when && TIME_NOUN.test(left))) continue;
     // "began when ...", "came when ...": a main verb with nothing after it says nothing without the clause.
     if (when && lc.tokens.length - lc.verbIndex < 3) continue;
     const rc = plainClause(right);
@@ -45,8 +45,6 @@ export function afterClauseApart(claim: string): string[] {
     const next = rc.tokens[rc.verbIndex + 1]?.word ?? '';
     if (when && BE_FORMS.has(v) && !/(?:ed|en)$/.test(next)) continue;
     if (pronoun && (OTHER_PERSON.test(left) || /\s[A-Z]\w+\s.*\s[A-Z]\w+/.test(left.slice(left.indexOf(' '))))) continue;
-    // The clause must read as a clause of its own, not a phrase the tagger read a verb into.
-    if (analyzeClause(`${right}.`) === null) continue;
     // "... until 1960 when the party was defeated": the clause happened in the year before it.
     const year = when ? /\b(?:in|until|by) ((?:1[5-9]|20)\d\d)$/.exec(left)?.[1] : undefined;
     const timed = year === undefined || /\b(?:1[5-9]|20)\d\d\b/.test(right) ? right : `${right} in ${year}`;
